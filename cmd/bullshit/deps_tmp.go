@@ -1,5 +1,7 @@
 package main
 
+// deps_tmp keeps the pinned modules in go.mod until the packages that use them land.
+
 import (
 	_ "charm.land/bubbletea/v2"
 	_ "charm.land/lipgloss/v2"
@@ -11,4 +13,4 @@ import (
 	_ "github.com/vmihailenco/msgpack/v5"
 )
 
-func main() {}
+

@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+)
+
+// Move names a command.
+type Move uint8
+
+const (
+	MovePlay Move = iota + 1
+	MoveCall
+	MovePass
+	MoveGive
+	MoveQuads
+	MoveDoubt
+	MoveBelieve
+	MoveSkip
+)
+
+var moveNames = [...]string{"", "play", "call", "pass", "give", "quads", "doubt", "believe", "skip"}
+
+func (m Move) String() string {
+	if int(m) < len(moveNames) {
+		return moveNames[m]
+	}
+	return fmt.Sprintf("move(%d)", m)
+}
+
+// ParseMove reads a move's name.
+func ParseMove(s string) (Move, bool) {
+	for i, n := range moveNames {
+		if i > 0 && n == s {
+			return Move(i), true
+		}
+	}
+	return 0, false
+}
+
+// MarshalText writes the move's name.
+func (m Move) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText reads a move's name.
+func (m *Move) UnmarshalText(b []byte) error {
+	v, ok := ParseMove(string(b))
+	if !ok {
+		return fmt.Errorf("engine: no move %q", b)
+	}
+	*m = v
+	return nil
+}
+
+// A Command is one seat's move. Which fields count depends on the move:
+// Cards for play, give and quads; Claim (0: as many as the cards) and Rank
+// (NoRank: the required one) for play; No, the play answered, for call and
+// pass, and optionally for doubt, believe and skip (0: the last play).
+type Command struct {
+	Move  Move   `json:"move"`
+	Seat  int    `json:"seat"`
+	Cards []Card `json:"cards,omitempty"`
+	Claim int    `json:"claim,omitempty"`
+	Rank  Rank   `json:"rank"`
+	No    int    `json:"no,omitempty"`
+}
+
+// Apply applies a command at time now and returns the events it caused.
+// A refused command returns a *Refusal and changes nothing. Apply does not
+// fire deadlines: call Tick(now) first, as the host and the referee do.
+func (g *Game) Apply(now time.Duration, c Command) ([]Event, error) {
+	var err error
+	switch c.Move {
+	case MovePlay:
+		err = g.play(now, c.Seat, c.Cards, c.Claim, c.Rank)
+	case MoveCall:
+		err = g.call(now, c.Seat, c.No)
+	case MovePass:
+		err = g.pass(now, c.Seat, c.No)
+	case MoveGive:
+		err = g.hand(now, c.Seat, c.Cards)
+	case MoveQuads:
+		err = g.quads(now, c.Seat, c.Cards)
+	case MoveDoubt, MoveBelieve, MoveSkip:
+		err = g.judge(now, c.Move, c.Seat, c.No)
+	default:
+		err = refuse(CodeBadCommand, "That isn't a move.")
+	}
+	if err != nil {
+		g.events = g.events[:0]
+		return nil, err
+	}
+	return g.flush(), nil
+}
+
+// Play puts cards face down claiming claim (0: all of them) of rank (NoRank:
+// the required one).
+func (g *Game) Play(now time.Duration, seat int, cards []Card, claim int, rank Rank) ([]Event, error) {
+	return g.Apply(now, Command{Move: MovePlay, Seat: seat, Cards: cards, Claim: claim, Rank: rank})
+}
+
+// Call shouts "Bullshit!" on play number no.
+func (g *Game) Call(now time.Duration, seat, no int) ([]Event, error) {
+	return g.Apply(now, Command{Move: MoveCall, Seat: seat, No: no})
+}
+
+// Pass lets play number no go.
+func (g *Game) Pass(now time.Duration, seat, no int) ([]Event, error) {
+	return g.Apply(now, Command{Move: MovePass, Seat: seat, No: no})
+}
+
+// Give hands a caught sneaker the caller's cards (V14).
+func (g *Game) Give(now time.Duration, seat int, cards []Card) ([]Event, error) {
+	return g.Apply(now, Command{Move: MoveGive, Seat: seat, Cards: cards})
+}
+
+// Quads lays a true four of a kind out of the game (V9).
+func (g *Game) Quads(now time.Duration, seat int, cards []Card) ([]Event, error) {
+	return g.Apply(now, Command{Move: MoveQuads, Seat: seat, Cards: cards})
+}
+
+// checkSeat is the start of every move: the game must be on, the seat real.
+func (g *Game) checkSeat(seat int) error {
+	if g.phase == PhaseOver {
+		return ErrGameOver
+	}
+	if seat < 0 || seat >= g.n {
+		return refusef(CodeBadSeat, "There is no seat %d at this table of %d.", seat, g.n)
+	}
+	return nil
+}
+
+func checkCards(cards []Card) error {
+	for _, c := range cards {
+		if !c.Valid() {
+			return refuse(CodeBadCard, "That isn't a card.")
+		}
+	}
+	return nil
+}
+
+// holds reports whether hand holds every card of cards, as a multiset.
+func holds(hand, cards []Card) bool {
+	var need counts
+	for _, c := range cards {
+		need[c]++
+	}
+	for _, c := range hand {
+		if need[c] > 0 {
+			need[c]--
+		}
+	}
+	return need == counts{}
+}
+
+// take removes cards from a hand the caller knows holds them.
+func take(hand []Card, cards []Card) []Card {
+	for _, c := range cards {
+		for i, x := range hand {
+			if x == c {
+				copy(hand[i:], hand[i+1:])
+				hand = hand[:len(hand)-1]
+				break
+			}
+		}
+	}
+	return hand
+}
+
+// addTo puts cards into a hand, keeping it sorted.
+func addTo(hand []Card, cards []Card) []Card {
+	hand = append(hand, cards...)
+	SortCards(hand)
+	return hand
+}
+
+func (g *Game) touch(now time.Duration) {
+	if now > g.now {
+		g.now = now
+	}
+}

@@ -1,0 +1,246 @@
+package engine
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+)
+
+// An Event is something a table announces. To is its audience: nil for
+// every seat (and spectators), else the seats that may see it. A seat's
+// own cards (its deal, its play, a hand-over) go to that seat alone.
+//
+// The fields used by each type (JSON names in brackets):
+//
+//	deal    Seat=dealer [dealer], Target=first seat [first], Rank=first required rank, Counts [hands]
+//	hand    Seat, Cards: a seat's dealt hand (private)
+//	quads   Seat, Rank, Cards: four of a kind laid out of the game (V9)
+//	play    Seat, No, Rank, Claim, Out (the hand is empty), Sizes (hand and pile before/after, as seen)
+//	mine    Seat, No, Cards: the cards of your own play (private)
+//	pass    Seat, No: a seat lets the play go
+//	call    Seat (the caller), Target [on] (the player), No
+//	stand   Seat (the player), No: the window closed with no call
+//	reveal  Seat (the player), No, Rank, Claim, Cards, Truth, Sneaked
+//	take    Seat, Count: a seat takes the pile (as seen)
+//	give    Seat (giver), Target [on] (the sneaker), Count, Auto (the clock chose)
+//	handed  Seat, Target [on], Cards: which cards changed hands (to those two only)
+//	doubt, believe, skip   Seat, No (V15)
+//	leave   Count, Cards (when they were turned up): cards leave the game (V15)
+//	round   Seat: starts a new round (V15)
+//	out     Seat, Place: a seat is out (V8, V15)
+//	win     Seat
+//	over    Places, Seat (winner, -1 for none) [winner], Hands, Cards (the pile)
+type Event struct {
+	Type    string
+	To      []int
+	Seat    int
+	Target  int
+	No      int
+	Rank    Rank
+	Claim   int
+	Out     bool
+	Truth   bool
+	Auto    bool
+	Sneaked int
+	Place   int
+	Count   Count
+	Cards   []Card
+	Sizes   Sizes
+	Counts  []Count
+	Places  []int
+	Hands   [][]Card
+}
+
+// Sizes is how a play changed what the table can count: the player's hand
+// and the pile, before and after, as seen (rough under V14).
+type Sizes struct {
+	HandBefore, HandAfter Count
+	PileBefore, PileAfter Count
+}
+
+// VisibleTo reports whether seat may see the event. A spectator (seat -1)
+// sees only the public ones.
+func (e *Event) VisibleTo(seat int) bool {
+	if e.To == nil {
+		return true
+	}
+	for _, s := range e.To {
+		if s == seat {
+			return true
+		}
+	}
+	return false
+}
+
+// Public reports whether every seat may see the event.
+func (e *Event) Public() bool { return e.To == nil }
+
+// MarshalJSON writes the event as the referee protocol does: "type", "to"
+// ("all" or a list of seats), then the fields its type uses.
+func (e Event) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 128)
+	b = append(b, `{"type":`...)
+	b = strconv.AppendQuote(b, e.Type)
+	b = append(b, `,"to":`...)
+	if e.To == nil {
+		b = append(b, `"all"`...)
+	} else {
+		b = appendInts(b, e.To)
+	}
+	num := func(k string, v int) {
+		b = append(b, ',', '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	flag := func(k string, v bool) {
+		b = append(b, ',', '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+		b = strconv.AppendBool(b, v)
+	}
+	raw := func(k string, v any) {
+		j, _ := json.Marshal(v)
+		b = append(b, ',', '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+		b = append(b, j...)
+	}
+	switch e.Type {
+	case "deal":
+		num("dealer", e.Seat)
+		num("first", e.Target)
+		raw("rank", e.Rank)
+		raw("hands", e.Counts)
+	case "hand":
+		num("seat", e.Seat)
+		raw("cards", e.Cards)
+	case "quads":
+		num("seat", e.Seat)
+		raw("rank", e.Rank)
+		raw("cards", e.Cards)
+	case "play":
+		num("seat", e.Seat)
+		num("no", e.No)
+		raw("rank", e.Rank)
+		num("claim", e.Claim)
+		flag("out", e.Out)
+		raw("sizes", e.Sizes)
+	case "mine":
+		num("seat", e.Seat)
+		num("no", e.No)
+		raw("cards", e.Cards)
+	case "pass", "doubt", "believe", "skip", "stand":
+		num("seat", e.Seat)
+		num("no", e.No)
+	case "call":
+		num("seat", e.Seat)
+		num("on", e.Target)
+		num("no", e.No)
+	case "reveal":
+		num("seat", e.Seat)
+		num("no", e.No)
+		raw("rank", e.Rank)
+		num("claim", e.Claim)
+		raw("cards", e.Cards)
+		flag("truth", e.Truth)
+		num("sneaked", e.Sneaked)
+	case "take":
+		num("seat", e.Seat)
+		raw("count", e.Count)
+	case "give":
+		num("seat", e.Seat)
+		num("on", e.Target)
+		raw("count", e.Count)
+		flag("auto", e.Auto)
+	case "handed":
+		num("seat", e.Seat)
+		num("on", e.Target)
+		raw("cards", e.Cards)
+	case "leave":
+		raw("count", e.Count)
+		if e.Cards != nil {
+			raw("cards", e.Cards)
+		}
+	case "round", "win":
+		num("seat", e.Seat)
+	case "out":
+		num("seat", e.Seat)
+		num("place", e.Place)
+	case "over":
+		if e.Seat >= 0 {
+			num("winner", e.Seat)
+		} else {
+			b = append(b, `,"winner":null`...)
+		}
+		raw("places", e.Places)
+		raw("hands", e.Hands)
+		raw("pile", e.Cards)
+	}
+	b = append(b, '}')
+	return b, nil
+}
+
+// MarshalJSON writes the sizes as {"hand":[before,after],"pile":[before,after]}.
+func (s Sizes) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string][2]Count{
+		"hand": {s.HandBefore, s.HandAfter},
+		"pile": {s.PileBefore, s.PileAfter},
+	})
+}
+
+func appendInts(b []byte, xs []int) []byte {
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
+}
+
+// MarshalJSON writes a rank as in the referee protocol, null for NoRank.
+func (r Rank) MarshalJSON() ([]byte, error) {
+	if !r.Valid() {
+		return []byte("null"), nil
+	}
+	return []byte(`"` + r.String() + `"`), nil
+}
+
+// UnmarshalJSON reads a rank string or null.
+func (r *Rank) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*r = NoRank
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, ok := ParseRank(s)
+	if !ok {
+		return &json.UnmarshalTypeError{Value: s}
+	}
+	*r = v
+	return nil
+}
+
+// Seconds is a game time written as seconds in JSON.
+type Seconds time.Duration
+
+// MarshalJSON writes seconds with millisecond precision.
+func (s Seconds) MarshalJSON() ([]byte, error) {
+	ms := time.Duration(s).Milliseconds()
+	return strconv.AppendFloat(nil, float64(ms)/1000, 'f', -1, 64), nil
+}
+
+// UnmarshalJSON reads seconds.
+func (s *Seconds) UnmarshalJSON(b []byte) error {
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return err
+	}
+	*s = Seconds(time.Duration(f * float64(time.Second)))
+	return nil
+}

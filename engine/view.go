@@ -1,0 +1,208 @@
+package engine
+
+// View is what one seat may see (R15), and nothing more: its own hand,
+// every claim, every hand's size and the pile's (rough under V14), cards a
+// call turned up, whose turn it is and the clock. A spectator's view
+// (seat -1) has no hand. Bots decide from a View alone.
+type View struct {
+	Seat   int        `json:"seat"`
+	Phase  Phase      `json:"phase"`
+	Turn   int        `json:"turn"`
+	Rank   Rank       `json:"rank"`
+	Ranks  []Rank     `json:"ranks,omitempty"` // the ranks allowed (V4)
+	No     int        `json:"no"`
+	Hand   []Card     `json:"hand"`
+	Hands  []Count    `json:"hands"`
+	Pile   Count      `json:"pile"`
+	Last   *Last      `json:"last"`
+	Window *Window    `json:"window"`
+	Now    Seconds    `json:"now"`
+	Winner *int       `json:"winner"`
+	Places []int      `json:"places"`
+	Give   *GiveView  `json:"give,omitempty"`
+	Round  *RoundView `json:"round,omitempty"`
+	Gone   int        `json:"gone"`           // cards out of the game (V9, V15)
+	Seen   []Card     `json:"seen,omitempty"` // of those, the ones shown face up
+	Placed []int      `json:"placed,omitempty"` // each seat's place once out (V8, V15), 0 while in
+	Cap    int        `json:"cap"`
+	Stats  []Stats    `json:"stats"`
+	// At the end of the game every card may be shown.
+	Final *Final `json:"final,omitempty"`
+}
+
+// Last is the last play as a seat sees it.
+type Last struct {
+	Seat   int    `json:"seat"`
+	Rank   Rank   `json:"rank"`
+	Claim  int    `json:"claim"`
+	No     int    `json:"no"`
+	Out    bool   `json:"out"`
+	Cards  []Card `json:"cards,omitempty"` // only when turned up, or the viewer's own
+	Shown  bool   `json:"shown"`
+	Caller *int   `json:"caller,omitempty"`
+	Sizes  Sizes  `json:"sizes"`
+}
+
+// Window is an open call window.
+type Window struct {
+	No     int     `json:"no"`
+	Closes Seconds `json:"closes"`
+	Passed []int   `json:"passed"`
+	// Callers are the seats that may still call.
+	Callers []int `json:"callers"`
+}
+
+// GiveView is a V14 hand-over in progress.
+type GiveView struct {
+	From   int     `json:"from"`
+	To     int     `json:"on"`
+	Count  int     `json:"count"`
+	Closes Seconds `json:"closes"`
+}
+
+// RoundView is a V15 round.
+type RoundView struct {
+	Rank    Rank  `json:"rank"`
+	Starter int   `json:"starter"`
+	Skips   int   `json:"skips"`
+	Cards   Count `json:"cards"`
+}
+
+// Final is every card, shown when the game is over.
+type Final struct {
+	Hands [][]Card `json:"hands"`
+	Pile  []Card   `json:"pile"`
+	Gone  []Card   `json:"gone"`
+}
+
+// View is what seat may see; seat -1 is a spectator.
+func (g *Game) View(seat int) View {
+	var v View
+	g.ViewInto(seat, &v)
+	return v
+}
+
+// ViewInto fills v with what seat may see, reusing v's slices: the
+// simulator's bots call it every move.
+func (g *Game) ViewInto(seat int, v *View) {
+	rough := g.rules.Rough
+	over := g.phase == PhaseOver
+	*v = View{
+		Seat: seat, Phase: g.phase, Turn: g.turn, Rank: g.required(), No: g.plays,
+		Hand: v.Hand[:0], Hands: v.Hands[:0], Pile: Seen(len(g.pile), true, rough && !over),
+		Now: Seconds(g.now), Gone: len(g.gone), Cap: g.cap, Stats: v.Stats[:0],
+		Ranks: g.AllowedRanks(), Last: v.Last, Window: v.Window,
+	}
+	if over {
+		v.Rank = NoRank
+	}
+	if seat >= 0 && seat < g.n {
+		v.Hand = append(v.Hand, g.hands[seat]...)
+	}
+	if v.Hand == nil {
+		v.Hand = []Card{}
+	}
+	for s, h := range g.hands {
+		v.Hands = append(v.Hands, Seen(len(h), false, rough && s != seat && !over))
+	}
+	for s, st := range g.stats {
+		if s != seat && !over {
+			st.Sneaks = -1
+		}
+		v.Stats = append(v.Stats, st)
+	}
+	if g.plays > 0 {
+		p := &g.last
+		l := v.Last
+		if l == nil {
+			l = new(Last)
+		}
+		*l = Last{Seat: p.seat, Rank: p.rank, Claim: p.claim, No: p.no, Out: p.out, Shown: p.shown,
+			Sizes: p.sizes, Cards: l.Cards[:0]}
+		if p.shown || p.seat == seat || over {
+			l.Cards = append(l.Cards, p.cards...)
+		} else {
+			l.Cards = nil
+		}
+		if p.shown && p.caller >= 0 {
+			c := p.caller
+			l.Caller = &c
+		}
+		v.Last = l
+	} else {
+		v.Last = nil
+	}
+	if g.phase == PhaseCall {
+		w := v.Window
+		if w == nil {
+			w = new(Window)
+		}
+		*w = Window{No: g.win.no, Closes: Seconds(g.win.closes), Passed: w.Passed[:0], Callers: w.Callers[:0]}
+		for s := 0; s < g.n; s++ {
+			if g.win.passed&(1<<s) != 0 {
+				w.Passed = append(w.Passed, s)
+			}
+			if g.win.callers&(1<<s) != 0 {
+				w.Callers = append(w.Callers, s)
+			}
+		}
+		v.Window = w
+	} else {
+		v.Window = nil
+	}
+	if g.phase == PhaseGive {
+		v.Give = &GiveView{From: g.give.from, To: g.give.to, Count: g.give.n, Closes: Seconds(g.give.closes)}
+	}
+	if g.rules.Doubt && g.round.rank != NoRank {
+		v.Round = &RoundView{Rank: g.round.rank, Starter: g.round.starter, Skips: g.round.skips,
+			Cards: Seen(len(g.pile), true, rough && !over)}
+	}
+	if len(g.seen) > 0 {
+		v.Seen = append([]Card(nil), g.seen...)
+	}
+	if g.nOut > 0 {
+		v.Placed = append([]int(nil), g.placed...)
+	}
+	if g.winner >= 0 && (over || g.nOut > 0) {
+		w := g.winner
+		v.Winner = &w
+	}
+	if over {
+		v.Places = append([]int(nil), g.places...)
+		f := &Final{Hands: make([][]Card, g.n), Pile: append([]Card{}, g.pile...), Gone: append([]Card{}, g.gone...)}
+		for s, h := range g.hands {
+			f.Hands[s] = append([]Card{}, h...)
+		}
+		v.Final = f
+	}
+}
+
+// State is the whole truth of a game: every hand, the pile bottom first, the
+// cards out of the game. Only the host and the referee's state command see it.
+type State struct {
+	View
+	Hands  [][]Card `json:"hands"`
+	Pile   []Card   `json:"pile"`
+	Out    []Card   `json:"out"`
+	Dealer int      `json:"dealer"`
+	First  int      `json:"first"`
+	Total  int      `json:"total"`
+}
+
+// State is the whole truth, for the referee and audits.
+func (g *Game) State() State {
+	v := g.View(-1)
+	v.Hands = nil
+	for s, st := range g.stats {
+		v.Stats[s] = st
+	}
+	if g.plays > 0 && v.Last != nil {
+		v.Last.Cards = append([]Card(nil), g.last.cards...)
+	}
+	st := State{View: v, Hands: make([][]Card, g.n), Pile: append([]Card{}, g.pile...),
+		Out: append([]Card{}, g.gone...), Dealer: g.dealer, First: g.first, Total: g.total}
+	for s, h := range g.hands {
+		st.Hands[s] = append([]Card{}, h...)
+	}
+	return st
+}
