@@ -21,8 +21,8 @@ type View struct {
 	Places []int      `json:"places"`
 	Give   *GiveView  `json:"give,omitempty"`
 	Round  *RoundView `json:"round,omitempty"`
-	Gone   int        `json:"gone"`           // cards out of the game (V9, V15)
-	Seen   []Card     `json:"seen,omitempty"` // of those, the ones shown face up
+	Gone   int        `json:"gone"`             // cards out of the game (V9, V15)
+	Seen   []Card     `json:"seen,omitempty"`   // of those, the ones shown face up
 	Placed []int      `json:"placed,omitempty"` // each seat's place once out (V8, V15), 0 while in
 	Cap    int        `json:"cap"`
 	Stats  []Stats    `json:"stats"`

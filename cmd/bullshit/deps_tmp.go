@@ -12,5 +12,3 @@ import (
 	_ "github.com/libp2p/go-libp2p/p2p/transport/tcp"
 	_ "github.com/vmihailenco/msgpack/v5"
 )
-
-
