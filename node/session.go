@@ -1,0 +1,68 @@
+package node
+
+import (
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+)
+
+// A Session is one seat's (or a spectator's) line to a table: what a screen
+// or a headless bot needs. The table may be on this machine (Local) or
+// across the LAN; the session looks the same either way.
+type Session interface {
+	// Updates delivers what the seat may see, in order. It is closed when
+	// the session ends.
+	Updates() <-chan Update
+	// Send submits a move for this session's seat. The answer (accepted or
+	// refused) comes back as an Update.
+	Send(cmd engine.Command) error
+	// Control asks the host for a table action (start, end early, a new
+	// game with the same seats); only the host's own session may.
+	Control(action string) error
+	// Close leaves the table.
+	Close() error
+}
+
+// Update is one delivery to a seat: its view after something happened, the
+// events it may see that caused it, and table-level news.
+type Update struct {
+	View    engine.View
+	Events  []engine.Event
+	Table   TableState
+	Refusal *engine.Refusal // a move of ours was refused
+	Notice  string          // short news: "Host left; Ada is now hosting"
+	Audit   *AuditResult    // at the end: the fairness audit
+	// At is the host clock's time of this update; Deadline (zero if none)
+	// is when the open window or hand-over closes, on the same clock.
+	At       time.Duration
+	Deadline time.Duration
+}
+
+// TableState is the table around the game: who sits where.
+type TableState struct {
+	ID        string
+	Name      string
+	Preset    string
+	Rules     engine.Rules
+	Seats     []SeatInfo
+	You       int    // this session's seat, -1 for a spectator
+	Host      string // the host's nickname
+	Phase     string // "waiting", "playing", "over"
+	Reveal    time.Duration
+	TurnClock time.Duration // 0: off
+	Addr      string        // an address to join by hand, for the lobby and waiting room
+}
+
+// SeatInfo is one seat as the table shows it.
+type SeatInfo struct {
+	Name      string
+	Bot       string // level or style, "" for a person
+	Connected bool
+	Covered   bool // a bot plays for a person who is away
+}
+
+// AuditResult is the end-of-game check that the deal was not rigged.
+type AuditResult struct {
+	Verified bool
+	Problems []string
+}
