@@ -235,7 +235,7 @@ func (r *Rules) Set(key string, v any) error {
 		}
 		r.Start = rk
 	case "cap":
-		f, err := num(1, 32, true)
+		f, err := num(0, 32, true) // 0: 4 per deck, as the twist plays
 		if err != nil {
 			return err
 		}
@@ -429,5 +429,29 @@ func (r Rules) Check(n int) error {
 	if r.Sneak < 0 || r.Sneak > 3 || r.Jokers < 0 || r.Decks < 0 || r.Cap < 0 {
 		return badRules("a rule is out of range")
 	}
+	return nil
+}
+
+// MarshalJSON writes the rules as a rules object (REFEREE.md).
+func (r Rules) MarshalJSON() ([]byte, error) { return json.Marshal(r.Map()) }
+
+// UnmarshalJSON reads a preset name or a rules object.
+func (r *Rules) UnmarshalJSON(b []byte) error {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if m, ok := v.(map[string]any); ok {
+		if p, ok := m["preset"].(string); ok {
+			if _, known := Preset(p); !known {
+				delete(m, "preset")
+			}
+		}
+	}
+	x, err := ParseRules(v)
+	if err != nil {
+		return err
+	}
+	*r = x
 	return nil
 }

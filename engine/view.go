@@ -26,6 +26,7 @@ type View struct {
 	Placed []int      `json:"placed,omitempty"` // each seat's place once out (V8, V15), 0 while in
 	Cap    int        `json:"cap"`
 	Stats  []Stats    `json:"stats"`
+	Rules  Rules      `json:"rules"` // the table's rules, which every seat knows
 	// At the end of the game every card may be shown.
 	Final *Final `json:"final,omitempty"`
 }
@@ -91,7 +92,7 @@ func (g *Game) ViewInto(seat int, v *View) {
 		Seat: seat, Phase: g.phase, Turn: g.turn, Rank: g.required(), No: g.plays,
 		Hand: v.Hand[:0], Hands: v.Hands[:0], Pile: Seen(len(g.pile), true, rough && !over),
 		Now: Seconds(g.now), Gone: len(g.gone), Cap: g.cap, Stats: v.Stats[:0],
-		Ranks: g.AllowedRanks(), Last: v.Last, Window: v.Window,
+		Ranks: g.AllowedRanks(), Last: v.Last, Window: v.Window, Rules: g.rules,
 	}
 	if over {
 		v.Rank = NoRank

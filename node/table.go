@@ -1,0 +1,759 @@
+package node
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+)
+
+// Player is a bot in a seat: it observes what its seat may see and decides
+// from its view alone. engine/bot's players satisfy it.
+type Player interface {
+	Observe(e *engine.Event)
+	Act(v *engine.View) (cmd engine.Command, think time.Duration, ok bool)
+}
+
+// BotMaker makes the bot named name for a seat (a level, a style, or
+// exec:PATH).
+type BotMaker func(name string, seat int, seed uint64) (Player, error)
+
+// Settings are what a host chooses for its table.
+type Settings struct {
+	Name      string
+	Rules     engine.Rules
+	Seats     int
+	Bots      []string      // the bots that fill seats no person takes, in order
+	Pace      string        // bots' think times: "brisk" or "relaxed"
+	Reveal    time.Duration // the pause after a call, so every screen shows the cards
+	TurnClock time.Duration // 0: a person's turn waits for them
+	Grace     time.Duration // how long a person may be gone before a bot covers
+	Code      string        // join code; empty for an open table
+	Seed      uint64        // 0: drawn from crypto/rand at the deal
+}
+
+func (s *Settings) defaults() {
+	if s.Seats == 0 {
+		s.Seats = 4
+	}
+	if s.Rules.Window == 0 {
+		s.Rules = engine.Standard()
+	}
+	if s.Reveal == 0 {
+		s.Reveal = 2 * time.Second
+	}
+	if s.Grace == 0 {
+		s.Grace = 30 * time.Second
+	}
+	if s.Pace == "" {
+		s.Pace = "brisk"
+	}
+	if s.Name == "" {
+		s.Name = "Table"
+	}
+}
+
+// Table is a hosted table: the authoritative engine, its only clock, and
+// the bots that fill seats. Every change runs on one goroutine, in arrival
+// order; people and bots reach it through Sessions.
+type Table struct {
+	ID   string
+	host string // the host's nickname
+
+	set     Settings
+	makeBot BotMaker
+	fall    func(*engine.View) (engine.Command, bool)
+
+	in   chan func()
+	quit chan struct{}
+	once sync.Once
+
+	// Owned by the run goroutine.
+	game   *engine.Game
+	start  time.Time
+	phase  string
+	seats  []*seat
+	specs  map[*mailbox]bool
+	timer  *time.Timer
+	pause  time.Duration // no play until then: the reveal
+	seed   uint64
+	log    []Entry
+	notice string
+
+	// OnChange, if set, is told of every accepted command (the journal and
+	// the network hook in here). It runs on the table goroutine.
+	OnChange func(Entry)
+	// OnPhase, if set, is told when the table's phase or seats change (for
+	// the lobby's advert).
+	OnPhase func(TableInfoLite)
+}
+
+// Entry is one accepted command or tick with its time: the journal line.
+type Entry struct {
+	At  time.Duration
+	Cmd *engine.Command // nil for a tick
+}
+
+// TableInfoLite is what an advert needs to know of a table.
+type TableInfoLite struct {
+	Taken, Seats int
+	Phase        string
+}
+
+type seat struct {
+	name    string
+	owner   string // who may sit here: a peer ID, "local"; "" while free
+	botName string
+	bot     Player // the seat's bot, or the bot covering an away person
+	covered bool
+	box     *mailbox
+	away    time.Duration // when the person left; -1 while connected
+	decided string        // the situation the bot last decided on
+	act     *time.Timer
+	clock   *time.Timer // the turn clock or the grace period
+}
+
+// ErrTableFull and friends are join refusals.
+var (
+	ErrTableFull = errors.New("This table is full.")
+	ErrStarted   = errors.New("This game has started: you can watch it.")
+	ErrClosed    = errors.New("The table has closed.")
+)
+
+// NewTable opens a table in its waiting room. host is the nickname shown
+// in the lobby.
+func NewTable(set Settings, host string, makeBot BotMaker, fallback func(*engine.View) (engine.Command, bool)) (*Table, error) {
+	set.defaults()
+	if err := set.Rules.Check(set.Seats); err != nil {
+		return nil, err
+	}
+	var id [6]byte
+	rand.Read(id[:])
+	t := &Table{ID: hex.EncodeToString(id[:]), host: host, set: set, makeBot: makeBot, fall: fallback,
+		in: make(chan func(), 64), quit: make(chan struct{}), phase: "waiting", specs: map[*mailbox]bool{}}
+	t.seats = make([]*seat, set.Seats)
+	for i := range t.seats {
+		t.seats[i] = &seat{away: -1}
+	}
+	// Bots take the seats from the back; people fill from the front.
+	for i, name := range set.Bots {
+		s := set.Seats - 1 - i
+		if s < 0 {
+			break
+		}
+		t.seats[s].botName = name
+	}
+	go t.run()
+	return t, nil
+}
+
+func (t *Table) run() {
+	for {
+		select {
+		case f := <-t.in:
+			f()
+		case <-t.quit:
+			t.stopTimers()
+			for _, s := range t.seats {
+				if s.box != nil {
+					s.box.close()
+				}
+			}
+			for m := range t.specs {
+				m.close()
+			}
+			return
+		}
+	}
+}
+
+// do runs f on the table goroutine and waits for it.
+func (t *Table) do(f func()) error {
+	done := make(chan struct{})
+	select {
+	case t.in <- func() { f(); close(done) }:
+	case <-t.quit:
+		return ErrClosed
+	}
+	select {
+	case <-done:
+		return nil
+	case <-t.quit:
+		return ErrClosed
+	}
+}
+
+// post runs f on the table goroutine without waiting (timers use it).
+func (t *Table) post(f func()) {
+	go func() {
+		select {
+		case t.in <- f:
+		case <-t.quit:
+		}
+	}()
+}
+
+// Close ends the table.
+func (t *Table) Close() { t.once.Do(func() { close(t.quit) }) }
+
+func (t *Table) now() time.Duration {
+	if t.start.IsZero() {
+		return 0
+	}
+	return time.Since(t.start)
+}
+
+// Sit seats owner (or gives it back its seat) and returns the seat number,
+// with a session on it. A full or started table refuses newcomers.
+func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
+	var seatNo int
+	var box *mailbox
+	var err error
+	derr := t.do(func() {
+		seatNo = -1
+		for i, s := range t.seats {
+			if s.owner == owner {
+				seatNo = i
+				break
+			}
+		}
+		if seatNo < 0 {
+			if t.phase != "waiting" {
+				err = ErrStarted
+				return
+			}
+			for i, s := range t.seats {
+				if s.owner == "" && s.botName == "" {
+					seatNo = i
+					break
+				}
+			}
+			if seatNo < 0 {
+				err = ErrTableFull
+				return
+			}
+		}
+		s := t.seats[seatNo]
+		s.owner, s.name = owner, name
+		if s.box != nil {
+			s.box.close()
+		}
+		s.box = newMailbox()
+		box = s.box
+		s.away = -1
+		if s.covered {
+			s.covered, s.bot = false, nil
+			s.decided = ""
+			t.notice = fmt.Sprintf("%s is back.", name)
+		}
+		if s.clock != nil {
+			s.clock.Stop()
+		}
+		t.phaseChanged()
+		t.deliver(nil, "")
+	})
+	if derr != nil {
+		return -1, nil, derr
+	}
+	if err != nil {
+		return -1, nil, err
+	}
+	return seatNo, &LocalSession{t: t, seat: seatNo, box: box}, nil
+}
+
+// Watch opens a spectator's session.
+func (t *Table) Watch() (*LocalSession, error) {
+	box := newMailbox()
+	if err := t.do(func() {
+		t.specs[box] = true
+		t.sendSpec(box, nil)
+	}); err != nil {
+		return nil, err
+	}
+	return &LocalSession{t: t, seat: -1, box: box}, nil
+}
+
+// Leave marks a seat's person as gone; a bot covers after the grace period.
+func (t *Table) Leave(seatNo int, box *mailbox) {
+	t.post(func() {
+		if seatNo < 0 {
+			delete(t.specs, box)
+			box.close()
+			return
+		}
+		s := t.seats[seatNo]
+		if s.box != box {
+			return // an older connection of a seat that came back
+		}
+		s.box.close()
+		s.box = nil
+		if t.phase == "waiting" {
+			s.owner, s.name = "", ""
+			t.phaseChanged()
+			t.deliver(nil, "")
+			return
+		}
+		s.away = t.now()
+		t.notice = fmt.Sprintf("%s left the table.", s.name)
+		if s.clock != nil {
+			s.clock.Stop()
+		}
+		s.clock = time.AfterFunc(t.set.Grace, func() { t.post(func() { t.cover(seatNo) }) })
+		t.deliver(nil, "")
+	})
+}
+
+// cover hands an away person's seat to a bot until they return.
+func (t *Table) cover(seatNo int) {
+	s := t.seats[seatNo]
+	if s.box != nil || s.covered || t.game == nil || t.phase != "playing" {
+		return
+	}
+	b, err := t.makeBot("medium", seatNo, t.seed+uint64(seatNo)*7919+1)
+	if err != nil {
+		return
+	}
+	// The bot learns the seat's hand from its view; its memory starts now.
+	s.bot, s.covered, s.decided = b, true, ""
+	t.notice = fmt.Sprintf("A bot plays for %s until they're back.", s.name)
+	t.deliver(nil, "")
+}
+
+// Start deals. Seats no person took get bots.
+func (t *Table) Start() error {
+	var err error
+	derr := t.do(func() { err = t.deal() })
+	if derr != nil {
+		return derr
+	}
+	return err
+}
+
+func (t *Table) deal() error {
+	if t.phase == "playing" {
+		return errors.New("The game is already on.")
+	}
+	seed := t.set.Seed
+	if seed == 0 {
+		var b [8]byte
+		rand.Read(b[:])
+		seed = binary.LittleEndian.Uint64(b[:])
+	}
+	if t.phase == "over" && t.set.Seed != 0 {
+		seed = t.seed + 1 // a new game with the same seats
+	}
+	g, events, err := engine.New(engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed})
+	if err != nil {
+		return err
+	}
+	t.seed = seed
+	for i, s := range t.seats {
+		if s.owner == "" && s.botName == "" {
+			s.botName = "medium"
+		}
+		s.bot, s.covered, s.decided = nil, false, ""
+		if s.owner == "" {
+			b, err := t.makeBot(s.botName, i, seed^uint64(i+1)*0x9e3779b97f4a7c15)
+			if err != nil {
+				return err
+			}
+			s.bot = b
+			if s.name == "" {
+				s.name = botLabel(s.botName, i)
+			}
+		}
+	}
+	t.game, t.start, t.phase, t.pause, t.log = g, time.Now(), "playing", 0, nil
+	t.phaseChanged()
+	t.changed(events)
+	return nil
+}
+
+var botNames = []string{"Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun"}
+
+func botLabel(level string, i int) string {
+	return botNames[i%len(botNames)]
+}
+
+// Control is a host action: "start", "end" (end the game early) or "again"
+// (a new game with the same seats).
+func (t *Table) Control(action string) error {
+	switch action {
+	case "start", "again":
+		return t.Start()
+	case "end":
+		return t.do(func() {
+			if t.phase == "playing" {
+				t.phase = "over"
+				t.stopTimers()
+				t.phaseChanged()
+				t.deliver(nil, "The host ended the game early.")
+			}
+		})
+	}
+	return fmt.Errorf("no table action %q", action)
+}
+
+// Move applies a seat's command, as it arrives. A refusal goes back to the
+// seat's session; nothing changes.
+func (t *Table) Move(seatNo int, cmd engine.Command) error {
+	var err error
+	derr := t.do(func() {
+		err = t.apply(seatNo, cmd)
+		var ref *engine.Refusal
+		if errors.As(err, &ref) && seatNo >= 0 && seatNo < len(t.seats) && t.seats[seatNo].box != nil {
+			u := Update{Refusal: ref, Table: t.state(seatNo), At: t.now()}
+			if t.game != nil {
+				u.View = t.game.View(seatNo)
+				u.Deadline, _ = t.game.Deadline()
+			}
+			t.seats[seatNo].box.put(u)
+		}
+	})
+	if derr != nil {
+		return derr
+	}
+	return err
+}
+
+func (t *Table) apply(seatNo int, cmd engine.Command) error {
+	if t.game == nil || t.phase == "waiting" {
+		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "The game hasn't started."}
+	}
+	if t.phase == "over" {
+		return engine.ErrGameOver
+	}
+	cmd.Seat = seatNo
+	now := t.now()
+	ticked := t.game.Tick(now)
+	if len(ticked) > 0 {
+		t.record(Entry{At: now})
+	}
+	if now < t.pause {
+		switch cmd.Move {
+		case engine.MovePlay, engine.MoveQuads, engine.MoveDoubt, engine.MoveBelieve, engine.MoveSkip:
+			if len(ticked) > 0 {
+				t.changed(ticked)
+			}
+			return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "Wait: the cards are still being shown."}
+		}
+	}
+	events, err := t.game.Apply(now, cmd)
+	if err != nil {
+		if len(ticked) > 0 {
+			t.changed(ticked)
+		}
+		return err
+	}
+	c := cmd
+	t.record(Entry{At: now, Cmd: &c})
+	t.changed(append(ticked, events...))
+	return nil
+}
+
+func (t *Table) record(e Entry) {
+	t.log = append(t.log, e)
+	if t.OnChange != nil {
+		t.OnChange(e)
+	}
+}
+
+// tick fires the engine's deadlines that are due.
+func (t *Table) tick() {
+	if t.game == nil || t.phase != "playing" {
+		return
+	}
+	now := t.now()
+	events := t.game.Tick(now)
+	if len(events) > 0 {
+		t.record(Entry{At: now})
+	}
+	t.changed(events)
+}
+
+// changed is the heart of the table: after any change, every seat gets what
+// it may see, bots decide, and the clocks are set.
+func (t *Table) changed(events []engine.Event) {
+	for _, e := range events {
+		if e.Type == "reveal" {
+			t.pause = t.now() + t.set.Reveal
+		}
+	}
+	if t.game.Over() && t.phase == "playing" {
+		t.phase = "over"
+		t.phaseChanged()
+	}
+	t.deliver(events, "")
+	if t.phase != "playing" {
+		t.stopTimers()
+		return
+	}
+	// The engine's own deadline: a window or a hand-over closing.
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+	if d, ok := t.game.Deadline(); ok {
+		wait := d - t.now()
+		t.timer = time.AfterFunc(max(wait, 0), func() { t.post(t.tick) })
+	}
+	t.schedule()
+}
+
+// situation is what a bot's decision depends on: when it changes, the bot
+// decides again; when it doesn't (another seat let the play go), a pending
+// decision stands.
+func situation(v *engine.View) string {
+	giver := -1
+	if v.Give != nil {
+		giver = v.Give.From
+	}
+	skips := 0
+	if v.Round != nil {
+		skips = v.Round.Skips
+	}
+	return fmt.Sprintf("%d/%d/%d/%d/%d/%d", v.Phase, v.No, v.Turn, giver, skips, len(v.Hand))
+}
+
+// schedule lets every bot (and the turn clock) look at the new state.
+func (t *Table) schedule() {
+	now := t.now()
+	for i, s := range t.seats {
+		if s.bot == nil {
+			t.personClock(i, s)
+			continue
+		}
+		v := t.game.View(i)
+		key := situation(&v)
+		if key == s.decided {
+			continue
+		}
+		s.decided = key
+		if s.act != nil {
+			s.act.Stop()
+			s.act = nil
+		}
+		cmd, think, ok := s.bot.Act(&v)
+		if !ok {
+			continue
+		}
+		if cmd.Move == engine.MovePlay || cmd.Move == engine.MoveQuads || cmd.Move >= engine.MoveDoubt {
+			think = max(think, t.pause-now)
+		}
+		if t.set.Pace == "relaxed" {
+			think = think * 3 / 2
+		}
+		seatNo := i
+		s.act = time.AfterFunc(max(think, 0), func() {
+			t.post(func() {
+				if t.phase != "playing" || s.decided != key || s.bot == nil {
+					return
+				}
+				if err := t.apply(seatNo, cmd); err != nil && t.fall != nil {
+					// A bot's refused move is replaced by the fallback.
+					v := t.game.View(seatNo)
+					if fb, ok := t.fall(&v); ok {
+						t.apply(seatNo, fb)
+					}
+				}
+			})
+		})
+	}
+}
+
+// personClock runs the optional turn clock, and keeps an away person's
+// turn from blocking the table past the grace period.
+func (t *Table) personClock(i int, s *seat) {
+	if t.set.TurnClock <= 0 || s.box == nil {
+		return
+	}
+	v := t.game.View(i)
+	key := situation(&v)
+	if key == s.decided {
+		return
+	}
+	s.decided = key
+	if s.clock != nil {
+		s.clock.Stop()
+		s.clock = nil
+	}
+	mine := (v.Phase == engine.PhasePlay && v.Turn == i) || (v.Phase == engine.PhaseGive && v.Give != nil && v.Give.From == i)
+	if !mine {
+		return
+	}
+	s.clock = time.AfterFunc(t.set.TurnClock+max(t.pause-t.now(), 0), func() {
+		t.post(func() {
+			if t.phase != "playing" || s.decided != key || t.fall == nil {
+				return
+			}
+			v := t.game.View(i)
+			if fb, ok := t.fall(&v); ok {
+				t.notice = fmt.Sprintf("%s's clock ran out: the fallback move was played.", s.name)
+				t.apply(i, fb)
+			}
+		})
+	})
+}
+
+func (t *Table) stopTimers() {
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+	for _, s := range t.seats {
+		if s.act != nil {
+			s.act.Stop()
+		}
+		if s.clock != nil {
+			s.clock.Stop()
+		}
+	}
+}
+
+// state is the table around the game, as every session sees it.
+func (t *Table) state(you int) TableState {
+	ts := TableState{ID: t.ID, Name: t.set.Name, Preset: t.set.Rules.Preset, Rules: t.set.Rules, You: you,
+		Host: t.host, Phase: t.phase, Reveal: t.set.Reveal, TurnClock: t.set.TurnClock}
+	ts.Seats = make([]SeatInfo, len(t.seats))
+	for i, s := range t.seats {
+		name := s.name
+		if name == "" && s.botName != "" {
+			name = botLabel(s.botName, i)
+		}
+		bot := ""
+		if s.owner == "" {
+			bot = s.botName
+		}
+		ts.Seats[i] = SeatInfo{Name: name, Bot: bot, Connected: s.box != nil || s.owner == "", Covered: s.covered}
+	}
+	return ts
+}
+
+// deliver sends every seat and spectator what it may see of events.
+func (t *Table) deliver(events []engine.Event, notice string) {
+	if notice == "" {
+		notice = t.notice
+	}
+	t.notice = ""
+	var deadline time.Duration
+	if t.game != nil {
+		deadline, _ = t.game.Deadline()
+	}
+	now := t.now()
+	for i, s := range t.seats {
+		var mine []engine.Event
+		for j := range events {
+			if events[j].VisibleTo(i) {
+				mine = append(mine, events[j])
+			}
+		}
+		if s.bot != nil {
+			for j := range mine {
+				s.bot.Observe(&mine[j])
+			}
+		}
+		if s.box == nil {
+			continue
+		}
+		u := Update{Events: mine, Table: t.state(i), Notice: notice, At: now, Deadline: deadline}
+		if t.game != nil {
+			u.View = t.game.View(i)
+		}
+		s.box.put(u)
+	}
+	for m := range t.specs {
+		t.sendSpec(m, events)
+	}
+}
+
+func (t *Table) sendSpec(m *mailbox, events []engine.Event) {
+	var pub []engine.Event
+	for _, e := range events {
+		if e.Public() {
+			pub = append(pub, e)
+		}
+	}
+	u := Update{Events: pub, Table: t.state(-1), At: t.now()}
+	if t.game != nil {
+		u.View = t.game.View(-1)
+		u.Deadline, _ = t.game.Deadline()
+	}
+	m.put(u)
+}
+
+func (t *Table) phaseChanged() {
+	if t.OnPhase == nil {
+		return
+	}
+	taken := 0
+	for _, s := range t.seats {
+		if s.owner != "" || s.botName != "" {
+			taken++
+		}
+	}
+	t.OnPhase(TableInfoLite{Taken: taken, Seats: len(t.seats), Phase: t.phase})
+}
+
+// LocalSession is a seat's session on a table in this process.
+type LocalSession struct {
+	t    *Table
+	seat int
+	box  *mailbox
+	once sync.Once
+}
+
+// Seat is the session's seat, -1 for a spectator.
+func (l *LocalSession) Seat() int { return l.seat }
+
+// Updates delivers what the seat may see.
+func (l *LocalSession) Updates() <-chan Update { return l.box.out }
+
+// Send submits a move; a refusal comes back as an Update.
+func (l *LocalSession) Send(cmd engine.Command) error {
+	if l.seat < 0 {
+		return errors.New("a spectator can't move")
+	}
+	err := l.t.Move(l.seat, cmd)
+	var ref *engine.Refusal
+	if errors.As(err, &ref) {
+		return nil // the refusal came back as an Update
+	}
+	return err
+}
+
+// Control is a host action.
+func (l *LocalSession) Control(action string) error { return l.t.Control(action) }
+
+// Close leaves the table.
+func (l *LocalSession) Close() error {
+	l.once.Do(func() { l.t.Leave(l.seat, l.box) })
+	return nil
+}
+
+// Local opens a table on this machine alone: name in seat 0, bots in the
+// rest, dealt at once. It is the game with no network at all.
+func Local(set Settings, name string, makeBot BotMaker, fallback func(*engine.View) (engine.Command, bool)) (*Table, *LocalSession, error) {
+	set.defaults()
+	if len(set.Bots) == 0 {
+		for i := 1; i < set.Seats; i++ {
+			set.Bots = append(set.Bots, "medium")
+		}
+	}
+	t, err := NewTable(set, name, makeBot, fallback)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, sess, err := t.Sit("local", name)
+	if err != nil {
+		t.Close()
+		return nil, nil, err
+	}
+	if err := t.Start(); err != nil {
+		t.Close()
+		return nil, nil, err
+	}
+	return t, sess, nil
+}

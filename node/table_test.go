@@ -1,0 +1,98 @@
+package node
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+)
+
+// dumbBot plays its first card, lets every play go and hands over its first
+// card: the simplest legal player, so table tests don't depend on engine/bot.
+type dumbBot struct{ seat int }
+
+func (d *dumbBot) Observe(*engine.Event) {}
+
+func (d *dumbBot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
+	return dumbMove(v, d.seat)
+}
+
+func dumbMove(v *engine.View, seat int) (engine.Command, time.Duration, bool) {
+	switch {
+	case v.Phase == engine.PhaseCall && v.Window != nil:
+		for _, s := range v.Window.Callers {
+			if s == seat {
+				return engine.Command{Move: engine.MovePass, No: v.Window.No, Rank: engine.NoRank}, 300 * time.Millisecond, true
+			}
+		}
+	case v.Phase == engine.PhaseGive && v.Give != nil && v.Give.From == seat:
+		return engine.Command{Move: engine.MoveGive, Cards: v.Hand[:1], Rank: engine.NoRank}, time.Second, true
+	case v.Phase == engine.PhasePlay && v.Turn == seat && len(v.Hand) > 0:
+		r := v.Rank
+		if r == engine.NoRank {
+			r = v.Hand[0].Rank()
+			if r == engine.NoRank {
+				r = 0
+			}
+		}
+		if v.Rules.Doubt && v.Round != nil && v.No > 0 {
+			return engine.Command{Move: engine.MoveSkip, Rank: engine.NoRank}, time.Second, true
+		}
+		return engine.Command{Move: engine.MovePlay, Cards: v.Hand[:1], Rank: r}, time.Second, true
+	}
+	return engine.Command{}, 0, false
+}
+
+func dumbMaker(name string, seat int, seed uint64) (Player, error) { return &dumbBot{seat: seat}, nil }
+
+func dumbFallback(v *engine.View) (engine.Command, bool) {
+	c, _, ok := dumbMove(v, v.Seat)
+	return c, ok
+}
+
+// A table of bots plays a whole game to the end on the host's clock, and a
+// spectator sees it end with every card accounted for.
+func TestTableBotsPlayToTheEnd(t *testing.T) {
+	for _, preset := range engine.Presets {
+		t.Run(preset, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				rules, _ := engine.Preset(preset)
+				tb, err := NewTable(Settings{Name: "T", Rules: rules, Seats: 4, Bots: []string{"a", "b", "c", "d"}, Seed: 7}, "host", dumbMaker, dumbFallback)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer tb.Close()
+				spec, err := tb.Watch()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := tb.Start(); err != nil {
+					t.Fatal(err)
+				}
+				var last Update
+				for u := range spec.Updates() {
+					last = u
+					if u.Table.Phase == "over" {
+						break
+					}
+				}
+				if last.Table.Phase != "over" || last.View.Places == nil {
+					t.Fatalf("the game did not end: phase %q", last.Table.Phase)
+				}
+				total := len(last.View.Final.Pile) + len(last.View.Final.Gone)
+				for _, h := range last.View.Final.Hands {
+					total += len(h)
+				}
+				if total != 52 {
+					t.Fatalf("cards at the end: %d, want 52", total)
+				}
+				for _, u := range []Update{last} {
+					if len(u.View.Hand) != 0 {
+						t.Fatalf("a spectator was sent a hand: %v", u.View.Hand)
+					}
+				}
+			})
+		})
+	}
+}
