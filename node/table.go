@@ -94,10 +94,7 @@ type Table struct {
 }
 
 // Entry is one accepted command or tick with its time: the journal line.
-type Entry struct {
-	At  time.Duration
-	Cmd *engine.Command // nil for a tick
-}
+type Entry = engine.Step
 
 // TableInfoLite is what an advert needs to know of a table.
 type TableInfoLite struct {
