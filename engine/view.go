@@ -138,6 +138,10 @@ func (g *Game) ViewInto(seat int, v *View) {
 		if w == nil {
 			w = new(Window)
 		}
+		if w.Passed == nil {
+			// [] rather than null on the wire: nobody has let it go yet.
+			w.Passed = make([]int, 0, g.n)
+		}
 		*w = Window{No: g.win.no, Closes: Seconds(g.win.closes), Passed: w.Passed[:0], Callers: w.Callers[:0]}
 		for s := 0; s < g.n; s++ {
 			if g.win.passed&(1<<s) != 0 {
