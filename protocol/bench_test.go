@@ -1,0 +1,100 @@
+package protocol
+
+import (
+	"crypto/ed25519"
+	"testing"
+)
+
+var benchPlay = Play{No: 41, Seat: 2, Cards: []Card{0, 13, 26, 51}, Claim: 4, Rank: NoRank}
+
+// BenchmarkSealPlay: encode and sign a play, as a seat does for every move.
+func BenchmarkSealPlay(b *testing.B) {
+	s, err := NewSigner(alice, 1_000_000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var size int
+	for b.Loop() {
+		data, _, err := s.Seal(testTable, 3, benchPlay)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(data)
+	}
+	b.ReportMetric(float64(size), "wire-bytes")
+}
+
+// BenchmarkOpenPlay: decode and verify a play, as the host does for every
+// move.
+func BenchmarkOpenPlay(b *testing.B) {
+	data := mustSeal(b, alice, 1_000_000, benchPlay)
+	for b.Loop() {
+		if _, err := Open(data, aliceID); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(data)), "wire-bytes")
+}
+
+// BenchmarkBareVerify: the floor, ed25519 alone over the same bytes.
+func BenchmarkBareVerify(b *testing.B) {
+	data := mustSeal(b, alice, 1_000_000, benchPlay)
+	_, signed, sig, err := parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	msg := append([]byte(domain), signed...)
+	pub, _ := alice.GetPublic().Raw()
+	for b.Loop() {
+		if !ed25519.Verify(pub, msg, sig) {
+			b.Fatal("bad signature")
+		}
+	}
+}
+
+// BenchmarkExtractKey: what deriving the key from the peer ID costs in Open.
+func BenchmarkExtractKey(b *testing.B) {
+	for b.Loop() {
+		if _, err := aliceID.ExtractPublicKey(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeUpdate(b *testing.B) {
+	body, _ := Encode(sampleOf(b, TypeUpdate))
+	for b.Loop() {
+		if _, err := Decode(TypeUpdate, body); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(body)), "body-bytes")
+}
+
+func BenchmarkEncodeUpdate(b *testing.B) {
+	m := sampleOf(b, TypeUpdate)
+	for b.Loop() {
+		if _, err := Encode(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkOpenPlayOverhead: everything Open does but ed25519 itself
+// (parse, key from peer ID, body decode), the part this package can make
+// slower or faster.
+func BenchmarkOpenPlayOverhead(b *testing.B) {
+	data := mustSeal(b, alice, 1_000_000, benchPlay)
+	for b.Loop() {
+		f, _, _, err := parse(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.sender.ExtractPublicKey(); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Decode(f.typ, f.body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,317 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/vmihailenco/msgpack/v5"
+	"github.com/vmihailenco/msgpack/v5/msgpcode"
+)
+
+// domain is signed in front of every envelope so that an envelope signature
+// can never be mistaken for any other signature made with a libp2p key.
+const domain = "bullshit/envelope/v1\x00"
+
+const sigSize = 64
+
+// TableID names a table. The node draws it at random when it opens one.
+type TableID [8]byte
+
+func (t TableID) String() string { return hex.EncodeToString(t[:]) }
+
+// Envelope is a verified message and who sent it where. Only Open and
+// OpenRelayed make one, after the signature checked out.
+type Envelope struct {
+	Version Version // the sender's; same major as Current
+	Sender  peer.ID
+	Table   TableID
+	Term    uint64 // the sender's host term
+	Seq     uint64 // the sender's sequence number, for Replay
+	Msg     Message
+}
+
+// frame is an envelope as on the wire.
+type frame struct {
+	version Version
+	sender  peer.ID
+	table   TableID
+	term    uint64
+	seq     uint64
+	typ     Type
+	body    []byte
+}
+
+var frameFields = [...]string{"Version", "Sender", "Table", "Term", "Seq", "Type", "Body"}
+
+// Seal encodes m in an envelope signed with key, an ed25519 libp2p key. A
+// Signer does the same and counts sequence numbers itself.
+func Seal(key crypto.PrivKey, table TableID, term, seq uint64, m Message) ([]byte, error) {
+	id, err := signerID(key)
+	if err != nil {
+		return nil, err
+	}
+	return seal(key, id, table, term, seq, m)
+}
+
+func seal(key crypto.PrivKey, id peer.ID, table TableID, term, seq uint64, m Message) ([]byte, error) {
+	var body bytes.Buffer
+	if err := encodeBody(&body, m); err != nil {
+		return nil, err
+	}
+	return sealFrame(key, frame{Current, id, table, term, seq, m.Type(), body.Bytes()})
+}
+
+// sealFrame writes domain || inner array, signs that, then turns it into
+// the wire form in place: 0x92 || inner array || signature.
+func sealFrame(key crypto.PrivKey, f frame) ([]byte, error) {
+	buf := bytes.NewBuffer(make([]byte, 0, len(domain)+f.size()))
+	buf.WriteString(domain)
+	f.encode(buf)
+	signed := buf.Bytes()
+	if n := len(signed) - len(domain) + 1 + 2 + sigSize; n > MaxSize {
+		return nil, fmt.Errorf("%w: %s envelope is %d bytes", ErrTooBig, f.typ, n)
+	}
+	sig, err := key.Sign(signed)
+	if err != nil {
+		return nil, err
+	}
+	out := signed[len(domain)-1:]
+	out[0] = msgpcode.FixedArrayLow | 2
+	out = append(out, msgpcode.Bin8, sigSize)
+	return append(out, sig...), nil
+}
+
+// size is at least the bytes of the wire form.
+func (f *frame) size() int {
+	return 1 + 1 + 3 + 5 + len(f.sender) + 5 + len(f.table) + 9 + 9 + 2 + 5 + len(f.body) + 2 + sigSize
+}
+
+// encode writes the inner array, the part that is signed.
+func (f *frame) encode(buf *bytes.Buffer) {
+	e := msgpack.GetEncoder()
+	e.Reset(buf)
+	_ = e.EncodeArrayLen(len(frameFields))
+	_ = e.EncodeUint(uint64(f.version))
+	_ = e.EncodeBytes([]byte(f.sender))
+	_ = e.EncodeBytes(f.table[:])
+	_ = e.EncodeUint(f.term)
+	_ = e.EncodeUint(f.seq)
+	_ = e.EncodeUint(uint64(f.typ))
+	_ = e.EncodeBytes(f.body)
+	msgpack.PutEncoder(e)
+}
+
+func signerID(key crypto.PrivKey) (peer.ID, error) {
+	if _, ok := key.(*crypto.Ed25519PrivateKey); !ok {
+		return "", fmt.Errorf("%w: %T", ErrKey, key)
+	}
+	return peer.IDFromPrivateKey(key)
+}
+
+// Open verifies an envelope that arrived on a stream from the peer from and
+// decodes its message. It refuses an envelope sent by anyone but from
+// (ErrSender), a bad or missing signature (ErrSignature), and anything that
+// does not decode (a *DecodeError). It does not check Table, Term or Seq:
+// that is the node's, with a Replay, after Open succeeds.
+//
+// When the envelope verifies but its body does not decode (say a type from a
+// newer minor version), Open returns the envelope, with Msg nil, and the
+// error, so the node can refuse it by sequence number.
+func Open(data []byte, from peer.ID) (*Envelope, error) {
+	return open(data, from, true)
+}
+
+// OpenRelayed is Open for an envelope passed on by a third peer (a log of
+// moves in a hand-over, say): it trusts the sender named inside as long as
+// the signature is that sender's.
+func OpenRelayed(data []byte) (*Envelope, error) {
+	return open(data, "", false)
+}
+
+func open(data []byte, from peer.ID, checkFrom bool) (*Envelope, error) {
+	f, signed, sig, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	if checkFrom && f.sender != from {
+		return nil, fmt.Errorf("%w: signed by %s, arrived from %s", ErrSender, f.sender, from)
+	}
+	if err := verify(f.sender, signed, sig); err != nil {
+		return nil, err
+	}
+	env := &Envelope{Version: f.version, Sender: f.sender, Table: f.table, Term: f.term, Seq: f.seq}
+	m, err := Decode(f.typ, f.body)
+	if err != nil {
+		return env, err
+	}
+	env.Msg = m
+	return env, nil
+}
+
+// parse splits the wire form into its fields, the bytes that were signed
+// (without the domain) and the signature. body aliases data.
+func parse(data []byte) (f frame, signed, sig []byte, err error) {
+	if len(data) > MaxSize {
+		return f, nil, nil, decodeErr(ErrTooBig, "", "%d bytes", len(data))
+	}
+	rd := getReader(data)
+	defer putReader(rd)
+	fail := func(err error, field string) (frame, []byte, []byte, error) {
+		if field != "" {
+			err = within(err, field)
+		}
+		return frame{}, nil, nil, err
+	}
+
+	if c, err := rd.peek(); err != nil {
+		return fail(err, "")
+	} else if !isArray(c) {
+		return fail(wrongType(c, "an envelope"), "")
+	}
+	if n, err := rd.length(rd.d.DecodeArrayLen, 1); err != nil {
+		return fail(err, "")
+	} else if n != 2 {
+		return fail(decodeErr(ErrMalformed, "", "envelope of %d parts", n), "")
+	}
+	start := rd.pos()
+	if c, err := rd.peek(); err != nil {
+		return fail(err, "")
+	} else if !isArray(c) {
+		return fail(wrongType(c, "an envelope"), "")
+	}
+	n, err := rd.length(rd.d.DecodeArrayLen, 1)
+	if err != nil {
+		return fail(err, "")
+	}
+	if n == 0 {
+		return fail(&DecodeError{Kind: ErrMissingField}, frameFields[0])
+	}
+	_, v, err := rd.integer(0, 0xffff)
+	if err != nil {
+		return fail(err, frameFields[0])
+	}
+	f.version = Version(v)
+	if !f.version.Compatible() {
+		return fail(decodeErr(ErrVersion, "", "peer speaks %s, we speak %s", f.version, Current), "")
+	}
+	if n < len(frameFields) {
+		return fail(&DecodeError{Kind: ErrMissingField, Err: fmt.Errorf("%d of %d fields", n, len(frameFields))}, frameFields[n])
+	}
+
+	id, err := rd.bin(-1)
+	if err != nil {
+		return fail(err, frameFields[1])
+	}
+	if f.sender, err = peer.IDFromBytes(id); err != nil {
+		return fail(&DecodeError{Kind: ErrMalformed, Err: err}, frameFields[1])
+	}
+	table, err := rd.bin(len(f.table))
+	if err != nil {
+		return fail(err, frameFields[2])
+	}
+	copy(f.table[:], table)
+	if _, f.term, err = rd.integer(0, 1<<64-1); err != nil {
+		return fail(err, frameFields[3])
+	}
+	if _, f.seq, err = rd.integer(0, 1<<64-1); err != nil {
+		return fail(err, frameFields[4])
+	}
+	_, t, err := rd.integer(0, 0xff)
+	if err != nil {
+		return fail(err, frameFields[5])
+	}
+	f.typ = Type(t)
+	if f.body, err = rd.bin(-1); err != nil {
+		return fail(err, frameFields[6])
+	}
+	for range n - len(frameFields) {
+		if err := rd.skip(0); err != nil {
+			return fail(err, "")
+		}
+	}
+	end := rd.pos()
+
+	if sig, err = rd.bin(sigSize); err != nil {
+		return fail(err, "Sig")
+	}
+	if rd.r.Len() != 0 {
+		return fail(decodeErr(ErrMalformed, "", "%d trailing bytes", rd.r.Len()), "")
+	}
+	return f, data[start:end], sig, nil
+}
+
+// bin reads a bin of n bytes (any n when n < 0) and returns it aliasing the
+// input.
+func (rd *reader) bin(n int) ([]byte, error) {
+	if c, err := rd.peek(); err != nil {
+		return nil, err
+	} else if !isBin(c) {
+		return nil, wrongType(c, "bytes")
+	}
+	got, err := rd.length(rd.d.DecodeBytesLen, 1)
+	if err != nil {
+		return nil, err
+	}
+	if n >= 0 && got != n {
+		return nil, decodeErr(ErrMalformed, "", "%d bytes where %d belong", got, n)
+	}
+	p := rd.pos()
+	_, _ = rd.r.Seek(int64(got), io.SeekCurrent)
+	return rd.in[p : p+got : p+got], nil
+}
+
+func verify(sender peer.ID, signed, sig []byte) error {
+	pub, err := sender.ExtractPublicKey()
+	if err != nil {
+		return fmt.Errorf("%w: no public key in %s: %v", ErrSignature, sender, err)
+	}
+	ed, ok := pub.(*crypto.Ed25519PublicKey)
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrKey, sender)
+	}
+	msg := make([]byte, 0, len(domain)+len(signed))
+	msg = append(append(msg, domain...), signed...)
+	if ok, _ := ed.Verify(msg, sig); !ok {
+		return fmt.Errorf("%w: from %s", ErrSignature, sender)
+	}
+	return nil
+}
+
+// Signer seals messages for one peer and numbers them. It is safe for
+// concurrent use.
+type Signer struct {
+	key crypto.PrivKey
+	id  peer.ID
+	seq atomic.Uint64 // the last number used
+}
+
+// NewSigner returns a Signer for an ed25519 libp2p key whose first envelope
+// will carry sequence number first. Receivers refuse numbers they have seen
+// from this peer in this term, so a peer that restarts with the same key
+// should start above any number it may have used before (its clock in
+// nanoseconds, say).
+func NewSigner(key crypto.PrivKey, first uint64) (*Signer, error) {
+	id, err := signerID(key)
+	if err != nil {
+		return nil, err
+	}
+	s := &Signer{key: key, id: id}
+	s.seq.Store(first - 1)
+	return s, nil
+}
+
+// ID is the peer ID the signer signs as.
+func (s *Signer) ID() peer.ID { return s.id }
+
+// Seal encodes m for table under term, signs it with the next sequence
+// number and returns the envelope and that number.
+func (s *Signer) Seal(table TableID, term uint64, m Message) ([]byte, uint64, error) {
+	seq := s.seq.Add(1)
+	b, err := seal(s.key, s.id, table, term, seq, m)
+	return b, seq, err
+}

@@ -1,0 +1,131 @@
+package protocol
+
+import (
+	"crypto/ed25519"
+	"crypto/sha256"
+	"testing"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Fixed keys from fixed seeds: ed25519 signatures are deterministic, so
+// everything these keys seal is byte for byte the same on every run.
+var (
+	alice, aliceID = testKey("alice")
+	bob, bobID     = testKey("bob")
+	testTable      = TableID{0xb5, 0x11, 0x5e, 0xed, 0x00, 0x01, 0x02, 0x03}
+)
+
+func testKey(name string) (crypto.PrivKey, peer.ID) {
+	seed := sha256.Sum256([]byte("bullshit test key " + name))
+	k, err := crypto.UnmarshalEd25519PrivateKey(ed25519.NewKeyFromSeed(seed[:]))
+	if err != nil {
+		panic(err)
+	}
+	id, err := peer.IDFromPrivateKey(k)
+	if err != nil {
+		panic(err)
+	}
+	return k, id
+}
+
+// sample is one message of every type with every field set, so that the
+// golden vectors pin every field's encoding.
+type sample struct {
+	name string
+	msg  Message
+}
+
+func samples() []sample {
+	settings := Settings{
+		Name:    "Friday night",
+		Preset:  "twist",
+		Rules:   map[string]string{"window": "6", "sneak": "2", "counts": "rough"},
+		Seats:   5,
+		Bots:    []Bot{{Seat: 3, Level: "sharp", Style: "liar"}, {Seat: 4, Level: "easy", Style: "honest"}},
+		Pace:    1200,
+		Window:  6,
+		Reveal:  1500,
+		Clock:   30,
+		Private: true,
+	}
+	players := []Player{
+		{Seat: 0, Nick: "alice", Peer: aliceID},
+		{Seat: 1, Nick: "bob", Peer: bobID},
+		{Seat: 3, Nick: "Ruth", Bot: "sharp/liar"},
+	}
+	view := &View{
+		Seat:   2,
+		Phase:  "call",
+		Turn:   1,
+		Rank:   1,
+		Ranks:  []int8{0, 1, 2},
+		No:     7,
+		Hand:   []Card{8, 10, 35, Joker},
+		Hands:  []Count{{11, 11}, {9, 12}, {4, 4}, {9, -1}},
+		Pile:   Count{4, 6},
+		Last:   &Last{Seat: 0, Rank: 0, Claim: 2, No: 7, Out: false, Cards: []Card{1, 2}, Sizes: Sizes{Count{13, 13}, Count{11, 11}, Count{2, 2}, Count{4, 6}}},
+		Window: &Window{No: 7, Closes: 63_500, Passed: []int{3}},
+		Now:    61_250,
+		Winner: -1,
+		Places: []int{2, 1, 3, 3},
+		Give:   &Owed{From: 1, To: 0, Closes: 73_250},
+		Round:  &Round{Rank: 12, Cards: Count{5, 5}, Starter: 2, Skips: 1},
+		Out:    4,
+		Stats:  []Stats{{Calls: 3, Right: 2, Caught: 1, Sneaks: -1}, {Calls: 0, Right: 0, Caught: 0, Sneaks: 2}},
+	}
+	var hash [32]byte
+	for i := range hash {
+		hash[i] = byte(i * 7)
+	}
+	return []sample{
+		{"hello", Hello{Version: Current, Nick: "bob", Seat: -1, Watch: false, Proof: Prove("AB12", []byte("0123456789abcdef"), bobID)}},
+		{"challenge", Challenge{Nonce: []byte("0123456789abcdef")}},
+		{"seated", Seated{Seat: 1, Nick: "bob (2)", Table: testTable}},
+		{"lobby", Lobby{Settings: settings, Players: players, Started: true}},
+		{"start", Start{Settings: settings, Players: players}},
+		{"leave", Leave{Reason: "bedtime"}},
+		{"play", Play{No: 41, Seat: 2, Cards: []Card{0, 13, 26, 51}, Claim: 4, Rank: NoRank}},
+		{"call", Call{No: 42, Seat: 3}},
+		{"pass", Pass{No: 42, Seat: 4}},
+		{"give", Give{No: 42, Seat: 1, Cards: []Card{33}}},
+		{"quads", Quads{No: 42, Seat: 1, Cards: []Card{20, 21, 22, 23}}},
+		{"doubt", Doubt{No: 9, Seat: 0}},
+		{"believe", Believe{No: 9, Seat: 0}},
+		{"skip", Skip{No: 9, Seat: 0}},
+		{"update", Update{Events: []Event{
+			{Type: "play", Seat: 0, Target: -1, No: 7, Rank: 0, Claim: 2, Sneaked: -1, Count: 2},
+			{Type: "reveal", Seat: 0, Target: 1, No: 7, Rank: 0, Claim: 2, Out: true, Truth: true, Sneaked: 1, Count: 3, Cards: []Card{0, 1, 2}, Places: []int{1, 2}},
+		}, View: view}},
+		{"refusal", Refusal{Code: CodeNotYourTurn, Message: "It is bob's turn.", Ref: 1<<32 + 5}},
+		{"heartbeat", Heartbeat{No: 12, Now: 1<<40 + 3}},
+		{"hostgone", HostGone{Term: 3, No: 12}},
+		{"vote", Vote{Term: 4, Candidate: bobID, No: 12}},
+		{"newhost", NewHost{Term: 4, Host: bobID, No: 12}},
+		{"share", Share{Term: 4, Index: 2, Need: 3, Data: []byte{9, 8, 7, 6, 5, 4, 3, 2, 1}}},
+		{"staterequest", StateRequest{Term: 4, No: 10}},
+		{"state", State{Term: 4, No: 10, Data: []byte("opaque node state")}},
+		{"commit", Commit{Hash: hash}},
+		{"audit", Audit{Seed: 1<<64 - 1, Salt: []byte("salt-salt-salt-!"), Hidden: []Hidden{{No: 1, Cards: []Card{4, 5}}, {No: 2, Cards: []Card{52}}}}},
+	}
+}
+
+func sampleOf(t testing.TB, typ Type) Message {
+	for _, s := range samples() {
+		if s.msg.Type() == typ {
+			return s.msg
+		}
+	}
+	t.Fatalf("no sample of %s", typ)
+	return nil
+}
+
+func mustSeal(t testing.TB, key crypto.PrivKey, seq uint64, m Message) []byte {
+	t.Helper()
+	b, err := Seal(key, testTable, 3, seq, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -1,0 +1,488 @@
+package protocol
+
+import (
+	"reflect"
+	"strconv"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// A Message is one of the types in the catalog below. Decode and Open return
+// them as values (protocol.Play, never *protocol.Play); Encode and Seal take
+// either.
+type Message interface {
+	Type() Type
+}
+
+// Type numbers a message on the wire. Numbers are never reused; a minor
+// version may add new ones.
+type Type uint8
+
+// The catalog, grouped by who sends what.
+const (
+	// Joining a table: joiner ↔ host.
+	TypeHello     Type = 1
+	TypeChallenge Type = 2
+	TypeSeated    Type = 3
+	TypeLobby     Type = 4
+	TypeStart     Type = 5
+	TypeLeave     Type = 6
+
+	// Moves: seat → host.
+	TypePlay    Type = 16
+	TypeCall    Type = 17
+	TypePass    Type = 18
+	TypeGive    Type = 19
+	TypeQuads   Type = 20
+	TypeDoubt   Type = 21
+	TypeBelieve Type = 22
+	TypeSkip    Type = 23
+
+	// The host's answers: host → seats.
+	TypeUpdate  Type = 32
+	TypeRefusal Type = 33
+
+	// Liveness, election and hand-over: any peer → any peer.
+	TypeHeartbeat    Type = 48
+	TypeHostGone     Type = 49
+	TypeVote         Type = 50
+	TypeNewHost      Type = 51
+	TypeShare        Type = 52
+	TypeStateRequest Type = 53
+	TypeState        Type = 54
+
+	// Fair play: host → all.
+	TypeCommit Type = 64
+	TypeAudit  Type = 65
+)
+
+// Card is a card on the wire: rank*4 + suit, rank 0…12 = A, 2, …, 10, J, Q,
+// K and suit 0…3 = C, D, H, S; Joker (52) is "JK". Slices of cards travel as
+// msgpack bin, one byte a card.
+type Card = uint8
+
+// Joker is the wire value of "JK".
+const Joker Card = 52
+
+// NoRank stands for "no rank" wherever a rank (int8, 0…12) is expected.
+const NoRank int8 = -1
+
+// ---- Joining a table ----
+
+// Hello asks the host for a seat. On a private table the host answers with a
+// Challenge and the joiner sends Hello again with Proof set.
+type Hello struct {
+	Version Version // the joiner's protocol version (the envelope has it too)
+	Nick    string
+	Seat    int  // the seat wanted, -1 for any
+	Watch   bool // join as a spectator
+	Proof   []byte
+}
+
+// Challenge is the host's nonce for a private table's join code proof.
+type Challenge struct {
+	Nonce []byte // NonceSize random bytes, drawn by the node
+}
+
+// Seated tells a joiner where it sits. A refused joiner gets a Refusal
+// (CodeTableFull, CodeStarted, CodeVersion, CodeBadCode) instead.
+type Seated struct {
+	Seat  int    // -1 for a spectator
+	Nick  string // as the host will show it (made unique)
+	Table TableID
+}
+
+// Player is one seat at the table, human or bot.
+type Player struct {
+	Seat int
+	Nick string
+	Peer peer.ID // empty for a bot
+	Bot  string  // "level/style" for a bot seat, empty for a human
+}
+
+// Bot is a bot seat in the settings.
+type Bot struct {
+	Seat  int
+	Level string
+	Style string
+}
+
+// Settings are a table's settings as the host announces them. A private
+// table's join code is never sent; Private only says there is one.
+type Settings struct {
+	Name    string
+	Preset  string            // a preset name: standard, cheat, twist, doubt, free
+	Rules   map[string]string // REFEREE.md rules keys overriding the preset
+	Seats   int               // seats in all, humans and bots
+	Bots    []Bot
+	Pace    int // bot think time, ms
+	Window  int // call window, seconds
+	Reveal  int // pause on a reveal, ms
+	Clock   int // turn clock, seconds; 0 for none
+	Private bool
+}
+
+// Lobby is the table before (and while) a game: the host sends it to
+// everyone whenever a setting or a seat changes.
+type Lobby struct {
+	Settings Settings
+	Players  []Player
+	Started  bool
+}
+
+// Start starts the game with these settings and players. The host has sent
+// its Commit before.
+type Start struct {
+	Settings Settings
+	Players  []Player
+}
+
+// Leave says the sender leaves the table.
+type Leave struct {
+	Reason string
+}
+
+// ---- Moves ----
+//
+// Every move names the play it is about (No) so the host can refuse a move
+// made on a stale view, and the seat it is for (the host checks it against
+// the sender).
+
+// Play puts Cards face down. No is the number of the last play the player
+// saw.
+type Play struct {
+	No    int
+	Seat  int
+	Cards []Card
+	Claim int  // cards claimed; 0 means as many as placed
+	Rank  int8 // the rank claimed (V1, V4, V15); NoRank for the required one
+}
+
+// Call calls "Bullshit!" on play No.
+type Call struct {
+	No   int
+	Seat int
+}
+
+// Pass lets play No go.
+type Pass struct {
+	No   int
+	Seat int
+}
+
+// Give hands a card over after catching a sneak (V14).
+type Give struct {
+	No    int
+	Seat  int
+	Cards []Card
+}
+
+// Quads lays a true four of a kind out of the game (V9).
+type Quads struct {
+	No    int
+	Seat  int
+	Cards []Card
+}
+
+// Doubt doubts play No (V15).
+type Doubt struct {
+	No   int
+	Seat int
+}
+
+// Believe believes play No (V15).
+type Believe struct {
+	No   int
+	Seat int
+}
+
+// Skip skips after play No (V15).
+type Skip struct {
+	No   int
+	Seat int
+}
+
+// ---- The host's answers ----
+
+// Update is what one seat (or spectator) learns from one step of the game:
+// the events it may see, in order, and its view afterwards. The host decides
+// the audience; nothing here says who else got what.
+type Update struct {
+	Events []Event
+	View   *View // nil when only events changed
+}
+
+// Count is a hand or pile size: exact when Hi == Lo, a range when Hi > Lo,
+// and "Lo or more" when Hi == -1 (V14's rough counts).
+type Count struct {
+	Lo int16
+	Hi int16
+}
+
+// View is what one seat sees (R15), as in REFEREE.md. Times are ms since the
+// game started.
+type View struct {
+	Seat   int    // -1 for a spectator
+	Phase  string // play, call, give, over
+	Turn   int
+	Rank   int8   // the rank the next play must claim; NoRank when free
+	Ranks  []int8 // the ranks allowed under a near sequence (V4)
+	No     int    // the last play, 0 before any
+	Hand   []Card
+	Hands  []Count
+	Pile   Count
+	Last   *Last
+	Window *Window
+	Now    int64
+	Winner int   // -1 for none
+	Places []int // at the end, each seat's place
+	Give   *Owed
+	Round  *Round // V15
+	Out    int    // cards out of the game (V9, V15)
+	Stats  []Stats
+}
+
+// Last is the last play as a seat sees it.
+type Last struct {
+	Seat  int
+	Rank  int8
+	Claim int
+	No    int
+	Out   bool   // the play emptied the hand
+	Cards []Card // only when turned up, or the viewer's own play
+	Sizes Sizes
+}
+
+// Sizes are the sizes around a play.
+type Sizes struct {
+	HandBefore Count
+	HandAfter  Count
+	PileBefore Count
+	PileAfter  Count
+}
+
+// Window is an open call window.
+type Window struct {
+	No     int
+	Closes int64
+	Passed []int // seats that let it go
+}
+
+// Owed is a pending hand-over after a caught sneak (V14).
+type Owed struct {
+	From   int
+	To     int
+	Closes int64
+}
+
+// Round is the current V15 round.
+type Round struct {
+	Rank    int8
+	Cards   Count
+	Starter int
+	Skips   int
+}
+
+// Stats are one seat's running figures.
+type Stats struct {
+	Calls  int
+	Right  int
+	Caught int
+	Sneaks int // -1 when unknown to the viewer
+}
+
+// Event is one thing that happened, as the engine reports it (REFEREE.md's
+// events without "to"). Fields a type does not use are zero.
+type Event struct {
+	Type    string // deal, play, call, reveal, take, stand, give, win, over …
+	Seat    int
+	Target  int
+	No      int
+	Rank    int8
+	Claim   int
+	Out     bool
+	Truth   bool
+	Sneaked int
+	Count   int
+	Cards   []Card
+	Places  []int
+}
+
+// Refusal is the host's "no", to a move or to a join. Ref is the sequence
+// number of the refused message.
+type Refusal struct {
+	Code    string // one of the Code… constants
+	Message string // a sentence a player can read
+	Ref     uint64
+}
+
+// Refusal codes: the engine's (REFEREE.md) and the host's own for joining.
+const (
+	CodeBadCommand    = "bad_command"
+	CodeBadCard       = "bad_card"
+	CodeBadSeat       = "bad_seat"
+	CodeNotYourTurn   = "not_your_turn"
+	CodeNotInHand     = "not_in_hand"
+	CodeBadCount      = "bad_count"
+	CodeBadRank       = "bad_rank"
+	CodeNoWindow      = "no_window"
+	CodeTooLate       = "too_late"
+	CodeOwnPlay       = "own_play"
+	CodeAlreadyPassed = "already_passed"
+	CodeNotAllowed    = "not_allowed"
+	CodeGameOver      = "game_over"
+
+	CodeTableFull = "table_full"
+	CodeStarted   = "started"
+	CodeVersion   = "version"
+	CodeBadCode   = "bad_code"
+)
+
+// ---- Liveness, election and hand-over ----
+//
+// The envelope carries the sender's current term. Term inside these bodies
+// is the term the message is about, which during an election is the next
+// one.
+
+// Heartbeat says the host is alive: the last play and its clock.
+type Heartbeat struct {
+	No  int
+	Now int64 // ms since the game started
+}
+
+// HostGone says the sender lost the host of Term after play No.
+type HostGone struct {
+	Term uint64
+	No   int
+}
+
+// Vote backs Candidate as host for Term.
+type Vote struct {
+	Term      uint64
+	Candidate peer.ID
+	No        int // the last play the voter saw
+}
+
+// NewHost announces the host of Term, resuming after play No.
+type NewHost struct {
+	Term uint64
+	Host peer.ID
+	No   int
+}
+
+// Share is one Shamir share of the host's secrets for Term, sent privately
+// to one peer. Need shares rebuild the secret.
+type Share struct {
+	Term  uint64
+	Index uint8
+	Need  uint8
+	Data  []byte
+}
+
+// StateRequest asks a peer for what it holds of the game after play No.
+type StateRequest struct {
+	Term uint64
+	No   int
+}
+
+// State answers a StateRequest. Data is the node's to define.
+type State struct {
+	Term uint64
+	No   int
+	Data []byte
+}
+
+// ---- Fair play ----
+
+// Commit binds the host to the deal's seed before the deal: Hash is
+// Commitment(seed, salt).
+type Commit struct {
+	Hash [32]byte
+}
+
+// Audit reveals, at the end, what the Commit bound and every card that stayed
+// face down, so every peer can replay the game and check the host.
+type Audit struct {
+	Seed   uint64
+	Salt   []byte
+	Hidden []Hidden
+}
+
+// Hidden are the face-down cards of play No.
+type Hidden struct {
+	No    int
+	Cards []Card
+}
+
+func (Hello) Type() Type        { return TypeHello }
+func (Challenge) Type() Type    { return TypeChallenge }
+func (Seated) Type() Type       { return TypeSeated }
+func (Lobby) Type() Type        { return TypeLobby }
+func (Start) Type() Type        { return TypeStart }
+func (Leave) Type() Type        { return TypeLeave }
+func (Play) Type() Type         { return TypePlay }
+func (Call) Type() Type         { return TypeCall }
+func (Pass) Type() Type         { return TypePass }
+func (Give) Type() Type         { return TypeGive }
+func (Quads) Type() Type        { return TypeQuads }
+func (Doubt) Type() Type        { return TypeDoubt }
+func (Believe) Type() Type      { return TypeBelieve }
+func (Skip) Type() Type         { return TypeSkip }
+func (Update) Type() Type       { return TypeUpdate }
+func (Refusal) Type() Type      { return TypeRefusal }
+func (Heartbeat) Type() Type    { return TypeHeartbeat }
+func (HostGone) Type() Type     { return TypeHostGone }
+func (Vote) Type() Type         { return TypeVote }
+func (NewHost) Type() Type      { return TypeNewHost }
+func (Share) Type() Type        { return TypeShare }
+func (StateRequest) Type() Type { return TypeStateRequest }
+func (State) Type() Type        { return TypeState }
+func (Commit) Type() Type       { return TypeCommit }
+func (Audit) Type() Type        { return TypeAudit }
+
+// catalog maps each type to its Go type and compiled schema. It is filled
+// once at init and only read after.
+var catalog [256]*entry
+
+type entry struct {
+	name string
+	typ  reflect.Type
+	s    *schema
+}
+
+func init() {
+	for _, m := range []Message{
+		Hello{}, Challenge{}, Seated{}, Lobby{}, Start{}, Leave{},
+		Play{}, Call{}, Pass{}, Give{}, Quads{}, Doubt{}, Believe{}, Skip{},
+		Update{}, Refusal{},
+		Heartbeat{}, HostGone{}, Vote{}, NewHost{}, Share{}, StateRequest{}, State{},
+		Commit{}, Audit{},
+	} {
+		t := reflect.TypeOf(m)
+		if catalog[m.Type()] != nil {
+			panic("protocol: type number used twice: " + t.Name())
+		}
+		catalog[m.Type()] = &entry{name: t.Name(), typ: t, s: compile(t)}
+	}
+}
+
+// Types lists every type in the catalog, in number order.
+func Types() []Type {
+	var ts []Type
+	for i, e := range catalog {
+		if e != nil {
+			ts = append(ts, Type(i))
+		}
+	}
+	return ts
+}
+
+// Known says whether t is in this version's catalog.
+func (t Type) Known() bool { return catalog[t] != nil }
+
+func (t Type) String() string {
+	if e := catalog[t]; e != nil {
+		return e.name
+	}
+	return "Type(" + strconv.Itoa(int(t)) + ")"
+}

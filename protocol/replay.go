@@ -1,0 +1,57 @@
+package protocol
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Replay refuses envelopes seen before. It keeps, for one table, the highest
+// term seen and each sender's highest sequence number in its latest term.
+// Check envelopes only after Open verified them, or a forger could move the
+// marks. The zero value is ready; it is safe for concurrent use.
+//
+// Raising the term is up to whoever signs a higher one: the node decides
+// which senders may (a new host, an election), before calling Check.
+type Replay struct {
+	mu   sync.Mutex
+	term uint64
+	last map[peer.ID]mark
+}
+
+type mark struct{ term, seq uint64 }
+
+// Check refuses a term lower than the highest seen for the table
+// (ErrStaleTerm) and a sequence number not above the last one seen from the
+// sender in the same term (ErrReplay). Otherwise it records both.
+func (r *Replay) Check(sender peer.ID, term, seq uint64) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if term < r.term {
+		return fmt.Errorf("%w: term %d from %s, table is at %d", ErrStaleTerm, term, sender, r.term)
+	}
+	if m, ok := r.last[sender]; ok && m.term == term && seq <= m.seq {
+		return fmt.Errorf("%w: %d from %s, last was %d", ErrReplay, seq, sender, m.seq)
+	}
+	if r.last == nil {
+		r.last = make(map[peer.ID]mark)
+	}
+	r.last[sender] = mark{term, seq}
+	r.term = term
+	return nil
+}
+
+// Term is the highest term seen.
+func (r *Replay) Term() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.term
+}
+
+// Forget drops a sender's mark, for a peer that left the table.
+func (r *Replay) Forget(sender peer.ID) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.last, sender)
+}

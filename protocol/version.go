@@ -1,0 +1,25 @@
+package protocol
+
+import "strconv"
+
+// Version is a protocol version, major<<8 | minor.
+type Version uint16
+
+// Current is the version this package speaks: 1.0.
+const Current Version = 1<<8 | 0
+
+// MakeVersion returns major.minor.
+func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }
+
+// Major is the part that must match for two peers to talk.
+func (v Version) Major() uint8 { return uint8(v >> 8) }
+
+// Minor only grows within a major; see the package comment.
+func (v Version) Minor() uint8 { return uint8(v) }
+
+func (v Version) String() string {
+	return strconv.Itoa(int(v.Major())) + "." + strconv.Itoa(int(v.Minor()))
+}
+
+// Compatible says whether a peer speaking v can talk to this package.
+func (v Version) Compatible() bool { return v.Major() == Current.Major() }
