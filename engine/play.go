@@ -53,14 +53,6 @@ func (g *Game) play(now time.Duration, seat int, cards []Card, claim int, rank R
 	if !g.allowed(rank) {
 		return g.badRank(rank)
 	}
-	if g.rules.Doubt && g.round.pending >= 0 {
-		// Anything but a doubt puts out a seat that played its last cards.
-		g.touch(now)
-		if g.settlePending(); g.phase == PhaseOver {
-			return nil
-		}
-	}
-
 	g.touch(now)
 	if over {
 		g.stand()
@@ -87,6 +79,12 @@ func (g *Game) play(now time.Duration, seat int, cards []Card, claim int, rank R
 	g.emit(Event{Type: "mine", To: []int{seat}, Seat: seat, No: g.plays, Cards: append([]Card(nil), cards...)})
 
 	if g.rules.Doubt {
+		// Adding is anything but a doubt: it puts out a seat that played its
+		// last cards, once the add is on the table (as a believe or a doubt
+		// that finds the truth is settled before the seat goes out).
+		if g.settlePending(); g.phase == PhaseOver {
+			return nil
+		}
 		if g.round.rank == NoRank {
 			g.round.rank, g.round.starter = rank, seat
 		}
