@@ -23,6 +23,10 @@ func (g *Game) judge(now time.Duration, m Move, seat, no int) error {
 		return ErrTooLate
 	}
 	if g.round.rank == NoRank {
+		if no != 0 {
+			// The play named ended a round already: settled.
+			return ErrTooLate
+		}
 		return refuse(CodeNoWindow, "Nothing is on the table: start the round by naming a rank and playing.")
 	}
 	g.touch(now)
