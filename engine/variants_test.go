@@ -29,7 +29,9 @@ func sequence(t *testing.T, r engine.Rules, n int) string {
 }
 
 func TestV1_FreeCall(t *testing.T) {
-	free := func(t testing.TB) *engine.Game { return table(t, rules(t, "free"), 0, "AS AC 2D", "2C 2H 7D", "3C 3D JD") }
+	free := func(t testing.TB) *engine.Game {
+		return table(t, rules(t, "free"), 0, "AS AC 2D", "2C 2H 7D", "3C 3D JD")
+	}
 	rows(t, free, []row{
 		// Any rank may be claimed, the same twice, any order.
 		{name: "any rank", script: []string{"0 play AS rank=K", "tick 6", "1 play 2C rank=K", "tick 12", "2 play 3C rank=5", "tick 18", "0 play AC rank=A"}},
