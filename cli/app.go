@@ -1,0 +1,381 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node"
+)
+
+// Config is what cmd/bullshit hands the client.
+type Config struct {
+	Name       string // the player's nickname
+	ID         string // a short form of the player's peer ID, for the lobby's header
+	Iface      string // the network interface in use
+	ProfileDir string // where hints.json and settings.json live; "" keeps nothing
+	NoBell     bool   // --no-bell: never ring, whatever the settings say
+	Bots       int    // P's game: how many bots
+	Preset     string // P's game and the form's first preset
+	Plain      bool   // no colour and no styling at all (NO_COLOR)
+	Solo       bool   // skip the lobby: deal P's game at once
+	LobbyErr   error  // why there is no lobby (no network), shown on its screen
+}
+
+// env is what every screen shares: the config, the looks, the size, the
+// player's preferences and the hints already shown.
+type env struct {
+	cfg   Config
+	st    styles
+	w, h  int
+	prefs Prefs
+	hints map[string]bool
+	// The two commands that block on the world, so a test can hold them.
+	wait func(node.Session) tea.Cmd
+	tick func() tea.Cmd
+}
+
+// offline reports whether there is no network: the lobby can only deal a
+// game here.
+func (a *App) offline() bool { return a.lobby == nil || a.env.cfg.LobbyErr != nil }
+
+// bell reports whether the bell may ring.
+func (e *env) bell() bool { return !e.cfg.NoBell && !e.prefs.NoBell }
+
+// The screens.
+const (
+	scrLobby = iota
+	scrForm
+	scrPrompt
+	scrBusy
+	scrTable
+)
+
+// App is the whole client: the lobby and its forms, and one table at a time.
+type App struct {
+	env    *env
+	lobby  Lobby
+	screen int
+	lob    lobbyModel
+	form   formModel
+	prompt promptModel
+	table  *tableModel
+	busy   string // what we wait for on the busy screen
+	err    string // the last thing that went wrong, shown in the lobby
+}
+
+// New makes the client. lobby may be nil: then only P (bots here) works,
+// and the lobby says why (cfg.LobbyErr).
+func New(cfg Config, lobby Lobby, prefs Prefs, hints map[string]bool) *App {
+	if cfg.Name == "" {
+		cfg.Name = "You"
+	}
+	if cfg.Preset == "" {
+		cfg.Preset = "standard"
+	}
+	if hints == nil {
+		hints = map[string]bool{}
+	}
+	e := &env{cfg: cfg, st: newStyles(cfg.Plain), w: 80, h: 24, prefs: prefs, hints: hints, wait: wait, tick: tick}
+	return &App{env: e, lobby: lobby}
+}
+
+// Run runs the client on the terminal until the player quits. NO_COLOR in
+// the environment makes the screen plain.
+func Run(cfg Config, lobby Lobby) error {
+	if os.Getenv("NO_COLOR") != "" {
+		cfg.Plain = true
+	}
+	prefs, err := LoadPrefs(cfg.ProfileDir)
+	if err != nil {
+		prefs = Prefs{}
+	}
+	hints, err := LoadHints(cfg.ProfileDir)
+	if err != nil {
+		hints = map[string]bool{}
+	}
+	a := New(cfg, lobby, prefs, hints)
+	p := tea.NewProgram(a)
+	_, err = p.Run()
+	if a.table != nil && a.table.sess != nil {
+		a.table.sess.Close()
+	}
+	if errors.Is(err, tea.ErrInterrupted) {
+		return nil
+	}
+	return err
+}
+
+// Messages from the world.
+type (
+	// updateMsg is an Update from the table, with the local time it came.
+	updateMsg struct {
+		sess node.Session
+		u    node.Update
+		at   time.Time
+	}
+	// closedMsg: the session's updates ended.
+	closedMsg struct{ sess node.Session }
+	// sessionMsg: a table was joined, created or dealt (or not).
+	sessionMsg struct {
+		sess node.Session
+		err  error
+	}
+	// tickMsg is the clock, while something on screen counts down.
+	tickMsg struct{ at time.Time }
+	// sentMsg: a move or a table action went out (or failed to).
+	sentMsg struct{ err error }
+)
+
+// wait delivers the session's next update; Update re-arms it each time
+// (bubbletea's realtime pattern).
+func wait(s node.Session) tea.Cmd {
+	return func() tea.Msg {
+		u, ok := <-s.Updates()
+		if !ok {
+			return closedMsg{s}
+		}
+		return updateMsg{sess: s, u: u, at: time.Now()}
+	}
+}
+
+// tick is the 100 ms clock of countdowns.
+func tick() tea.Cmd {
+	return tea.Tick(100*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg{t} })
+}
+
+// send submits a move.
+func send(s node.Session, c engine.Command) tea.Cmd {
+	return func() tea.Msg { return sentMsg{s.Send(c)} }
+}
+
+// control asks the host for a table action.
+func control(s node.Session, action string) tea.Cmd {
+	return func() tea.Msg { return sentMsg{s.Control(action)} }
+}
+
+// closeSession leaves a table.
+func closeSession(s node.Session) tea.Cmd {
+	return func() tea.Msg {
+		s.Close()
+		return nil
+	}
+}
+
+// bell rings the terminal bell.
+func bell() tea.Cmd { return tea.Raw("\a") }
+
+// Init reads the lobby, or deals the solo game straight away.
+func (a *App) Init() tea.Cmd {
+	cmds := []tea.Cmd{watchLobby(a.lobby, true)}
+	if a.env.cfg.Solo {
+		cmds = append(cmds, a.solo(quickSolo(a.env.cfg)))
+	}
+	return tea.Batch(cmds...)
+}
+
+// connect runs f (a join, a create, a watch) off the update loop.
+func (a *App) connect(what string, f func(Lobby) (node.Session, error)) tea.Cmd {
+	a.busy, a.screen, a.err = what, scrBusy, ""
+	l := a.lobby
+	return func() tea.Msg {
+		s, err := f(l)
+		return sessionMsg{s, err}
+	}
+}
+
+// solo deals a game against bots on this machine.
+func (a *App) solo(set TableSettings) tea.Cmd {
+	if a.lobby == nil {
+		a.err = "This build can't deal a game here."
+		return nil
+	}
+	return a.connect("Dealing a game against bots…", func(l Lobby) (node.Session, error) { return l.Solo(set) })
+}
+
+// Update is the client's only entry: it never blocks and never does I/O.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.env.w, a.env.h = max(msg.Width, 20), max(msg.Height, 8)
+		return a, nil
+	case tablesMsg:
+		a.lob.set(msg.tables)
+		return a, watchLobby(a.lobby, false)
+	case sessionMsg:
+		if msg.err != nil {
+			a.screen, a.err = scrLobby, msg.err.Error()
+			if a.form.active {
+				a.screen, a.form.err = scrForm, msg.err.Error()
+			}
+			return a, nil
+		}
+		a.form.active = false
+		a.table = newTable(a.env, msg.sess)
+		a.screen = scrTable
+		return a, a.env.wait(msg.sess)
+	case updateMsg:
+		if a.table == nil || msg.sess != a.table.sess {
+			return a, nil // a table we left
+		}
+		return a, tea.Batch(a.table.onUpdate(msg.u, msg.at), a.env.wait(msg.sess))
+	case closedMsg:
+		if a.table == nil || msg.sess != a.table.sess {
+			return a, nil
+		}
+		if a.table.over() {
+			a.table.closed = true
+			return a, nil
+		}
+		a.table, a.screen = nil, scrLobby
+		a.err = "The connection to the table ended."
+		return a, nil
+	case tickMsg:
+		if a.table != nil {
+			return a, a.table.onTick(msg.at)
+		}
+		return a, nil
+	case sentMsg:
+		if msg.err != nil && a.table != nil {
+			a.table.say(msg.err.Error(), true)
+		}
+		return a, nil
+	case savedMsg:
+		return a, nil
+	case leaveMsg:
+		if a.table != nil {
+			s := a.table.sess
+			a.table, a.screen = nil, scrLobby
+			cmds := []tea.Cmd{closeSession(s)}
+			if msg.quit {
+				cmds = append(cmds, tea.Quit)
+			}
+			return a, tea.Sequence(cmds...)
+		}
+		if msg.quit {
+			return a, tea.Quit
+		}
+		return a, nil
+	case tea.KeyPressMsg:
+		return a, a.key(msg)
+	}
+	return a, nil
+}
+
+// leaveMsg leaves the table, for the lobby or for good.
+type leaveMsg struct{ quit bool }
+
+// keyName is a key as the screens name it: letters in lower case.
+func keyName(k tea.KeyPressMsg) string {
+	s := k.String()
+	if len([]rune(s)) == 1 {
+		return strings.ToLower(s)
+	}
+	return s
+}
+
+func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
+	name := keyName(k)
+	if name == "ctrl+c" {
+		if a.table != nil {
+			return func() tea.Msg { return leaveMsg{quit: true} }
+		}
+		return tea.Quit
+	}
+	switch a.screen {
+	case scrLobby:
+		return a.lobbyKey(name)
+	case scrForm:
+		return a.formKey(k, name)
+	case scrPrompt:
+		return a.promptKey(k, name)
+	case scrBusy:
+		if name == "esc" || name == "q" {
+			a.screen = scrLobby
+		}
+	case scrTable:
+		if a.table != nil {
+			return a.table.key(name)
+		}
+	}
+	return nil
+}
+
+// View draws the screen in full: the alternate screen, so a game leaves
+// the terminal as it found it.
+func (a *App) View() tea.View {
+	v := tea.NewView(a.render())
+	v.AltScreen = true
+	v.WindowTitle = "bullshit"
+	return v
+}
+
+// render is the screen's text, for View and for tests.
+func (a *App) render() string {
+	switch a.screen {
+	case scrForm:
+		return a.formView()
+	case scrPrompt:
+		return a.promptView()
+	case scrBusy:
+		e := a.env
+		return screen([]string{e.st.titleBar("bullshit", "", e.w), e.st.ruleLine(e.w), "", "  " + a.busy},
+			[]string{e.st.ruleLine(e.w), " " + e.st.keyed("Esc", "back to the lobby")}, e.w, e.h)
+	case scrTable:
+		if a.table != nil {
+			return a.table.view()
+		}
+	}
+	return a.lobbyView()
+}
+
+// screen lays out a full screen: top lines from the top, bottom lines at
+// the bottom, every line cut to the width. When it doesn't all fit, the
+// top is cut, never the keys at the bottom.
+func screen(top, bottom []string, w, h int) string {
+	room := h - len(bottom)
+	if room < 0 {
+		bottom = bottom[len(bottom)-h:]
+		room = 0
+	}
+	if len(top) > room {
+		top = top[:room]
+	}
+	lines := make([]string, 0, h)
+	lines = append(lines, top...)
+	for len(lines) < room {
+		lines = append(lines, "")
+	}
+	lines = append(lines, bottom...)
+	for i, l := range lines {
+		lines[i] = cut(l, w)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrap breaks text into lines of w columns, the first with prefix and the
+// rest indented to match.
+func wrap(prefix, text string, w int) []string {
+	if width(prefix)+width(text) <= w {
+		return []string{prefix + text}
+	}
+	pad := strings.Repeat(" ", width(prefix))
+	var out []string
+	cur, empty := prefix, true
+	for _, word := range strings.Fields(text) {
+		if !empty && width(cur)+1+width(word) > w {
+			out = append(out, cur)
+			cur, empty = pad, true
+		}
+		if !empty {
+			cur += " "
+		}
+		cur += word
+		empty = false
+	}
+	return append(out, cur)
+}

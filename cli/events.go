@@ -1,0 +1,234 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+)
+
+// revealPanel is a call played out: the shout, the cards turned up, the
+// verdict and where the pile goes. It stays for the host's reveal pause,
+// during which nobody may play, so every screen shows the same moment.
+type revealPanel struct {
+	lines []string
+	until time.Time
+}
+
+const defaultReveal = 2 * time.Second
+
+// cardList is cards as a player reads them: "K♦  7♥".
+func cardList(cs []engine.Card) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = c.Symbol()
+	}
+	return strings.Join(s, "  ")
+}
+
+// verb picks the form of a verb for a name: "You take" or "Ben takes".
+func (t *tableModel) verb(s int, you, them string) string {
+	if s == t.me() {
+		return "You " + you
+	}
+	return t.name(s) + " " + them
+}
+
+func (t *tableModel) addLog(line string) {
+	t.log = append(t.log, line)
+	if len(t.log) > 60 {
+		t.log = t.log[len(t.log)-60:]
+	}
+}
+
+// events turns what happened into the log, the seats' bubbles and, for a
+// call, the reveal panel.
+func (t *tableModel) events(evs []engine.Event, at time.Time) {
+	st := t.env.st
+	var panel *revealPanel
+	open := func() *revealPanel {
+		if panel == nil {
+			pause := t.u.Table.Reveal
+			if pause <= 0 {
+				pause = defaultReveal
+			}
+			panel = &revealPanel{until: at.Add(pause)}
+		}
+		return panel
+	}
+	// news goes to the open panel when there is one, else to the log.
+	news := func(line string) {
+		t.addLog(line)
+		if panel != nil {
+			panel.lines = append(panel.lines, line)
+		} else if t.reveal != nil && at.Before(t.reveal.until) {
+			t.reveal.lines = append(t.reveal.lines, line)
+		}
+	}
+	for _, e := range evs {
+		switch e.Type {
+		case "deal":
+			t.bubbles = map[int]bubble{}
+			t.addLog(fmt.Sprintf("New deal: %s first, calling %s.", t.verb(e.Target, "play", "plays"), e.Rank.Word(2)))
+		case "play":
+			for s, b := range t.bubbles {
+				if !b.keep {
+					delete(t.bubbles, s)
+				}
+			}
+			if e.Out {
+				t.bubbles[e.Seat] = bubble{text: "“" + claimWords(e.Claim, e.Rank) + "” their last!", kind: bubbleLast}
+			} else {
+				t.bubbles[e.Seat] = bubble{text: "“" + claimWords(e.Claim, e.Rank) + "”"}
+			}
+			line := t.verb(e.Seat, "claim ", "claims ") + claimWords(e.Claim, e.Rank)
+			if e.Out {
+				line += ": their last cards!"
+				if e.Seat == t.me() {
+					line = "You claim " + claimWords(e.Claim, e.Rank) + ": your last cards!"
+				}
+			}
+			t.addLog(line)
+		case "mine":
+			if n := len(t.log); n > 0 && strings.HasPrefix(t.log[n-1], "You claim") {
+				t.log[n-1] += " (you put down " + cardList(e.Cards) + ")"
+			}
+		case "pass":
+			t.bubbles[e.Seat] = bubble{text: "let it go", kind: bubbleQuiet}
+			if e.Seat == t.me() {
+				t.addLog("You let it go.")
+			}
+		case "stand":
+			t.addLog(fmt.Sprintf("Nobody called: %s claim stands.", t.possessive(e.Seat)))
+		case "call", "doubt", "believe":
+			p := open()
+			t.reveal = nil
+			target := e.Target
+			if e.Type != "call" && t.u.View.Last != nil {
+				target = t.u.View.Last.Seat
+			}
+			var line string
+			switch e.Type {
+			case "call":
+				t.bubbles[e.Seat] = bubble{text: "Bullshit!", kind: bubbleShout}
+				switch {
+				case e.Seat == t.me():
+					line = fmt.Sprintf("You: “Bullshit!” on %s", t.name(target))
+				case target == t.me():
+					line = fmt.Sprintf("%s called it on you: “Bullshit!”", t.name(e.Seat))
+				default:
+					line = fmt.Sprintf("%s: “Bullshit!” on %s", t.name(e.Seat), t.name(target))
+				}
+			case "doubt":
+				t.bubbles[e.Seat] = bubble{text: "I doubt it!", kind: bubbleShout}
+				line = t.verb(e.Seat, "doubt ", "doubts ") + t.possessive(target) + " play"
+			case "believe":
+				t.bubbles[e.Seat] = bubble{text: "I believe it", kind: bubbleShout}
+				line = t.verb(e.Seat, "believe ", "believes ") + t.possessive(target) + " play"
+			}
+			p.lines = append(p.lines, st.r(st.shout, line))
+			t.addLog(stripANSI(line))
+		case "reveal":
+			p := open()
+			up := "Turned up:  " + cardList(e.Cards)
+			if e.Sneaked > 0 {
+				up += fmt.Sprintf("   (%d sneaked under the claim of %s)", e.Sneaked, claimWords(e.Claim, e.Rank))
+			} else {
+				up += "   (claimed " + claimWords(e.Claim, e.Rank) + ")"
+			}
+			p.lines = append(p.lines, up)
+			verdict := st.r(st.good, "Truth!")
+			switch {
+			case !e.Truth && e.Sneaked > 0:
+				verdict = st.r(st.shout, "Caught sneaking!")
+			case !e.Truth:
+				verdict = st.r(st.shout, "A lie!")
+			}
+			p.lines = append(p.lines, verdict)
+			t.addLog(stripANSI(up) + " " + stripANSI(verdict))
+		case "take":
+			line := fmt.Sprintf("%s takes the pile: %s cards.", t.name(e.Seat), e.Count)
+			if e.Seat == t.me() {
+				line = fmt.Sprintf("You take the pile: %s cards come to your hand.", e.Count)
+			}
+			if b := t.bubbles[e.Seat]; b.kind == bubbleShout {
+				t.bubbles[e.Seat] = bubble{text: b.text + " picks up " + e.Count.String(), kind: bubbleShout}
+			} else {
+				t.bubbles[e.Seat] = bubble{text: "picks up " + e.Count.String(), kind: bubbleQuiet}
+			}
+			if panel != nil && len(panel.lines) > 0 {
+				// The verdict and the sweep read as one line.
+				last := len(panel.lines) - 1
+				panel.lines[last] += "  " + line
+				t.addLog(line)
+			} else {
+				news(line)
+			}
+		case "give":
+			line := t.verb(e.Seat, "hand "+t.name(e.Target), "hands "+t.nameObj(e.Target)) + " a card"
+			if e.Auto {
+				line += " (the clock chose it)"
+			}
+			line += "."
+			news(line)
+		case "handed":
+			if e.Target == t.me() {
+				news(fmt.Sprintf("You get %s from %s.", cardList(e.Cards), t.name(e.Seat)))
+			}
+		case "quads":
+			t.bubbles[e.Seat] = bubble{text: "four " + e.Rank.Word(2) + " out"}
+			news(fmt.Sprintf("%s four %s out of the game: %s", t.verb(e.Seat, "lay", "lays"), e.Rank.Word(2), cardList(e.Cards)))
+		case "skip":
+			t.bubbles[e.Seat] = bubble{text: "skips", kind: bubbleQuiet}
+			t.addLog(t.verb(e.Seat, "skip.", "skips."))
+		case "leave":
+			news(fmt.Sprintf("The round's %s cards leave the game.", e.Count))
+		case "round":
+			for s, b := range t.bubbles {
+				if !b.keep {
+					delete(t.bubbles, s)
+				}
+			}
+			t.addLog(fmt.Sprintf("New round: %s the rank.", t.verb(e.Seat, "name", "names")))
+		case "out":
+			t.bubbles[e.Seat] = bubble{text: "Out! " + ordinal(e.Place), kind: bubbleOut, keep: true}
+			news(fmt.Sprintf("%s out, in %s place.", t.verb(e.Seat, "are", "is"), ordinal(e.Place)))
+		case "win":
+			t.bubbles[e.Seat] = bubble{text: "Out! Wins", kind: bubbleOut, keep: true}
+			if e.Seat == t.me() {
+				news("You win!")
+			} else {
+				news(t.name(e.Seat) + " wins!")
+			}
+		case "over":
+			t.addLog("Game over.")
+		}
+	}
+	if panel != nil {
+		t.reveal = panel
+	}
+}
+
+// nameObj is a seat as an object: "you" or "Cleo".
+func (t *tableModel) nameObj(s int) string {
+	if s == t.me() {
+		return "you"
+	}
+	return t.name(s)
+}
+
+// ordinal is 1st, 2nd, 3rd …
+func ordinal(n int) string {
+	suf := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suf = "st"
+	case n%10 == 2:
+		suf = "nd"
+	case n%10 == 3:
+		suf = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suf)
+}

@@ -1,0 +1,382 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node"
+)
+
+// formRow is one line of the create-table form: a text, or a choice
+// changed with ← →.
+type formRow struct {
+	key     string
+	label   string
+	help    string
+	text    bool
+	value   string   // a text row's value
+	choices []string // a choice row's values
+	show    []string // how each choice reads, when not as is
+	idx     int
+}
+
+func (r *formRow) get() string {
+	if r.text {
+		return r.value
+	}
+	if r.idx < 0 || r.idx >= len(r.choices) {
+		return ""
+	}
+	return r.choices[r.idx]
+}
+
+func (r *formRow) set(v string) {
+	for i, c := range r.choices {
+		if c == v {
+			r.idx = i
+			return
+		}
+	}
+}
+
+// formModel is the create-table form: name, where, preset, seats, bots and
+// their levels, the join code, and every rules key.
+type formModel struct {
+	rows   []formRow
+	cursor int
+	err    string
+	active bool // a create is on its way from this form
+}
+
+// ruleRows are the rules keys of REFEREE.md, with what each does.
+var ruleRows = []formRow{
+	{key: "window", label: "Seconds to call", help: "how long every play can be called (R8)", choices: nums(1, 60)},
+	{key: "sequence", label: "Sequence", help: "up A,2…K · down · free: any rank (V1) · near: ±1 (V4)", choices: []string{"up", "down", "free", "near", "near-strict"}},
+	{key: "start", label: "Starting rank", help: "the first rank called (V3)", choices: []string{"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}},
+	{key: "cap", label: "Claim cap", help: "most cards in one claim (V5)", choices: nums(0, 32), show: append([]string{"4 a deck"}, nums(1, 32)...)},
+	{key: "direction", label: "Direction", help: "turn order (V6)", choices: []string{"cw", "ccw"}, show: []string{"clockwise", "counter-clockwise"}},
+	{key: "jokers", label: "Jokers", help: "jokers per deck, wild (V7)", choices: []string{"0", "2"}},
+	{key: "places", label: "Play on for places", help: "after the first winner, play on (V8)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
+	{key: "quads", label: "Four of a kind out", help: "lay a true four of a kind out of the game (V9)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
+	{key: "first", label: "First player", help: "who plays first (V10)", choices: []string{"dealer-left", "random", "holder:AS", "holder:2C", "holder:AC"}},
+	{key: "callers", label: "Who may call", help: "anyone, or the next player only (V11)", choices: []string{"any", "next"}},
+	{key: "count_lies", label: "Count lies", help: "the claimed count may differ from the cards (V12)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
+	{key: "rapid", label: "Rapid play", help: "the next player may play during a window (V13)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
+	{key: "sneak", label: "Sneak", help: "extra cards a play may slip under its claim (V14)", choices: nums(0, 3)},
+	{key: "counts", label: "Counts", help: "hand and pile sizes: exact, or rough past 8 and 3 (V14)", choices: []string{"exact", "rough"}},
+	{key: "decks", label: "Decks", help: "0: one deck, two from 7 seats (R2)", choices: nums(0, 3), show: append([]string{"by seats"}, nums(1, 3)...)},
+	{key: "mode", label: "Mode", help: "classic, or I Doubt It rounds (V15)", choices: []string{"classic", "doubt"}},
+}
+
+func nums(lo, hi int) []string {
+	var out []string
+	for i := lo; i <= hi; i++ {
+		out = append(out, strconv.Itoa(i))
+	}
+	return out
+}
+
+// newForm is the form with the config's preset; local starts it on "this
+// machine only".
+func newForm(cfg Config, local bool) formModel {
+	where := formRow{key: "where", label: "Where", help: "on this network for others to join, or you and bots here",
+		choices: []string{"network", "here"}, show: []string{"this network", "this machine only"}}
+	if local {
+		where.idx = 1
+	}
+	f := formModel{rows: []formRow{
+		{key: "name", label: "Table name", text: true, value: cfg.Name + "'s table", help: "what the lobby shows"},
+		where,
+		{key: "preset", label: "Preset", help: "standard · cheat · twist (sneaking) · doubt · free", choices: engine.Presets},
+		{key: "seats", label: "Seats", help: "2 to 10; people take them first", choices: nums(2, 10)},
+		{key: "bots", label: "Bots", help: "bots in the seats nobody takes", choices: nums(0, 9)},
+		{key: "code", label: "Join code", text: true, help: "empty: anyone may join"},
+	}}
+	f.rows = append(f.rows, ruleRows...)
+	f.row("preset").set(cfg.Preset)
+	f.row("seats").set("4")
+	f.row("bots").set(strconv.Itoa(max(0, min(cfg.Bots, 9))))
+	f.applyPreset()
+	f.fixBots()
+	return f
+}
+
+func (f *formModel) row(key string) *formRow {
+	for i := range f.rows {
+		if f.rows[i].key == key {
+			return &f.rows[i]
+		}
+	}
+	return nil
+}
+
+// applyPreset sets every rules row to the preset's value.
+func (f *formModel) applyPreset() {
+	r, ok := engine.Preset(f.row("preset").get())
+	if !ok {
+		return
+	}
+	for i := range f.rows {
+		row := &f.rows[i]
+		if v := r.Get(row.key); v != nil {
+			row.set(fmt.Sprint(v))
+		}
+	}
+}
+
+// fixBots keeps the bots within the seats and gives each a level row.
+func (f *formModel) fixBots() {
+	local := f.row("where").get() == "here"
+	seats, _ := strconv.Atoi(f.row("seats").get())
+	bots, _ := strconv.Atoi(f.row("bots").get())
+	if local {
+		bots = max(bots, 1)
+		seats = bots + 1
+		f.row("seats").set(strconv.Itoa(seats))
+	} else if bots > seats-1 {
+		bots = seats - 1
+	}
+	f.row("bots").set(strconv.Itoa(bots))
+	// Level rows follow "bots".
+	var levels []string
+	var rows []formRow
+	for _, r := range f.rows {
+		if strings.HasPrefix(r.key, "bot:") {
+			levels = append(levels, r.get())
+			continue
+		}
+		rows = append(rows, r)
+		if r.key == "bots" {
+			for i := 0; i < bots; i++ {
+				lv := formRow{key: fmt.Sprintf("bot:%d", i), label: fmt.Sprintf("  Bot %d", i+1), help: "easy · medium · hard", choices: BotLevels}
+				lv.set("medium")
+				if i < len(levels) {
+					lv.set(levels[i])
+				}
+				rows = append(rows, lv)
+			}
+		}
+	}
+	f.rows = rows
+	if f.cursor >= len(f.rows) {
+		f.cursor = len(f.rows) - 1
+	}
+}
+
+// hidden reports whether a row doesn't apply: seats and code are for the
+// network only.
+func (f *formModel) hidden(r *formRow) bool {
+	local := f.row("where").get() == "here"
+	return local && (r.key == "seats" || r.key == "code")
+}
+
+// settings reads the form, refusing what can't be played.
+func (f *formModel) settings() (TableSettings, bool, error) {
+	preset := f.row("preset").get()
+	rules, ok := engine.Preset(preset)
+	if !ok {
+		return TableSettings{}, false, fmt.Errorf("no preset %q", preset)
+	}
+	for _, r := range ruleRows {
+		if err := rules.Set(r.key, f.row(r.key).get()); err != nil {
+			return TableSettings{}, false, err
+		}
+	}
+	seats, _ := strconv.Atoi(f.row("seats").get())
+	set := TableSettings{Name: strings.TrimSpace(f.row("name").get()), Rules: rules, Seats: seats,
+		Code: strings.TrimSpace(f.row("code").get())}
+	for _, r := range f.rows {
+		if strings.HasPrefix(r.key, "bot:") {
+			set.Bots = append(set.Bots, r.get())
+		}
+	}
+	local := f.row("where").get() == "here"
+	if local {
+		set.Code = ""
+	}
+	if set.Name == "" {
+		return set, local, fmt.Errorf("give the table a name")
+	}
+	if err := rules.Check(seats); err != nil {
+		return set, local, err
+	}
+	return set, local, nil
+}
+
+// formKey handles a key in the form.
+func (a *App) formKey(k tea.KeyPressMsg, name string) tea.Cmd {
+	f := &a.form
+	row := &f.rows[f.cursor]
+	move := func(d int) {
+		for i := 0; i < len(f.rows); i++ {
+			f.cursor = (f.cursor + d + len(f.rows)) % len(f.rows)
+			if !f.hidden(&f.rows[f.cursor]) {
+				return
+			}
+		}
+	}
+	switch k.String() {
+	case "esc":
+		a.screen = scrLobby
+		return nil
+	case "up", "shift+tab":
+		move(-1)
+		return nil
+	case "down", "tab":
+		move(1)
+		return nil
+	case "enter":
+		set, local, err := f.settings()
+		if err != nil {
+			f.err = err.Error()
+			return nil
+		}
+		f.err, f.active = "", true
+		if local {
+			return a.solo(set)
+		}
+		return a.connect("Opening "+set.Name+"…", func(l Lobby) (node.Session, error) { return l.Create(set) })
+	case "left", "right":
+		if row.text {
+			return nil
+		}
+		d := 1
+		if k.String() == "left" {
+			d = -1
+		}
+		row.idx = (row.idx + d + len(row.choices)) % len(row.choices)
+		switch {
+		case row.key == "preset":
+			f.applyPreset()
+		case row.key == "seats", row.key == "bots", row.key == "where":
+			f.fixBots()
+		}
+		f.err = ""
+		return nil
+	case "backspace":
+		if row.text && row.value != "" {
+			r := []rune(row.value)
+			row.value = string(r[:len(r)-1])
+		}
+		return nil
+	}
+	if row.text && k.Text != "" && len([]rune(row.value)) < 40 {
+		row.value += k.Text
+	}
+	_ = name
+	return nil
+}
+
+// formView draws the form, scrolled to keep the cursor in sight.
+func (a *App) formView() string {
+	e := a.env
+	st, w, h := e.st, e.w, e.h
+	f := &a.form
+	top := []string{st.titleBar("bullshit · new table", "", w), st.ruleLine(w)}
+	bottom := []string{st.ruleLine(w)}
+	if f.err != "" {
+		bottom = append(bottom, " "+st.r(st.refusal, f.err))
+	}
+	bottom = append(bottom, " "+strings.Join([]string{st.keyed("↑↓", "field"), st.keyed("← →", "change"),
+		"type to edit", st.keyed("Enter", "create"), st.keyed("Esc", "back")}, "   "))
+	var rows []string
+	at := 0
+	for i := range f.rows {
+		r := &f.rows[i]
+		if f.hidden(r) {
+			continue
+		}
+		if i == f.cursor {
+			at = len(rows)
+		}
+		val := r.get()
+		if !r.text && r.show != nil && r.idx < len(r.show) {
+			val = r.show[r.idx]
+		}
+		mark := "  "
+		if i == f.cursor {
+			mark = "▸ "
+			if r.text {
+				val += "▏"
+			} else {
+				val = "‹ " + val + " ›"
+			}
+		} else if !r.text {
+			val = "  " + val
+		}
+		line := mark + fit(r.label, 20) + fit(val, 22) + st.r(st.faint, r.help)
+		if i == f.cursor {
+			line = st.r(st.turn, mark+fit(r.label, 20)+fit(val, 22)) + st.r(st.faint, r.help)
+		}
+		rows = append(rows, " "+line)
+	}
+	room := h - len(top) - len(bottom)
+	first := 0
+	if len(rows) > room {
+		first = max(0, min(at-room/2, len(rows)-room))
+		rows = rows[first : first+room]
+	}
+	return screen(append(top, rows...), bottom, w, h)
+}
+
+// promptModel asks for one line: an address, or a join code.
+type promptModel struct {
+	purpose int
+	title   string
+	value   string
+	id      string // the table a code is for
+}
+
+const (
+	promptAddr = iota
+	promptCode
+)
+
+func (a *App) openPrompt(purpose int, title, id string) {
+	a.prompt = promptModel{purpose: purpose, title: title, id: id}
+	a.screen = scrPrompt
+}
+
+func (a *App) promptKey(k tea.KeyPressMsg, name string) tea.Cmd {
+	p := &a.prompt
+	switch k.String() {
+	case "esc":
+		a.screen = scrLobby
+		return nil
+	case "backspace":
+		if r := []rune(p.value); len(r) > 0 {
+			p.value = string(r[:len(r)-1])
+		}
+		return nil
+	case "enter":
+		v := strings.TrimSpace(p.value)
+		if v == "" {
+			return nil
+		}
+		if p.purpose == promptAddr {
+			return a.connect("Joining "+v+"…", func(l Lobby) (node.Session, error) { return l.JoinAddr(v) })
+		}
+		id := p.id
+		return a.connect("Joining…", func(l Lobby) (node.Session, error) { return l.Join(id, v) })
+	}
+	if k.Text != "" && len(p.value) < 300 {
+		p.value += k.Text
+	}
+	_ = name
+	return nil
+}
+
+func (a *App) promptView() string {
+	e := a.env
+	st, w := e.st, e.w
+	top := []string{st.titleBar("bullshit · lobby", "", w), st.ruleLine(w), "", "  " + a.prompt.title, "",
+		"  > " + a.prompt.value + "▏"}
+	if a.prompt.purpose == promptAddr {
+		top = append(top, "", "  The host's waiting room shows the address, like /ip4/192.168.1.4/tcp/4001/p2p/12D3Koo…")
+	}
+	return screen(top, []string{st.ruleLine(w), " " + st.keyed("Enter", "join") + "   " + st.keyed("Esc", "back")}, w, e.h)
+}

@@ -1,0 +1,621 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+)
+
+// view draws the table's screen for its phase.
+func (t *tableModel) view() string {
+	switch {
+	case t.help:
+		return t.helpView()
+	case !t.have:
+		e := t.env
+		return screen([]string{e.st.titleBar("bullshit", "", e.w), e.st.ruleLine(e.w), "", "  Sitting down…"},
+			[]string{e.st.ruleLine(e.w), " " + e.st.keyed("Q", "leave")}, e.w, e.h)
+	case t.over():
+		return t.resultView()
+	case t.v() == nil:
+		return t.waitingView()
+	}
+	return t.gameView()
+}
+
+// title is the table's name, its preset and what's going on.
+func (t *tableModel) title(what string) string {
+	ts := t.u.Table
+	parts := []string{}
+	if ts.Name != "" {
+		parts = append(parts, ts.Name)
+	}
+	p := ts.Preset
+	if p == "" {
+		p = ts.Rules.Preset
+	}
+	if p != "" {
+		parts = append(parts, p)
+	}
+	if what != "" {
+		parts = append(parts, what)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// gameView is the table during a game: seats, middle, hand, dock.
+func (t *tableModel) gameView() string {
+	e := t.env
+	st, w, h := e.st, e.w, e.h
+	v := t.v()
+	what := fmt.Sprintf("play %d", v.No)
+	if v.No == 0 {
+		what = "first play"
+	}
+	if t.me() < 0 {
+		what += " · watching"
+	}
+	top := []string{st.titleBar(t.title(what), "O sort  ? help  Q leave", w), st.ruleLine(w)}
+	top = append(top, t.seatsBlock(w)...)
+	top = append(top, st.ruleLine(w))
+	top = append(top, t.middle(w)...)
+	top = append(top, st.ruleLine(w))
+
+	bottom := []string{st.ruleLine(w), t.statusLine(w), t.dock(w)}
+	var hand []string
+	if t.me() >= 0 {
+		room := h - len(top) - len(bottom) - 2 // the header and the caret line
+		hand = t.handBlock(w, max(room, 1))
+	}
+	// What's left between the middle and the hand is the table talk: the
+	// latest events, newest last. The hand stays just above the dock.
+	room := h - len(top) - len(hand) - len(bottom)
+	if len(hand) > 0 {
+		room-- // the rule over the hand
+	}
+	if room > 0 && len(t.log) > 0 {
+		n := min(room, len(t.log))
+		for _, l := range t.log[len(t.log)-n:] {
+			top = append(top, "   "+st.r(st.faint, l))
+		}
+		room -= n
+	}
+	for ; room > 0; room-- {
+		top = append(top, "")
+	}
+	if len(hand) > 0 {
+		top = append(top, st.ruleLine(w))
+	}
+	return screen(append(top, hand...), bottom, w, h)
+}
+
+// others are the seats round the table from your left to your right; a
+// spectator sees them all from seat 1.
+func (t *tableModel) others(v *engine.View) []int {
+	n, me := seats(v), t.me()
+	var out []int
+	if me < 0 {
+		for s := range n {
+			out = append(out, s)
+		}
+		return out
+	}
+	d := 1
+	if v.Rules.CCW {
+		d = n - 1
+	}
+	for i := 1; i < n; i++ {
+		out = append(out, (me+i*d)%n)
+	}
+	return out
+}
+
+// seatsBlock is the strip of seats: name and bot, hand size, bubble.
+func (t *tableModel) seatsBlock(w int) []string {
+	v := t.v()
+	st := t.env.st
+	others := t.others(v)
+	cols := max(1, min(len(others), w/16))
+	cw := w / cols
+	var out []string
+	for i := 0; i < len(others); i += cols {
+		row := others[i:min(i+cols, len(others))]
+		var l1, l2, l3 strings.Builder
+		for _, s := range row {
+			a, b, c := t.seatCell(v, s, cw-2)
+			l1.WriteString("  " + fit(a, cw-2))
+			l2.WriteString("  " + fit(b, cw-2))
+			l3.WriteString("  " + fit(c, cw-2))
+		}
+		_ = st
+		out = append(out, l1.String(), l2.String(), l3.String())
+	}
+	return out
+}
+
+// seatCell is one seat's three lines.
+func (t *tableModel) seatCell(v *engine.View, s, w int) (string, string, string) {
+	st := t.env.st
+	info := node0(t.u.Table.Seats, s)
+	name := t.name(s)
+	mark := "  "
+	turn := v.Turn == s && v.Phase != engine.PhaseOver && !out(v, s)
+	if turn {
+		mark = "▸ "
+	}
+	line1 := mark + name
+	if turn {
+		line1 = st.r(st.turn, line1)
+	}
+	switch {
+	case info.Covered:
+		line1 += " " + st.r(st.faint, "bot covering")
+	case info.Bot != "":
+		line1 += " " + st.r(st.faint, "bot·"+info.Bot)
+	case !info.Connected && info.Name != "":
+		line1 += " " + st.r(st.warn, "away")
+	}
+	count := "  " + countWords(v.Hands[s])
+	if out(v, s) {
+		count = "  " + st.r(st.good, "Out! "+ordinal(v.Placed[s]))
+	}
+	b := t.bubbles[s]
+	bub := b.text
+	switch b.kind {
+	case bubbleShout:
+		bub = st.r(st.shout, bub)
+	case bubbleOut:
+		bub = st.r(st.good, bub)
+	case bubbleLast:
+		bub = st.r(st.warn, bub)
+	case bubbleQuiet:
+		bub = st.r(st.faint, bub)
+	}
+	if out(v, s) && b.kind == bubbleOut {
+		bub = ""
+	}
+	return cut(line1, w), count, "  " + cut(bub, w-2)
+}
+
+// node0 is seat s's info, or an empty one.
+func node0[T any](xs []T, i int) T {
+	var z T
+	if i < 0 || i >= len(xs) {
+		return z
+	}
+	return xs[i]
+}
+
+// countWords is "7 cards", "1 card", "9–10 cards".
+func countWords(c engine.Count) string {
+	if c.IsExact() && c.Lo == 1 {
+		return "1 card"
+	}
+	return c.String() + " cards"
+}
+
+// middle is the rank, the pile, the last claim, the clock and the assist
+// line; or, during the reveal pause, the reveal.
+func (t *tableModel) middle(w int) []string {
+	st := t.env.st
+	v := t.v()
+	if t.reveal != nil {
+		out := make([]string, 0, 4)
+		for _, l := range t.reveal.lines {
+			out = append(out, wrap("   ", l, w)...)
+		}
+		for len(out) < 4 {
+			out = append(out, "")
+		}
+		return out
+	}
+	c := t.can()
+	half := w / 2
+	// The rank called.
+	var rank string
+	switch {
+	case v.Rules.Doubt && v.Round != nil && v.Round.Rank.Valid():
+		rank = "Round of  " + st.r(st.bold, strings.ToUpper(v.Round.Rank.Word(2)))
+	case v.Rules.Doubt && c.choose:
+		rank = "New round: you name it  " + st.r(st.bold, strings.ToUpper(t.rank.Word(2))) + "  (R)"
+	case v.Rules.Doubt:
+		rank = "New round: " + t.name(v.Turn) + " names the rank"
+	case c.choose:
+		rank = "Your claim  " + st.r(st.bold, strings.ToUpper(t.rank.Word(2))) + "  (R changes)"
+	case v.Phase == engine.PhaseCall && v.Last != nil:
+		// In a window the rank called is the one on trial.
+		rank = "Rank called  " + st.r(st.bold, strings.ToUpper(v.Last.Rank.Word(2)))
+		if v.Rank.Valid() {
+			rank += st.r(st.faint, "  next: "+v.Rank.Word(2))
+		}
+	case v.Rank.Valid():
+		rank = "Rank called  " + st.r(st.bold, strings.ToUpper(v.Rank.Word(2)))
+	case len(v.Ranks) > 0:
+		var rs []string
+		for _, r := range v.Ranks {
+			rs = append(rs, r.String())
+		}
+		rank = "Next claim  " + strings.Join(rs, ", ")
+	default:
+		rank = "Any rank: the player names it"
+	}
+	pile := "Pile  " + countWords(v.Pile)
+	if v.Gone > 0 {
+		pile += fmt.Sprintf(" · %d out of the game", v.Gone)
+	}
+	lines := []string{"   " + fit(rank, half-3) + pile}
+	// The last claim and how the counts moved.
+	claim, sizes := "", ""
+	if l := v.Last; l != nil {
+		claim = t.verb(l.Seat, "claim ", "claims ") + claimWords(l.Claim, l.Rank)
+		if l.Shown {
+			claim += " (turned up)"
+		}
+		s := l.Sizes
+		if s.HandBefore != (engine.Count{}) || s.HandAfter != (engine.Count{}) {
+			who := t.possessive(l.Seat)
+			who = strings.ToUpper(who[:1]) + who[1:]
+			sizes = fmt.Sprintf("%s hand %s → %s · pile %s → %s", who, s.HandBefore, s.HandAfter, s.PileBefore, s.PileAfter)
+		}
+	}
+	lines = append(lines, "   "+fit(claim, half-3)+sizes)
+	lines = append(lines, "   "+t.clockLine(w-3, c))
+	// The assist: a claim that can't be true; else a first-run hint.
+	note := ""
+	if !t.env.prefs.NoCount && (v.Phase == engine.PhaseCall || c.judge) {
+		if s := cantBeTrue(v, t.name); s != "" {
+			note = st.r(st.warn, s)
+		}
+	}
+	if note == "" && t.hint != "" {
+		note = st.r(st.hint, hintText[t.hint])
+	}
+	lines = append(lines, "   "+note)
+	return lines
+}
+
+// clockLine is the countdown bar in a window or a hand-over, else whose
+// turn it is.
+func (t *tableModel) clockLine(w int, c can) string {
+	st := t.env.st
+	v := t.v()
+	left := t.left()
+	secs := fmt.Sprintf("%.1f s", left.Seconds())
+	switch v.Phase {
+	case engine.PhaseCall:
+		label := secs + " to call"
+		switch {
+		case v.Last != nil && v.Last.Seat == t.me():
+			label = secs + " for the others to call"
+		case t.me() >= 0 && v.Window != nil && slices.Contains(v.Window.Passed, t.me()):
+			label = secs + " · you let it go"
+		case !c.call && t.me() >= 0:
+			label = secs + " for the others to call"
+		}
+		return t.bar(left, v.Rules.Window, min(30, w/3)) + "  " + label
+	case engine.PhaseGive:
+		g := v.Give
+		label := fmt.Sprintf("%s picks a card for %s · %s", t.name(g.From), t.nameObj(g.To), secs)
+		if g.From == t.me() {
+			label = fmt.Sprintf("Pick a card to hand %s · %s", t.name(g.To), secs)
+		}
+		return t.bar(left, engine.GiveTime, min(30, w/3)) + "  " + label
+	}
+	if v.Turn == t.me() {
+		switch {
+		case c.judge:
+			return st.r(st.turn, "▸ Your turn: add cards, doubt, believe or skip")
+		case v.Rules.Doubt && c.choose:
+			return st.r(st.turn, "▸ Your turn: name a rank and play")
+		case c.choose:
+			return st.r(st.turn, "▸ Your turn: pick cards and claim a rank")
+		}
+		return st.r(st.turn, "▸ Your turn: claim "+v.Rank.Word(2))
+	}
+	return t.name(v.Turn) + " to play…"
+}
+
+// bar is the countdown: full at the window's length, empty at its close.
+func (t *tableModel) bar(left, total time.Duration, w int) string {
+	st := t.env.st
+	if total <= 0 {
+		total = 6 * time.Second
+	}
+	full := int(math.Round(float64(w) * float64(left) / float64(total)))
+	full = max(0, min(full, w))
+	s := strings.Repeat("█", full)
+	look := st.barFull
+	if left <= 2*time.Second {
+		look = st.barLow
+	}
+	return st.r(look, s) + st.r(st.faint, strings.Repeat("░", w-full))
+}
+
+// cellW is the width of a card on screen: "[10♥]*".
+const cellW = 6
+
+// handBlock is your hand: a header, the cards in rows, and a caret under
+// the cursor; at most rows rows of cards.
+func (t *tableModel) handBlock(w, rows int) []string {
+	st := t.env.st
+	v := t.v()
+	c := t.can()
+	head := fmt.Sprintf(" Your hand · %d", len(t.hand))
+	if out(v, t.me()) {
+		head = " You're out: " + ordinal(v.Placed[t.me()]) + " place"
+	}
+	info := ""
+	if k := t.nPicked(); k > 0 {
+		info = fmt.Sprintf("picked %d", k)
+		if c.play {
+			if r := t.claimRank(c); r.Valid() {
+				info += " · claim " + claimWords(t.claim(), r)
+				if under := k - t.claim(); under > 0 {
+					info += fmt.Sprintf(" +%d under", under)
+				}
+			}
+		}
+	}
+	keys := "← → move  space pick"
+	if t.nPicked() > 0 {
+		keys += "  X clear"
+	}
+	left := head
+	if info != "" {
+		left += "    " + st.r(st.picked, info)
+	}
+	out := []string{spreadOr(left, st.r(st.faint, keys)+" ", w)}
+	if len(t.hand) == 0 {
+		return append(out, "  (no cards)")
+	}
+	per := max(1, (w-2)/cellW)
+	total := (len(t.hand) + per - 1) / per
+	first := 0
+	if total > rows {
+		cr := t.cursor / per
+		first = max(0, min(cr-rows/2, total-rows))
+	}
+	lit := engine.NoRank
+	if !t.env.prefs.NoLight && v.Phase != engine.PhaseOver {
+		switch {
+		case c.play && !c.call:
+			lit = t.claimRank(c)
+		case v.Phase == engine.PhaseCall && v.Last != nil:
+			lit = v.Last.Rank
+		default:
+			lit = v.Rank
+		}
+	}
+	for r := first; r < min(first+rows, total); r++ {
+		var b strings.Builder
+		b.WriteString("  ")
+		for i := r * per; i < min((r+1)*per, len(t.hand)); i++ {
+			b.WriteString(t.cardCell(i, lit))
+		}
+		line := b.String()
+		if r == first && first > 0 {
+			line = fit(line, w-8) + st.r(st.faint, " ↑ more")
+		}
+		if r == first+rows-1 && first+rows < total {
+			line = fit(line, w-8) + st.r(st.faint, " ↓ more")
+		}
+		out = append(out, line)
+		if t.cursor/per == r {
+			col := 2 + (t.cursor%per)*cellW
+			caret := "^"
+			if !st.plain {
+				caret = "▲"
+			}
+			out = append(out, strings.Repeat(" ", col+1)+st.r(st.turn, caret))
+		}
+	}
+	return out
+}
+
+// cardCell draws card i of the hand: brackets when picked, a star (or
+// colour) when it is of the rank called, reversed under the cursor.
+func (t *tableModel) cardCell(i int, lit engine.Rank) string {
+	st := t.env.st
+	c := t.hand[i]
+	sym := c.Symbol()
+	isLit := lit.Valid() && c.Matches(lit)
+	l, r := " ", " "
+	if t.picked[i] {
+		l, r = "[", "]"
+	}
+	body := sym
+	if isLit && st.plain {
+		body += "*"
+	}
+	switch {
+	case t.picked[i]:
+		body = st.r(st.picked, body)
+	case isLit:
+		body = st.r(st.lit, body)
+	}
+	if i == t.cursor && !st.plain {
+		body = st.cursor.Render(stripANSI(body))
+	}
+	return fit(l+body+r, cellW)
+}
+
+// statusLine is one line of news: a refusal, the table's notice, what a
+// sneak will show, or what to do now.
+func (t *tableModel) statusLine(w int) string {
+	st := t.env.st
+	v := t.v()
+	if t.confirm {
+		return " " + st.r(st.bold, "Leave the table? ") + st.keyed("Y", "leave") + "   " + st.keyed("N", "stay")
+	}
+	if t.status != "" {
+		if t.bad {
+			return " " + st.r(st.refusal, t.status)
+		}
+		return " " + st.r(st.warn, t.status)
+	}
+	c := t.can()
+	if c.play && v.Rules.Sneak > 0 {
+		k := t.nPicked()
+		if under := k - t.claim(); under > 0 {
+			hand, pile := sneakShows(v, k, t.claim())
+			rough := v.Rules.Rough
+			looks := fmt.Sprintf("your hand %s → %s", engine.Seen(len(v.Hand), false, rough), engine.Seen(len(v.Hand)-k, false, rough))
+			switch {
+			case hand:
+				return " " + st.r(st.warn, fmt.Sprintf("Sneak %d shows: %s is more than %d.", under, looks, t.claim()))
+			case pile:
+				return " " + st.r(st.warn, fmt.Sprintf("Sneak %d: %s hides it; the pile may not.", under, looks))
+			}
+			return " " + st.r(st.good, fmt.Sprintf("Sneak %d won't show: %s.", under, looks))
+		}
+	}
+	if c.play && t.nPicked() == 0 {
+		r := t.claimRank(c)
+		if r.Valid() && matches(v.Hand, r) == 0 {
+			return " " + fmt.Sprintf("No %s in your hand: pick a card or two to bluff.", r.Word(2))
+		}
+	}
+	return ""
+}
+
+// dock is the moves that fit the moment, the main one on the right.
+func (t *tableModel) dock(w int) string {
+	st := t.env.st
+	v := t.v()
+	c := t.can()
+	if t.confirm {
+		return " " + spread(st.keyed("Y", "Leave the table"), st.keyed("N", "Stay")+" ", w-1)
+	}
+	var left []string
+	main := ""
+	claimLabel := func(verb string) string {
+		r := t.claimRank(c)
+		k := t.nPicked()
+		if k == 0 || !r.Valid() {
+			return st.r(st.faint, "C  Pick cards to claim")
+		}
+		label := verb + " " + claimWords(t.claim(), r)
+		if under := k - t.claim(); under > 0 {
+			label += fmt.Sprintf(" +%d", under)
+		}
+		return st.keyed("C", st.r(st.main, label))
+	}
+	switch {
+	case t.me() < 0:
+		left = append(left, "Watching")
+	case c.give:
+		left = append(left, "← → space  pick the card")
+		cards := t.pickedCards(engine.NoRank)
+		if len(cards) == v.Give.Count {
+			main = st.keyed("H", st.r(st.main, "Hand over "+cardList(cards)))
+		} else {
+			main = st.r(st.faint, "H  Pick a card to hand over")
+		}
+	case c.call:
+		left = append(left, st.keyed("G", "Let it go"))
+		if c.play {
+			left = append(left, claimLabel("Claim"))
+		}
+		main = st.keyed("B", st.r(st.main, "BULLSHIT!"))
+	case c.judge:
+		left = append(left, st.keyed("D", "Doubt"), st.keyed("V", "Believe"), st.keyed("K", "Skip"))
+		main = claimLabel("Add")
+	case c.play:
+		if v.Rules.Sneak > 0 && !v.Rules.CountLies {
+			left = append(left, st.keyed("S", fmt.Sprintf("Sneak %d", min(t.sneak, t.maxSneak()))))
+		}
+		if v.Rules.CountLies {
+			left = append(left, st.keyed("+ −", "claimed count"))
+		}
+		if c.choose {
+			left = append(left, st.keyed("R", "Rank ▸ "+t.rank.Word(2)))
+		}
+		if c.quads {
+			q := quadsIn(v.Hand, v.Rules)[0]
+			left = append(left, st.keyed("4", "Lay out four "+q.Word(2)))
+		}
+		verb := "Claim"
+		if v.Rules.Doubt && v.Round == nil {
+			verb = "Start with"
+		}
+		main = claimLabel(verb)
+	case v.Phase == engine.PhaseCall && v.Last != nil && v.Last.Seat == t.me():
+		left = append(left, "Your play is open to a call…")
+	case v.Phase == engine.PhaseCall:
+		left = append(left, "Waiting for the others to call…")
+	case v.Phase == engine.PhaseGive:
+		left = append(left, fmt.Sprintf("%s is handing over a card…", t.name(v.Give.From)))
+	case out(v, t.me()):
+		left = append(left, "You're out: watching the rest play.")
+	default:
+		left = append(left, t.name(v.Turn)+" is playing…")
+	}
+	return " " + spread(strings.Join(left, "    "), main+" ", w-1)
+}
+
+// helpView is the keys, the assists and this table's rules.
+func (t *tableModel) helpView() string {
+	e := t.env
+	st, w := e.st, e.w
+	on := func(off bool) string {
+		if off {
+			return st.r(st.faint, "off")
+		}
+		return st.r(st.good, "on")
+	}
+	k := st.keyed
+	lines := []string{
+		st.titleBar("Help · keys and assists", "any other key closes", w), st.ruleLine(w),
+		"  Your turn    " + k("← →", "move") + "   " + k("space", "pick") + "   " + k("↑ ↓", "pick, drop") + "   " + k("X", "clear"),
+		"               " + k("C", "claim the picked cards") + "   " + k("S", "sneak: cards under the claim"),
+		"               " + k("R", "rank, where it's free") + "   " + k("+ −", "claimed count") + "   " + k("4", "four of a kind out"),
+		"  Call window  " + k("B", "Bullshit!") + "   " + k("G", "let it go"),
+		"  I Doubt It   " + k("D", "doubt") + "   " + k("V", "believe") + "   " + k("K", "skip") + "   " + k("C", "add cards"),
+		"  Hand-over    pick the card (one is picked for you), then " + k("H", "hand it over"),
+		"  Any time     " + k("O", "sort the hand") + "   " + k("?", "help") + "   " + k("Q", "leave the table"),
+		"",
+		"  Assists: press the number to switch",
+		"  " + fit(k("1", "Light up the rank called"), 44) + on(e.prefs.NoLight),
+		"  " + fit(k("2", "Pick them for me"), 44) + on(e.prefs.NoPick),
+		"  " + fit(k("3", "Say when a claim can't be true"), 44) + on(e.prefs.NoCount),
+		"  " + fit(k("4", "Bell: your turn, and 2 s left to call"), 44) + on(e.prefs.NoBell || e.cfg.NoBell),
+		"  " + k("5", "Show the first-run hints again"),
+		"",
+	}
+	lines = append(lines, wrap("  This table: ", rulesSummary(t.u.Table.Rules), w)...)
+	return screen(lines, nil, w, e.h)
+}
+
+// rulesSummary is a table's rules in a line: the preset, the keys that
+// differ from it, and the window.
+func rulesSummary(r engine.Rules) string {
+	base, ok := engine.Preset(r.Preset)
+	if !ok {
+		base = engine.Standard()
+	}
+	name := r.Preset
+	if name == "" {
+		name = "standard"
+	}
+	parts := []string{name}
+	bm, rm := base.Map(), r.Map()
+	keys := make([]string, 0, len(engine.RuleKeys))
+	for _, k := range engine.RuleKeys {
+		if k != "window" && fmt.Sprint(bm[k]) != fmt.Sprint(rm[k]) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %v", strings.ReplaceAll(k, "_", " "), rm[k]))
+	}
+	if r.Window > 0 && !r.Doubt {
+		parts = append(parts, fmt.Sprintf("%g s to call", r.Window.Seconds()))
+	}
+	return strings.Join(parts, " · ")
+}

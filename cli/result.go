@@ -1,0 +1,170 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// waitingView is the waiting room: the seats, who is a bot, and the host's
+// start key.
+func (t *tableModel) waitingView() string {
+	e := t.env
+	st, w := e.st, e.w
+	ts := t.u.Table
+	taken := 0
+	for _, s := range ts.Seats {
+		if s.Name != "" || s.Bot != "" {
+			taken++
+		}
+	}
+	top := []string{
+		st.titleBar(t.title(""), "waiting for players", w), st.ruleLine(w),
+		fmt.Sprintf("  Seats  %d of %d taken", taken, len(ts.Seats)), "",
+	}
+	for i, s := range ts.Seats {
+		name, what := s.Name, ""
+		switch {
+		case s.Bot != "":
+			what = st.r(st.faint, "bot · "+s.Bot)
+		case name == "":
+			name, what = "·", st.r(st.faint, "free seat")
+		case !s.Connected:
+			what = st.r(st.warn, "away")
+		}
+		if i == ts.You {
+			name += " (you)"
+		}
+		if s.Name != "" && s.Name == ts.Host && s.Bot == "" {
+			what = strings.TrimSpace(what + " host")
+		}
+		top = append(top, fmt.Sprintf("   %2d  %s %s", i+1, fit(name, 18), what))
+	}
+	top = append(top, "")
+	if ts.Addr != "" {
+		top = append(top, "  Others find this table in their lobby, or press A there and type:")
+		top = append(top, "    "+st.r(st.bold, ts.Addr))
+	} else {
+		top = append(top, "  Others on this network find this table in their lobby.")
+	}
+	top = append(top, wrap("  Rules: ", rulesSummary(ts.Rules), w)...)
+	var keys string
+	if t.isHost() {
+		keys = " " + st.keyed("Enter", "start the game (empty seats get bots)") + "   " + st.keyed("Q", "leave")
+	} else {
+		host := ts.Host
+		if host == "" {
+			host = "the host"
+		}
+		keys = fmt.Sprintf(" Waiting for %s to start the game.   ", host) + st.keyed("Q", "leave")
+	}
+	bottom := []string{st.ruleLine(w), t.statusLine(w), keys}
+	return screen(top, bottom, w, e.h)
+}
+
+// resultView is the result sheet: place, player, cards left, sneaks
+// (revealed now), caught, calls, and the fairness audit.
+func (t *tableModel) resultView() string {
+	e := t.env
+	st, w := e.st, e.w
+	v := t.v()
+	top := []string{st.titleBar(t.title("game over"), "", w), st.ruleLine(w)}
+	if v == nil {
+		top = append(top, "", "  The game ended before the deal.")
+		return screen(top, t.resultKeys(w), w, e.h)
+	}
+	head := fmt.Sprintf("Game over · %d plays", v.No)
+	if d := t.end - t.start; d > 0 {
+		head += " · " + minutes(d)
+	}
+	switch {
+	case t.audit == nil:
+		head += " · checking the deal…"
+	case t.audit.Verified:
+		head += " · " + st.r(st.good, "deal verified ✔")
+	default:
+		head += " · " + st.r(st.shout, "deal NOT verified ✘")
+	}
+	top = append(top, "  "+head)
+	switch {
+	case v.Winner != nil && *v.Winner == t.me():
+		top = append(top, "  "+st.r(st.good, "You win!"))
+	case v.Winner != nil:
+		top = append(top, "  "+st.r(st.bold, t.name(*v.Winner)+" wins."))
+	default:
+		top = append(top, "  Nobody won outright: first place is shared.")
+	}
+	if t.audit != nil && !t.audit.Verified {
+		for _, p := range t.audit.Problems {
+			top = append(top, wrap("  ✘ ", p, w)...)
+		}
+	}
+	top = append(top, "")
+	nameW := max(10, min(20, w-62))
+	top = append(top, st.r(st.bold, fmt.Sprintf("  %-6s %s %-11s %-8s %-7s %s", "Place", fit("Player", nameW), "Cards left", "Sneaked", "Caught", "Calls right/made")))
+	order := make([]int, seats(v))
+	for i := range order {
+		order[i] = i
+	}
+	place := func(s int) int {
+		if s < len(v.Places) {
+			return v.Places[s]
+		}
+		return 0
+	}
+	sort.SliceStable(order, func(i, j int) bool { return place(order[i]) < place(order[j]) })
+	for _, s := range order {
+		name := t.name(s)
+		if info := node0(t.u.Table.Seats, s); info.Bot != "" {
+			name += " " + st.r(st.faint, "bot")
+		}
+		left := v.Hands[s].String()
+		if v.Final != nil && s < len(v.Final.Hands) {
+			left = fmt.Sprint(len(v.Final.Hands[s]))
+		}
+		var sneaks, caught, calls string
+		if s < len(v.Stats) {
+			x := v.Stats[s]
+			sneaks = fmt.Sprint(x.Sneaks)
+			if x.Sneaks < 0 {
+				sneaks = "?"
+			}
+			caught = fmt.Sprint(x.Caught)
+			calls = fmt.Sprintf("%d/%d", x.Right, x.Calls)
+		}
+		line := fmt.Sprintf("  %-6s %s %-11s %-8s %-7s %s", ordinal(place(s)), fit(name, nameW), left, sneaks, caught, calls)
+		if s == t.me() {
+			line = st.r(st.turn, line)
+		}
+		top = append(top, line)
+	}
+	if t.closed {
+		top = append(top, "", "  The table has closed.")
+	} else if t.status != "" {
+		top = append(top, "", "  "+t.status)
+	}
+	return screen(top, t.resultKeys(w), w, e.h)
+}
+
+func (t *tableModel) resultKeys(w int) []string {
+	st := t.env.st
+	keys := []string{}
+	if t.isHost() && !t.closed {
+		keys = append(keys, st.keyed("N", "new game with the same seats"))
+	}
+	keys = append(keys, st.keyed("L", "lobby"), st.keyed("Q", "quit"))
+	return []string{st.ruleLine(w), " " + strings.Join(keys, "   ")}
+}
+
+// minutes is a game's length as a player says it.
+func minutes(d time.Duration) string {
+	m := int(d.Round(time.Minute).Minutes())
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%d s", int(d.Seconds()))
+	case m == 1:
+		return "1 min"
+	}
+	return fmt.Sprintf("%d min", m)
+}

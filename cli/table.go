@@ -1,0 +1,770 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node"
+)
+
+// tableModel is one seat (or a spectator) at a table, in every phase: the
+// waiting room, the game, the result sheet. It holds the last update from
+// the host and what the player is doing with their hand.
+type tableModel struct {
+	env  *env
+	sess node.Session
+
+	u    node.Update // the last update with a view
+	have bool        // an update with a view has come
+	recv time.Time   // when it came, on the local clock
+	now  time.Time   // the latest tick
+
+	// The hand as laid out, and what is picked.
+	hand   []engine.Card
+	picked []bool
+	cursor int
+	order  sortMode
+	sneak  int         // V14: how many of the picked go under the claim
+	extra  int         // V12: the claim minus the cards picked
+	rank   engine.Rank // the rank to claim where it is free (V1, V4, V15)
+
+	mine    string // the situation in which the hand was last set up for a move
+	bubbles map[int]bubble
+	log     []string
+	reveal  *revealPanel
+	status  string // a refusal, or news from the table
+	bad     bool   // status is a refusal
+	until   time.Time
+	hint    string // the first-run hint on screen
+	rang2s  int    // the window whose 2-second bell rang
+	audit   *node.AuditResult
+	start   time.Duration // the host clock at the deal
+	end     time.Duration // and at the end
+	plays   int
+	closed  bool // the session ended after the game
+	ticking bool
+
+	confirm bool // "Leave the table?"
+	help    bool
+}
+
+// bubble is what a seat is doing, under its name.
+type bubble struct {
+	text string
+	kind int // bubbleNews, bubbleShout, bubbleOut, bubbleLast, bubbleQuiet
+	keep bool
+}
+
+const (
+	bubbleNews = iota
+	bubbleShout
+	bubbleOut
+	bubbleLast
+	bubbleQuiet
+)
+
+func newTable(e *env, s node.Session) *tableModel {
+	return &tableModel{env: e, sess: s, bubbles: map[int]bubble{}, rank: engine.NoRank, rang2s: -1}
+}
+
+// v is the view, or nil before the deal.
+func (t *tableModel) v() *engine.View {
+	if !t.have || t.u.Table.Phase == "waiting" || len(t.u.View.Hands) == 0 {
+		return nil
+	}
+	return &t.u.View
+}
+
+func (t *tableModel) me() int { return t.u.Table.You }
+
+func (t *tableModel) over() bool {
+	v := t.v()
+	return (v != nil && v.Phase == engine.PhaseOver) || t.u.Table.Phase == "over"
+}
+
+// name is how a seat is called on screen: "You" for yourself.
+func (t *tableModel) name(s int) string {
+	if s == t.me() && s >= 0 {
+		return "You"
+	}
+	if s >= 0 && s < len(t.u.Table.Seats) && t.u.Table.Seats[s].Name != "" {
+		return t.u.Table.Seats[s].Name
+	}
+	return fmt.Sprintf("Seat %d", s+1)
+}
+
+// possessive is "your" or "Cleo's".
+func (t *tableModel) possessive(s int) string {
+	if s == t.me() {
+		return "your"
+	}
+	return t.name(s) + "'s"
+}
+
+// say puts a line in the status bar for a few seconds.
+func (t *tableModel) say(msg string, bad bool) {
+	t.status, t.bad = msg, bad
+	t.until = t.now.Add(5 * time.Second)
+}
+
+// can is what this seat may do now, as far as the view tells.
+type can struct {
+	play   bool // a play (my turn; or rapid play over a window, V13)
+	call   bool // call or let go the open window
+	judge  bool // doubt, believe or skip (V15)
+	give   bool // hand over a card (V14)
+	quads  bool // lay out four of a kind (V9)
+	choose bool // name the rank to claim (V1, V4, V15's starter)
+	ranks  []engine.Rank
+}
+
+func (t *tableModel) can() can {
+	var c can
+	v := t.v()
+	me := t.me()
+	if v == nil || me < 0 || v.Phase == engine.PhaseOver || out(v, me) {
+		return c
+	}
+	myTurn := v.Turn == me
+	switch v.Phase {
+	case engine.PhasePlay:
+		c.play = myTurn && len(v.Hand) > 0
+		c.judge = myTurn && v.Rules.Doubt && v.Round != nil && v.Last != nil && v.No > 0 && v.Last.Seat != me
+		c.quads = myTurn && v.Rules.Quads && len(v.Hand) > 4 && len(quadsIn(v.Hand, v.Rules)) > 0
+	case engine.PhaseCall:
+		c.call = v.Window != nil && slices.Contains(v.Window.Callers, me)
+		c.play = myTurn && v.Rules.Rapid && v.Last != nil && !v.Last.Out && len(v.Hand) > 0
+	case engine.PhaseGive:
+		c.give = v.Give != nil && v.Give.From == me
+	}
+	if c.play {
+		switch {
+		case len(v.Ranks) > 0:
+			c.choose, c.ranks = true, v.Ranks
+		case !v.Rank.Valid():
+			c.choose, c.ranks = true, allRanks()
+		}
+	}
+	return c
+}
+
+// claimRank is the rank the play would claim.
+func (t *tableModel) claimRank(c can) engine.Rank {
+	if c.choose {
+		return t.rank
+	}
+	if v := t.v(); v != nil {
+		return v.Rank
+	}
+	return engine.NoRank
+}
+
+// pickedCards lists the picked cards, those of rank first: they're the
+// ones claimed.
+func (t *tableModel) pickedCards(r engine.Rank) []engine.Card {
+	var yes, no []engine.Card
+	for i, c := range t.hand {
+		if i < len(t.picked) && t.picked[i] {
+			if c.Matches(r) {
+				yes = append(yes, c)
+			} else {
+				no = append(no, c)
+			}
+		}
+	}
+	return append(yes, no...)
+}
+
+func (t *tableModel) nPicked() int {
+	k := 0
+	for _, p := range t.picked {
+		if p {
+			k++
+		}
+	}
+	return k
+}
+
+// maxSneak is how many picked cards may go under the claim now.
+func (t *tableModel) maxSneak() int {
+	v := t.v()
+	if v == nil || v.Rules.Sneak == 0 || v.Rules.CountLies {
+		return 0
+	}
+	return max(0, min(v.Rules.Sneak, t.nPicked()-1))
+}
+
+// claim is how many cards the play would claim.
+func (t *tableModel) claim() int {
+	k := t.nPicked()
+	v := t.v()
+	if v == nil || k == 0 {
+		return 0
+	}
+	if v.Rules.CountLies {
+		return min(max(k+t.extra, 1), v.Cap)
+	}
+	return k - min(t.sneak, t.maxSneak())
+}
+
+// situation names the moment a seat acts in; the hand is set up for a move
+// once per situation, so a refused move keeps the player's picks.
+func situation(v *engine.View) string {
+	giver, skips := -1, 0
+	if v.Give != nil {
+		giver = v.Give.From
+	}
+	if v.Round != nil {
+		skips = v.Round.Skips
+	}
+	return fmt.Sprintf("%d/%d/%d/%d/%d/%d", v.Phase, v.No, v.Turn, giver, skips, len(v.Hand))
+}
+
+// onUpdate takes an update from the table.
+func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
+	if t.now.Before(at) {
+		t.now = at
+	}
+	var cmds []tea.Cmd
+	if u.Notice != "" {
+		t.say(u.Notice, false)
+		t.addLog(u.Notice)
+	}
+	if u.Refusal != nil {
+		t.say(u.Refusal.Msg, true)
+	}
+	if u.Audit != nil {
+		t.audit = u.Audit
+	}
+	if u.Table.Phase == "" {
+		// A reply to a move, or news: no new view.
+		return t.startTick()
+	}
+	prev := t.v()
+	wasMine := prev != nil && t.myMove(prev)
+	t.u, t.have, t.recv = u, true, at
+	v := t.v()
+	if v == nil {
+		return t.startTick()
+	}
+	if prev == nil {
+		t.start = u.At
+	}
+	t.plays = v.No
+	t.events(u.Events, at)
+	t.layout(v.Hand)
+
+	c := t.can()
+	key := situation(v)
+	switch {
+	case c.give && key != t.mine:
+		t.mine = key
+		t.clearPicks()
+		if !t.env.prefs.NoPick {
+			t.pickCards(leastUseful(v.Hand, v, v.Give.Count))
+		}
+		cmds = append(cmds, t.showHint(HintHandOver), t.ring())
+	case (c.play || c.judge) && key != t.mine:
+		t.mine = key
+		t.setupTurn(c)
+		if !wasMine {
+			cmds = append(cmds, t.ring())
+		}
+		if c.play && !c.judge {
+			cmds = append(cmds, t.showHint(HintClaim))
+		}
+	case c.call:
+		if t.hint == "" || t.hint == HintClaim {
+			cmds = append(cmds, t.showHint(HintWindow))
+		}
+	}
+	if !c.play && !c.judge && !c.give {
+		t.mine = ""
+		if t.hint == HintClaim || t.hint == HintHandOver {
+			t.hint = ""
+		}
+	}
+	if t.hint == HintWindow && v.Phase != engine.PhaseCall {
+		t.hint = ""
+	}
+	if v.Phase == engine.PhaseOver && t.end == 0 {
+		t.end = u.At
+	}
+	cmds = append(cmds, t.startTick())
+	return tea.Batch(cmds...)
+}
+
+// myMove reports whether the view waits on this seat.
+func (t *tableModel) myMove(v *engine.View) bool {
+	me := t.me()
+	return me >= 0 && ((v.Phase == engine.PhasePlay && v.Turn == me) ||
+		(v.Phase == engine.PhaseGive && v.Give != nil && v.Give.From == me))
+}
+
+// ring rings the bell, if the player wants it.
+func (t *tableModel) ring() tea.Cmd {
+	if !t.env.bell() {
+		return nil
+	}
+	return bell()
+}
+
+// showHint shows a first-run hint the first time its moment comes, and
+// remembers that it was shown.
+func (t *tableModel) showHint(name string) tea.Cmd {
+	if t.env.hints[name] {
+		return nil
+	}
+	t.env.hints[name] = true
+	t.hint = name
+	return saveCmd(t.env.cfg.ProfileDir, HintsFile, copyHints(t.env.hints))
+}
+
+// setupTurn readies the hand for a play: the rank where it is free, and the
+// cards of the rank picked (assist).
+func (t *tableModel) setupTurn(c can) {
+	v := t.v()
+	t.clearPicks()
+	t.sneak, t.extra = 0, 0
+	if c.choose {
+		t.rank = bestRank(v.Hand, c.ranks, v.Rules)
+	}
+	if t.env.prefs.NoPick || !c.play {
+		return
+	}
+	r := t.claimRank(c)
+	if !r.Valid() {
+		return
+	}
+	var real, jokers []engine.Card
+	for _, card := range v.Hand {
+		switch {
+		case card == engine.Joker:
+			jokers = append(jokers, card)
+		case card.Rank() == r:
+			real = append(real, card)
+		}
+	}
+	pick := append(real, jokers...)
+	if len(pick) > v.Cap {
+		pick = pick[:v.Cap]
+	}
+	if len(pick) == len(v.Hand) && len(pick) > 0 && v.Rules.Doubt {
+		// Playing out is yours to choose; never empty a hand for you.
+		pick = pick[:len(pick)-1]
+	}
+	t.pickCards(pick)
+	t.moveCursorToPicked()
+}
+
+// layout lays the hand out and carries the picks over to it, card by card.
+func (t *tableModel) layout(hand []engine.Card) {
+	v := t.v()
+	if v == nil {
+		t.hand, t.picked = nil, nil
+		return
+	}
+	was := t.pickedCards(engine.NoRank)
+	t.hand = sortHand(hand, v, t.order)
+	t.picked = make([]bool, len(t.hand))
+	t.pickCards(was)
+	if t.cursor >= len(t.hand) {
+		t.cursor = max(len(t.hand)-1, 0)
+	}
+}
+
+func (t *tableModel) clearPicks() {
+	for i := range t.picked {
+		t.picked[i] = false
+	}
+}
+
+// pickCards picks the given cards (a multiset) in the laid-out hand.
+func (t *tableModel) pickCards(cs []engine.Card) {
+	for _, c := range cs {
+		for i, h := range t.hand {
+			if h == c && !t.picked[i] {
+				t.picked[i] = true
+				break
+			}
+		}
+	}
+}
+
+func (t *tableModel) moveCursorToPicked() {
+	for i, p := range t.picked {
+		if p {
+			t.cursor = i
+			return
+		}
+	}
+}
+
+// needsTick reports whether something on screen counts down.
+func (t *tableModel) needsTick() bool {
+	if t.reveal != nil || (t.status != "" && !t.until.IsZero()) {
+		return true
+	}
+	v := t.v()
+	return v != nil && t.u.Deadline > 0 && (v.Phase == engine.PhaseCall || v.Phase == engine.PhaseGive)
+}
+
+func (t *tableModel) startTick() tea.Cmd {
+	if t.ticking || !t.needsTick() {
+		return nil
+	}
+	t.ticking = true
+	return t.env.tick()
+}
+
+// onTick moves the clock: the countdown, the reveal, the bell at 2 s.
+func (t *tableModel) onTick(at time.Time) tea.Cmd {
+	t.ticking = false
+	if at.After(t.now) {
+		t.now = at
+	}
+	var cmds []tea.Cmd
+	if t.reveal != nil && !t.now.Before(t.reveal.until) {
+		t.reveal = nil
+	}
+	if t.status != "" && !t.until.IsZero() && !t.now.Before(t.until) {
+		t.status, t.until = "", time.Time{}
+	}
+	if v := t.v(); v != nil && v.Phase == engine.PhaseCall && v.Window != nil && t.can().call {
+		if left := t.left(); left > 0 && left <= 2*time.Second && t.rang2s != v.Window.No {
+			t.rang2s = v.Window.No
+			cmds = append(cmds, t.ring())
+		}
+	}
+	cmds = append(cmds, t.startTick())
+	return tea.Batch(cmds...)
+}
+
+// left is the time before the open window or hand-over closes.
+func (t *tableModel) left() time.Duration {
+	if t.u.Deadline <= 0 {
+		return 0
+	}
+	d := t.u.Deadline - t.u.At - t.now.Sub(t.recv)
+	return max(d, 0)
+}
+
+// key handles a key at the table.
+func (t *tableModel) key(k string) tea.Cmd {
+	if t.confirm {
+		t.confirm = false
+		if k == "y" || k == "enter" {
+			return func() tea.Msg { return leaveMsg{} }
+		}
+		return nil
+	}
+	if t.help {
+		return t.helpKey(k)
+	}
+	switch k {
+	case "?":
+		t.help = true
+		return nil
+	case "q", "esc":
+		if k == "esc" && t.hint != "" {
+			t.hint = ""
+			return nil
+		}
+		if t.over() || t.v() == nil && t.u.Table.Phase != "playing" {
+			if k == "q" && t.over() {
+				return func() tea.Msg { return leaveMsg{quit: true} }
+			}
+			return func() tea.Msg { return leaveMsg{} }
+		}
+		t.confirm = true
+		return nil
+	}
+	if t.over() {
+		return t.resultKey(k)
+	}
+	if t.v() == nil {
+		return t.waitingKey(k)
+	}
+	return t.gameKey(k)
+}
+
+func (t *tableModel) gameKey(k string) tea.Cmd {
+	v := t.v()
+	c := t.can()
+	me := t.me()
+	switch k {
+	case "left", "h":
+		if t.cursor > 0 {
+			t.cursor--
+		}
+	case "right", "l":
+		if t.cursor < len(t.hand)-1 {
+			t.cursor++
+		}
+	case "home":
+		t.cursor = 0
+	case "end":
+		t.cursor = max(len(t.hand)-1, 0)
+	case "space", "up", "down":
+		if t.cursor < len(t.picked) {
+			switch k {
+			case "space":
+				t.picked[t.cursor] = !t.picked[t.cursor]
+			case "up":
+				t.picked[t.cursor] = true
+			case "down":
+				t.picked[t.cursor] = false
+			}
+		}
+		t.sneak = min(t.sneak, t.maxSneak())
+	case "x":
+		t.clearPicks()
+		t.sneak, t.extra = 0, 0
+	case "o":
+		if t.order == sortCalling {
+			t.order = sortSoonest
+		} else {
+			t.order = sortCalling
+		}
+		var at engine.Card
+		if t.cursor < len(t.hand) {
+			at = t.hand[t.cursor]
+		}
+		t.layout(v.Hand)
+		if i := slices.Index(t.hand, at); i >= 0 {
+			t.cursor = i
+		}
+		t.say("Hand sorted "+t.order.String()+".", false)
+	case "s":
+		if v.Rules.Sneak == 0 || v.Rules.CountLies {
+			t.say("This table doesn't sneak.", true)
+			return nil
+		}
+		if m := t.maxSneak(); m == 0 {
+			t.sneak = 0
+			t.say("Pick more cards than you claim to sneak: S sets how many go under.", false)
+		} else {
+			t.sneak = (t.sneak + 1) % (m + 1)
+		}
+	case "+", "=", "-", "_":
+		if !v.Rules.CountLies {
+			return nil
+		}
+		if k == "+" || k == "=" {
+			t.extra++
+		} else {
+			t.extra--
+		}
+		t.extra = max(min(t.extra, v.Cap-t.nPicked()), 1-t.nPicked())
+	case "r":
+		if !c.choose {
+			t.say("The rank is set: you claim "+v.Rank.Word(2)+".", false)
+			return nil
+		}
+		i := slices.Index(c.ranks, t.rank)
+		t.rank = c.ranks[(i+1)%len(c.ranks)]
+	case "c", "enter":
+		if c.give {
+			return t.handOver()
+		}
+		if !c.play {
+			if k == "c" {
+				t.say(t.notYourTurn(), true)
+			}
+			return nil
+		}
+		r := t.claimRank(c)
+		cards := t.pickedCards(r)
+		if len(cards) == 0 {
+			t.say("Pick the cards to put down first: ← → move, space picks.", true)
+			return nil
+		}
+		if !r.Valid() {
+			t.say("Name the rank you claim: R.", true)
+			return nil
+		}
+		cmd := engine.Command{Move: engine.MovePlay, Seat: me, Cards: cards, Rank: engine.NoRank}
+		if cl := t.claim(); cl != len(cards) {
+			cmd.Claim = cl
+		}
+		if c.choose {
+			cmd.Rank = r
+		}
+		if t.hint == HintClaim {
+			t.hint = ""
+		}
+		return send(t.sess, cmd)
+	case "b", "g":
+		if !c.call {
+			t.say(t.cantCall(), true)
+			return nil
+		}
+		move := engine.MoveCall
+		if k == "g" {
+			move = engine.MovePass
+		}
+		if t.hint == HintWindow {
+			t.hint = ""
+		}
+		return send(t.sess, engine.Command{Move: move, Seat: me, No: v.Window.No, Rank: engine.NoRank})
+	case "d", "v", "k":
+		if !v.Rules.Doubt {
+			return nil
+		}
+		if !c.judge {
+			t.say(t.notYourTurn(), true)
+			return nil
+		}
+		move := map[string]engine.Move{"d": engine.MoveDoubt, "v": engine.MoveBelieve, "k": engine.MoveSkip}[k]
+		return send(t.sess, engine.Command{Move: move, Seat: me, No: v.No, Rank: engine.NoRank})
+	case "4":
+		if !c.quads {
+			if v.Rules.Quads {
+				t.say("Lay out four of a kind on your turn, before you play, when you hold four.", true)
+			}
+			return nil
+		}
+		cards := t.quadCards()
+		return send(t.sess, engine.Command{Move: engine.MoveQuads, Seat: me, Cards: cards, Rank: engine.NoRank})
+	}
+	return nil
+}
+
+// quadCards is the four of a kind to lay out: the picked four if they are
+// one, else the first four the hand holds.
+func (t *tableModel) quadCards() []engine.Card {
+	p := t.pickedCards(engine.NoRank)
+	if len(p) == 4 {
+		r := p[0].Rank()
+		ok := r.Valid()
+		for _, c := range p {
+			ok = ok && c != engine.Joker && c.Rank() == r
+		}
+		if ok {
+			return p
+		}
+	}
+	v := t.v()
+	r := quadsIn(v.Hand, v.Rules)[0]
+	var out []engine.Card
+	for _, c := range v.Hand {
+		if c != engine.Joker && c.Rank() == r && len(out) < 4 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// handOver sends the hand-over of a caught sneak (V14).
+func (t *tableModel) handOver() tea.Cmd {
+	v := t.v()
+	cards := t.pickedCards(engine.NoRank)
+	if len(cards) != v.Give.Count {
+		t.say(fmt.Sprintf("Pick exactly %d card to hand over.", v.Give.Count), true)
+		return nil
+	}
+	if t.hint == HintHandOver {
+		t.hint = ""
+	}
+	return send(t.sess, engine.Command{Move: engine.MoveGive, Seat: t.me(), Cards: cards, Rank: engine.NoRank})
+}
+
+func (t *tableModel) notYourTurn() string {
+	v := t.v()
+	switch {
+	case v == nil:
+		return "The game hasn't started."
+	case t.me() < 0:
+		return "You're watching: spectators don't play."
+	case out(v, t.me()):
+		return "You're out of this game."
+	case v.Phase == engine.PhaseCall:
+		return "Wait: the last play can still be called."
+	case v.Phase == engine.PhaseGive:
+		return fmt.Sprintf("Wait: %s is handing over a card.", t.name(v.Give.From))
+	}
+	return fmt.Sprintf("It isn't your turn: %s plays.", t.name(v.Turn))
+}
+
+func (t *tableModel) cantCall() string {
+	v := t.v()
+	switch {
+	case t.me() < 0:
+		return "You're watching: spectators don't call."
+	case v.Rules.Doubt:
+		return "I Doubt It has no call window: D doubts, V believes on your turn."
+	case v.Phase != engine.PhaseCall || v.Window == nil:
+		return "There's nothing to call right now."
+	case v.Last != nil && v.Last.Seat == t.me():
+		return "You can't call your own play."
+	case slices.Contains(v.Window.Passed, t.me()):
+		return "You already let this play go."
+	case v.Rules.NextOnly:
+		return "Only the next player may call at this table."
+	}
+	return "You can't call this play."
+}
+
+func (t *tableModel) waitingKey(k string) tea.Cmd {
+	switch k {
+	case "enter", "s":
+		if !t.isHost() {
+			t.say("Only the host starts the game.", true)
+			return nil
+		}
+		return control(t.sess, "start")
+	}
+	return nil
+}
+
+func (t *tableModel) resultKey(k string) tea.Cmd {
+	switch k {
+	case "n":
+		if !t.isHost() {
+			t.say("Only the host can deal again; the host's N deals for everyone.", true)
+			return nil
+		}
+		if t.closed {
+			t.say("The table has closed.", true)
+			return nil
+		}
+		t.audit, t.end, t.reveal = nil, 0, nil
+		return control(t.sess, "again")
+	case "l":
+		return func() tea.Msg { return leaveMsg{} }
+	}
+	return nil
+}
+
+// isHost reports whether this seat hosts the table.
+func (t *tableModel) isHost() bool {
+	me := t.me()
+	ts := t.u.Table
+	return me >= 0 && me < len(ts.Seats) && ts.Seats[me].Name == ts.Host
+}
+
+// helpKey switches an assist (the digits) or closes help.
+func (t *tableModel) helpKey(k string) tea.Cmd {
+	p := &t.env.prefs
+	switch k {
+	case "1":
+		p.NoLight = !p.NoLight
+	case "2":
+		p.NoPick = !p.NoPick
+	case "3":
+		p.NoCount = !p.NoCount
+	case "4":
+		p.NoBell = !p.NoBell
+	case "5":
+		clear(t.env.hints)
+		return saveCmd(t.env.cfg.ProfileDir, HintsFile, copyHints(t.env.hints))
+	default:
+		t.help = false
+		return nil
+	}
+	return saveCmd(t.env.cfg.ProfileDir, SettingsFile, *p)
+}

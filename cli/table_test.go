@@ -1,0 +1,367 @@
+package cli
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node"
+)
+
+func cards(t *testing.T, ss ...string) []engine.Card {
+	t.Helper()
+	cs, err := engine.ParseCards(ss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+func seat(n int) *int { return &n }
+
+// fixedHands are four hands of 13 for a table of four: you (seat 0) hold
+// three kings.
+func fixedHands(t *testing.T) [][]engine.Card {
+	return [][]engine.Card{
+		cards(t, "AS", "AH", "2C", "3D", "5D", "7S", "7C", "9H", "JD", "QS", "KS", "KH", "KC"),
+		cards(t, "AC", "2D", "2H", "3C", "4C", "4D", "5C", "6C", "6D", "8C", "9C", "10C", "JC"),
+		cards(t, "AD", "2S", "3H", "4H", "5H", "6H", "7H", "8H", "9D", "10H", "JH", "QH", "KD"),
+		cards(t, "3S", "4S", "5S", "6S", "7D", "8D", "8S", "9S", "10D", "10S", "JS", "QC", "QD"),
+	}
+}
+
+// The table screen in 80×24 during a call window shows the seats and their
+// hand sizes, the rank, the pile, the claim, the countdown, your hand and
+// the dock's keys, and nothing runs off the screen.
+func TestTableScreenCallWindow80x24(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(1), plain: true})
+	// Ben (seat 1) plays two cards as aces.
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 1, Cards: cards(t, "AC", "2D"), Rank: engine.NoRank})
+	h.wait(2200 * time.Millisecond)
+	s := h.screen()
+	lines := strings.Split(s, "\n")
+	if len(lines) != 24 {
+		t.Errorf("%d lines, want 24", len(lines))
+	}
+	for i, l := range lines {
+		if width(l) > 80 {
+			t.Errorf("line %d is %d wide: %q", i, width(l), l)
+		}
+	}
+	h.has("Kitchen", "play 1", "Ben", "bot·medium", "Cleo", "Dev", "11 cards", "13 cards",
+		"“2 aces”", "Rank called  ACES", "next: twos", "Pile  2 cards", "Ben claims 2 aces", "Ben's hand 13 → 11 · pile 0 → 2",
+		"3.8 s to call", "Your hand · 13", "A♠", "K♣", "G  Let it go", "B  BULLSHIT!", "? help", "Q leave")
+	if !strings.Contains(s, "███") || !strings.Contains(s, "░") {
+		t.Errorf("no countdown bar:\n%s", s)
+	}
+	// Seats run from your left (Ben) round to your right (Dev).
+	if i, j := strings.Index(s, "Ben"), strings.Index(s, "Dev"); i < 0 || j < 0 || i > j {
+		t.Errorf("seats out of order:\n%s", s)
+	}
+}
+
+// The bar empties as the window runs out, and the screen says when it has
+// closed.
+func TestCountdownFollowsTicks(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(1), plain: true})
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 1, Cards: cards(t, "AC"), Rank: engine.NoRank})
+	h.has("6.0 s to call")
+	h.wait(time.Second)
+	h.has("5.0 s to call")
+	h.wait(4500 * time.Millisecond)
+	h.has("0.5 s to call")
+	// Cleo and Dev let it go; the window closes when you do too.
+	h.apply(engine.Command{Move: engine.MovePass, Seat: 2, No: 1, Rank: engine.NoRank})
+	h.apply(engine.Command{Move: engine.MovePass, Seat: 3, No: 1, Rank: engine.NoRank})
+	h.press("g")
+	if got := h.sent(); len(got) != 1 || got[0].Move != engine.MovePass || got[0].No != 1 {
+		t.Fatalf("sent %+v", got)
+	}
+	h.has("Cleo to play", "Nobody called: Ben's claim stands.")
+	h.lacks("to call")
+}
+
+// On your turn the cards of the rank are picked for you; C claims them,
+// with the rank left to the engine.
+func TestPickAndClaimSendsThePlay(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(0), plain: true})
+	h.has("Your turn: claim aces", "[A♠*]", "[A♥*]", "picked 2 · claim 2 aces", "C  Claim 2 aces")
+	h.press("c")
+	got := h.sent()
+	if len(got) != 1 {
+		t.Fatalf("sent %d moves", len(got))
+	}
+	c := got[0]
+	if c.Move != engine.MovePlay || c.Seat != 0 || c.Claim != 0 || c.Rank != engine.NoRank ||
+		!slices.Equal(engine.Cards(c.Cards), []string{"AH", "AS"}) {
+		t.Errorf("sent %+v", c)
+	}
+	h.has("You claim 2 aces", "Your play is open to a call")
+}
+
+// Picking by hand: the cursor, space, and a bluff when you have none.
+func TestPickingByHand(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(0), plain: true, prefs: Prefs{NoPick: true}})
+	h.has("C  Pick cards to claim")
+	// The hand: A♠ A♥ 2♣ 3♦ …; pick 2♣ and 3♦ as aces.
+	h.press("right", "right", "space", "right", "up")
+	h.has("[2♣]", "[3♦]", "picked 2 · claim 2 aces")
+	h.press("left", "down")
+	h.has("picked 1")
+	h.press("x")
+	h.has("C  Pick cards to claim")
+	h.press("space", "c")
+	got := h.sent()
+	if len(got) != 1 || !slices.Equal(engine.Cards(got[0].Cards), []string{"2C"}) {
+		t.Fatalf("sent %+v", got)
+	}
+}
+
+// The twist: S slips picked cards under the claim; the status line says
+// whether the counts will show it.
+func TestSneakSetsTheClaim(t *testing.T) {
+	rules, _ := engine.Preset("twist")
+	h := newHarness(t, opts{rules: rules, hands: fixedHands(t), first: seat(0), plain: true})
+	h.has("S  Sneak 0")
+	// Pick a third card (2♣) besides the aces, and sneak it.
+	h.press("right", "right", "space", "s")
+	h.has("S  Sneak 1", "picked 3 · claim 2 aces +1 under", "C  Claim 2 aces +1", "[A♥*]")
+	// 13 → 10 looks like 11–13 → 9–10, which two cards could do; but the
+	// pile goes 0 → 3, and that shows.
+	h.has("Sneak 1: your hand 11–13 → 9–10 hides it; the pile may not.")
+	h.press("c")
+	got := h.sent()
+	if len(got) != 1 || got[0].Claim != 2 || len(got[0].Cards) != 3 {
+		t.Fatalf("sent %+v", got)
+	}
+}
+
+// B and G answer the open play by its number.
+func TestCallSendsTheOpenPlayNumber(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(1), plain: true})
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 1, Cards: cards(t, "AC"), Rank: engine.NoRank})
+	h.apply(engine.Command{Move: engine.MovePass, Seat: 2, No: 1, Rank: engine.NoRank})
+	h.apply(engine.Command{Move: engine.MovePass, Seat: 3, No: 1, Rank: engine.NoRank})
+	h.press("g")
+	h.sent()
+	// Cleo plays 2: Dev lets it go, you call.
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 2, Cards: cards(t, "2S", "3H"), Rank: engine.NoRank})
+	h.press("b")
+	got := h.sent()
+	if len(got) != 1 || got[0].Move != engine.MoveCall || got[0].No != 2 || got[0].Seat != 0 {
+		t.Fatalf("sent %+v", got)
+	}
+	// The reveal panel: the shout, the cards, the verdict, the sweep.
+	h.has("You: “Bullshit!” on Cleo", "Turned up:  2♠  3♥", "A lie!", "Cleo takes the pile: 3 cards.", "picks up 3")
+	// A second B is answered on screen, not sent.
+	h.press("b")
+	if got := h.sess.takeSent(); len(got) != 0 {
+		t.Fatalf("sent %+v", got)
+	}
+	// The panel stays for the reveal pause, then the table is back.
+	h.wait(1500 * time.Millisecond)
+	h.has("Turned up")
+	h.wait(600 * time.Millisecond)
+	if h.app.table.reveal != nil {
+		t.Error("the reveal outstayed the pause")
+	}
+	h.has("Rank called  THREES", "Dev to play")
+}
+
+// A call on you that finds the truth: you take the pile, and it says so.
+func TestRevealTruthOnYou(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(0), plain: true})
+	h.press("c") // A♠ A♥, the truth
+	h.sent()
+	h.apply(engine.Command{Move: engine.MoveCall, Seat: 2, No: 1, Rank: engine.NoRank})
+	h.has("Cleo called it on you: “Bullshit!”", "Turned up:  A♥  A♠", "Truth!", "Cleo takes the pile: 2 cards.", "Bullshit! picks up 2")
+}
+
+// The assist: a claim that can't be true, given your hand.
+func TestCantBeTrue(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(1), plain: true,
+		rules: func() engine.Rules { r := engine.Standard(); r.Start = 12; return r }()})
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 1, Cards: cards(t, "2D", "2H"), Rank: engine.NoRank})
+	h.has("Can't be true: you hold 3 of the 4 kings.")
+	// Turned off, it says nothing.
+	h.app.env.prefs.NoCount = true
+	h.lacks("Can't be true")
+}
+
+// Under count lies a countable hand that drops more than claimed shows.
+func TestCountsShowIt(t *testing.T) {
+	rules, _ := engine.Preset("cheat")
+	h := newHarness(t, opts{rules: rules, hands: fixedHands(t), first: seat(1), plain: true})
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 1, Cards: cards(t, "2D", "2H", "3C"), Claim: 1, Rank: engine.NoRank})
+	h.has("Counts show it: Ben's hand went 13 → 10 for 1 ace claimed.")
+}
+
+// The result sheet: places, cards left, sneaks revealed, caught, calls,
+// and the audit.
+func TestResultSheet(t *testing.T) {
+	h := newHarness(t, opts{seats: 3, seed: 7, plain: true, w: 100, h: 30})
+	for i := 0; i < 2000 && !h.g.Over(); i++ {
+		h.botsPlay(1)
+		if h.g.Over() {
+			break
+		}
+		v := h.g.View(h.you)
+		if c, ok := botMove(v, h.you); ok {
+			h.apply(c)
+		} else if d, ok := h.g.Deadline(); ok {
+			h.wait(d - h.now)
+		}
+	}
+	if !h.g.Over() {
+		t.Fatal("the game did not end")
+	}
+	h.has("Game over ·", "plays", "checking the deal…", "Place", "Player", "Cards left", "Sneaked", "Caught",
+		"Calls right/made", "1st", "Ben", "Cleo", "L  lobby", "Q  quit", "N  new game with the same seats")
+	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Verified: true}}, at: h.local})
+	h.has("deal verified ✔")
+	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Problems: []string{"seat 2's hand doesn't match the commitment"}}}, at: h.local})
+	h.has("deal NOT verified ✘", "seat 2's hand doesn't match")
+	h.press("n")
+	if c := h.sess.controls; len(c) != 1 || c[0] != "again" {
+		t.Fatalf("controls %v", c)
+	}
+}
+
+// News from the table shows as a short notice; a refusal as a sentence,
+// and neither loses the table.
+func TestNoticeAndRefusal(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(1), plain: true})
+	h.send(updateMsg{sess: h.sess, u: node.Update{Notice: "Ada left; Ben is now hosting."}, at: h.local})
+	h.has("Ada left; Ben is now hosting.", "Your hand · 13", "Ben to play")
+	h.send(updateMsg{sess: h.sess, u: node.Update{Refusal: &engine.Refusal{Code: engine.CodeTooLate, Msg: "Too late: that play was already settled."}}, at: h.local})
+	h.has("Too late: that play was already settled.", "Your hand · 13")
+	h.wait(6 * time.Second)
+	h.lacks("Too late")
+	u := h.update(nil)
+	u.Notice = "Ben is back."
+	h.send(updateMsg{sess: h.sess, u: u, at: h.local})
+	h.has("Ben is back.")
+}
+
+// NO_COLOR: not one escape code on screen. With colour there are some.
+func TestNoColorHasNoEscapes(t *testing.T) {
+	for _, plain := range []bool{true, false} {
+		h := newHarness(t, opts{hands: fixedHands(t), first: seat(0), plain: plain})
+		s := h.app.render()
+		if got := strings.Contains(s, "\x1b"); got == plain {
+			t.Errorf("plain=%v: escape codes %v", plain, got)
+		}
+		h.press("?")
+		if got := strings.Contains(h.app.render(), "\x1b"); got == plain {
+			t.Errorf("help, plain=%v: escape codes %v", plain, got)
+		}
+	}
+}
+
+// The bell rings when your turn comes and at 2 s left to call, and not
+// when it's turned off.
+func TestBell(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		h := newHarness(t, opts{hands: fixedHands(t), first: seat(3), plain: true, noBell: off})
+		h.apply(engine.Command{Move: engine.MovePlay, Seat: 3, Cards: cards(t, "3S"), Rank: engine.NoRank})
+		h.wait(3900 * time.Millisecond)
+		if rings(h.last) {
+			t.Errorf("off=%v: rang at 2.1 s", off)
+		}
+		h.wait(200 * time.Millisecond)
+		if rings(h.last) == off {
+			t.Errorf("off=%v: bell at 2 s left: %v", off, rings(h.last))
+		}
+		h.wait(2 * time.Second) // the window closes: your turn
+		if rings(h.last) == off {
+			t.Errorf("off=%v: bell on your turn: %v", off, rings(h.last))
+		}
+	}
+}
+
+// First-run hints show once, are remembered in the profile directory, and
+// a new start doesn't show them again.
+func TestHintsShownOnceAndPersisted(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(0), plain: true, dir: dir, hints: map[string]bool{}})
+	h.has("Your move: pick cards (← → and space), then C to claim.")
+	got, err := LoadHints(dir)
+	if err != nil || !got[HintClaim] {
+		t.Fatalf("hints.json: %v %v", got, err)
+	}
+	h.press("c")
+	h.sent()
+	h.lacks("Your move:")
+	// The first call window.
+	h.apply(engine.Command{Move: engine.MovePass, Seat: 1, No: 1, Rank: engine.NoRank})
+	h.apply(engine.Command{Move: engine.MovePass, Seat: 2, No: 1, Rank: engine.NoRank})
+	h.apply(engine.Command{Move: engine.MovePass, Seat: 3, No: 1, Rank: engine.NoRank})
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 1, Cards: cards(t, "2D"), Rank: engine.NoRank})
+	h.has("B shouts Bullshit!, G lets it go")
+	if got, _ := LoadHints(dir); !got[HintWindow] {
+		t.Fatalf("hints.json: %v", got)
+	}
+
+	hints, _ := LoadHints(dir)
+	h2 := newHarness(t, opts{hands: fixedHands(t), first: seat(0), plain: true, dir: dir, hints: hints})
+	h2.lacks("Your move:")
+}
+
+// Help lists every key and switches the assists, remembered in settings.json.
+func TestHelpAndAssists(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(0), plain: true, dir: dir, w: 90, h: 30})
+	h.press("?")
+	h.has("C  claim", "S  sneak", "B  Bullshit!", "G  let it go", "D  doubt", "V  believe", "K  skip", "O  sort",
+		"Q  leave", "H  hand it over", "4  four of a kind", "R  rank", "1  Light up the rank called", "This table: standard")
+	h.press("2")
+	h.has("2  Pick them for me")
+	p, _ := LoadPrefs(dir)
+	if !p.NoPick {
+		t.Fatalf("settings.json: %+v", p)
+	}
+	h.press("z")
+	h.has("Your hand")
+}
+
+// Q asks first; Y leaves and closes the session.
+func TestLeaveConfirms(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(0), plain: true})
+	h.press("q")
+	h.has("Leave the table?", "Y  leave", "N  stay")
+	h.press("n")
+	h.lacks("Leave the table?")
+	h.press("q", "y")
+	if !h.sess.closed {
+		t.Fatal("session not closed")
+	}
+	if h.app.screen != scrLobby {
+		t.Fatalf("screen %d", h.app.screen)
+	}
+}
+
+// O sorts by the turn you'll be asked for each rank.
+func TestSortSoonest(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(1), plain: true})
+	// Ben plays aces (play 1); you play play 4: fours, then (4 seats) eights, queens…
+	h.press("o")
+	h.has("Hand sorted soonest asked first")
+	row := h.handRow()
+	// You play 4th: fours (none), eights (none), queens, threes, sevens…
+	if f := strings.Fields(row); len(f) < 2 || f[0] != "Q♠" || f[1] != "3♦" {
+		t.Errorf("hand row %q", row)
+	}
+}
+
+// handRow is the first row of cards.
+func (h *harness) handRow() string {
+	lines := strings.Split(h.screen(), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, " Your hand") && i+1 < len(lines) {
+			return lines[i+1]
+		}
+	}
+	return ""
+}
