@@ -87,7 +87,7 @@ func (l *fakeLobby) Join(id, code string) (node.Session, error) {
 	return l.session(), nil
 }
 func (l *fakeLobby) JoinAddr(addr string) (node.Session, error) { return l.Join("addr:"+addr, "") }
-func (l *fakeLobby) Watch(id string) (node.Session, error)     { return l.Join("watch:"+id, "") }
+func (l *fakeLobby) Watch(id string) (node.Session, error)      { return l.Join("watch:"+id, "") }
 func (l *fakeLobby) Solo(s TableSettings) (node.Session, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -194,17 +194,17 @@ type harness struct {
 }
 
 type opts struct {
-	rules engine.Rules
-	seats int
-	seed  uint64
-	you   int
-	hands [][]engine.Card
-	first *int
-	plain bool
-	w, h  int
-	dir   string
-	prefs Prefs
-	hints map[string]bool
+	rules  engine.Rules
+	seats  int
+	seed   uint64
+	you    int
+	hands  [][]engine.Card
+	first  *int
+	plain  bool
+	w, h   int
+	dir    string
+	prefs  Prefs
+	hints  map[string]bool
 	noBell bool
 }
 
