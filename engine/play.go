@@ -18,6 +18,9 @@ func (g *Game) play(now time.Duration, seat int, cards []Card, claim int, rank R
 		return refuse(CodeNotYourTurn, "You're out of this game: you have no cards to play.")
 	case seat != g.turn:
 		return refusef(CodeNotYourTurn, "It isn't your turn: seat %d plays next.", g.turn)
+	case g.rules.Doubt && g.plays >= MaxPlays:
+		// R14: the 500th play is the game's last; its round must settle.
+		return refuse(CodeNotYourTurn, "That was the game's last play: doubt, believe or skip it.")
 	case g.phase == PhaseCall:
 		if !g.rules.Rapid {
 			return refuse(CodeNotYourTurn, "Wait: the last play can still be called.")
