@@ -74,12 +74,14 @@ func (g *Game) Scramble(keep int, rng *rand.Rand) bool {
 			p.cards = p.cards[:len(p.cards)-1]
 			hand = addTo(hand, []Card{c})
 			p.sneaked--
+			SneakMoves++
 		case len(hand) > 1 && p.sneaked < g.rules.Sneak && unseen(-1):
 			i := rng.IntN(len(hand))
 			c := hand[i]
 			hand = append(hand[:i:i], hand[i+1:]...)
 			p.cards = append(p.cards, c)
 			p.sneaked++
+			SneakMoves++
 		}
 		g.hands[p.seat] = hand
 	}
@@ -94,6 +96,10 @@ func (g *Game) Scramble(keep int, rng *rand.Rand) bool {
 	}
 	return !sameHidden(before, g)
 }
+
+// SneakMoves counts the scrambles that changed the size of a sneak, so a
+// test can tell that case was reached.
+var SneakMoves int
 
 func equalCards(a, b []Card) bool {
 	if len(a) != len(b) {
@@ -170,3 +176,6 @@ func (g *Game) Pile() []Card { return append([]Card(nil), g.pile...) }
 
 // Gone is the cards out of the game.
 func (g *Game) Gone() []Card { return append([]Card(nil), g.gone...) }
+
+// IsOut reports whether seat has gone out for good (V8, V15).
+func (g *Game) IsOut(seat int) bool { return g.placed[seat] != 0 }

@@ -1,0 +1,284 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"runtime/debug"
+	"testing"
+
+	"github.com/bullshit-game/bullshit/engine"
+)
+
+// propertyGames is how many seeded random games the properties run over.
+const propertyGames = 10000
+
+// kinds are the rule sets the random games are drawn from: every preset,
+// and rules objects with random keys.
+var kinds = append(append([]string{}, engine.Presets...), "random")
+
+// randomGame draws game number i's config: seats 2–10, a kind in turn, now
+// and then custom hands and a chosen first seat. ok is false when the
+// draw is a table the rules refuse (the twist at two, sneaking in doubt
+// mode, an unknown key): that refusal is checked and the draw skipped.
+func randomGame(t testing.TB, i int, rng *rand.Rand) (cfg engine.Config, kind string, ok bool) {
+	kind = kinds[i%len(kinds)]
+	seats := 2 + rng.IntN(9)
+	var r engine.Rules
+	if kind == "random" {
+		obj := randomRules(rng)
+		var err error
+		if r, err = engine.ParseRules(obj); err != nil {
+			if engine.CodeOf(err) != engine.CodeBadCommand {
+				t.Fatalf("rules %v: %v", obj, err)
+			}
+			return cfg, kind, false
+		}
+	} else {
+		r, _ = engine.Preset(kind)
+	}
+	cfg = engine.Config{Rules: r, Seats: seats, Seed: rng.Uint64()}
+	if rng.IntN(10) == 0 {
+		cfg.First = ptr(rng.IntN(seats))
+	}
+	if rng.IntN(10) == 0 {
+		// Custom hands: a part of the decks, shuffled, 1 to 12 cards a seat.
+		all := make([]engine.Card, 0, 156)
+		for d := 0; d < r.DecksFor(seats); d++ {
+			for c := engine.Card(0); c < engine.Joker; c++ {
+				all = append(all, c)
+			}
+			for j := 0; j < r.Jokers; j++ {
+				all = append(all, engine.Joker)
+			}
+		}
+		rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+		cfg.Hands = make([][]engine.Card, seats)
+		for s := range cfg.Hands {
+			k := 1 + rng.IntN(min(12, len(all)/seats))
+			cfg.Hands[s], all = all[:k:k], all[k:]
+		}
+	}
+	if err := r.Check(seats); err != nil {
+		if engine.CodeOf(err) != engine.CodeBadCommand {
+			t.Fatalf("check: %v", err)
+		}
+		if _, _, err := engine.New(cfg); engine.CodeOf(err) != engine.CodeBadCommand {
+			t.Fatalf("New took a table Check refuses: %v", err)
+		}
+		return cfg, kind, false
+	}
+	return cfg, kind, true
+}
+
+// maxSteps bounds a random game's actions; the safety net (R14) ends most
+// games well before.
+const maxSteps = 6000
+
+// TestProperties plays seeded random games across 2–10 seats and every
+// preset and random rules, mixing legal and illegal commands and ticks,
+// and checks at every step that cards are conserved (R17), that a refused
+// command changes nothing, and that replaying the log gives the same
+// events and the same final state.
+func TestProperties(t *testing.T) {
+	games := propertyGames
+	if testing.Short() {
+		games /= 10
+	}
+	// The checks clone the game before every command: collect less often.
+	defer debug.SetGCPercent(debug.SetGCPercent(800))
+	rng := rand.New(rand.NewPCG(2026, 17))
+	type tally struct{ games, over, net, steps, refused int }
+	by := map[string]*tally{}
+	seatsSeen := map[int]int{}
+	codes := map[engine.Code]int{}
+	skipped := 0
+	for i, played := 0, 0; played < games; i++ {
+		cfg, kind, ok := randomGame(t, i, rng)
+		if !ok {
+			skipped++
+			continue
+		}
+		played++
+		tl := by[kind]
+		if tl == nil {
+			tl = &tally{}
+			by[kind] = tl
+		}
+		tl.games++
+		seatsSeen[cfg.Seats]++
+		g, deal, err := engine.New(cfg)
+		if err != nil {
+			t.Fatalf("game %d (%s): New: %v", i, kind, err)
+		}
+		d := &driver{rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i))), g: g, junk: 120}
+		var log []action
+		events := [][]engine.Event{deal}
+		for step := 0; step < maxSteps && !g.Over(); step++ {
+			a := d.next()
+			var before *engine.Game
+			if !a.Tick {
+				before = g.Clone()
+			}
+			ev, err := apply(g, a)
+			log = append(log, a)
+			events = append(events, ev)
+			tl.steps++
+			where := func() string {
+				return fmt.Sprintf("game %d (%s, %d seats, seed %d) step %d %v", i, kind, cfg.Seats, cfg.Seed, step, a)
+			}
+			if err != nil {
+				tl.refused++
+				code := engine.CodeOf(err)
+				codes[code]++
+				if code == "" {
+					t.Fatalf("%s: refused with a non-refusal %v", where(), err)
+				}
+				if ev != nil {
+					t.Fatalf("%s: refused (%v) with events", where(), err)
+				}
+				if after := g.Clone(); !reflect.DeepEqual(before, after) {
+					t.Fatalf("%s: refused (%v) but changed the game", where(), err)
+				}
+			}
+			if msg := invariants(g); msg != "" {
+				t.Fatalf("%s: %s", where(), msg)
+			}
+		}
+		if g.Over() {
+			// Nothing moves a game that is over.
+			for k := 0; k < 3; k++ {
+				before := g.Clone()
+				c := d.random()
+				_, err := g.Apply(d.now, c)
+				want := engine.CodeGameOver
+				if c.Move < engine.MovePlay || c.Move > engine.MoveSkip {
+					want = engine.CodeBadCommand
+				}
+				codes[engine.CodeOf(err)]++
+				if engine.CodeOf(err) != want || !reflect.DeepEqual(before, g.Clone()) {
+					t.Fatalf("game %d over: %+v gave %v, want %s and no change", i, c, err, want)
+				}
+				log = append(log, action{At: d.now, Cmd: c})
+				events = append(events, nil)
+			}
+			tl.over++
+			if g.Plays() == engine.MaxPlays {
+				tl.net++
+			}
+			if msg := ended(g); msg != "" {
+				t.Fatalf("game %d (%s): %s", i, kind, msg)
+			}
+		}
+		// The same seed and commands give the same game.
+		r, deal2, err := engine.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(deal2, events[0]) {
+			t.Fatalf("game %d: the deal differs on replay", i)
+		}
+		for j, a := range log {
+			ev, _ := apply(r, a)
+			if !reflect.DeepEqual(ev, events[j+1]) {
+				t.Fatalf("game %d step %d %v: events differ on replay:\n%s\n%s", i, j, a, evs(ev), evs(events[j+1]))
+			}
+		}
+		if !reflect.DeepEqual(r.State(), g.State()) {
+			t.Fatalf("game %d: final state differs on replay", i)
+		}
+	}
+	total := tally{}
+	for _, k := range kinds {
+		tl := by[k]
+		if tl == nil {
+			t.Fatalf("no %s games", k)
+		}
+		t.Logf("%-8s %5d games, %5d over (%d by the safety net), %7d steps, %6d refused", k, tl.games, tl.over, tl.net, tl.steps, tl.refused)
+		total.games += tl.games
+		total.steps += tl.steps
+		total.refused += tl.refused
+		total.over += tl.over
+	}
+	t.Logf("%d random games (%d draws skipped as refused tables), %d over, %d steps, %d refused; seats %v; codes %v",
+		total.games, skipped, total.over, total.steps, total.refused, seatsSeen, codes)
+	for n := 2; n <= 10; n++ {
+		if seatsSeen[n] == 0 {
+			t.Errorf("no game at %d seats", n)
+		}
+	}
+	// The refusals the driver provokes should span the codes a move can get.
+	for _, c := range []engine.Code{engine.CodeBadCommand, engine.CodeGameOver, engine.CodeBadSeat, engine.CodeBadCard, engine.CodeNotYourTurn,
+		engine.CodeNotInHand, engine.CodeBadCount, engine.CodeBadRank, engine.CodeNoWindow, engine.CodeTooLate, engine.CodeOwnPlay,
+		engine.CodeNotAllowed} {
+		if codes[c] == 0 && !testing.Short() {
+			t.Errorf("no %s refusal in %d games", c, total.games)
+		}
+	}
+}
+
+// invariants are what must hold after every step of any game.
+func invariants(g *engine.Game) string {
+	if !g.Conserved() {
+		return "cards not conserved (R17)"
+	}
+	if g.Plays() > engine.MaxPlays {
+		return fmt.Sprintf("%d plays, past the safety net (R14)", g.Plays())
+	}
+	_, timed := g.Deadline()
+	switch g.Phase() {
+	case engine.PhaseCall, engine.PhaseGive:
+		if !timed {
+			return "a window or hand-over with no deadline"
+		}
+	default:
+		if timed {
+			return "a deadline with nothing open"
+		}
+	}
+	if g.Over() {
+		return ""
+	}
+	turn := g.Turn()
+	if turn < 0 || turn >= g.Seats() {
+		return fmt.Sprintf("turn %d", turn)
+	}
+	if g.IsOut(turn) {
+		return fmt.Sprintf("turn %d is a seat that is out", turn)
+	}
+	if g.Phase() == engine.PhasePlay && g.HandSize(turn) == 0 {
+		return fmt.Sprintf("seat %d must play with no cards", turn)
+	}
+	if g.Winner() >= 0 && !g.Rules().Places {
+		return "a winner while the game goes on without places"
+	}
+	return ""
+}
+
+// ended checks a finished game's places and winner (R13, R14, V8).
+func ended(g *engine.Game) string {
+	p := g.Places()
+	if len(p) != g.Seats() {
+		return fmt.Sprintf("places %v", p)
+	}
+	ones := 0
+	for s, x := range p {
+		if x < 1 || x > g.Seats() {
+			return fmt.Sprintf("place %d of seat %d", x, s)
+		}
+		if x == 1 {
+			ones++
+		}
+	}
+	if w := g.Winner(); w >= 0 && p[w] != 1 {
+		return fmt.Sprintf("winner %d placed %d", w, p[w])
+	}
+	if g.Winner() < 0 && ones == 1 {
+		return fmt.Sprintf("no winner with a sole first place: %v", p)
+	}
+	if _, err := json.Marshal(g.View(0)); err != nil {
+		return err.Error()
+	}
+	return ""
+}
