@@ -37,47 +37,50 @@ const MaxLine = 1 << 20
 // Run answers every line of in on out until in ends.
 func Run(in io.Reader, out io.Writer) error {
 	r := New()
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), MaxLine)
+	br := bufio.NewReaderSize(in, 64*1024)
 	w := bufio.NewWriter(out)
+	var line []byte
+	long := false
 	for {
-		if !sc.Scan() {
-			err := sc.Err()
-			if errors.Is(err, bufio.ErrTooLong) {
-				w.Write(refusal(engine.CodeBadCommand, "That line is too long."))
-				w.WriteByte('\n')
-				w.Flush()
-				// Skip the rest of the long line and go on.
-				return runRest(r, in, w)
+		chunk, isPrefix, err := br.ReadLine()
+		if err != nil {
+			if err == io.EOF {
+				err = nil
 			}
-			w.Flush()
+			if ferr := w.Flush(); err == nil {
+				err = ferr
+			}
 			return err
 		}
-		line := sc.Bytes()
-		if len(bytes.TrimSpace(line)) == 0 {
+		if !long {
+			if len(line)+len(chunk) > MaxLine {
+				// Too long to be a command: drop the rest of it, answer,
+				// and go on with the same game.
+				long, line = true, line[:0]
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if isPrefix {
 			continue
 		}
-		w.Write(r.Handle(line))
+		var reply []byte
+		switch {
+		case long:
+			reply = refusal(engine.CodeBadCommand, "That line is too long.")
+		case len(bytes.TrimSpace(line)) == 0:
+			line = line[:0]
+			continue
+		default:
+			reply = r.Handle(line)
+		}
+		long, line = false, line[:0]
+		w.Write(reply)
 		w.WriteByte('\n')
 		if err := w.Flush(); err != nil {
 			return err
 		}
 	}
-}
-
-func runRest(r *Referee, in io.Reader, w *bufio.Writer) error {
-	br := bufio.NewReader(in)
-	// Drop what is left of the long line.
-	for {
-		_, isPrefix, err := br.ReadLine()
-		if err != nil {
-			return nil
-		}
-		if !isPrefix {
-			break
-		}
-	}
-	return Run(br, w)
 }
 
 // Handle answers one command line.
@@ -131,7 +134,7 @@ func (f fields) int(k string) (int, error) {
 		return 0, bad("The %q field is missing.", k)
 	}
 	var n json.Number
-	if err := json.Unmarshal(v, &n); err != nil {
+	if err := json.Unmarshal(v, &n); err != nil || isString(v) {
 		return 0, bad("%q must be a whole number.", k)
 	}
 	i, err := strconv.ParseInt(n.String(), 10, 32)
@@ -139,6 +142,13 @@ func (f fields) int(k string) (int, error) {
 		return 0, bad("%q must be a whole number.", k)
 	}
 	return int(i), nil
+}
+
+// isString reports whether a raw JSON value is a string: json.Number
+// would take "5" for 5, and the protocol's numbers are numbers.
+func isString(v json.RawMessage) bool {
+	v = bytes.TrimSpace(v)
+	return len(v) > 0 && v[0] == '"'
 }
 
 func (f fields) number(k string) (float64, error) {
@@ -297,7 +307,7 @@ func seedOf(f fields) (uint64, error) {
 		return 0, bad("The \"seed\" field is missing.")
 	}
 	var n json.Number
-	if err := json.Unmarshal(v, &n); err != nil {
+	if err := json.Unmarshal(v, &n); err != nil || isString(v) {
 		return 0, bad("\"seed\" must be a whole number.")
 	}
 	if u, err := strconv.ParseUint(n.String(), 10, 64); err == nil {
