@@ -57,12 +57,14 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 		}
 		return panel
 	}
-	// news goes to the open panel when there is one, else to the log.
-	news := func(line string) {
+	// news goes to the log, and to the panel of a call this update made;
+	// late news of a call (the hand-over) to the panel still showing.
+	news := func(line string, late bool) {
 		t.addLog(line)
-		if panel != nil {
+		switch {
+		case panel != nil:
 			panel.lines = append(panel.lines, line)
-		} else if t.reveal != nil && at.Before(t.reveal.until) {
+		case late && t.reveal != nil && at.Before(t.reveal.until):
 			t.reveal.lines = append(t.reveal.lines, line)
 		}
 	}
@@ -148,12 +150,12 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			p.lines = append(p.lines, verdict)
 			t.addLog(stripANSI(up) + " " + stripANSI(verdict))
 		case "take":
-			line := fmt.Sprintf("%s takes the pile: %s cards.", t.name(e.Seat), e.Count)
+			line := fmt.Sprintf("%s takes the pile: %s.", t.name(e.Seat), countWords(e.Count))
 			if e.Seat == t.me() {
-				line = fmt.Sprintf("You take the pile: %s cards come to your hand.", e.Count)
+				line = fmt.Sprintf("You take the pile: %s come to your hand.", countWords(e.Count))
 			}
 			if b := t.bubbles[e.Seat]; b.kind == bubbleShout {
-				t.bubbles[e.Seat] = bubble{text: b.text + " picks up " + e.Count.String(), kind: bubbleShout}
+				t.bubbles[e.Seat] = bubble{text: b.text + " +" + e.Count.String(), kind: bubbleShout}
 			} else {
 				t.bubbles[e.Seat] = bubble{text: "picks up " + e.Count.String(), kind: bubbleQuiet}
 			}
@@ -163,7 +165,7 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 				panel.lines[last] += "  " + line
 				t.addLog(line)
 			} else {
-				news(line)
+				news(line, false)
 			}
 		case "give":
 			line := t.verb(e.Seat, "hand "+t.name(e.Target), "hands "+t.nameObj(e.Target)) + " a card"
@@ -171,19 +173,19 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 				line += " (the clock chose it)"
 			}
 			line += "."
-			news(line)
+			news(line, true)
 		case "handed":
 			if e.Target == t.me() {
-				news(fmt.Sprintf("You get %s from %s.", cardList(e.Cards), t.name(e.Seat)))
+				news(fmt.Sprintf("You get %s from %s.", cardList(e.Cards), t.name(e.Seat)), true)
 			}
 		case "quads":
 			t.bubbles[e.Seat] = bubble{text: "four " + e.Rank.Word(2) + " out"}
-			news(fmt.Sprintf("%s four %s out of the game: %s", t.verb(e.Seat, "lay", "lays"), e.Rank.Word(2), cardList(e.Cards)))
+			news(fmt.Sprintf("%s four %s out of the game: %s", t.verb(e.Seat, "lay", "lays"), e.Rank.Word(2), cardList(e.Cards)), false)
 		case "skip":
 			t.bubbles[e.Seat] = bubble{text: "skips", kind: bubbleQuiet}
 			t.addLog(t.verb(e.Seat, "skip.", "skips."))
 		case "leave":
-			news(fmt.Sprintf("The round's %s cards leave the game.", e.Count))
+			news(fmt.Sprintf("The round's %s leave the game.", countWords(e.Count)), false)
 		case "round":
 			for s, b := range t.bubbles {
 				if !b.keep {
@@ -193,13 +195,13 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			t.addLog(fmt.Sprintf("New round: %s the rank.", t.verb(e.Seat, "name", "names")))
 		case "out":
 			t.bubbles[e.Seat] = bubble{text: "Out! " + ordinal(e.Place), kind: bubbleOut, keep: true}
-			news(fmt.Sprintf("%s out, in %s place.", t.verb(e.Seat, "are", "is"), ordinal(e.Place)))
+			news(fmt.Sprintf("%s out, in %s place.", t.verb(e.Seat, "are", "is"), ordinal(e.Place)), false)
 		case "win":
 			t.bubbles[e.Seat] = bubble{text: "Out! Wins", kind: bubbleOut, keep: true}
 			if e.Seat == t.me() {
-				news("You win!")
+				news("You win!", false)
 			} else {
-				news(t.name(e.Seat) + " wins!")
+				news(t.name(e.Seat)+" wins!", false)
 			}
 		case "over":
 			t.addLog("Game over.")

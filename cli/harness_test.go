@@ -240,7 +240,11 @@ func newHarness(t *testing.T, o opts) *harness {
 	}
 	h := &harness{t: t, g: g, you: o.you, ts: ts, sess: newFake(), dir: o.dir,
 		local: time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)}
-	h.app = New(Config{Name: names[o.you], Plain: o.plain, ProfileDir: o.dir, Bots: 3, NoBell: o.noBell}, &fakeLobby{}, o.prefs, hints)
+	me := "Zed"
+	if o.you >= 0 {
+		me = names[o.you]
+	}
+	h.app = New(Config{Name: me, Plain: o.plain, ProfileDir: o.dir, Bots: 3, NoBell: o.noBell}, &fakeLobby{}, o.prefs, hints)
 	hold(h.app)
 	h.app.Update(tea.WindowSizeMsg{Width: o.w, Height: o.h})
 	h.app.Update(sessionMsg{sess: h.sess})

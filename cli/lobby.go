@@ -137,13 +137,13 @@ func (a *App) lobbyView() string {
 	case len(m.tables) == 0:
 		out = append(out, "", "  "+e.st.r(e.st.bold, "No tables found on this network yet."), "")
 		out = append(out, wrap("  ", "Tables show up here by themselves, live. If none do:", w)...)
-		out = append(out, wrap("  · ", "the others may not be running bullshit yet, or not on this Wi-Fi;", w)...)
+		out = append(out, wrap("  · ", "the others may not be running bullshit yet, or may not be on the same Wi-Fi;", w)...)
 		out = append(out, wrap("  · ", "some networks (guest, hotel, office Wi-Fi) block discovery (multicast): press A and type the address the host's screen shows;", w)...)
 		out = append(out, wrap("  · ", "N hosts a table here for the others to find;", w)...)
 		out = append(out, wrap("  · ", "P plays against bots on this machine alone.", w)...)
 	default:
 		out = append(out, "  Tables on this network", "")
-		nameW := max(8, min(24, w-56))
+		nameW := max(8, min(24, w-66))
 		for i, t := range m.tables {
 			mark := "  "
 			if i == m.cursor {
@@ -176,17 +176,17 @@ func (a *App) lobbyView() string {
 	}
 	var keys []string
 	if !a.offline() && len(m.tables) > 0 {
-		keys = append(keys, e.st.keyed("↑↓", "choose"), e.st.keyed("Enter", "join"), e.st.keyed("W", "watch"))
+		keys = append(keys, e.st.k1("↑↓", "choose"), e.st.k1("Enter", "join"), e.st.k1("W", "watch"))
 	}
 	if !a.offline() {
-		keys = append(keys, e.st.keyed("N", "new table"))
+		keys = append(keys, e.st.k1("N", "new table"))
 	}
-	keys = append(keys, e.st.keyed("P", "play bots here"))
+	keys = append(keys, e.st.k1("P", "play bots here"))
 	if !a.offline() {
-		keys = append(keys, e.st.keyed("A", "address"))
+		keys = append(keys, e.st.k1("A", "address"))
 	}
-	keys = append(keys, e.st.keyed("Q", "quit"))
-	return screen(out, []string{e.st.ruleLine(w), " " + strings.Join(keys, "  ")}, w, h)
+	keys = append(keys, e.st.k1("Q", "quit"))
+	return screen(out, []string{e.st.ruleLine(w), keyBar(keys, w)}, w, h)
 }
 
 // lobbyKey handles a key in the lobby.

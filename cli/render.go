@@ -61,7 +61,13 @@ func (t *tableModel) gameView() string {
 		what += " · watching"
 	}
 	top := []string{st.titleBar(t.title(what), "O sort  ? help  Q leave", w), st.ruleLine(w)}
-	top = append(top, t.seatsBlock(w)...)
+	// The seats take three lines a row, or one where the screen is short:
+	// the hand always keeps a row.
+	seatLines := t.seatsBlock(w, false)
+	if 2+len(seatLines)+1+4+1+1+3+3 > h {
+		seatLines = t.seatsBlock(w, true)
+	}
+	top = append(top, seatLines...)
 	top = append(top, st.ruleLine(w))
 	top = append(top, t.middle(w)...)
 	top = append(top, st.ruleLine(w))
@@ -115,12 +121,15 @@ func (t *tableModel) others(v *engine.View) []int {
 	return out
 }
 
-// seatsBlock is the strip of seats: name and bot, hand size, bubble.
-func (t *tableModel) seatsBlock(w int) []string {
+// seatsBlock is the strip of seats: name and bot, hand size, bubble; in
+// three lines a seat, or compact in one.
+func (t *tableModel) seatsBlock(w int, compact bool) []string {
 	v := t.v()
-	st := t.env.st
 	others := t.others(v)
 	cols := max(1, min(len(others), w/16))
+	if compact {
+		cols = max(1, min(len(others), w/26))
+	}
 	cw := w / cols
 	var out []string
 	for i := 0; i < len(others); i += cols {
@@ -128,12 +137,19 @@ func (t *tableModel) seatsBlock(w int) []string {
 		var l1, l2, l3 strings.Builder
 		for _, s := range row {
 			a, b, c := t.seatCell(v, s, cw-2)
+			if compact {
+				l1.WriteString("  " + fit(strings.TrimRight(a, " ")+" ·"+b+" "+strings.TrimSpace(c), cw-2))
+				continue
+			}
 			l1.WriteString("  " + fit(a, cw-2))
 			l2.WriteString("  " + fit(b, cw-2))
 			l3.WriteString("  " + fit(c, cw-2))
 		}
-		_ = st
-		out = append(out, l1.String(), l2.String(), l3.String())
+		if compact {
+			out = append(out, l1.String())
+		} else {
+			out = append(out, l1.String(), l2.String(), l3.String())
+		}
 	}
 	return out
 }
@@ -155,8 +171,10 @@ func (t *tableModel) seatCell(v *engine.View, s, w int) (string, string, string)
 	switch {
 	case info.Covered:
 		line1 += " " + st.r(st.faint, "bot covering")
-	case info.Bot != "":
+	case info.Bot != "" && width(line1)+5+len(info.Bot) <= w:
 		line1 += " " + st.r(st.faint, "bot·"+info.Bot)
+	case info.Bot != "":
+		line1 += " " + st.r(st.faint, "bot")
 	case !info.Connected && info.Name != "":
 		line1 += " " + st.r(st.warn, "away")
 	}
@@ -205,9 +223,14 @@ func (t *tableModel) middle(w int) []string {
 	st := t.env.st
 	v := t.v()
 	if t.reveal != nil {
-		out := make([]string, 0, 4)
+		// Four lines: the shout, the cards, the verdict and the sweep,
+		// and the latest news after them.
+		var out []string
 		for _, l := range t.reveal.lines {
 			out = append(out, wrap("   ", l, w)...)
+		}
+		if len(out) > 4 {
+			out = append(out[:3], out[len(out)-1])
 		}
 		for len(out) < 4 {
 			out = append(out, "")
@@ -271,9 +294,6 @@ func (t *tableModel) middle(w int) []string {
 		if s := cantBeTrue(v, t.name); s != "" {
 			note = st.r(st.warn, s)
 		}
-	}
-	if note == "" && t.hint != "" {
-		note = st.r(st.hint, hintText[t.hint])
 	}
 	lines = append(lines, "   "+note)
 	return lines
@@ -457,6 +477,9 @@ func (t *tableModel) statusLine(w int) string {
 			return " " + st.r(st.refusal, t.status)
 		}
 		return " " + st.r(st.warn, t.status)
+	}
+	if t.hint != "" {
+		return " " + st.r(st.hint, hintText[t.hint])
 	}
 	c := t.can()
 	if c.play && v.Rules.Sneak > 0 {

@@ -124,5 +124,21 @@ func (s styles) keyed(k, label string) string {
 	return s.r(s.key, k) + "  " + label
 }
 
+// k1 is a key and what it does in a bar of keys: "W watch".
+func (s styles) k1(k, label string) string {
+	return s.r(s.key, k) + " " + label
+}
+
+// keyBar lays out a bar of keys in w columns, closing up the gaps before
+// anything is cut.
+func keyBar(items []string, w int) string {
+	for _, f := range []struct{ lead, sep string }{{" ", "  "}, {"", "  "}, {"", " "}} {
+		if s := f.lead + strings.Join(items, f.sep); width(s) <= w {
+			return s
+		}
+	}
+	return strings.Join(items, " ")
+}
+
 // stripANSI removes escape codes: the text a test reads.
 func stripANSI(s string) string { return ansi.Strip(s) }

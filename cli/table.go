@@ -497,11 +497,11 @@ func (t *tableModel) gameKey(k string) tea.Cmd {
 	c := t.can()
 	me := t.me()
 	switch k {
-	case "left", "h":
+	case "left":
 		if t.cursor > 0 {
 			t.cursor--
 		}
-	case "right", "l":
+	case "right":
 		if t.cursor < len(t.hand)-1 {
 			t.cursor++
 		}
@@ -567,6 +567,10 @@ func (t *tableModel) gameKey(k string) tea.Cmd {
 		}
 		i := slices.Index(c.ranks, t.rank)
 		t.rank = c.ranks[(i+1)%len(c.ranks)]
+	case "h":
+		if c.give {
+			return t.handOver()
+		}
 	case "c", "enter":
 		if c.give {
 			return t.handOver()

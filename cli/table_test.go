@@ -176,7 +176,7 @@ func TestRevealTruthOnYou(t *testing.T) {
 	h.press("c") // A♠ A♥, the truth
 	h.sent()
 	h.apply(engine.Command{Move: engine.MoveCall, Seat: 2, No: 1, Rank: engine.NoRank})
-	h.has("Cleo called it on you: “Bullshit!”", "Turned up:  A♥  A♠", "Truth!", "Cleo takes the pile: 2 cards.", "Bullshit! picks up 2")
+	h.has("Cleo called it on you: “Bullshit!”", "Turned up:  A♥  A♠", "Truth!", "Cleo takes the pile: 2 cards.", "Bullshit! +2")
 }
 
 // The assist: a claim that can't be true, given your hand.

@@ -1,0 +1,245 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node"
+)
+
+// lobbyApp is the client in its lobby over a fake lobby.
+func lobbyApp(t *testing.T, l *fakeLobby, cfg Config) *App {
+	t.Helper()
+	cfg.Plain = true
+	if cfg.Name == "" {
+		cfg.Name = "Ada"
+	}
+	var lob Lobby
+	if l != nil {
+		lob = l
+	}
+	a := New(cfg, lob, Prefs{}, nil)
+	hold(a)
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for _, m := range run(a.Init()) {
+		step(a, m)
+	}
+	return a
+}
+
+// step feeds one message and everything its commands give back.
+func step(a *App, m tea.Msg) {
+	_, cmd := a.Update(m)
+	for _, m := range run(cmd) {
+		switch m.(type) {
+		case sessionMsg, leaveMsg, tablesMsg:
+			step(a, m)
+		}
+	}
+}
+
+func press(a *App, keys ...string) {
+	for _, k := range keys {
+		step(a, key(k))
+	}
+}
+
+func text(a *App) string { return stripANSI(a.render()) }
+
+func contains(t *testing.T, s string, parts ...string) {
+	t.Helper()
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			t.Errorf("screen lacks %q:\n%s", p, s)
+		}
+	}
+}
+
+// The lobby lists the tables found, live, with the keys to use them.
+func TestLobbyListsTables(t *testing.T) {
+	l := &fakeLobby{tables: []TableSummary{
+		{ID: "k", Name: "Kitchen", Host: "Ben", Taken: 3, Seats: 5, Preset: "standard"},
+		{ID: "l", Name: "Living room", Host: "Cleo", Taken: 6, Seats: 6, Preset: "twist", Playing: true},
+		{ID: "b", Name: "Balcony", Host: "Dev", Taken: 2, Seats: 4, Preset: "cheat", Locked: true},
+	}}
+	a := lobbyApp(t, l, Config{ID: "xK9", Iface: "wlan0"})
+	s := text(a)
+	contains(t, s, "bullshit · lobby", "you: Ada (…xK9)", "on: wlan0", "Tables on this network",
+		"▸ Kitchen", "host Ben", "3/5 seats", "standard", "waiting",
+		"Living room", "6/6 seats", "twist", "playing", "(watch)",
+		"Balcony", "needs code",
+		"↑↓ choose  Enter join  W watch  N new table  P play bots here  A address  Q quit")
+	for i, line := range strings.Split(s, "\n") {
+		if width(line) > 80 {
+			t.Errorf("line %d too wide: %q", i, line)
+		}
+	}
+	// A new list arrives: the cursor stays on its table.
+	press(a, "down")
+	step(a, tablesMsg{append([]TableSummary{{ID: "n", Name: "Attic", Host: "Eve", Taken: 1, Seats: 3, Preset: "free"}}, l.tables...)})
+	contains(t, text(a), "Attic", "▸ Living room")
+	// Enter on a game in play offers to watch; W watches.
+	press(a, "enter")
+	contains(t, text(a), "That game has started: W watches it.")
+	press(a, "w")
+	if len(l.joined) != 1 || l.joined[0] != "watch:l/" {
+		t.Fatalf("joined %v", l.joined)
+	}
+	if a.screen != scrTable {
+		t.Fatalf("screen %d", a.screen)
+	}
+}
+
+// A table with a code asks for it.
+func TestLobbyJoinWithCode(t *testing.T) {
+	l := &fakeLobby{tables: []TableSummary{{ID: "b", Name: "Balcony", Host: "Dev", Taken: 2, Seats: 4, Preset: "cheat", Locked: true}}}
+	a := lobbyApp(t, l, Config{})
+	press(a, "enter")
+	contains(t, text(a), "Join code for Balcony")
+	press(a, "4", "2", "x", "backspace", "enter")
+	if len(l.joined) != 1 || l.joined[0] != "b/42" {
+		t.Fatalf("joined %v", l.joined)
+	}
+}
+
+// A by the address the host shows.
+func TestLobbyJoinByAddress(t *testing.T) {
+	l := &fakeLobby{}
+	a := lobbyApp(t, l, Config{})
+	press(a, "a")
+	contains(t, text(a), "Address of the table")
+	for _, r := range "192.168.1.4:4001" {
+		press(a, string(r))
+	}
+	press(a, "enter")
+	if len(l.joined) != 1 || l.joined[0] != "addr:192.168.1.4:4001/" {
+		t.Fatalf("joined %v", l.joined)
+	}
+}
+
+// An empty lobby says why that may be and offers the address and bots.
+func TestEmptyLobbyExplains(t *testing.T) {
+	a := lobbyApp(t, &fakeLobby{}, Config{})
+	contains(t, text(a), "No tables found on this network yet", "may not be running bullshit", "same Wi-Fi",
+		"multicast", "press A and type the address", "P plays against bots on this machine alone",
+		"N hosts a table")
+}
+
+// Without a network the lobby says so and still deals a game here.
+func TestOfflineLobby(t *testing.T) {
+	l := &fakeLobby{}
+	a := lobbyApp(t, l, Config{LobbyErr: errors.New("no LAN interface is up"), Bots: 2, Preset: "twist"})
+	contains(t, text(a), "No network here.", "no LAN interface is up", "P deals a game against bots")
+	if strings.Contains(text(a), "A address") {
+		t.Error("offers an address without a network")
+	}
+	press(a, "p")
+	if len(l.solo) != 1 {
+		t.Fatal("no solo game")
+	}
+	s := l.solo[0]
+	if s.Seats != 3 || len(s.Bots) != 2 || s.Rules.Preset != "twist" {
+		t.Errorf("solo %+v", s)
+	}
+}
+
+// The form: every rules key, the preset filling them in, bots and levels,
+// and Create called with what was chosen.
+func TestCreateTableForm(t *testing.T) {
+	l := &fakeLobby{}
+	a := lobbyApp(t, l, Config{Bots: 1})
+	a.env.h = 60 // room for every row
+	press(a, "n")
+	s := text(a)
+	contains(t, s, "new table", "Table name", "Ada's table", "Where", "this network", "Preset", "Seats", "Bots",
+		"Bot 1", "medium", "Join code", "Seconds to call", "Sequence", "Starting rank", "Claim cap", "Direction",
+		"Jokers", "Play on for places", "Four of a kind out", "First player", "Who may call", "Count lies",
+		"Rapid play", "Sneak", "Counts", "Decks", "Mode", "Enter  create")
+	// Preset: standard → cheat sets the cheat's keys.
+	press(a, "down", "down", "right")
+	contains(t, text(a), "‹ cheat ›", "holder:AS")
+	// Two bots, the second hard.
+	press(a, "down", "down", "right", "down", "down", "right")
+	// A join code.
+	press(a, "down")
+	for _, r := range "77" {
+		press(a, string(r))
+	}
+	press(a, "enter")
+	if len(l.created) != 1 {
+		t.Fatalf("created %v; screen:\n%s", l.created, text(a))
+	}
+	got := l.created[0]
+	if got.Name != "Ada's table" || got.Seats != 4 || got.Code != "77" || got.Rules.Preset != "cheat" ||
+		!got.Rules.CountLies || !got.Rules.First.Holder {
+		t.Errorf("settings %+v", got)
+	}
+	if len(got.Bots) != 2 || got.Bots[0] != "medium" || got.Bots[1] != "hard" {
+		t.Errorf("bots %v", got.Bots)
+	}
+}
+
+// A rule set the engine refuses is said on the form, not sent.
+func TestFormRefusesWhatCantBePlayed(t *testing.T) {
+	l := &fakeLobby{}
+	a := lobbyApp(t, l, Config{})
+	press(a, "n")
+	f := &a.form
+	f.row("preset").set("twist")
+	f.applyPreset()
+	f.row("seats").set("2")
+	f.fixBots()
+	press(a, "enter")
+	contains(t, text(a), "The twist is played by 3 to 10 seats.")
+	if len(l.created) != 0 {
+		t.Fatal("created anyway")
+	}
+	press(a, "esc")
+	if a.screen != scrLobby {
+		t.Fatal("esc didn't go back")
+	}
+}
+
+// The waiting room: seats, bots, the address, and the host's Enter.
+func TestWaitingRoom(t *testing.T) {
+	l := &fakeLobby{}
+	a := lobbyApp(t, l, Config{})
+	press(a, "p")
+	s := l.sess
+	rules := engine.Standard()
+	u := node.Update{Table: node.TableState{Name: "Kitchen", Preset: "standard", Rules: rules, You: 0, Host: "Ada",
+		Phase: "waiting", Addr: "/ip4/192.168.1.4/tcp/4001/p2p/12D3KooWabc",
+		Seats: []node.SeatInfo{{Name: "Ada", Connected: true}, {Name: "Ben", Connected: true}, {}, {Name: "Dev", Bot: "hard", Connected: true}}}}
+	step(a, updateMsg{sess: s, u: u, at: time.Now()})
+	contains(t, text(a), "Kitchen · standard", "waiting for players", "Seats  3 of 4 taken", "Ada (you)", "host",
+		"Ben", "free seat", "Dev", "bot · hard", "/ip4/192.168.1.4/tcp/4001/p2p/12D3KooWabc", "Enter  start the game")
+	press(a, "enter")
+	if len(s.controls) != 1 || s.controls[0] != "start" {
+		t.Fatalf("controls %v", s.controls)
+	}
+	// A guest waits for the host.
+	u.Table.You = 1
+	step(a, updateMsg{sess: s, u: u, at: time.Now()})
+	contains(t, text(a), "Waiting for Ada to start the game.")
+	press(a, "enter")
+	if len(s.controls) != 1 {
+		t.Fatalf("a guest started the game: %v", s.controls)
+	}
+}
+
+// The session ending mid-game goes back to the lobby and says so.
+func TestSessionEndsToLobby(t *testing.T) {
+	l := &fakeLobby{}
+	a := lobbyApp(t, l, Config{})
+	press(a, "p")
+	step(a, closedMsg{sess: l.sess})
+	if a.screen != scrLobby {
+		t.Fatalf("screen %d", a.screen)
+	}
+	contains(t, text(a), "The connection to the table ended.")
+}
