@@ -106,6 +106,15 @@ func toConfigJSON(c engine.Config) configJSON {
 	return configJSON{Rules: c.Rules, Seats: c.Seats, Seed: c.Seed, Hands: c.Hands, First: c.First}
 }
 
+// check refuses a config with no rules: the zero Rules is no game, and
+// would not survive being written back.
+func (c configJSON) check() error {
+	if c.Rules == (engine.Rules{}) {
+		return errors.New("the config names no rules")
+	}
+	return nil
+}
+
 func (c configJSON) config() engine.Config {
 	return engine.Config{Rules: c.Rules, Seats: c.Seats, Seed: c.Seed, Hands: c.Hands, First: c.First}
 }
@@ -150,6 +159,9 @@ func (h JournalHeader) MarshalJSON() ([]byte, error) {
 func (h *JournalHeader) UnmarshalJSON(b []byte) error {
 	var w headerJSON
 	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	if err := w.Config.check(); err != nil {
 		return err
 	}
 	salt, err := hex32(w.Salt, "salt")
