@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // Player is a bot in a seat: it observes what its seat may see and decides
@@ -63,6 +64,7 @@ func (s *Settings) defaults() {
 // order; people and bots reach it through Sessions.
 type Table struct {
 	ID   string
+	tid  protocol.TableID
 	host string // the host's nickname
 
 	set     Settings
@@ -129,9 +131,9 @@ func NewTable(set Settings, host string, makeBot BotMaker, fallback func(*engine
 	if err := set.Rules.Check(set.Seats); err != nil {
 		return nil, err
 	}
-	var id [6]byte
+	var id protocol.TableID
 	rand.Read(id[:])
-	t := &Table{ID: hex.EncodeToString(id[:]), host: host, set: set, makeBot: makeBot, fall: fallback,
+	t := &Table{ID: hex.EncodeToString(id[:]), tid: id, host: host, set: set, makeBot: makeBot, fall: fallback,
 		in: make(chan func(), 64), quit: make(chan struct{}), phase: "waiting", specs: map[*mailbox]bool{}}
 	t.seats = make([]*seat, set.Seats)
 	for i := range t.seats {
@@ -753,4 +755,24 @@ func Local(set Settings, name string, makeBot BotMaker, fallback func(*engine.Vi
 		return nil, nil, err
 	}
 	return t, sess, nil
+}
+
+func (t *Table) wireID() protocol.TableID { return t.tid }
+
+// Plays is the number of the last play.
+func (t *Table) Plays() int {
+	n := 0
+	t.do(func() {
+		if t.game != nil {
+			n = t.game.Plays()
+		}
+	})
+	return n
+}
+
+// Clock is the table's clock: time since the deal.
+func (t *Table) Clock() time.Duration {
+	var d time.Duration
+	t.do(func() { d = t.now() })
+	return d
 }

@@ -8,6 +8,9 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 )
 
+// dumbThink is the dumb bot's think time: short, so network games are quick.
+const dumbThink = 5 * time.Millisecond
+
 // dumbBot plays its first card, lets every play go and hands over its first
 // card: the simplest legal player, so table tests don't depend on engine/bot.
 type dumbBot struct{ seat int }
@@ -23,11 +26,11 @@ func dumbMove(v *engine.View, seat int) (engine.Command, time.Duration, bool) {
 	case v.Phase == engine.PhaseCall && v.Window != nil:
 		for _, s := range v.Window.Callers {
 			if s == seat {
-				return engine.Command{Move: engine.MovePass, No: v.Window.No, Rank: engine.NoRank}, 300 * time.Millisecond, true
+				return engine.Command{Move: engine.MovePass, No: v.Window.No, Rank: engine.NoRank}, dumbThink, true
 			}
 		}
 	case v.Phase == engine.PhaseGive && v.Give != nil && v.Give.From == seat:
-		return engine.Command{Move: engine.MoveGive, Cards: v.Hand[:1], Rank: engine.NoRank}, time.Second, true
+		return engine.Command{Move: engine.MoveGive, Cards: v.Hand[:1], Rank: engine.NoRank}, dumbThink, true
 	case v.Phase == engine.PhasePlay && v.Turn == seat && len(v.Hand) > 0:
 		r := v.Rank
 		if r == engine.NoRank {
@@ -37,9 +40,14 @@ func dumbMove(v *engine.View, seat int) (engine.Command, time.Duration, bool) {
 			}
 		}
 		if v.Rules.Doubt && v.Round != nil && v.No > 0 {
-			return engine.Command{Move: engine.MoveSkip, Rank: engine.NoRank}, time.Second, true
+			return engine.Command{Move: engine.MoveSkip, Rank: engine.NoRank}, dumbThink, true
 		}
-		return engine.Command{Move: engine.MovePlay, Cards: v.Hand[:1], Rank: r}, time.Second, true
+		// Up to the cap of cards, so games are short.
+		k := min(len(v.Hand), v.Cap, 4)
+		if v.Rules.Sneak > 0 || v.Rules.CountLies {
+			k = min(k, 4)
+		}
+		return engine.Command{Move: engine.MovePlay, Cards: v.Hand[:k], Rank: r}, dumbThink, true
 	}
 	return engine.Command{}, 0, false
 }

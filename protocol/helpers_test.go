@@ -95,8 +95,8 @@ func samples() []sample {
 		{"believe", Believe{No: 9, Seat: 0}},
 		{"skip", Skip{No: 9, Seat: 0}},
 		{"update", Update{Events: []Event{
-			{Type: "play", Seat: 0, Target: -1, No: 7, Rank: 0, Claim: 2, Sneaked: -1, Count: 2},
-			{Type: "reveal", Seat: 0, Target: 1, No: 7, Rank: 0, Claim: 2, Out: true, Truth: true, Sneaked: 1, Count: 3, Cards: []Card{0, 1, 2}, Places: []int{1, 2}},
+			{Type: "play", Seat: 0, Target: -1, No: 7, Rank: 0, Claim: 2, Sneaked: -1, Count: Count{2, 2}, Sizes: Sizes{HandBefore: Count{9, 10}, HandAfter: Count{7, 7}, PileBefore: Count{4, 6}, PileAfter: Count{7, 10}}},
+			{Type: "reveal", Seat: 0, Target: 1, No: 7, Rank: 0, Claim: 2, Out: true, Truth: true, Sneaked: 1, Count: Count{3, 3}, Auto: true, Place: 2, Counts: []Count{{1, 1}, {30, -1}}, Hands: [][]Card{{1, 2}, {}}, Cards: []Card{0, 1, 2}, Places: []int{1, 2}},
 		}, View: view}},
 		{"refusal", Refusal{Code: CodeNotYourTurn, Message: "It is bob's turn.", Ref: 1<<32 + 5}},
 		{"heartbeat", Heartbeat{No: 12, Now: 1<<40 + 3}},

@@ -94,10 +94,12 @@ type Seated struct {
 
 // Player is one seat at the table, human or bot.
 type Player struct {
-	Seat int
-	Nick string
-	Peer peer.ID // empty for a bot
-	Bot  string  // "level/style" for a bot seat, empty for a human
+	Seat      int
+	Nick      string
+	Peer      peer.ID // empty for a bot
+	Bot       string  // "level/style" for a bot seat, empty for a human
+	Connected bool    // a person whose link is up (bots always are)
+	Covered   bool    // a bot plays for a person who is away
 }
 
 // Bot is a bot seat in the settings.
@@ -128,6 +130,9 @@ type Lobby struct {
 	Settings Settings
 	Players  []Player
 	Started  bool
+	Phase    string // waiting, playing, over
+	Host     string // the host's nickname
+	You      int    // the recipient's seat, -1 for a spectator
 }
 
 // Start starts the game with these settings and players. The host has sent
@@ -208,8 +213,11 @@ type Skip struct {
 // the events it may see, in order, and its view afterwards. The host decides
 // the audience; nothing here says who else got what.
 type Update struct {
-	Events []Event
-	View   *View // nil when only events changed
+	Events   []Event
+	View     *View  // nil when only events changed
+	Notice   string // table news: "Host left; Ada is now hosting"
+	At       int64  // the host's clock when sent, ms since the deal
+	Deadline int64  // when the open window or hand-over closes, ms; 0 for none
 }
 
 // Count is a hand or pile size: exact when Hi == Lo, a range when Hi > Lo,
@@ -240,6 +248,17 @@ type View struct {
 	Round  *Round // V15
 	Out    int    // cards out of the game (V9, V15)
 	Stats  []Stats
+	Placed []int  // each seat's place once out (V8, V15), 0 while in
+	Seen   []Card // cards out of the game that were shown face up
+	Cap    int    // the most cards a claim may hold
+	Final  *Final // every card, once the game is over
+}
+
+// Final is every card at the end of the game, when all may be shown.
+type Final struct {
+	Hands [][]Card
+	Pile  []Card
+	Gone  []Card
 }
 
 // Last is the last play as a seat sees it.
@@ -248,9 +267,11 @@ type Last struct {
 	Rank  int8
 	Claim int
 	No    int
-	Out   bool   // the play emptied the hand
-	Cards []Card // only when turned up, or the viewer's own play
-	Sizes Sizes
+	Out    bool   // the play emptied the hand
+	Cards  []Card // only when turned up, or the viewer's own play
+	Sizes  Sizes
+	Shown  bool // a call turned it up
+	Caller int  // who called it, -1 for nobody
 }
 
 // Sizes are the sizes around a play.
@@ -265,13 +286,15 @@ type Sizes struct {
 type Window struct {
 	No     int
 	Closes int64
-	Passed []int // seats that let it go
+	Passed  []int // seats that let it go
+	Callers []int // seats that may still call
 }
 
 // Owed is a pending hand-over after a caught sneak (V14).
 type Owed struct {
 	From   int
 	To     int
+	Count  int
 	Closes int64
 }
 
@@ -285,10 +308,12 @@ type Round struct {
 
 // Stats are one seat's running figures.
 type Stats struct {
-	Calls  int
-	Right  int
-	Caught int
-	Sneaks int // -1 when unknown to the viewer
+	Calls   int
+	Right   int
+	Lies    int // lies of this seat's that were caught
+	Caught  int // sneaks of this seat's that were caught
+	Sneaks  int // -1 when unknown to the viewer
+	Pickups int
 }
 
 // Event is one thing that happened, as the engine reports it (REFEREE.md's
@@ -303,9 +328,14 @@ type Event struct {
 	Out     bool
 	Truth   bool
 	Sneaked int
-	Count   int
+	Count   Count
 	Cards   []Card
 	Places  []int
+	Auto    bool     // a hand-over the clock chose
+	Place   int      // out: the place taken
+	Sizes   Sizes    // play: the hand and pile before and after
+	Counts  []Count  // deal: every hand's size
+	Hands   [][]Card // over: every hand
 }
 
 // Refusal is the host's "no", to a move or to a join. Ref is the sequence

@@ -1,0 +1,80 @@
+package node
+
+import (
+	"context"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+)
+
+// PlayBot plays a session's seat with a bot until the game ends or ctx is
+// done: the headless player of `bullshit join --headless`, and of tests.
+// Every update is handed to show first (nil to skip). Think times are
+// honoured, and a decision is made again only when the situation changes.
+func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.View) (engine.Command, bool), show func(Update)) (Update, error) {
+	var (
+		last    Update
+		decided string
+		timer   *time.Timer
+		fire    <-chan time.Time
+		pending engine.Command
+	)
+	stop := func() {
+		if timer != nil {
+			timer.Stop()
+		}
+		fire = nil
+	}
+	defer stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return last, ctx.Err()
+		case <-fire:
+			fire = nil
+			s.Send(pending)
+		case u, ok := <-s.Updates():
+			if !ok {
+				return last, nil
+			}
+			last = u
+			if show != nil {
+				show(u)
+			}
+			if p != nil {
+				for i := range u.Events {
+					p.Observe(&u.Events[i])
+				}
+			}
+			if u.Table.Phase == "over" || u.View.Phase == engine.PhaseOver {
+				return last, nil
+			}
+			if p == nil || u.Table.You < 0 || u.Table.Phase != "playing" {
+				continue
+			}
+			key := situation(&u.View)
+			if u.Refusal != nil {
+				key += "/refused"
+			}
+			if key == decided {
+				continue
+			}
+			decided = key
+			stop()
+			if u.Refusal != nil && fallback != nil {
+				// Our move was refused: the always-legal move instead.
+				if cmd, ok := fallback(&u.View); ok {
+					s.Send(cmd)
+				}
+				continue
+			}
+			cmd, think, ok := p.Act(&u.View)
+			if !ok {
+				continue
+			}
+			pending = cmd
+			timer = time.NewTimer(think)
+			fire = timer.C
+		}
+	}
+}

@@ -1,0 +1,639 @@
+package node
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// Heartbeats go both ways every HeartbeatEvery; a side that hears nothing
+// for DeadAfter takes the other for gone.
+var (
+	HeartbeatEvery = time.Second
+	DeadAfter      = 4 * time.Second
+)
+
+// maxFrame bounds what is read from a stream before anything is parsed.
+const maxFrame = protocol.MaxSize
+
+// writeFrame writes one length-prefixed envelope.
+func writeFrame(w *bufio.Writer, b []byte) error {
+	var n [binary.MaxVarintLen64]byte
+	if _, err := w.Write(n[:binary.PutUvarint(n[:], uint64(len(b)))]); err != nil {
+		return err
+	}
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+var errFrameTooBig = errors.New("node: frame over the size limit")
+
+// readFrame reads one length-prefixed envelope; an oversize length is
+// refused before its bytes are read.
+func readFrame(r *bufio.Reader) ([]byte, error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return nil, err
+	}
+	if n > maxFrame {
+		return nil, fmt.Errorf("%w: %d bytes", errFrameTooBig, n)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Server puts a Table on the network: it answers joiners on the game's
+// stream protocol, applies their moves in arrival order and sends each seat
+// what it may see, signed.
+type Server struct {
+	h      host.Host
+	signer *protocol.Signer
+	table  *Table
+	tid    protocol.TableID
+	code   string
+	term   atomic.Uint64
+	replay protocol.Replay
+
+	mu    sync.Mutex
+	conns map[*srvConn]bool
+
+	// Refused counts envelopes refused for being forged, replayed, stale or
+	// malformed; tests and the bench read it.
+	Refused atomic.Int64
+}
+
+// Serve starts serving t on h, signing with key (h's own identity key).
+func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
+	signer, err := protocol.NewSigner(key, uint64(time.Now().UnixNano()))
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{h: h, signer: signer, table: t, tid: t.wireID(), code: t.set.Code, conns: map[*srvConn]bool{}}
+	s.term.Store(1)
+	h.SetStreamHandler(ProtocolID, s.handle)
+	return s, nil
+}
+
+// Close stops answering and drops every connection.
+func (s *Server) Close() {
+	s.h.RemoveStreamHandler(ProtocolID)
+	s.mu.Lock()
+	for c := range s.conns {
+		c.st.Reset()
+	}
+	s.mu.Unlock()
+}
+
+// Addrs are the addresses a player can join by hand.
+func (s *Server) Addrs() []string { return JoinAddrs(s.h) }
+
+type srvConn struct {
+	s    *Server
+	st   network.Stream
+	r    *bufio.Reader
+	wmu  sync.Mutex
+	w    *bufio.Writer
+	peer peer.ID
+	seat int
+	sess *LocalSession
+	last TableState
+	sent bool
+}
+
+func (c *srvConn) send(m protocol.Message) error {
+	b, _, err := c.s.signer.Seal(c.s.tid, c.s.term.Load(), m)
+	if err != nil {
+		return err
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.st.SetWriteDeadline(time.Now().Add(DeadAfter))
+	return writeFrame(c.w, b)
+}
+
+func (c *srvConn) refuse(code, msg string, ref uint64) {
+	c.s.Refused.Add(1)
+	c.send(protocol.Refusal{Code: code, Message: msg, Ref: ref})
+}
+
+// read returns the next verified message; refusals of bad envelopes are
+// sent from here and reading goes on.
+func (c *srvConn) read() (*protocol.Envelope, error) {
+	for {
+		c.st.SetReadDeadline(time.Now().Add(DeadAfter))
+		b, err := readFrame(c.r)
+		if err != nil {
+			if errors.Is(err, errFrameTooBig) {
+				c.refuse(protocol.CodeBadCommand, "That message is over the size limit.", 0)
+			}
+			return nil, err
+		}
+		env, err := protocol.Open(b, c.peer)
+		if err != nil {
+			var ref uint64
+			if env != nil {
+				ref = env.Seq
+			}
+			c.refuse(protocol.CodeBadCommand, "Refused: "+err.Error(), ref)
+			continue
+		}
+		// A joiner who dialled an address may not know the table's ID yet.
+		if env.Table != c.s.tid && !(c.sess == nil && env.Table == (protocol.TableID{})) {
+			c.refuse(protocol.CodeBadCommand, "That message is for another table.", env.Seq)
+			continue
+		}
+		// Only an elected host raises the term: a player's envelope must carry
+		// the table's current one, or anyone could fence everyone else out.
+		if t := c.s.term.Load(); env.Term != t {
+			c.refuse(protocol.CodeBadCommand, fmt.Sprintf("Refused: term %d, the table is at term %d.", env.Term, t), env.Seq)
+			continue
+		}
+		if err := c.s.replay.Check(env.Sender, env.Term, env.Seq); err != nil {
+			c.refuse(protocol.CodeBadCommand, "Refused: "+err.Error(), env.Seq)
+			continue
+		}
+		return env, nil
+	}
+}
+
+func (s *Server) handle(st network.Stream) {
+	c := &srvConn{s: s, st: st, r: bufio.NewReader(st), w: bufio.NewWriter(st), peer: st.Conn().RemotePeer(), seat: -1}
+	s.mu.Lock()
+	s.conns[c] = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.conns, c)
+		s.mu.Unlock()
+		st.Close()
+	}()
+	if err := c.join(); err != nil {
+		return
+	}
+	defer c.sess.Close()
+	done := make(chan struct{})
+	defer close(done)
+	go c.pump(done)
+	go c.heartbeat(done)
+	for {
+		env, err := c.read()
+		if err != nil {
+			return
+		}
+		switch m := env.Msg.(type) {
+		case protocol.Heartbeat:
+		case protocol.Leave:
+			return
+		default:
+			cmd, seat, ok := engMove(m)
+			if !ok {
+				c.refuse(protocol.CodeBadCommand, "A player can't send that message.", env.Seq)
+				continue
+			}
+			if c.seat < 0 {
+				c.refuse(protocol.CodeNotAllowed, "You're watching: spectators don't move.", env.Seq)
+				continue
+			}
+			if seat != c.seat {
+				c.refuse(protocol.CodeBadSeat, "You can only move for your own seat, "+strconv.Itoa(c.seat)+".", env.Seq)
+				continue
+			}
+			if err := s.table.Move(c.seat, cmd); err != nil {
+				var ref *engine.Refusal
+				if errors.As(err, &ref) {
+					c.refuse(string(ref.Code), ref.Msg, env.Seq)
+				} else {
+					c.refuse(protocol.CodeBadCommand, err.Error(), env.Seq)
+				}
+			}
+		}
+	}
+}
+
+// join runs the hello exchange: version, join code, a seat or a spectator's
+// place.
+func (c *srvConn) join() error {
+	env, err := c.read()
+	if err != nil {
+		return err
+	}
+	hello, ok := env.Msg.(protocol.Hello)
+	if !ok {
+		c.refuse(protocol.CodeBadCommand, "Say hello first.", env.Seq)
+		return errors.New("no hello")
+	}
+	if !hello.Version.Compatible() {
+		c.refuse(protocol.CodeVersion, fmt.Sprintf("This table runs protocol %s; you have %s: update the game.",
+			protocol.Current, hello.Version), env.Seq)
+		return errors.New("version")
+	}
+	if c.s.code != "" {
+		nonce := make([]byte, protocol.NonceSize)
+		rand.Read(nonce)
+		if err := c.send(protocol.Challenge{Nonce: nonce}); err != nil {
+			return err
+		}
+		env, err = c.read()
+		if err != nil {
+			return err
+		}
+		hello, ok = env.Msg.(protocol.Hello)
+		if !ok || !protocol.CheckProof(c.s.code, nonce, c.peer, hello.Proof) {
+			c.refuse(protocol.CodeBadCode, "That join code is wrong.", env.Seq)
+			return errors.New("bad code")
+		}
+	}
+	if hello.Watch {
+		c.sess, err = c.s.table.Watch()
+	} else {
+		c.seat, c.sess, err = c.s.table.Sit(c.peer.String(), hello.Nick)
+	}
+	switch {
+	case errors.Is(err, ErrTableFull):
+		c.refuse(protocol.CodeTableFull, err.Error(), env.Seq)
+		return err
+	case errors.Is(err, ErrStarted):
+		c.refuse(protocol.CodeStarted, err.Error(), env.Seq)
+		return err
+	case err != nil:
+		c.refuse(protocol.CodeBadCommand, err.Error(), env.Seq)
+		return err
+	}
+	return c.send(protocol.Seated{Seat: c.seat, Nick: hello.Nick, Table: c.s.tid})
+}
+
+// pump sends the seat everything the table delivers to it.
+func (c *srvConn) pump(done chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case u, ok := <-c.sess.Updates():
+			if !ok {
+				c.st.Reset()
+				return
+			}
+			if u.Refusal != nil {
+				continue // answered with the move's sequence number in handle
+			}
+			if !c.sent || !reflect.DeepEqual(u.Table, c.last) {
+				if c.send(wireLobby(&u.Table)) != nil {
+					return
+				}
+				c.last, c.sent = u.Table, true
+			}
+			if c.send(wireUpdate(&u)) != nil {
+				c.st.Reset()
+				return
+			}
+		}
+	}
+}
+
+func (c *srvConn) heartbeat(done chan struct{}) {
+	t := time.NewTicker(HeartbeatEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			if c.send(protocol.Heartbeat{No: c.s.table.Plays(), Now: ms(c.s.table.Clock())}) != nil {
+				c.st.Reset()
+				return
+			}
+		}
+	}
+}
+
+func wireUpdate(u *Update) protocol.Update {
+	w := protocol.Update{View: wireView(&u.View), Notice: u.Notice, At: ms(u.At), Deadline: ms(u.Deadline)}
+	for i := range u.Events {
+		w.Events = append(w.Events, wireEvent(&u.Events[i]))
+	}
+	return w
+}
+
+func wireLobby(t *TableState) protocol.Lobby {
+	rules := map[string]string{}
+	for k, v := range t.Rules.Map() {
+		if k != "preset" {
+			rules[k] = fmt.Sprint(v)
+		}
+	}
+	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
+		Window: int(t.Rules.Window / time.Second), Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second)},
+		Started: t.Phase != "waiting", Phase: t.Phase, Host: t.Host, You: t.You}
+	for i, s := range t.Seats {
+		l.Players = append(l.Players, protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered})
+	}
+	return l
+}
+
+func engLobby(l *protocol.Lobby) TableState {
+	m := map[string]any{}
+	for k, v := range l.Settings.Rules {
+		m[k] = v
+	}
+	if _, ok := engine.Preset(l.Settings.Preset); ok {
+		m["preset"] = l.Settings.Preset
+	}
+	rules, err := engine.ParseRules(m)
+	if err != nil {
+		rules = engine.Standard()
+	}
+	rules.Preset = l.Settings.Preset
+	t := TableState{Name: l.Settings.Name, Preset: l.Settings.Preset, Rules: rules, You: l.You, Host: l.Host,
+		Phase: l.Phase, Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second}
+	for _, p := range l.Players {
+		t.Seats = append(t.Seats, SeatInfo{Name: p.Nick, Bot: p.Bot, Connected: p.Connected, Covered: p.Covered})
+	}
+	return t
+}
+
+// Remote is a seat's session on a table hosted by another node. It
+// reconnects by itself when the link drops, and gets its seat back.
+type Remote struct {
+	h      host.Host
+	signer *protocol.Signer
+	info   peer.AddrInfo
+	nick   string
+	code   string
+	watch  bool
+
+	box    *mailbox
+	replay protocol.Replay
+	closed atomic.Bool
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu    sync.Mutex
+	st    network.Stream
+	w     *bufio.Writer
+	seat  int
+	tid   protocol.TableID
+	term  uint64
+	table TableState
+	view  engine.View
+	gen   int
+
+	// OnFrame, if set before Dial returns, sees every frame received (the
+	// wire-secrecy test reads them).
+	OnFrame func([]byte)
+}
+
+// ErrRefused wraps a host's refusal to seat us.
+type ErrRefused struct{ Code, Msg string }
+
+func (e *ErrRefused) Error() string { return e.Msg }
+
+// Dial joins the table hosted at info: a seat (or a spectator's place when
+// watch), proving the join code when the table asks.
+func Dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
+	signer, err := protocol.NewSigner(key, uint64(time.Now().UnixNano()))
+	if err != nil {
+		return nil, err
+	}
+	r := &Remote{h: h, signer: signer, info: info, nick: nick, code: code, watch: watch, box: newMailbox(), seat: -1,
+		term: 1, OnFrame: onFrame}
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	if err := r.connect(ctx); err != nil {
+		r.box.close()
+		r.cancel()
+		return nil, err
+	}
+	return r, nil
+}
+
+// Seat is our seat, -1 for a spectator.
+func (r *Remote) Seat() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.seat
+}
+
+func (r *Remote) connect(ctx context.Context) error {
+	if err := r.h.Connect(ctx, r.info); err != nil {
+		return err
+	}
+	st, err := r.h.NewStream(ctx, r.info.ID, ProtocolID)
+	if err != nil {
+		return err
+	}
+	br := bufio.NewReader(st)
+	w := bufio.NewWriter(st)
+	r.mu.Lock()
+	r.st, r.w = st, w
+	r.gen++
+	gen := r.gen
+	r.mu.Unlock()
+	fail := func(err error) error { st.Reset(); return err }
+	if err := r.send(protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch}); err != nil {
+		return fail(err)
+	}
+	for {
+		st.SetReadDeadline(time.Now().Add(DeadAfter))
+		env, err := r.read(br)
+		if err != nil {
+			return fail(err)
+		}
+		switch m := env.Msg.(type) {
+		case protocol.Challenge:
+			proof := protocol.Prove(r.code, m.Nonce, r.h.ID())
+			if err := r.send(protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch, Proof: proof}); err != nil {
+				return fail(err)
+			}
+		case protocol.Refusal:
+			return fail(&ErrRefused{Code: m.Code, Msg: m.Message})
+		case protocol.Seated:
+			r.mu.Lock()
+			r.seat, r.tid = m.Seat, m.Table
+			r.mu.Unlock()
+			go r.readLoop(st, br, gen)
+			go r.heartbeat(gen)
+			return nil
+		}
+	}
+}
+
+func (r *Remote) read(br *bufio.Reader) (*protocol.Envelope, error) {
+	for {
+		b, err := readFrame(br)
+		if err != nil {
+			return nil, err
+		}
+		if r.OnFrame != nil {
+			r.OnFrame(b)
+		}
+		env, err := protocol.Open(b, r.info.ID)
+		if err != nil {
+			continue // not the host's, or not for us: ignored
+		}
+		if err := r.replay.Check(env.Sender, env.Term, env.Seq); err != nil {
+			continue
+		}
+		return env, nil
+	}
+}
+
+func (r *Remote) send(m protocol.Message) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.st == nil {
+		return errors.New("not connected to the host")
+	}
+	b, _, err := r.signer.Seal(r.tid, r.term, m)
+	if err != nil {
+		return err
+	}
+	r.st.SetWriteDeadline(time.Now().Add(DeadAfter))
+	return writeFrame(r.w, b)
+}
+
+func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
+	for {
+		st.SetReadDeadline(time.Now().Add(DeadAfter))
+		env, err := r.read(br)
+		if err != nil {
+			st.Reset()
+			r.lost(gen)
+			return
+		}
+		switch m := env.Msg.(type) {
+		case protocol.Lobby:
+			t := engLobby(&m)
+			r.mu.Lock()
+			r.table = t
+			r.mu.Unlock()
+		case protocol.Update:
+			r.mu.Lock()
+			u := Update{Table: r.table, Notice: m.Notice, At: fromMS(m.At), Deadline: fromMS(m.Deadline)}
+			if m.View != nil {
+				r.view = engView(m.View, r.table.Rules)
+			}
+			u.View = r.view
+			r.mu.Unlock()
+			for _, e := range m.Events {
+				u.Events = append(u.Events, engEvent(e))
+			}
+			r.box.put(u)
+		case protocol.Refusal:
+			r.mu.Lock()
+			u := Update{Table: r.table, View: r.view, Refusal: &engine.Refusal{Code: engine.Code(m.Code), Msg: m.Message}}
+			r.mu.Unlock()
+			r.box.put(u)
+		case protocol.Heartbeat:
+		}
+	}
+}
+
+func (r *Remote) heartbeat(gen int) {
+	t := time.NewTicker(HeartbeatEvery)
+	defer t.Stop()
+	for range t.C {
+		r.mu.Lock()
+		stale := r.gen != gen
+		r.mu.Unlock()
+		if stale || r.closed.Load() {
+			return
+		}
+		r.send(protocol.Heartbeat{})
+	}
+}
+
+// lost is the link dropping: tell the screen, and dial again until the host
+// answers or the session is closed.
+func (r *Remote) lost(gen int) {
+	r.mu.Lock()
+	if r.gen != gen || r.closed.Load() {
+		r.mu.Unlock()
+		return
+	}
+	r.st = nil
+	u := Update{Table: r.table, View: r.view, Notice: "Lost the host: reconnecting…"}
+	r.mu.Unlock()
+	r.box.put(u)
+	go func() {
+		for !r.closed.Load() {
+			ctx, cancel := context.WithTimeout(r.ctx, 2*time.Second)
+			err := r.connect(ctx)
+			cancel()
+			if err == nil {
+				r.mu.Lock()
+				u := Update{Table: r.table, View: r.view, Notice: "Reconnected."}
+				r.mu.Unlock()
+				r.box.put(u)
+				return
+			}
+			var ref *ErrRefused
+			if errors.As(err, &ref) {
+				r.mu.Lock()
+				u := Update{Table: r.table, View: r.view, Notice: "The host refused us: " + ref.Msg}
+				r.mu.Unlock()
+				r.box.put(u)
+				r.Close()
+				return
+			}
+			select {
+			case <-r.ctx.Done():
+				return
+			case <-time.After(500 * time.Millisecond):
+			}
+		}
+	}()
+}
+
+// Updates delivers what our seat may see.
+func (r *Remote) Updates() <-chan Update { return r.box.out }
+
+// Send sends a move for our seat; the host's answer comes as an Update.
+func (r *Remote) Send(cmd engine.Command) error {
+	m := wireMove(cmd, r.Seat())
+	if m == nil {
+		return errors.New("not a move")
+	}
+	return r.send(m)
+}
+
+// Control is for the host's own session; a remote player can't.
+func (r *Remote) Control(action string) error {
+	return errors.New("only the host can " + action + " the game")
+}
+
+// Close leaves the table.
+func (r *Remote) Close() error {
+	if r.closed.Swap(true) {
+		return nil
+	}
+	r.send(protocol.Leave{Reason: "left"})
+	r.mu.Lock()
+	if r.st != nil {
+		r.st.Close()
+	}
+	r.mu.Unlock()
+	r.cancel()
+	r.box.close()
+	return nil
+}

@@ -1,0 +1,226 @@
+package node
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+type loopNode struct {
+	h   host.Host
+	key crypto.PrivKey
+}
+
+func newLoopNode(t testing.TB) loopNode {
+	t.Helper()
+	k, _, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHost(context.Background(), HostConfig{Key: k, Listen: []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/0")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return loopNode{h, k}
+}
+
+func info(n loopNode) peer.AddrInfo { return peer.AddrInfo{ID: n.h.ID(), Addrs: n.h.Addrs()} }
+
+// hostTable opens a table of seats with bots on the last ones and serves it.
+func hostTable(t testing.TB, set Settings) (loopNode, *Table, *Server) {
+	t.Helper()
+	hn := newLoopNode(t)
+	tb, err := NewTable(set, "host", dumbMaker, dumbFallback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tb.Close)
+	srv, err := Serve(hn.h, hn.key, tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return hn, tb, srv
+}
+
+// Players on their own nodes join over loopback and play a whole game with
+// headless bots; every one of them sees the same end, all cards there.
+func TestNetPlayersPlayAWholeGame(t *testing.T) {
+	for _, n := range []int{2, 4, 10} {
+		t.Run("", func(t *testing.T) {
+			rules := engine.Standard()
+			rules.Window = time.Second
+			hn, tb, _ := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: n, Bots: []string{"x"}, Reveal: 50 * time.Millisecond})
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			var remotes []*Remote
+			for i := 0; i < n-1; i++ {
+				pn := newLoopNode(t)
+				r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer r.Close()
+				if r.Seat() != i {
+					t.Fatalf("player %d got seat %d", i, r.Seat())
+				}
+				remotes = append(remotes, r)
+			}
+			if err := tb.Start(); err != nil {
+				t.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			ends := make([]Update, len(remotes))
+			for i, r := range remotes {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					ends[i], _ = PlayBot(ctx, r, &dumbBot{seat: r.Seat()}, dumbFallback, nil)
+				}()
+			}
+			wg.Wait()
+			for i, u := range ends {
+				if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
+					t.Fatalf("player %d: the game did not end for it (phase %v)", i, u.View.Phase)
+				}
+				total := len(u.View.Final.Pile) + len(u.View.Final.Gone)
+				for _, h := range u.View.Final.Hands {
+					total += len(h)
+				}
+				if want := 52 * rules.DecksFor(n); total != want {
+					t.Fatalf("player %d counts %d cards at the end, want %d", i, total, want)
+				}
+				if u.Table.Name != "Kitchen" || len(u.Table.Seats) != n {
+					t.Fatalf("player %d sees table %+v", i, u.Table)
+				}
+			}
+		})
+	}
+}
+
+// A shout for a play already settled is refused as too late, over the wire.
+func TestNetLateShoutRefused(t *testing.T) {
+	rules := engine.Standard()
+	hn, tb, _ := hostTable(t, Settings{Rules: rules, Seats: 2})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var rs []*Remote
+	for range 2 {
+		pn := newLoopNode(t)
+		r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		rs = append(rs, r)
+	}
+	tb.Start()
+	// Wait for the deal, then the first player plays; the other lets it go,
+	// then shouts on it: too late.
+	views := make([]engine.View, 2)
+	next := func(i int) Update {
+		select {
+		case u := <-rs[i].Updates():
+			views[i] = u.View
+			return u
+		case <-ctx.Done():
+			t.Fatal("no update")
+		}
+		return Update{}
+	}
+	for len(views[0].Hand) == 0 {
+		next(0)
+	}
+	for len(views[1].Hand) == 0 {
+		next(1)
+	}
+	first := views[0].Turn
+	other := 1 - first
+	if err := rs[first].Send(engine.Command{Move: engine.MovePlay, Cards: views[first].Hand[:1], Rank: engine.NoRank}); err != nil {
+		t.Fatal(err)
+	}
+	for views[other].No != 1 {
+		next(other)
+	}
+	rs[other].Send(engine.Command{Move: engine.MovePass, No: 1})
+	for views[other].Phase != engine.PhasePlay {
+		next(other)
+	}
+	rs[other].Send(engine.Command{Move: engine.MoveCall, No: 1})
+	for {
+		u := next(other)
+		if u.Refusal != nil {
+			if u.Refusal.Code != engine.CodeTooLate {
+				t.Fatalf("late shout refused with %s, want too_late", u.Refusal.Code)
+			}
+			return
+		}
+	}
+}
+
+// A forged or replayed envelope is refused and changes nothing; the honest
+// connection goes on.
+func TestNetForgedAndReplayedRefused(t *testing.T) {
+	hn, tb, srv := hostTable(t, Settings{Seats: 2, Bots: []string{"b"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	pn := newLoopNode(t)
+	var mu sync.Mutex
+	r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tb.Start()
+	u := <-r.Updates()
+	_ = u
+	before := tb.Plays()
+	// Forge: a move signed by another key, sent on our stream.
+	stranger, _, _ := crypto.GenerateEd25519Key(rand.Reader)
+	forged, err := protocol.Seal(stranger, r.tid, 1, 99, protocol.Call{No: 0, Seat: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Replay: a real envelope of ours, sent twice.
+	own, _, err := r.signer.Seal(r.tid, 1, protocol.Heartbeat{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	r.mu.Lock()
+	for _, b := range [][]byte{forged, own, own} {
+		if err := writeFrame(r.w, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.mu.Unlock()
+	mu.Unlock()
+	deadline := time.Now().Add(5 * time.Second)
+	for srv.Refused.Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := srv.Refused.Load(); got != 2 {
+		t.Fatalf("refused %d envelopes, want 2 (the forgery and the replay)", got)
+	}
+	if tb.Plays() != before {
+		t.Fatal("a refused envelope changed the game")
+	}
+	// The connection still works: a heartbeat round goes through.
+	if err := r.send(protocol.Heartbeat{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var _ = errors.Is
