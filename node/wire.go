@@ -10,8 +10,10 @@ import (
 // The protocol keeps its own plain wire types; these convert between them
 // and the engine's.
 
-func wireCount(c engine.Count) protocol.Count { return protocol.Count{Lo: int16(c.Lo), Hi: int16(c.Hi)} }
-func engCount(c protocol.Count) engine.Count  { return engine.Count{Lo: int(c.Lo), Hi: int(c.Hi)} }
+func wireCount(c engine.Count) protocol.Count {
+	return protocol.Count{Lo: int16(c.Lo), Hi: int16(c.Hi)}
+}
+func engCount(c protocol.Count) engine.Count { return engine.Count{Lo: int(c.Lo), Hi: int(c.Hi)} }
 
 func wireCards(cs []engine.Card) []protocol.Card {
 	if cs == nil {
@@ -94,9 +96,9 @@ func engHands(hs [][]protocol.Card) [][]engine.Card {
 	return out
 }
 
-func ms(d time.Duration) int64       { return d.Milliseconds() }
-func fromMS(n int64) time.Duration   { return time.Duration(n) * time.Millisecond }
-func secs(d engine.Seconds) int64    { return time.Duration(d).Milliseconds() }
+func ms(d time.Duration) int64        { return d.Milliseconds() }
+func fromMS(n int64) time.Duration    { return time.Duration(n) * time.Millisecond }
+func secs(d engine.Seconds) int64     { return time.Duration(d).Milliseconds() }
 func fromSecs(n int64) engine.Seconds { return engine.Seconds(fromMS(n)) }
 
 func wireEvent(e *engine.Event) protocol.Event {

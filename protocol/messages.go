@@ -263,10 +263,10 @@ type Final struct {
 
 // Last is the last play as a seat sees it.
 type Last struct {
-	Seat  int
-	Rank  int8
-	Claim int
-	No    int
+	Seat   int
+	Rank   int8
+	Claim  int
+	No     int
 	Out    bool   // the play emptied the hand
 	Cards  []Card // only when turned up, or the viewer's own play
 	Sizes  Sizes
@@ -284,8 +284,8 @@ type Sizes struct {
 
 // Window is an open call window.
 type Window struct {
-	No     int
-	Closes int64
+	No      int
+	Closes  int64
 	Passed  []int // seats that let it go
 	Callers []int // seats that may still call
 }
