@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node"
+)
+
+// verifyGame plays a random legal game by an honest host and returns seat
+// 1's saved game of it.
+func verifyGame(t *testing.T) node.SavedGame {
+	rules, _ := engine.Preset("standard")
+	cfg := engine.Config{Rules: rules, Seats: 3, Seed: 2024}
+	g, deal, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const seat = 1
+	var steps []engine.Step
+	var seen []engine.Event
+	keep := func(events []engine.Event) {
+		for _, e := range events {
+			if e.VisibleTo(seat) {
+				seen = append(seen, e)
+			}
+		}
+	}
+	keep(deal)
+	rng := rand.New(rand.NewPCG(1, 2))
+	now := time.Duration(0)
+	for tries := 0; !g.Over() && tries < 20000; tries++ {
+		now += time.Duration(rng.IntN(2000)) * time.Millisecond
+		events := g.Tick(now)
+		var cmd *engine.Command
+		v := g.View(g.Turn())
+		switch {
+		case g.Phase() == engine.PhaseCall && v.Window != nil && len(v.Window.Callers) > 0:
+			c := engine.Command{Move: engine.MovePass, Seat: v.Window.Callers[rng.IntN(len(v.Window.Callers))], No: v.Window.No, Rank: engine.NoRank}
+			if rng.IntN(3) == 0 {
+				c.Move = engine.MoveCall
+			}
+			cmd = &c
+		case g.Phase() == engine.PhasePlay:
+			k := 1 + rng.IntN(min(3, len(v.Hand)))
+			c := engine.Command{Move: engine.MovePlay, Seat: g.Turn(), Cards: v.Hand[:k], Rank: engine.NoRank}
+			cmd = &c
+		}
+		if cmd != nil {
+			more, err := g.Apply(now, *cmd)
+			if err != nil {
+				cmd = nil
+			}
+			events = append(events, more...)
+		}
+		if cmd == nil && len(events) == 0 {
+			continue
+		}
+		steps = append(steps, engine.Step{At: now, Cmd: cmd})
+		keep(events)
+	}
+	if !g.Over() {
+		t.Fatal("the game did not end")
+	}
+	salt, _ := node.NewSalt()
+	return node.SavedGame{Table: "Kitchen", Seat: seat, Config: cfg, Salt: salt, Commitment: node.Commit(cfg.Seed, salt),
+		Steps: steps, Events: seen}
+}
+
+func TestVerifyCommand(t *testing.T) {
+	dir := t.TempDir()
+	g := verifyGame(t)
+	good := filepath.Join(dir, "good.json")
+	if err := node.SaveGame(good, g); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if err := verify([]string{good}, &out, &errs); err != nil {
+		t.Fatalf("an honest game: %v\n%s", err, out.String())
+	}
+	if !strings.HasPrefix(out.String(), "verified: \"Kitchen\" as seat 1, ") {
+		t.Fatalf("an honest game printed %q", out.String())
+	}
+
+	// The host told seat 1 a different verdict than the cards gave.
+	for i, e := range g.Events {
+		if e.Type == "reveal" {
+			g.Events[i].Truth = !e.Truth
+			break
+		}
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := node.SaveGame(bad, g); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	err := verify([]string{bad}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "bad.json: the host's game did not check out") {
+		t.Fatalf("a tampered game: %v", err)
+	}
+	t.Log(out.String())
+	if !strings.HasPrefix(out.String(), "NOT verified") || !strings.Contains(out.String(), "'s claim was ") {
+		t.Fatalf("a tampered game printed %q", out.String())
+	}
+
+	// Usage errors and unreadable files are errors, not verdicts.
+	for _, args := range [][]string{nil, {good, bad}, {filepath.Join(dir, "missing.json")}} {
+		out.Reset()
+		if err := verify(args, &out, &errs); err == nil || strings.Contains(out.String(), "verified") {
+			t.Errorf("verify %q: %v, %q", args, err, out.String())
+		}
+	}
+}
