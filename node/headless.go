@@ -47,7 +47,7 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 				}
 			}
 			if u.Table.Phase == "over" || u.View.Phase == engine.PhaseOver {
-				return last, nil
+				return awaitAudit(ctx, s, last, show), nil
 			}
 			if p == nil || u.Table.You < 0 || u.Table.Phase != "playing" {
 				continue
@@ -75,6 +75,38 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 			pending = cmd
 			timer = time.NewTimer(think)
 			fire = timer.C
+		}
+	}
+}
+
+// awaitAudit waits a little for the fairness audit that follows the end of
+// a game over the network (a table on this machine sends it with the end).
+func awaitAudit(ctx context.Context, s Session, last Update, show func(Update)) Update {
+	if last.Audit != nil {
+		return last
+	}
+	t := time.NewTimer(5 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return last
+		case <-t.C:
+			return last
+		case u, ok := <-s.Updates():
+			if !ok {
+				return last
+			}
+			if show != nil {
+				show(u)
+			}
+			if u.Audit != nil {
+				last.Audit = u.Audit
+				if u.Notice != "" {
+					last.Notice = u.Notice
+				}
+				return last
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"sync"
@@ -308,6 +309,14 @@ func (c *srvConn) pump(done chan struct{}) {
 				c.st.Reset()
 				return
 			}
+			if u.Reveal != nil {
+				for _, a := range wireAudit(u.Reveal) {
+					if c.send(a) != nil {
+						c.st.Reset()
+						return
+					}
+				}
+			}
 		}
 	}
 }
@@ -329,7 +338,7 @@ func (c *srvConn) heartbeat(done chan struct{}) {
 }
 
 func wireUpdate(u *Update) protocol.Update {
-	w := protocol.Update{View: wireView(&u.View), Notice: u.Notice, At: ms(u.At), Deadline: ms(u.Deadline)}
+	w := protocol.Update{View: wireView(&u.View), Notice: u.Notice, At: ms(u.At), Deadline: ms(u.Deadline), Backlog: u.Backlog}
 	for i := range u.Events {
 		w.Events = append(w.Events, wireEvent(&u.Events[i]))
 	}
@@ -345,11 +354,45 @@ func wireLobby(t *TableState) protocol.Lobby {
 	}
 	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
 		Window: int(t.Rules.Window / time.Second), Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second)},
-		Started: t.Phase != "waiting", Phase: t.Phase, Host: t.Host, You: t.You}
+		Started: t.Phase != "waiting", Phase: t.Phase, Host: t.Host, You: t.You, Commit: t.Commit}
 	for i, s := range t.Seats {
 		l.Players = append(l.Players, protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered})
 	}
 	return l
+}
+
+// auditPart is how many steps go in one Audit message, well under MaxSize.
+const auditPart = 1500
+
+// wireAudit is the host's reveal, in parts.
+func wireAudit(r *Reveal) []protocol.Audit {
+	steps := make([]protocol.Step, len(r.Steps))
+	for i, st := range r.Steps {
+		w := protocol.Step{At: int64(st.At), Tick: st.Cmd == nil, Rank: protocol.NoRank}
+		if c := st.Cmd; c != nil {
+			w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, wireCards(c.Cards), c.Claim, int8(c.Rank), c.No
+		}
+		steps[i] = w
+	}
+	parts := max(1, (len(steps)+auditPart-1)/auditPart)
+	out := make([]protocol.Audit, parts)
+	for p := range out {
+		lo, hi := p*auditPart, min(len(steps), (p+1)*auditPart)
+		out[p] = protocol.Audit{Seed: r.Config.Seed, Salt: r.Salt[:], Steps: steps[lo:hi], Part: p, Parts: parts}
+	}
+	return out
+}
+
+func engSteps(ws []protocol.Step) []engine.Step {
+	out := make([]engine.Step, len(ws))
+	for i, w := range ws {
+		out[i].At = time.Duration(w.At)
+		if !w.Tick {
+			out[i].Cmd = &engine.Command{Move: engine.Move(w.Move), Seat: w.Seat, Cards: engCards(w.Cards),
+				Claim: w.Claim, Rank: engine.Rank(w.Rank), No: w.No}
+		}
+	}
+	return out
 }
 
 func engLobby(l *protocol.Lobby) TableState {
@@ -366,7 +409,8 @@ func engLobby(l *protocol.Lobby) TableState {
 	}
 	rules.Preset = l.Settings.Preset
 	t := TableState{Name: l.Settings.Name, Preset: l.Settings.Preset, Rules: rules, You: l.You, Host: l.Host,
-		Phase: l.Phase, Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second}
+		Phase: l.Phase, Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
+		Commit: l.Commit}
 	for _, p := range l.Players {
 		t.Seats = append(t.Seats, SeatInfo{Name: p.Nick, Bot: p.Bot, Connected: p.Connected, Covered: p.Covered})
 	}
@@ -398,6 +442,12 @@ type Remote struct {
 	table TableState
 	view  engine.View
 	gen   int
+	got   []engine.Event   // every event we were sent, for the audit
+	parts []protocol.Audit // the host's reveal, as it arrives
+
+	// SaveDir, when set, is where the game is saved at its end, for
+	// `bullshit verify`.
+	SaveDir string
 
 	// OnFrame, if set before Dial returns, sees every frame received (the
 	// wire-secrecy test reads them).
@@ -538,7 +588,20 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			for _, e := range m.Events {
 				u.Events = append(u.Events, engEvent(e))
 			}
+			r.mu.Lock()
+			if m.Backlog {
+				r.got = append([]engine.Event(nil), u.Events...)
+				u.Events = nil
+				u.Backlog = true
+			} else {
+				r.got = append(r.got, u.Events...)
+			}
+			r.mu.Unlock()
 			r.box.put(u)
+		case protocol.Audit:
+			if u, ok := r.audit(m); ok {
+				r.box.put(u)
+			}
 		case protocol.Refusal:
 			r.mu.Lock()
 			u := Update{Table: r.table, View: r.view, Refusal: &engine.Refusal{Code: engine.Code(m.Code), Msg: m.Message}}
@@ -547,6 +610,43 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 		case protocol.Heartbeat:
 		}
 	}
+}
+
+// audit gathers the host's reveal and, once whole, checks the game: the
+// commitment, then the replay against every event we were sent.
+func (r *Remote) audit(m protocol.Audit) (Update, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m.Parts < 1 || m.Part != len(r.parts) || m.Parts > 1000 {
+		r.parts = nil
+		return Update{}, false
+	}
+	r.parts = append(r.parts, m)
+	if len(r.parts) < m.Parts {
+		return Update{}, false
+	}
+	var steps []engine.Step
+	for _, p := range r.parts {
+		steps = append(steps, engSteps(p.Steps)...)
+	}
+	r.parts = nil
+	var salt [SaltSize]byte
+	copy(salt[:], m.Salt)
+	g := SavedGame{Table: r.table.Name, Seat: r.seat, Salt: salt, Commitment: r.table.Commit, Steps: steps,
+		Events: append([]engine.Event(nil), r.got...),
+		Config: engine.Config{Rules: r.table.Rules, Seats: len(r.table.Seats), Seed: m.Seed}}
+	if len(m.Salt) != SaltSize {
+		return Update{Table: r.table, View: r.view, Audit: &AuditResult{Problems: []string{"the host revealed a salt of the wrong size"}}}, true
+	}
+	problems := VerifyGame(g)
+	u := Update{Table: r.table, View: r.view, Audit: &AuditResult{Verified: len(problems) == 0, Problems: problems}}
+	if r.SaveDir != "" {
+		path := filepath.Join(r.SaveDir, fmt.Sprintf("game-%s-%d.json", time.Now().Format("20060102-150405"), r.seat))
+		if err := SaveGame(path, g); err == nil {
+			u.Notice = "Saved for `bullshit verify`: " + path
+		}
+	}
+	return u, true
 }
 
 func (r *Remote) heartbeat(gen int) {

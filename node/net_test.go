@@ -105,6 +105,9 @@ func TestNetPlayersPlayAWholeGame(t *testing.T) {
 				if u.Table.Name != "Kitchen" || len(u.Table.Seats) != n {
 					t.Fatalf("player %d sees table %+v", i, u.Table)
 				}
+				if u.Audit == nil || !u.Audit.Verified {
+					t.Fatalf("player %d: the audit did not verify: %+v", i, u.Audit)
+				}
 			}
 		})
 	}

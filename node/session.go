@@ -36,6 +36,20 @@ type Update struct {
 	// is when the open window or hand-over closes, on the same clock.
 	At       time.Duration
 	Deadline time.Duration
+	// Backlog, when set, is every event the seat was sent so far (after a
+	// reconnection): for the audit, not to be shown again.
+	Backlog bool
+	// Reveal is the host's end-of-game reveal (the seed, the salt and every
+	// step), which a remote seat audits; screens ignore it.
+	Reveal *Reveal
+}
+
+// Reveal is what a host shows at the end so every seat can replay the game:
+// the seed and salt its commitment bound, and every step with its cards.
+type Reveal struct {
+	Config engine.Config
+	Salt   [SaltSize]byte
+	Steps  []engine.Step
 }
 
 // TableState is the table around the game: who sits where.
@@ -51,6 +65,7 @@ type TableState struct {
 	Reveal    time.Duration
 	TurnClock time.Duration // 0: off
 	Addr      string        // an address to join by hand, for the lobby and waiting room
+	Commit    [32]byte      // the host's commitment to the deal's seed, published before the deal
 }
 
 // SeatInfo is one seat as the table shows it.

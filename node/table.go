@@ -86,6 +86,11 @@ type Table struct {
 	seed   uint64
 	log    []Entry
 	notice string
+	salt   [SaltSize]byte
+	commit [32]byte
+	sent   [][]engine.Event // every event each seat was sent: its audit and its backlog
+	jpath  string
+	jour   *Journal
 
 	// OnChange, if set, is told of every accepted command (the journal and
 	// the network hook in here). It runs on the table goroutine.
@@ -254,6 +259,7 @@ func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
 			s.clock.Stop()
 		}
 		t.phaseChanged()
+		t.backlog(seatNo)
 		t.deliver(nil, "")
 	})
 	if derr != nil {
@@ -351,6 +357,11 @@ func (t *Table) deal() error {
 		return err
 	}
 	t.seed = seed
+	if t.salt, err = NewSalt(); err != nil {
+		return err
+	}
+	t.commit = Commit(seed, t.salt)
+	t.sent = make([][]engine.Event, len(t.seats))
 	for i, s := range t.seats {
 		if s.owner == "" && s.botName == "" {
 			s.botName = "medium"
@@ -368,6 +379,21 @@ func (t *Table) deal() error {
 		}
 	}
 	t.game, t.start, t.phase, t.pause, t.log = g, time.Now(), "playing", 0, nil
+	if t.jpath != "" {
+		if t.jour != nil {
+			t.jour.Close()
+		}
+		names := make([]string, len(t.seats))
+		for i, s := range t.seats {
+			names[i] = s.name
+		}
+		j, err := CreateJournal(t.jpath, JournalHeader{Table: t.ID, Name: t.set.Name,
+			Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Started: t.start})
+		if err != nil {
+			return err
+		}
+		t.jour = j
+	}
 	t.phaseChanged()
 	t.changed(events)
 	return nil
@@ -457,6 +483,11 @@ func (t *Table) apply(seatNo int, cmd engine.Command) error {
 
 func (t *Table) record(e Entry) {
 	t.log = append(t.log, e)
+	if t.jour != nil {
+		if err := t.jour.Append(e); err != nil {
+			t.notice = "The journal could not be written: " + err.Error()
+		}
+	}
 	if t.OnChange != nil {
 		t.OnChange(e)
 	}
@@ -615,7 +646,7 @@ func (t *Table) stopTimers() {
 // state is the table around the game, as every session sees it.
 func (t *Table) state(you int) TableState {
 	ts := TableState{ID: t.ID, Name: t.set.Name, Preset: t.set.Rules.Preset, Rules: t.set.Rules, You: you,
-		Host: t.host, Phase: t.phase, Reveal: t.set.Reveal, TurnClock: t.set.TurnClock}
+		Host: t.host, Phase: t.phase, Reveal: t.set.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit}
 	ts.Seats = make([]SeatInfo, len(t.seats))
 	for i, s := range t.seats {
 		name := s.name
@@ -642,12 +673,20 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 		deadline, _ = t.game.Deadline()
 	}
 	now := t.now()
+	var reveal *Reveal
+	if t.phase == "over" && t.game != nil {
+		reveal = &Reveal{Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: t.seed}, Salt: t.salt,
+			Steps: append([]engine.Step(nil), t.log...)}
+	}
 	for i, s := range t.seats {
 		var mine []engine.Event
 		for j := range events {
 			if events[j].VisibleTo(i) {
 				mine = append(mine, events[j])
 			}
+		}
+		if t.sent != nil {
+			t.sent[i] = append(t.sent[i], mine...)
 		}
 		if s.bot != nil {
 			for j := range mine {
@@ -661,11 +700,41 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 		if t.game != nil {
 			u.View = t.game.View(i)
 		}
+		if reveal != nil && len(events) > 0 {
+			u.Reveal = reveal
+			u.Audit = t.audit(i, reveal)
+		}
 		s.box.put(u)
 	}
 	for m := range t.specs {
 		t.sendSpec(m, events)
 	}
+}
+
+// audit is the fairness audit of what seat was sent, as a remote seat would
+// run it on the host's reveal.
+func (t *Table) audit(seat int, r *Reveal) *AuditResult {
+	var got []engine.Event
+	if seat >= 0 && seat < len(t.sent) {
+		got = t.sent[seat]
+	}
+	problems := VerifyGame(SavedGame{Table: t.set.Name, Seat: seat, Config: r.Config, Salt: r.Salt,
+		Commitment: t.commit, Steps: r.Steps, Events: got})
+	return &AuditResult{Verified: len(problems) == 0, Problems: problems}
+}
+
+// backlog sends a returning seat every event it was sent before, for its
+// audit.
+func (t *Table) backlog(seat int) {
+	s := t.seats[seat]
+	if s.box == nil || t.sent == nil {
+		return
+	}
+	u := Update{Events: append([]engine.Event(nil), t.sent[seat]...), Table: t.state(seat), Backlog: true, At: t.now()}
+	if t.game != nil {
+		u.View = t.game.View(seat)
+	}
+	s.box.put(u)
 }
 
 func (t *Table) sendSpec(m *mailbox, events []engine.Event) {
@@ -758,6 +827,12 @@ func Local(set Settings, name string, makeBot BotMaker, fallback func(*engine.Vi
 }
 
 func (t *Table) wireID() protocol.TableID { return t.tid }
+
+// Keep journals the table to path from the next deal: every accepted step,
+// fsynced (see Journal).
+func (t *Table) Keep(path string) error {
+	return t.do(func() { t.jpath = path })
+}
 
 // Plays is the number of the last play.
 func (t *Table) Plays() int {

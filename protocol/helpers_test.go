@@ -107,7 +107,7 @@ func samples() []sample {
 		{"staterequest", StateRequest{Term: 4, No: 10}},
 		{"state", State{Term: 4, No: 10, Data: []byte("opaque node state")}},
 		{"commit", Commit{Hash: hash}},
-		{"audit", Audit{Seed: 1<<64 - 1, Salt: []byte("salt-salt-salt-!"), Hidden: []Hidden{{No: 1, Cards: []Card{4, 5}}, {No: 2, Cards: []Card{52}}}}},
+		{"audit", Audit{Seed: 1<<64 - 1, Salt: []byte("salt-salt-salt-!"), Hidden: []Hidden{{No: 1, Cards: []Card{4, 5}}, {No: 2, Cards: []Card{52}}}, Steps: []Step{{At: 1500000000, Move: 1, Seat: 2, Cards: []Card{0, 1}, Claim: 2, Rank: -1}, {At: 7500000000, Tick: true, Rank: -1}}, Part: 0, Parts: 1}},
 	}
 }
 

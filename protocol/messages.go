@@ -132,7 +132,8 @@ type Lobby struct {
 	Started  bool
 	Phase    string // waiting, playing, over
 	Host     string // the host's nickname
-	You      int    // the recipient's seat, -1 for a spectator
+	You      int      // the recipient's seat, -1 for a spectator
+	Commit   [32]byte // the host's commitment to the deal's seed, zero before the deal
 }
 
 // Start starts the game with these settings and players. The host has sent
@@ -218,6 +219,7 @@ type Update struct {
 	Notice   string // table news: "Host left; Ada is now hosting"
 	At       int64  // the host's clock when sent, ms since the deal
 	Deadline int64  // when the open window or hand-over closes, ms; 0 for none
+	Backlog  bool   // Events are every event sent so far (after a reconnection), for the audit
 }
 
 // Count is a hand or pile size: exact when Hi == Lo, a range when Hi > Lo,
@@ -436,6 +438,22 @@ type Audit struct {
 	Seed   uint64
 	Salt   []byte
 	Hidden []Hidden
+	Steps  []Step // every accepted command with its time, cards and all
+	Part   int    // this message's part, from 0: a long game's log comes in parts
+	Parts  int
+}
+
+// Step is one accepted command (or, with Tick, the clock moving) at At
+// nanoseconds since the deal: a line of the host's journal.
+type Step struct {
+	At    int64
+	Tick  bool
+	Move  uint8
+	Seat  int
+	Cards []Card
+	Claim int
+	Rank  int8
+	No    int
 }
 
 // Hidden are the face-down cards of play No.

@@ -1,0 +1,226 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// Device is this machine on the LAN: its identity, its libp2p host, and how
+// it finds tables. The lobby, `bullshit host` and `bullshit join` all go
+// through one.
+type Device struct {
+	Key  crypto.PrivKey
+	Name string
+
+	h        host.Host
+	iface    *Iface
+	browser  Browser
+	advertis func() Advertiser
+	bots     BotMaker
+	fall     func(*engine.View) (engine.Command, bool)
+}
+
+// DeviceConfig says how a Device reaches the LAN.
+type DeviceConfig struct {
+	Key  crypto.PrivKey
+	Name string
+	// Iface is the LAN interface to host and browse on (mDNS). Nil means no
+	// discovery: tables are joined by address (tests, blocked networks).
+	Iface *Iface
+	// Listen overrides the listen addresses (tests: 127.0.0.1).
+	Listen []ma.Multiaddr
+	// Mem, when set, replaces mDNS with an in-memory network (tests).
+	Mem *MemNet
+	// Bots makes the bots a hosted table seats; Fallback is the always-legal
+	// move for a seat whose turn clock runs out.
+	Bots     BotMaker
+	Fallback func(*engine.View) (engine.Command, bool)
+}
+
+// NewDevice starts the libp2p host on the LAN.
+func NewDevice(ctx context.Context, cfg DeviceConfig) (*Device, error) {
+	hc := HostConfig{Key: cfg.Key, Listen: cfg.Listen}
+	if cfg.Iface != nil && len(cfg.Listen) == 0 {
+		hc.Ifaces = []Iface{*cfg.Iface}
+	}
+	h, err := NewHost(ctx, hc)
+	if err != nil {
+		return nil, err
+	}
+	d := &Device{Key: cfg.Key, Name: cfg.Name, h: h, iface: cfg.Iface, bots: cfg.Bots, fall: cfg.Fallback}
+	switch {
+	case cfg.Mem != nil:
+		d.browser = cfg.Mem.Browser()
+		d.advertis = cfg.Mem.Advertiser
+	case cfg.Iface != nil:
+		ifc := *cfg.Iface
+		d.browser = NewMDNSBrowser(ifc)
+		d.advertis = func() Advertiser { return NewMDNSAdvertiser(ifc) }
+	}
+	return d, nil
+}
+
+// Host is the device's libp2p host.
+func (d *Device) Host() host.Host { return d.h }
+
+// Close stops the device.
+func (d *Device) Close() error { return d.h.Close() }
+
+// Addrs are the addresses a player can join this device's tables by.
+func (d *Device) Addrs() []string { return JoinAddrs(d.h) }
+
+// Browse lists the tables on the LAN, again on every change, until ctx ends.
+// With no discovery it sends nothing and closes when ctx ends.
+func (d *Device) Browse(ctx context.Context) <-chan []TableInfo {
+	if d.browser == nil {
+		ch := make(chan []TableInfo)
+		go func() { <-ctx.Done(); close(ch) }()
+		return ch
+	}
+	return d.browser.Browse(ctx)
+}
+
+// Hosted is a table this device hosts: the table, its network server and
+// its advert.
+type Hosted struct {
+	*Table
+	Server *Server
+	adv    Advertiser
+	mu     sync.Mutex
+	info   TableInfo
+}
+
+// Open hosts a table on the LAN and advertises it. The host's own seat is
+// taken with Sit (or not, for a table run by a headless server).
+func (d *Device) Open(set Settings) (*Hosted, error) {
+	if d.bots == nil {
+		return nil, errors.New("node: a device needs a bot maker to host")
+	}
+	t, err := NewTable(set, d.Name, d.bots, d.fall)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := Serve(d.h, d.Key, t)
+	if err != nil {
+		t.Close()
+		return nil, err
+	}
+	ho := &Hosted{Table: t, Server: srv}
+	ho.info = TableInfo{ID: t.ID, Name: t.set.Name, Host: d.Name, HostPeer: d.h.ID(), Seats: t.set.Seats,
+		Taken: len(set.Bots), Preset: t.set.Rules.Preset, Phase: PhaseWaiting, Version: protocol.Current.String(),
+		Private: set.Code != "", Addrs: d.h.Addrs()}
+	if d.advertis != nil {
+		ho.adv = d.advertis()
+	}
+	if ho.adv != nil {
+		if err := ho.adv.Advertise(ho.info); err != nil {
+			ho.adv = nil
+		}
+	}
+	t.OnPhase = func(l TableInfoLite) {
+		ho.mu.Lock()
+		ho.info.Taken, ho.info.Seats = l.Taken, l.Seats
+		ho.info.Phase = PhaseWaiting
+		if l.Phase != "waiting" {
+			ho.info.Phase = PhasePlaying
+		}
+		info := ho.info
+		adv := ho.adv
+		ho.mu.Unlock()
+		if adv != nil {
+			go adv.Advertise(info)
+		}
+	}
+	return ho, nil
+}
+
+// Close stops the table, its server and its advert.
+func (h *Hosted) Close() {
+	h.mu.Lock()
+	adv := h.adv
+	h.adv = nil
+	h.mu.Unlock()
+	if adv != nil {
+		adv.Stop()
+	}
+	h.Server.Close()
+	h.Table.Close()
+}
+
+// Join takes a seat (or watches) at a table found by Browse.
+func (d *Device) Join(ctx context.Context, t TableInfo, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
+	return Dial(ctx, d.h, d.Key, t.AddrInfo(), d.Name, code, watch, onFrame)
+}
+
+// JoinAddr joins the table at an address a host's screen shows
+// (/ip4/…/tcp/…/p2p/…), for networks where discovery is blocked.
+func (d *Device) JoinAddr(ctx context.Context, addr, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
+	info, err := ParseAddr(addr)
+	if err != nil {
+		return nil, err
+	}
+	return Dial(ctx, d.h, d.Key, info, d.Name, code, watch, onFrame)
+}
+
+// FindTable waits until a table whose name (or ID) is name shows up; name ""
+// takes the first table seen.
+func (d *Device) FindTable(ctx context.Context, name string) (TableInfo, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for ts := range d.Browse(ctx) {
+		for _, t := range ts {
+			if name == "" || t.Name == name || t.ID == name {
+				return t, nil
+			}
+		}
+	}
+	if name == "" {
+		return TableInfo{}, fmt.Errorf("no table found on the LAN (is multicast blocked? join by address instead)")
+	}
+	return TableInfo{}, fmt.Errorf("no table named %q found on the LAN", name)
+}
+
+// WaitSeated waits until n seats of a hosted table are taken by people or
+// bots, or ctx ends.
+func (h *Hosted) WaitSeated(ctx context.Context, n int) error {
+	for {
+		taken := 0
+		h.do(func() {
+			for _, s := range h.seats {
+				if s.owner != "" || s.botName != "" {
+					taken++
+				}
+			}
+		})
+		if taken >= n {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// WithoutDiscovery turns off mDNS on the device: tables are joined by
+// address only.
+func (d *Device) WithoutDiscovery() *Device {
+	d.browser, d.advertis = nil, nil
+	return d
+}
+
+// Keep journals the table to path: every accepted step, fsynced.
+func (h *Hosted) Keep(path string) error {
+	return h.Table.Keep(path)
+}
