@@ -130,8 +130,8 @@ type Lobby struct {
 	Settings Settings
 	Players  []Player
 	Started  bool
-	Phase    string // waiting, playing, over
-	Host     string // the host's nickname
+	Phase    string   // waiting, playing, over
+	Host     string   // the host's nickname
 	You      int      // the recipient's seat, -1 for a spectator
 	Commit   [32]byte // the host's commitment to the deal's seed, zero before the deal
 }
