@@ -180,6 +180,8 @@ func (a *App) lobbyView() string {
 	}
 	if !a.offline() {
 		keys = append(keys, e.st.k1("N", "new table"))
+	} else {
+		keys = append(keys, e.st.k1("N", "set up a game here"))
 	}
 	keys = append(keys, e.st.k1("P", "play bots here"))
 	if !a.offline() {

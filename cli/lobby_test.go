@@ -217,7 +217,7 @@ func TestWaitingRoom(t *testing.T) {
 		Seats: []node.SeatInfo{{Name: "Ada", Connected: true}, {Name: "Ben", Connected: true}, {}, {Name: "Dev", Bot: "hard", Connected: true}}}}
 	step(a, updateMsg{sess: s, u: u, at: time.Now()})
 	contains(t, text(a), "Kitchen · standard", "waiting for players", "Seats  3 of 4 taken", "Ada (you)", "host",
-		"Ben", "free seat", "Dev", "bot · hard", "/ip4/192.168.1.4/tcp/4001/p2p/12D3KooWabc", "Enter  start the game")
+		"Ben", "free seat", "Dev", "bot · hard", "/ip4/192.168.1.4/tcp/4001/p2p/12D3KooWabc", "Enter start the game")
 	press(a, "enter")
 	if len(s.controls) != 1 || s.controls[0] != "start" {
 		t.Fatalf("controls %v", s.controls)

@@ -457,6 +457,8 @@ func (t *tableModel) cardCell(i int, lit engine.Rank) string {
 		body = st.r(st.picked, body)
 	case isLit:
 		body = st.r(st.lit, body)
+	case c.Suit() == 1 || c.Suit() == 2:
+		body = st.r(st.red, body)
 	}
 	if i == t.cursor && !st.plain {
 		body = st.cursor.Render(stripANSI(body))

@@ -51,13 +51,13 @@ func (t *tableModel) waitingView() string {
 	top = append(top, wrap("  Rules: ", rulesSummary(ts.Rules), w)...)
 	var keys string
 	if t.isHost() {
-		keys = " " + st.keyed("Enter", "start the game (empty seats get bots)") + "   " + st.keyed("Q", "leave")
+		keys = keyBar([]string{st.k1("Enter", "start the game (empty seats get bots)"), st.k1("Q", "leave")}, w)
 	} else {
 		host := ts.Host
 		if host == "" {
 			host = "the host"
 		}
-		keys = fmt.Sprintf(" Waiting for %s to start the game.   ", host) + st.keyed("Q", "leave")
+		keys = keyBar([]string{fmt.Sprintf("Waiting for %s to start the game.", host), st.k1("Q", "leave")}, w)
 	}
 	bottom := []string{st.ruleLine(w), t.statusLine(w), keys}
 	return screen(top, bottom, w, e.h)
@@ -151,10 +151,10 @@ func (t *tableModel) resultKeys(w int) []string {
 	st := t.env.st
 	keys := []string{}
 	if t.isHost() && !t.closed {
-		keys = append(keys, st.keyed("N", "new game with the same seats"))
+		keys = append(keys, st.k1("N", "new game with the same seats"))
 	}
-	keys = append(keys, st.keyed("L", "lobby"), st.keyed("Q", "quit"))
-	return []string{st.ruleLine(w), " " + strings.Join(keys, "   ")}
+	keys = append(keys, st.k1("L", "lobby"), st.k1("Q", "quit"))
+	return []string{st.ruleLine(w), keyBar(keys, w)}
 }
 
 // minutes is a game's length as a player says it.

@@ -25,6 +25,7 @@ type styles struct {
 	warn    lipgloss.Style // "their last!", can't-be-true hints, the bar running out
 	lit     lipgloss.Style // a card of the rank called
 	picked  lipgloss.Style // a picked card
+	red     lipgloss.Style // hearts and diamonds
 	cursor  lipgloss.Style // the card under the cursor
 	barFull lipgloss.Style
 	barLow  lipgloss.Style
@@ -50,6 +51,7 @@ func newStyles(plain bool) styles {
 		warn:    lipgloss.NewStyle().Foreground(c("#ffaf5f")),
 		lit:     lipgloss.NewStyle().Bold(true).Foreground(c("#ffd75f")),
 		picked:  lipgloss.NewStyle().Bold(true).Foreground(c("#87d7ff")),
+		red:     lipgloss.NewStyle().Foreground(c("#ff8787")),
 		cursor:  lipgloss.NewStyle().Reverse(true),
 		barFull: lipgloss.NewStyle().Foreground(c("#87d787")),
 		barLow:  lipgloss.NewStyle().Foreground(c("#ff5f5f")),

@@ -581,6 +581,10 @@ func (t *tableModel) gameKey(k string) tea.Cmd {
 			}
 			return nil
 		}
+		if t.reveal != nil {
+			t.say("Wait: the cards are still being shown.", true)
+			return nil
+		}
 		r := t.claimRank(c)
 		cards := t.pickedCards(r)
 		if len(cards) == 0 {

@@ -218,7 +218,7 @@ func TestResultSheet(t *testing.T) {
 		t.Fatal("the game did not end")
 	}
 	h.has("Game over ·", "plays", "checking the deal…", "Place", "Player", "Cards left", "Sneaked", "Caught",
-		"Calls right/made", "1st", "Ben", "Cleo", "L  lobby", "Q  quit", "N  new game with the same seats")
+		"Calls right/made", "1st", "Ben", "Cleo", "L lobby", "Q quit", "N new game with the same seats")
 	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Verified: true}}, at: h.local})
 	h.has("deal verified ✔")
 	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Problems: []string{"seat 2's hand doesn't match the commitment"}}}, at: h.local})

@@ -227,9 +227,12 @@ func playByKeys(t *testing.T, h *harness, rng *rand.Rand, steps int) {
 		if len(sent) == 0 {
 			// The client said why it sent nothing; let the others move.
 			if !otherMoves(h, rng) {
-				if d, ok := h.g.Deadline(); ok {
+				switch d, ok := h.g.Deadline(); {
+				case ok:
 					h.wait(d - h.now)
-				} else {
+				case h.app.table.reveal != nil:
+					h.wait(time.Second) // the reveal pause
+				default:
 					t.Fatalf("client sent nothing and nothing else can happen:\n%s", h.screen())
 				}
 			}
