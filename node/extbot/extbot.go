@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -32,6 +31,10 @@ import (
 // DefaultTimeout is how long a program may think over one decision when
 // the name didn't come with a limit.
 const DefaultTimeout = 5 * time.Second
+
+// Stderr receives the programs' standard error; nil discards it. The
+// simulator points it at its own, for people writing bots.
+var Stderr io.Writer
 
 // MaxLine is the longest answer read.
 const MaxLine = 1 << 20
@@ -74,7 +77,7 @@ func New(path string, seat int, timeout time.Duration) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Stderr = os.Stderr
+	c.Stderr = Stderr
 	if err := c.Start(); err != nil {
 		return nil, fmt.Errorf("extbot: can't start %s: %w", path, err)
 	}

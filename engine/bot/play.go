@@ -1,0 +1,217 @@
+package bot
+
+import "github.com/bullshit-game/bullshit/engine"
+
+// play is the bot's move on its own turn.
+func (b *Bot) play(v *engine.View) engine.Command {
+	r := &v.Rules
+	hand := v.Hand
+	c := counts(hand)
+	capn := max(v.Cap, 1)
+	if r.Quads && len(hand) > 4 {
+		for rk := 0; rk < engine.NumRanks; rk++ {
+			if c[rk] >= 4 && (engine.Rank(rk) != v.Rank || c[rk] > capn) {
+				var q []engine.Card
+				for _, x := range hand {
+					if slot(x) == rk && len(q) < 4 {
+						q = append(q, x)
+					}
+				}
+				return engine.Command{Move: engine.MoveQuads, Cards: q}
+			}
+		}
+	}
+	if r.Doubt && v.Round != nil && v.Last != nil {
+		return b.judge(v, &c)
+	}
+	rank := v.Rank
+	if !rank.Valid() {
+		rank = freeRank(v, &c)
+		if b.level == Easy && b.rng.Float64() < 0.3 {
+			rank = engine.Rank(slot(hand[b.rng.IntN(len(hand))]) % engine.NumRanks)
+			if len(v.Ranks) > 0 {
+				rank = v.Ranks[b.rng.IntN(len(v.Ranks))]
+			}
+		}
+	}
+	cards := b.cards[:0]
+	for _, x := range hand {
+		if x != engine.Joker && x.Rank() == rank && len(cards) < capn {
+			cards = append(cards, x)
+		}
+	}
+	if len(cards) == 0 && c[joker] > 0 {
+		cards = append(cards, engine.Joker)
+	}
+	matching := c[rank] + c[joker]
+	if matching == len(hand) && len(hand) <= capn {
+		// Every card fits the claim: go out on a true play.
+		cards = append(cards[:0], hand...)
+	}
+	truth := len(cards) > 0
+	if truth {
+		// A pad: a wrong card slipped into a true claim, never on a play
+		// that would empty the hand (those are always called).
+		pad := b.style.Pad
+		if b.level == Easy {
+			pad += 0.1
+		}
+		if len(cards) < capn && len(hand) > len(cards)+1 && b.rng.Float64() < pad {
+			cards = append(cards, b.pick(v, 1, cards)...)
+		}
+	} else {
+		n := 1
+		two := b.style.Two
+		if b.level == Easy {
+			two += 0.15
+		}
+		if len(hand) > 2 && capn > 1 && b.rng.Float64() < two {
+			n = 2
+		}
+		cards = append(cards, b.pick(v, n, nil)...)
+	}
+	claim := len(cards)
+	cards = append(cards, b.sneak(v, claim, cards)...)
+	b.cards = cards
+	return engine.Command{Move: engine.MovePlay, Cards: append([]engine.Card(nil), cards...), Claim: claim, Rank: rank}
+}
+
+// pick is n cards to part with, not counting those in skip: the least
+// useful for medium and hard, any for easy.
+func (b *Bot) pick(v *engine.View, n int, skip []engine.Card) []engine.Card {
+	if b.level == Easy && b.rng.Float64() < 0.7 {
+		out := make([]engine.Card, 0, n)
+		used := make([]bool, len(v.Hand))
+		for _, c := range skip {
+			for i, x := range v.Hand {
+				if !used[i] && x == c {
+					used[i] = true
+					break
+				}
+			}
+		}
+		for len(out) < n {
+			free := 0
+			for _, u := range used {
+				if !u {
+					free++
+				}
+			}
+			if free == 0 {
+				break
+			}
+			k := b.rng.IntN(free)
+			for i, u := range used {
+				if u {
+					continue
+				}
+				if k == 0 {
+					used[i] = true
+					out = append(out, v.Hand[i])
+					break
+				}
+				k--
+			}
+		}
+		return out
+	}
+	return leastUseful(v, &b.mem, n, skip)
+}
+
+// sneak is the cards slipped under a claim of claim cards (V14; with V12
+// and rough counts, the same thing): never the last card, never past the
+// style's, the table's or the hand's limit, and, unless the bot is easy or
+// reckless this time, only what the hand's and the pile's counts won't show.
+func (b *Bot) sneak(v *engine.View, claim int, played []engine.Card) []engine.Card {
+	r := &v.Rules
+	if r.Doubt || b.style.Sneak <= 0 {
+		return nil
+	}
+	most := r.Sneak
+	if r.CountLies && r.Rough {
+		most = max(most, v.Cap+r.Sneak-claim)
+	}
+	if r.Sneak == 0 && !r.Rough {
+		most = 0
+	}
+	if b.style.Most > 0 {
+		most = min(most, b.style.Most)
+	}
+	most = min(most, len(v.Hand)-len(played)-1)
+	if most <= 0 || b.rng.Float64() >= b.style.Sneak {
+		return nil
+	}
+	check := b.level > Easy && b.rng.Float64() >= b.style.Reckless
+	n := most
+	if check {
+		for n > 0 && !b.hides(v, claim, len(played)+n-claim) {
+			n--
+		}
+		if n == 0 {
+			return nil
+		}
+	}
+	return b.pick(v, n, played)
+}
+
+// hides reports whether putting down claim+extra cards while claiming claim
+// would look like the claim alone, to anyone counting the hand and the
+// pile: for every pile size this bot thinks possible.
+func (b *Bot) hides(v *engine.View, claim, extra int) bool {
+	rough := v.Rules.Rough
+	h := len(v.Hand)
+	placed := claim + extra
+	if !engine.LooksClean(engine.Seen(h, false, rough), engine.Seen(h-placed, false, rough), -claim, false, rough) {
+		return false
+	}
+	lo, hi := clamp(b.mem.pileLo, b.mem.pileHi, v.Pile)
+	if hi < 0 {
+		hi = lo + 40
+	}
+	for p := lo; p <= hi; p++ {
+		if !engine.LooksClean(engine.Seen(p, true, rough), engine.Seen(p+placed, true, rough), claim, true, rough) {
+			return false
+		}
+	}
+	return true
+}
+
+// judge is an I Doubt It turn (V15) in a round under way: add, doubt,
+// believe or skip.
+func (b *Bot) judge(v *engine.View, c *[slots]int) engine.Command {
+	l := v.Last
+	rank := v.Rank
+	o := b.pLie(v)
+	if l.Out || o.sure {
+		// Anything but a good doubt lets a player with no cards out.
+		return engine.Command{Move: engine.MoveDoubt}
+	}
+	capn := max(v.Cap, 1)
+	var cards []engine.Card
+	for _, x := range v.Hand {
+		if x.Matches(rank) && len(cards) < capn {
+			cards = append(cards, x)
+		}
+	}
+	p := o.p
+	if b.level == Easy {
+		p += 0.2 * (b.rng.Float64() - 0.5)
+	}
+	pile := b.mem.pileSize()
+	alpha := 0.5
+	doubt := p*(alpha*pile+1) - (1-p)*pile
+	believe := (1-p)*(1+0.2*pile) - p*pile
+	if len(cards) > 0 && doubt <= 1 {
+		return engine.Command{Move: engine.MovePlay, Cards: cards, Claim: len(cards), Rank: rank}
+	}
+	switch {
+	case doubt > 0 && doubt >= believe:
+		return engine.Command{Move: engine.MoveDoubt}
+	case believe > 0:
+		return engine.Command{Move: engine.MoveBelieve}
+	}
+	if b.level == Easy && len(v.Hand) > 2 && b.rng.Float64() < 0.15 {
+		return engine.Command{Move: engine.MovePlay, Cards: b.pick(v, 1, nil), Claim: 1, Rank: rank}
+	}
+	return engine.Command{Move: engine.MoveSkip}
+}

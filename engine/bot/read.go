@@ -1,0 +1,277 @@
+package bot
+
+import (
+	"math"
+
+	"github.com/bullshit-game/bullshit/engine"
+)
+
+// counts is a hand by slot.
+func counts(hand []engine.Card) (c [slots]int) {
+	for _, x := range hand {
+		c[slot(x)]++
+	}
+	return c
+}
+
+// shows reports whether the last play's sizes give it away: a counted hand
+// or pile that moved by other than the claim (V12, V14; engine.LooksClean).
+func shows(l *engine.Last, rough bool) bool {
+	sz := l.Sizes
+	return !engine.LooksClean(sz.HandBefore, sz.HandAfter, -l.Claim, false, rough) ||
+		!engine.LooksClean(sz.PileBefore, sz.PileAfter, l.Claim, true, rough)
+}
+
+// hyper fills p with the chance of drawing x of k marked cards, x = 0…,
+// when m cards are drawn from n: the hypergeometric law. It returns how
+// many entries it filled.
+func hyper(p []float64, n, k, m int) int {
+	k = max(0, min(k, n))
+	m = max(0, min(m, n))
+	top := min(k, m, len(p)-1)
+	for i := range p {
+		p[i] = 0
+	}
+	if n == 0 || m == 0 || k == 0 {
+		p[0] = 1
+		return 1
+	}
+	lo := max(0, m-(n-k)) // fewer than lo is impossible
+	// P(x=lo) = C(k,lo) C(n-k,m-lo) / C(n,m), then walk up.
+	q := math.Exp(lchoose(k, lo) + lchoose(n-k, m-lo) - lchoose(n, m))
+	for x := lo; x <= top; x++ {
+		p[x] = q
+		if n-k-m+x+1 <= 0 {
+			q = 0
+			continue
+		}
+		q = q * float64(k-x) * float64(m-x) / (float64(x+1) * float64(n-k-m+x+1))
+	}
+	if top < min(k, m) {
+		// Fold the tail into the last entry.
+		s := 0.0
+		for x := 0; x < top; x++ {
+			s += p[x]
+		}
+		p[top] = max(0, 1-s)
+	}
+	return top + 1
+}
+
+func lchoose(n, k int) float64 {
+	if k < 0 || k > n {
+		return math.Inf(-1)
+	}
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
+}
+
+// mode is how claims are chosen at this table, which decides how likely a
+// claim of a rank its player lacks is.
+func bluffRate(v *engine.View, m *memory) float64 {
+	switch {
+	case v.Rules.Doubt:
+		if v.Last != nil && v.Round != nil && v.Round.Starter == v.Last.Seat && v.Round.Skips == 0 {
+			return 0.05 // the round's starter picked the rank
+		}
+		return 0.35 // an add: without the rank most skip
+	case v.Rules.Sequence == engine.SeqFree:
+		return 0.05
+	case v.Rules.Sequence == engine.SeqNear || v.Rules.Sequence == engine.SeqNearStrict:
+		return 0.3
+	}
+	return 1
+}
+
+// odds is a reading of the last play: the chance it is a lie, and whether
+// that is certain.
+type odds struct {
+	p    float64
+	sure bool
+}
+
+// pLie reads the last play at this bot's level. Easy knows its own hand;
+// medium also the cards turned up and out of the game; hard also its own
+// cards in the pile, the cards it saw go into each hand, and the sizes of
+// every hand and the pile through the whole game.
+func (b *Bot) pLie(v *engine.View) odds {
+	l := v.Last
+	m := &b.mem
+	s := l.Seat
+	r := int(l.Rank)
+	if r < 0 || r >= engine.NumRanks || s < 0 || s >= m.n {
+		return odds{p: 0.5}
+	}
+	k := l.Claim
+	mine := counts(v.Hand)
+	match := func(a *[slots]int) int { return a[r] + a[joker] }
+	sum := func(a *[slots]int) (t int) {
+		for _, x := range a {
+			t += x
+		}
+		return t
+	}
+	total := m.total[r] + m.total[joker]
+	located := match(&mine)
+	locatedAll := len(v.Hand)
+	if b.level >= Medium {
+		located += match(&m.gone)
+		locatedAll += sum(&m.gone) + m.hidden
+	}
+	c0, certS := 0, 0
+	if b.level == Hard {
+		located += match(&m.pile)
+		locatedAll += m.pileN
+		for t := range m.seats {
+			if t == m.seat {
+				continue
+			}
+			cert := &m.seats[t].cert
+			if t == s && m.last.live && m.last.seat == s {
+				cert = &m.last.before
+			}
+			if t == s {
+				c0, certS = match(cert), sum(cert)
+				continue
+			}
+			located += match(cert)
+			locatedAll += sum(cert)
+		}
+	}
+	avail := total - located
+	if k > avail {
+		return odds{p: 1, sure: true}
+	}
+	// The claimant's hand before the play.
+	h := float64(k)
+	if b.level == Hard && m.last.live && m.last.seat == s {
+		lo, hi := m.last.lo, m.last.hi
+		if hi < 0 {
+			hi = lo + 4
+		}
+		h = float64(lo+hi) / 2
+	} else {
+		c := l.Sizes.HandBefore
+		hi := c.Hi
+		if hi < 0 {
+			hi = c.Lo + 4
+		}
+		h = float64(c.Lo+hi) / 2
+	}
+	pool := m.all - locatedAll - certS
+	draws := int(math.Round(h)) - certS
+	var pj [9]float64
+	hyper(pj[:], pool, avail-c0, draws)
+	// J = c0 + x copies held before the play.
+	held := func(j int) float64 {
+		x := j - c0
+		if x < 0 || x >= len(pj) {
+			return 0
+		}
+		return pj[x]
+	}
+	capn := max(v.Cap, 1)
+	bluff := bluffRate(v, m)
+	var lie, truth float64
+	for j := 0; j <= c0+len(pj)-1; j++ {
+		pr := held(j)
+		if pr == 0 {
+			continue
+		}
+		full := min(j, capn)
+		switch {
+		case j == 0:
+			lie += pr * bluff * bluffK(k)
+		case k > j:
+			// A pad: the copies it held and a wrong card or more.
+			lie += pr * 0.1 * math.Pow(0.2, float64(k-j-1))
+		case k == full:
+			truth += pr * 0.9
+		default:
+			truth += pr * 0.05
+		}
+	}
+	p := 0.5
+	if lie+truth > 0 {
+		p = lie / (lie + truth)
+	}
+	if v.Rules.Sneak > 0 || (v.Rules.CountLies && v.Rules.Rough) {
+		ps := b.pSneak(v)
+		p = 1 - (1-p)*(1-ps)
+	}
+	return odds{p: p}
+}
+
+func bluffK(k int) float64 {
+	switch k {
+	case 1:
+		return 0.8
+	case 2:
+		return 0.17
+	}
+	return 0.03
+}
+
+// pSneak is the chance something was slipped under the last play, from how
+// the hand and the pile were seen to change (seed 002's _p_sneak): of the
+// true sizes the counts allow, how many give what was seen with no sneak,
+// and how many with one or two, each weighted by a prior that grows with
+// the player's caught lies.
+func (b *Bot) pSneak(v *engine.View) float64 {
+	l := v.Last
+	m := &b.mem
+	if b.level == Easy {
+		return 0
+	}
+	rough := v.Rules.Rough
+	sz := l.Sizes
+	most := v.Rules.Sneak
+	if v.Rules.CountLies {
+		most = max(most, v.Cap+v.Rules.Sneak-l.Claim)
+	}
+	if most <= 0 {
+		return 0
+	}
+	caught := 0
+	if l.Seat >= 0 && l.Seat < m.n {
+		caught = m.seats[l.Seat].caught
+	}
+	prior := min(0.5, 0.2+0.06*float64(caught))
+	hlo, hhi := sz.HandBefore.Lo, sz.HandBefore.Hi
+	plo, phi := sz.PileBefore.Lo, sz.PileBefore.Hi
+	if b.level == Hard && m.last.live && m.last.seat == l.Seat {
+		hlo, hhi = clamp(m.last.lo, m.last.hi, sz.HandBefore)
+		plo, phi = clamp(m.last.pileLo, m.last.pileHi, sz.PileBefore)
+	}
+	if hhi < 0 {
+		hhi = hlo + 40
+	}
+	if phi < 0 {
+		phi = plo + 40
+	}
+	frac := func(lo, hi, d int, pile bool, after engine.Count) float64 {
+		ok := 0
+		for n := lo; n <= hi; n++ {
+			x := n + d
+			if x >= 0 && engine.Seen(x, pile, rough) == after {
+				ok++
+			}
+		}
+		return float64(ok) / float64(hi-lo+1)
+	}
+	var clean, sneaky float64
+	for j := 0; j <= most; j++ {
+		like := frac(hlo, hhi, -l.Claim-j, false, sz.HandAfter) * frac(plo, phi, l.Claim+j, true, sz.PileAfter)
+		if j == 0 {
+			clean = (1 - prior) * like
+		} else {
+			sneaky += prior / float64(most) * like
+		}
+	}
+	if clean+sneaky == 0 {
+		return 1
+	}
+	return sneaky / (clean + sneaky)
+}

@@ -1,0 +1,113 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/bullshit-game/bullshit/engine"
+)
+
+// levels mixes every level and style at a table.
+var levels = []string{"easy", "medium", "hard", "cautious", "bold", "caller", "honest", "careful", "sometimes", "always", "hard/bold", "easy/always", "hard/careful"}
+
+// randomRules switches variants on at random, as a table might.
+func randomRules(rng *rand.Rand, seats int) engine.Rules {
+	name := engine.Presets[rng.IntN(len(engine.Presets))]
+	if name == "twist" && seats < 3 {
+		name = "standard"
+	}
+	r, _ := engine.Preset(name)
+	if rng.IntN(2) == 0 {
+		return r
+	}
+	set := func(k string, v any) {
+		saved := r
+		if err := r.Set(k, v); err != nil || r.Check(seats) != nil {
+			r = saved
+		}
+	}
+	seqs := []string{"up", "down", "free", "near", "near-strict"}
+	set("sequence", seqs[rng.IntN(len(seqs))])
+	if rng.IntN(3) == 0 {
+		set("start", engine.Rank(rng.IntN(13)).String())
+	}
+	if rng.IntN(4) == 0 {
+		set("cap", float64(1+rng.IntN(8)))
+	}
+	if rng.IntN(3) == 0 {
+		set("direction", "ccw")
+	}
+	if rng.IntN(4) == 0 {
+		set("jokers", 2.0)
+	}
+	for _, k := range []string{"places", "quads", "count_lies", "rapid"} {
+		if rng.IntN(3) == 0 {
+			set(k, true)
+		}
+	}
+	if rng.IntN(4) == 0 {
+		set("first", "random")
+	}
+	if rng.IntN(4) == 0 {
+		set("callers", "next")
+	}
+	if !r.Doubt && rng.IntN(3) == 0 {
+		set("sneak", float64(rng.IntN(4)))
+		if rng.IntN(2) == 0 {
+			set("counts", "rough")
+		}
+	}
+	if rng.IntN(5) == 0 {
+		set("decks", float64(1+rng.IntN(2)))
+	}
+	return r
+}
+
+// Bots never make an illegal move, whatever the rules and the seats, and no
+// game hits the 500-play net.
+func TestBotsLegal(t *testing.T) {
+	games := 10000
+	if testing.Short() {
+		games = 1500
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var run Runner
+	net, played := 0, map[string]int{}
+	for i := range games {
+		seats := 2 + i%9
+		var r engine.Rules
+		if i%3 == 0 {
+			r = randomRules(rng, seats)
+		} else {
+			name := engine.Presets[(i/9)%len(engine.Presets)]
+			if name == "twist" && seats < 3 {
+				name = "standard"
+			}
+			r, _ = engine.Preset(name)
+		}
+		bots := make([]string, seats)
+		for s := range bots {
+			bots[s] = levels[rng.IntN(len(levels))]
+		}
+		cfg := Config{Rules: r, Seats: seats, Bots: bots, Seed: uint64(i) * 7919}
+		res, err := run.Play(cfg)
+		if err != nil {
+			t.Fatalf("game %d (%d seats, %v): %v", i, seats, r.Map(), err)
+		}
+		for s, st := range res.Seats {
+			if st.Refused > 0 {
+				t.Fatalf("game %d (%d seats, %v): seat %d (%s) was refused %d moves", i, seats, r.Map(), s, st.Bot, st.Refused)
+			}
+		}
+		if res.Net {
+			net++
+			t.Logf("game %d (%d seats, %v, %v) hit the net", i, seats, r.Map(), bots)
+		}
+		played[fmt.Sprintf("%s/%d", r.Preset, seats)]++
+	}
+	if net > 0 {
+		t.Errorf("%d of %d games hit the 500-play net", net, games)
+	}
+	t.Logf("%d games, none refused: %v", games, played)
+}
