@@ -14,16 +14,17 @@ import (
 
 // Config is what cmd/bullshit hands the client.
 type Config struct {
-	Name       string // the player's nickname
-	ID         string // a short form of the player's peer ID, for the lobby's header
-	Iface      string // the network interface in use
-	ProfileDir string // where hints.json and settings.json live; "" keeps nothing
-	NoBell     bool   // --no-bell: never ring, whatever the settings say
-	Bots       int    // P's game: how many bots
-	Preset     string // P's game and the form's first preset
-	Plain      bool   // no colour and no styling at all (NO_COLOR)
-	Solo       bool   // skip the lobby: deal P's game at once
-	LobbyErr   error  // why there is no lobby (no network), shown on its screen
+	Name       string   // the player's nickname
+	ID         string   // a short form of the player's peer ID, for the lobby's header
+	Iface      string   // the network interface in use
+	Addrs      []string // addresses others can join this machine's tables by
+	ProfileDir string   // where hints.json and settings.json live; "" keeps nothing
+	NoBell     bool     // --no-bell: never ring, whatever the settings say
+	Bots       int      // P's game: how many bots
+	Preset     string   // P's game and the form's first preset
+	Plain      bool     // no colour and no styling at all (NO_COLOR)
+	Solo       bool     // skip the lobby: deal P's game at once
+	LobbyErr   error    // why there is no lobby (no network), shown on its screen
 }
 
 // env is what every screen shares: the config, the looks, the size, the
@@ -324,7 +325,7 @@ func (a *App) render() string {
 	case scrBusy:
 		e := a.env
 		return screen([]string{e.st.titleBar("bullshit", "", e.w), e.st.ruleLine(e.w), "", "  " + a.busy},
-			[]string{e.st.ruleLine(e.w), " " + e.st.keyed("Esc", "back to the lobby")}, e.w, e.h)
+			[]string{e.st.ruleLine(e.w), keyBar([]string{e.st.k1("Esc", "back to the lobby")}, e.w)}, e.w, e.h)
 	case scrTable:
 		if a.table != nil {
 			return a.table.view()

@@ -152,7 +152,11 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 		case "take":
 			line := fmt.Sprintf("%s takes the pile: %s.", t.name(e.Seat), countWords(e.Count))
 			if e.Seat == t.me() {
-				line = fmt.Sprintf("You take the pile: %s come to your hand.", countWords(e.Count))
+				verb := "come"
+				if e.Count == engine.Exact(1) {
+					verb = "comes"
+				}
+				line = fmt.Sprintf("You take the pile: %s %s to your hand.", countWords(e.Count), verb)
 			}
 			if b := t.bubbles[e.Seat]; b.kind == bubbleShout {
 				t.bubbles[e.Seat] = bubble{text: b.text + " +" + e.Count.String(), kind: bubbleShout}

@@ -54,22 +54,22 @@ type formModel struct {
 
 // ruleRows are the rules keys of REFEREE.md, with what each does.
 var ruleRows = []formRow{
-	{key: "window", label: "Seconds to call", help: "how long every play can be called (R8)", choices: nums(1, 60)},
-	{key: "sequence", label: "Sequence", help: "up A,2…K · down · free: any rank (V1) · near: ±1 (V4)", choices: []string{"up", "down", "free", "near", "near-strict"}},
+	{key: "window", label: "Seconds to call", help: "time to call each play (R8)", choices: nums(1, 60)},
+	{key: "sequence", label: "Sequence", help: "up A→K · down · free V1 · near V4", choices: []string{"up", "down", "free", "near", "near-strict"}},
 	{key: "start", label: "Starting rank", help: "the first rank called (V3)", choices: []string{"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}},
 	{key: "cap", label: "Claim cap", help: "most cards in one claim (V5)", choices: nums(0, 32), show: append([]string{"4 a deck"}, nums(1, 32)...)},
 	{key: "direction", label: "Direction", help: "turn order (V6)", choices: []string{"cw", "ccw"}, show: []string{"clockwise", "counter-clockwise"}},
-	{key: "jokers", label: "Jokers", help: "jokers per deck, wild (V7)", choices: []string{"0", "2"}},
-	{key: "places", label: "Play on for places", help: "after the first winner, play on (V8)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
-	{key: "quads", label: "Four of a kind out", help: "lay a true four of a kind out of the game (V9)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
+	{key: "jokers", label: "Jokers", help: "jokers a deck, wild (V7)", choices: []string{"0", "2"}},
+	{key: "places", label: "Play on for places", help: "play on after a winner (V8)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
+	{key: "quads", label: "Four of a kind out", help: "lay four of a kind out (V9)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
 	{key: "first", label: "First player", help: "who plays first (V10)", choices: []string{"dealer-left", "random", "holder:AS", "holder:2C", "holder:AC"}},
-	{key: "callers", label: "Who may call", help: "anyone, or the next player only (V11)", choices: []string{"any", "next"}},
-	{key: "count_lies", label: "Count lies", help: "the claimed count may differ from the cards (V12)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
-	{key: "rapid", label: "Rapid play", help: "the next player may play during a window (V13)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
-	{key: "sneak", label: "Sneak", help: "extra cards a play may slip under its claim (V14)", choices: nums(0, 3)},
-	{key: "counts", label: "Counts", help: "hand and pile sizes: exact, or rough past 8 and 3 (V14)", choices: []string{"exact", "rough"}},
-	{key: "decks", label: "Decks", help: "0: one deck, two from 7 seats (R2)", choices: nums(0, 3), show: append([]string{"by seats"}, nums(1, 3)...)},
-	{key: "mode", label: "Mode", help: "classic, or I Doubt It rounds (V15)", choices: []string{"classic", "doubt"}},
+	{key: "callers", label: "Who may call", help: "anyone, or the next only (V11)", choices: []string{"any", "next"}},
+	{key: "count_lies", label: "Count lies", help: "claim a count you didn't play (V12)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
+	{key: "rapid", label: "Rapid play", help: "play over a call window (V13)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
+	{key: "sneak", label: "Sneak", help: "cards under a claim (V14)", choices: nums(0, 3)},
+	{key: "counts", label: "Counts", help: "sizes exact, or rough (V14)", choices: []string{"exact", "rough"}},
+	{key: "decks", label: "Decks", help: "by seats: two from 7 (R2)", choices: nums(0, 3), show: append([]string{"by seats"}, nums(1, 3)...)},
+	{key: "mode", label: "Mode", help: "classic, or I Doubt It (V15)", choices: []string{"classic", "doubt"}},
 }
 
 func nums(lo, hi int) []string {
@@ -83,7 +83,7 @@ func nums(lo, hi int) []string {
 // newForm is the form with the config's preset; local starts it on "this
 // machine only".
 func newForm(cfg Config, local bool) formModel {
-	where := formRow{key: "where", label: "Where", help: "on this network for others to join, or you and bots here",
+	where := formRow{key: "where", label: "Where", help: "others join, or you and bots",
 		choices: []string{"network", "here"}, show: []string{"this network", "this machine only"}}
 	if local {
 		where.idx = 1
@@ -91,15 +91,19 @@ func newForm(cfg Config, local bool) formModel {
 	f := formModel{rows: []formRow{
 		{key: "name", label: "Table name", text: true, value: cfg.Name + "'s table", help: "what the lobby shows"},
 		where,
-		{key: "preset", label: "Preset", help: "standard · cheat · twist (sneaking) · doubt · free", choices: engine.Presets},
-		{key: "seats", label: "Seats", help: "2 to 10; people take them first", choices: nums(2, 10)},
-		{key: "bots", label: "Bots", help: "bots in the seats nobody takes", choices: nums(0, 9)},
+		{key: "preset", label: "Preset", help: "sets every rule below", choices: engine.Presets},
+		{key: "seats", label: "Seats", help: "2 to 10, people first", choices: nums(2, 10)},
+		{key: "bots", label: "Bots", help: "seats bots take", choices: nums(0, 9)},
 		{key: "code", label: "Join code", text: true, help: "empty: anyone may join"},
 	}}
 	f.rows = append(f.rows, ruleRows...)
 	f.row("preset").set(cfg.Preset)
 	f.row("seats").set("4")
-	f.row("bots").set(strconv.Itoa(max(0, min(cfg.Bots, 9))))
+	bots := max(0, min(cfg.Bots, 9))
+	if !local {
+		bots = min(bots, 2) // room for people: that's what a table on the network is for
+	}
+	f.row("bots").set(strconv.Itoa(bots))
 	f.applyPreset()
 	f.fixBots()
 	return f
@@ -281,8 +285,8 @@ func (a *App) formView() string {
 	if f.err != "" {
 		bottom = append(bottom, " "+st.r(st.refusal, f.err))
 	}
-	bottom = append(bottom, " "+strings.Join([]string{st.keyed("↑↓", "field"), st.keyed("← →", "change"),
-		"type to edit", st.keyed("Enter", "create"), st.keyed("Esc", "back")}, "   "))
+	bottom = append(bottom, keyBar([]string{st.k1("↑↓", "field"), st.k1("← →", "change"),
+		"type to edit", st.k1("Enter", "create"), st.k1("Esc", "back")}, w))
 	var rows []string
 	at := 0
 	for i := range f.rows {
@@ -376,7 +380,8 @@ func (a *App) promptView() string {
 	top := []string{st.titleBar("bullshit · lobby", "", w), st.ruleLine(w), "", "  " + a.prompt.title, "",
 		"  > " + a.prompt.value + "▏"}
 	if a.prompt.purpose == promptAddr {
-		top = append(top, "", "  The host's waiting room shows the address, like /ip4/192.168.1.4/tcp/4001/p2p/12D3Koo…")
+		top = append(top, "")
+		top = append(top, wrap("  ", "The host's waiting room shows the address, like /ip4/192.168.1.4/tcp/4001/p2p/12D3Koo… If the table has a join code, type a space and the code after the address.", w)...)
 	}
-	return screen(top, []string{st.ruleLine(w), " " + st.keyed("Enter", "join") + "   " + st.keyed("Esc", "back")}, w, e.h)
+	return screen(top, []string{st.ruleLine(w), keyBar([]string{st.k1("Enter", "join"), st.k1("Esc", "back")}, w)}, w, e.h)
 }

@@ -159,7 +159,7 @@ func TestCreateTableForm(t *testing.T) {
 	contains(t, s, "new table", "Table name", "Ada's table", "Where", "this network", "Preset", "Seats", "Bots",
 		"Bot 1", "medium", "Join code", "Seconds to call", "Sequence", "Starting rank", "Claim cap", "Direction",
 		"Jokers", "Play on for places", "Four of a kind out", "First player", "Who may call", "Count lies",
-		"Rapid play", "Sneak", "Counts", "Decks", "Mode", "Enter  create")
+		"Rapid play", "Sneak", "Counts", "Decks", "Mode", "Enter create")
 	// Preset: standard → cheat sets the cheat's keys.
 	press(a, "down", "down", "right")
 	contains(t, text(a), "‹ cheat ›", "holder:AS")

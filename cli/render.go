@@ -19,7 +19,7 @@ func (t *tableModel) view() string {
 	case !t.have:
 		e := t.env
 		return screen([]string{e.st.titleBar("bullshit", "", e.w), e.st.ruleLine(e.w), "", "  Sitting down…"},
-			[]string{e.st.ruleLine(e.w), " " + e.st.keyed("Q", "leave")}, e.w, e.h)
+			[]string{e.st.ruleLine(e.w), keyBar([]string{e.st.k1("Q", "leave")}, e.w)}, e.w, e.h)
 	case t.over():
 		return t.resultView()
 	case t.v() == nil:

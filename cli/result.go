@@ -42,9 +42,15 @@ func (t *tableModel) waitingView() string {
 		top = append(top, fmt.Sprintf("   %2d  %s %s", i+1, fit(name, 18), what))
 	}
 	top = append(top, "")
-	if ts.Addr != "" {
+	addr := ts.Addr
+	if addr == "" && t.isHost() && len(e.cfg.Addrs) > 0 {
+		addr = e.cfg.Addrs[0]
+	}
+	if addr != "" {
 		top = append(top, "  Others find this table in their lobby, or press A there and type:")
-		top = append(top, "    "+st.r(st.bold, ts.Addr))
+		for _, part := range chop(addr, w-6) {
+			top = append(top, "    "+st.r(st.bold, part))
+		}
 	} else {
 		top = append(top, "  Others on this network find this table in their lobby.")
 	}
@@ -167,4 +173,17 @@ func minutes(d time.Duration) string {
 		return "1 min"
 	}
 	return fmt.Sprintf("%d min", m)
+}
+
+// chop cuts s into pieces of at most w columns: an address has no spaces
+// to wrap at, and must be read whole.
+func chop(s string, w int) []string {
+	w = max(w, 8)
+	var out []string
+	r := []rune(s)
+	for len(r) > w {
+		out = append(out, string(r[:w]))
+		r = r[w:]
+	}
+	return append(out, string(r))
 }

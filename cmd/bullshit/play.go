@@ -1,0 +1,266 @@
+package main
+
+// play is the default command: the terminal client, opening on the lobby.
+// It reads the flags and the profile, and wires the client's Lobby to the
+// node package; nothing else.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/bullshit-game/bullshit/cli"
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/bot"
+	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/extbot"
+)
+
+func init() { commands["play"] = runPlay }
+
+// playConfig is what the play command's flags say.
+type playConfig struct {
+	dir    string
+	name   string
+	iface  string
+	noBell bool
+	bots   int
+	preset string
+	solo   bool
+}
+
+func parsePlay(args []string) (playConfig, error) {
+	var c playConfig
+	fs := flag.NewFlagSet("play", flag.ContinueOnError)
+	fs.StringVar(&c.dir, "config", "", "profile `dir` (default: the user config dir's bullshit/)")
+	fs.StringVar(&c.name, "name", "", "your `nick`name at the table (remembered)")
+	fs.StringVar(&c.iface, "iface", "", "network `interface` to find and host tables on (default: guess the LAN)")
+	fs.BoolVar(&c.noBell, "no-bell", false, "never ring the terminal bell")
+	fs.IntVar(&c.bots, "bots", 3, "bots in a game here (P in the lobby, or --solo)")
+	fs.StringVar(&c.preset, "preset", "standard", "rules of a game here: "+strings.Join(engine.Presets, ", "))
+	fs.BoolVar(&c.solo, "solo", false, "skip the lobby: deal a game against bots on this machine at once")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("play takes no arguments, only flags (got %q)", fs.Arg(0))
+	}
+	if _, ok := engine.Preset(c.preset); !ok {
+		return c, fmt.Errorf("no preset %q (try %s)", c.preset, strings.Join(engine.Presets, ", "))
+	}
+	if c.bots < 1 || c.bots > 9 {
+		return c, fmt.Errorf("--bots is 1 to 9, not %d", c.bots)
+	}
+	return c, nil
+}
+
+func runPlay(args []string) error {
+	pc, err := parsePlay(args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if pc.dir == "" {
+		if pc.dir, err = node.DefaultDir(); err != nil {
+			return err
+		}
+	}
+	prof, err := node.LoadProfile(pc.dir)
+	if err != nil {
+		return err
+	}
+	name := strings.TrimSpace(pc.name)
+	if name != "" && name != prof.Nickname {
+		prof.Nickname = name
+		if err := node.SaveProfile(pc.dir, prof); err != nil {
+			return err
+		}
+	}
+	if name == "" {
+		name = prof.Nickname
+	}
+	if name == "" {
+		name = os.Getenv("USER")
+	}
+	if name == "" {
+		name = "Player"
+	}
+	cfg := cli.Config{Name: name, ProfileDir: pc.dir, NoBell: pc.noBell, Bots: pc.bots, Preset: pc.preset, Solo: pc.solo}
+	if id, err := peer.IDFromPrivateKey(prof.Key); err == nil {
+		s := id.String()
+		cfg.ID = s[max(0, len(s)-3):]
+	}
+	lobby := &lanLobby{name: name}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := lobby.start(ctx, prof, pc.iface); err != nil {
+		cfg.LobbyErr = err
+	} else {
+		defer lobby.dev.Close()
+		cfg.Iface, cfg.Addrs = lobby.iface, lobby.dev.Addrs()
+	}
+	return cli.Run(cfg, lobby)
+}
+
+// lanLobby is the client's lobby over the node package: tables found and
+// hosted on the LAN through a node.Device, and games on this machine alone
+// through node.Local.
+type lanLobby struct {
+	name  string
+	iface string
+	dev   *node.Device
+	ctx   context.Context
+
+	mu      sync.Mutex
+	tables  []cli.TableSummary
+	infos   map[string]node.TableInfo
+	changed chan struct{}
+}
+
+// start brings up the device on the LAN and browses it.
+func (l *lanLobby) start(ctx context.Context, prof *node.Profile, iface string) error {
+	ifcs, err := node.LAN(iface)
+	if err != nil {
+		return err
+	}
+	dev, err := node.NewDevice(ctx, node.DeviceConfig{Key: prof.Key, Name: l.name, Iface: &ifcs[0],
+		Bots: makePlayBot, Fallback: bot.Fallback})
+	if err != nil {
+		return err
+	}
+	l.dev, l.iface, l.ctx = dev, ifcs[0].Name, ctx
+	l.changed = make(chan struct{}, 1)
+	feed := dev.Browse(ctx)
+	go func() {
+		for ts := range feed {
+			list := make([]cli.TableSummary, 0, len(ts))
+			infos := make(map[string]node.TableInfo, len(ts))
+			for _, t := range ts {
+				id := string(t.HostPeer) + "/" + t.ID
+				infos[id] = t
+				list = append(list, cli.TableSummary{ID: id, Name: t.Name, Host: t.Host, Taken: t.Taken,
+					Seats: t.Seats, Preset: t.Preset, Playing: t.Phase == node.PhasePlaying, Locked: t.Private})
+			}
+			l.mu.Lock()
+			l.tables, l.infos = list, infos
+			l.mu.Unlock()
+			select {
+			case l.changed <- struct{}{}:
+			default:
+			}
+		}
+		close(l.changed)
+	}()
+	return nil
+}
+
+func (l *lanLobby) Tables() []cli.TableSummary {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]cli.TableSummary(nil), l.tables...)
+}
+
+func (l *lanLobby) Changed() <-chan struct{} { return l.changed }
+
+var errNoNet = errors.New("there is no network here: P plays against bots on this machine")
+
+// joinTimeout bounds a join: a host that doesn't answer is reported, not
+// waited on for ever.
+const joinTimeout = 15 * time.Second
+
+func (l *lanLobby) info(id string) (node.TableInfo, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	t, ok := l.infos[id]
+	if !ok {
+		return t, errors.New("that table has gone from the network")
+	}
+	return t, nil
+}
+
+func (l *lanLobby) Create(s cli.TableSettings) (node.Session, error) {
+	if l.dev == nil {
+		return nil, errNoNet
+	}
+	ho, err := l.dev.Open(node.Settings{Name: s.Name, Rules: s.Rules, Seats: s.Seats, Bots: s.Bots, Code: s.Code, Pace: "brisk"})
+	if err != nil {
+		return nil, err
+	}
+	_, sess, err := ho.Sit("local", l.name)
+	if err != nil {
+		ho.Close()
+		return nil, err
+	}
+	return &ownSession{LocalSession: sess, close: ho.Close}, nil
+}
+
+func (l *lanLobby) join(id, code string, watch bool) (node.Session, error) {
+	if l.dev == nil {
+		return nil, errNoNet
+	}
+	t, err := l.info(id)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(l.ctx, joinTimeout)
+	defer cancel()
+	return l.dev.Join(ctx, t, code, watch, nil)
+}
+
+func (l *lanLobby) Join(id, code string) (node.Session, error) { return l.join(id, code, false) }
+
+func (l *lanLobby) Watch(id string) (node.Session, error) { return l.join(id, "", true) }
+
+// JoinAddr takes "ADDRESS" or "ADDRESS CODE".
+func (l *lanLobby) JoinAddr(addr string) (node.Session, error) {
+	if l.dev == nil {
+		return nil, errNoNet
+	}
+	f := strings.Fields(addr)
+	if len(f) == 0 {
+		return nil, errors.New("type the address the host's screen shows")
+	}
+	code := ""
+	if len(f) > 1 {
+		code = f[1]
+	}
+	ctx, cancel := context.WithTimeout(l.ctx, joinTimeout)
+	defer cancel()
+	return l.dev.JoinAddr(ctx, f[0], code, false, nil)
+}
+
+func (l *lanLobby) Solo(s cli.TableSettings) (node.Session, error) {
+	set := node.Settings{Name: s.Name, Rules: s.Rules, Seats: s.Seats, Bots: s.Bots, Pace: "brisk"}
+	t, sess, err := node.Local(set, l.name, makePlayBot, bot.Fallback)
+	if err != nil {
+		return nil, err
+	}
+	return &ownSession{LocalSession: sess, close: t.Close}, nil
+}
+
+// makePlayBot seats the engine's bots, or external ones (exec:PATH).
+func makePlayBot(name string, seat int, seed uint64) (node.Player, error) {
+	return extbot.Resolve(name, seat, seed)
+}
+
+// ownSession is a seat at a table this program hosts: leaving it closes
+// the table.
+type ownSession struct {
+	*node.LocalSession
+	close func()
+}
+
+func (s *ownSession) Close() error {
+	err := s.LocalSession.Close()
+	s.close()
+	return err
+}
