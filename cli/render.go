@@ -596,9 +596,10 @@ func (t *tableModel) helpView() string {
 	k := st.keyed
 	lines := []string{
 		st.titleBar("Help · keys and assists", "any other key closes", w), st.ruleLine(w),
-		"  Your turn    " + k("← →", "move") + "   " + k("space", "pick") + "   " + k("↑ ↓", "pick, drop") + "   " + k("X", "clear"),
+		"  Your turn    " + k("← →", "move") + "   " + k("space", "pick/drop") + "   " + k("↑ ↓", "pick, drop") + "   " + k("X", "clear"),
 		"               " + k("C", "claim the picked cards") + "   " + k("S", "sneak: cards under the claim"),
-		"               " + k("R", "rank, where it's free") + "   " + k("+ −", "claimed count") + "   " + k("4", "four of a kind out"),
+		"               " + k("R", "rank, where it's free") + "   " + k("+ −", "claimed count (count lies)"),
+		"               " + k("4", "four of a kind out of the game (quads)"),
 		"  Call window  " + k("B", "Bullshit!") + "   " + k("G", "let it go"),
 		"  I Doubt It   " + k("D", "doubt") + "   " + k("V", "believe") + "   " + k("K", "skip") + "   " + k("C", "add cards"),
 		"  Hand-over    pick the card (one is picked for you), then " + k("H", "hand it over"),

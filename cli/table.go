@@ -246,13 +246,20 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	}
 	prev := t.v()
 	wasMine := prev != nil && t.myMove(prev)
+	if u.At == 0 && len(u.Events) == 0 && t.have && t.u.At != 0 {
+		// News on the last view (a notice, a refusal, the audit): the
+		// clock it carries is not the host's, so the countdown keeps its own.
+		u.At, u.Deadline = t.u.At, t.u.Deadline
+		at = t.recv
+	}
 	t.u, t.have, t.recv = u, true, at
 	v := t.v()
 	if v == nil {
 		return t.startTick()
 	}
-	if prev == nil {
-		t.start = u.At
+	if prev == nil || (prev.Phase == engine.PhaseOver && v.Phase != engine.PhaseOver) {
+		// A deal: the first, or a new game at the same seats.
+		t.start, t.end, t.audit, t.reveal, t.mine = u.At, 0, nil, nil, ""
 	}
 	t.plays = v.No
 	t.events(u.Events, at)

@@ -227,6 +227,15 @@ func TestResultSheet(t *testing.T) {
 	if c := h.sess.controls; len(c) != 1 || c[0] != "again" {
 		t.Fatalf("controls %v", c)
 	}
+	// The host deals again: the table is back, with no sheet left over.
+	g, deal, err := engine.New(engine.Config{Rules: engine.Standard(), Seats: 3, Seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.g = g
+	h.deliver(deal)
+	h.has("first play", "Your hand")
+	h.lacks("Game over")
 }
 
 // News from the table shows as a short notice; a refusal as a sentence,
@@ -239,6 +248,14 @@ func TestNoticeAndRefusal(t *testing.T) {
 	h.has("Too late: that play was already settled.", "Your hand · 13")
 	h.wait(6 * time.Second)
 	h.lacks("Too late")
+	// A remote seat's news comes on the last view with no clock: the
+	// countdown keeps running.
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 1, Cards: cards(t, "AC"), Rank: engine.NoRank})
+	h.wait(time.Second)
+	h.send(updateMsg{sess: h.sess, u: node.Update{View: h.g.View(0), Table: h.ts, Notice: "Lost the host: reconnecting…"}, at: h.local})
+	h.has("Lost the host: reconnecting…", "5.0 s to call")
+	h.wait(time.Second)
+	h.has("4.0 s to call")
 	u := h.update(nil)
 	u.Notice = "Ben is back."
 	h.send(updateMsg{sess: h.sess, u: u, at: h.local})
