@@ -259,7 +259,7 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	}
 	if prev == nil || (prev.Phase == engine.PhaseOver && v.Phase != engine.PhaseOver) {
 		// A deal: the first, or a new game at the same seats.
-		t.start, t.end, t.audit, t.reveal, t.mine = u.At, 0, nil, nil, ""
+		t.start, t.end, t.audit, t.reveal, t.mine, t.log = u.At, 0, nil, nil, "", nil
 	}
 	t.plays = v.No
 	t.events(u.Events, at)
