@@ -244,8 +244,10 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 		// A reply to a move, or news: no new view.
 		return t.startTick()
 	}
+	// prev points into t.u: read what's needed of it before t.u changes.
 	prev := t.v()
 	wasMine := prev != nil && t.myMove(prev)
+	fresh := prev == nil || prev.Phase == engine.PhaseOver
 	if u.At == 0 && len(u.Events) == 0 && t.have && t.u.At != 0 {
 		// News on the last view (a notice, a refusal, the audit): the
 		// clock it carries is not the host's, so the countdown keeps its own.
@@ -257,7 +259,7 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	if v == nil {
 		return t.startTick()
 	}
-	if prev == nil || (prev.Phase == engine.PhaseOver && v.Phase != engine.PhaseOver) {
+	if fresh && v.Phase != engine.PhaseOver {
 		// A deal: the first, or a new game at the same seats.
 		t.start, t.end, t.audit, t.reveal, t.mine, t.log = u.At, 0, nil, nil, "", nil
 	}
