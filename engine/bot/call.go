@@ -17,10 +17,15 @@ func (b *Bot) shouldCall(v *engine.View) bool {
 	}
 	o := b.pLie(v)
 	if o.sure {
-		return b.level > Easy || b.rng.Float64() < 0.75
+		return b.level > Easy || b.rng.Float64() < 0.6
 	}
 	if l.Out {
-		// Let it stand and it wins: call unless it is surely true.
+		// Let it stand and it wins: call unless it is surely true. Hard
+		// also minds that taking the pile over a true last play costs its
+		// place behind the others, where there are others.
+		if b.level == Hard && len(v.Hands) > 2 {
+			return o.p > lastBar
+		}
 		return o.p > 0.001
 	}
 	switch b.level {
@@ -37,10 +42,14 @@ func (b *Bot) shouldCall(v *engine.View) bool {
 		return o.p+0.08*(b.rng.Float64()-0.5) > theta
 	}
 	// Easy: a hunch more than a reading, shared among those listening.
-	want := math.Max(0, math.Min(0.9, 0.08+0.7*(o.p-0.25)+b.style.Eager))
+	want := math.Max(0, math.Min(0.9, 0.22+0.5*(o.p-0.3)+b.style.Eager))
 	listening := max(1, len(v.Window.Callers))
 	return b.rng.Float64() < 1-math.Pow(1-want, 1/float64(listening))
 }
+
+// lastBar is how likely a lie hard needs to call a play that empties a
+// hand at three seats or more.
+var lastBar = 0.2
 
 // tau is how fast a hand's chance of winning falls with its size, for hard's
 // weighing of a call: a seat's share of the table's chances is

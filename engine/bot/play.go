@@ -1,6 +1,10 @@
 package bot
 
-import "github.com/bullshit-game/bullshit/engine"
+import (
+	"math"
+
+	"github.com/bullshit-game/bullshit/engine"
+)
 
 // play is the bot's move on its own turn.
 func (b *Bot) play(v *engine.View) engine.Command {
@@ -40,6 +44,10 @@ func (b *Bot) play(v *engine.View) engine.Command {
 			cards = append(cards, x)
 		}
 	}
+	if b.level == Easy && len(cards) > 1 && b.rng.Float64() < 0.35 {
+		// Loose play: holds some of the rank back for no good reason.
+		cards = cards[:1+b.rng.IntN(len(cards)-1)]
+	}
 	if len(cards) == 0 && c[joker] > 0 {
 		cards = append(cards, engine.Joker)
 	}
@@ -49,21 +57,28 @@ func (b *Bot) play(v *engine.View) engine.Command {
 		cards = append(cards[:0], hand...)
 	}
 	truth := len(cards) > 0
-	if truth {
+	switch {
+	case b.level == Hard && seqRules(r) && len(hand) > 1:
+		if e := b.overclaim(v, rank, len(cards), capn); e > 0 {
+			cards = append(cards, b.pick(v, e, cards)...)
+		} else if !truth {
+			cards = append(cards, b.pick(v, 1, nil)...)
+		}
+	case truth:
 		// A pad: a wrong card slipped into a true claim, never on a play
 		// that would empty the hand (those are always called).
 		pad := b.style.Pad
 		if b.level == Easy {
-			pad += 0.1
+			pad += 0.25
 		}
 		if len(cards) < capn && len(hand) > len(cards)+1 && b.rng.Float64() < pad {
 			cards = append(cards, b.pick(v, 1, cards)...)
 		}
-	} else {
+	default:
 		n := 1
 		two := b.style.Two
 		if b.level == Easy {
-			two += 0.15
+			two += 0.3
 		}
 		if len(hand) > 2 && capn > 1 && b.rng.Float64() < two {
 			n = 2
@@ -214,4 +229,70 @@ func (b *Bot) judge(v *engine.View, c *[slots]int) engine.Command {
 		return engine.Command{Move: engine.MovePlay, Cards: b.pick(v, 1, nil), Claim: 1, Rank: rank}
 	}
 	return engine.Command{Move: engine.MoveSkip}
+}
+
+// overclaim is how many wrong cards hard adds to the j true ones (at least
+// one when j is 0: a bluff must put something down): as many as pay, where
+// a card got rid of is worth about a card, and the price is the chance a
+// listener holds enough copies to know the claim can't be true, times the
+// pile it would take. Never on a play that would empty the hand.
+func (b *Bot) overclaim(v *engine.View, rank engine.Rank, j, capn int) int {
+	m := &b.mem
+	hand := len(v.Hand)
+	lo := 0
+	if j == 0 {
+		lo = 1
+	}
+	best, bestEV := lo, math.Inf(-1)
+	pile := m.pileSize()
+	for e := lo; e <= 2 && j+e <= capn && j+e < hand; e++ {
+		q := b.proof(v, rank, j+e)
+		ev := float64(e) - q*(pile+float64(j+e)) - 0.15*float64(e)*b.style.Eager
+		if ev > bestEV+0.25*float64(e-best) {
+			best, bestEV = e, ev
+		}
+	}
+	return best
+}
+
+// proof is the chance some listener holds enough copies of rank, with what
+// it saw go out of the game, to know a claim of k can't be true.
+func (b *Bot) proof(v *engine.View, rank engine.Rank, k int) float64 {
+	m := &b.mem
+	r := int(rank)
+	mine := counts(v.Hand)
+	total := m.total[r] + m.total[joker]
+	gone := m.gone[r] + m.gone[joker]
+	need := total - gone - k + 1
+	u := total - gone - mine[r] - mine[joker] - m.pile[r] - m.pile[joker]
+	if need > u || need <= 0 {
+		if need <= 0 {
+			return 1
+		}
+		return 0
+	}
+	sumAll := 0
+	for _, x := range m.gone {
+		sumAll += x
+	}
+	pool := m.all - len(v.Hand) - m.pileN - sumAll - m.hidden
+	unknownPile := max(0, int(m.pileSize())-m.pileN)
+	var p [9]float64
+	none := 1.0
+	for t := range m.seats {
+		if t == b.seat || (v.Placed != nil && t < len(v.Placed) && v.Placed[t] != 0) {
+			continue
+		}
+		draw := int(m.size(t)) + unknownPile/max(1, m.n-1)
+		cert := m.seats[t].cert[r] + m.seats[t].cert[joker]
+		top := hyper(p[:], pool, u-cert, draw-cert)
+		at := 0.0
+		for x := 0; x < top; x++ {
+			if cert+x >= need {
+				at += p[x]
+			}
+		}
+		none *= 1 - min(1, 1.5*at)
+	}
+	return 1 - none
 }
