@@ -11,7 +11,7 @@ import (
 // done: the headless player of `bullshit join --headless`, and of tests.
 // Every update is handed to show first (nil to skip). Think times are
 // honoured, and a decision is made again only when the situation changes.
-func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.View) (engine.Command, bool), show func(Update)) (Update, error) {
+func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.View) (engine.Command, bool), pace string, show func(Update)) (Update, error) {
 	var (
 		last    Update
 		decided string
@@ -73,7 +73,7 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 				continue
 			}
 			pending = cmd
-			timer = time.NewTimer(think)
+			timer = time.NewTimer(Paced(think, pace))
 			fire = timer.C
 		}
 	}

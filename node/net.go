@@ -586,7 +586,14 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			u.View = r.view
 			r.mu.Unlock()
 			for _, e := range m.Events {
-				u.Events = append(u.Events, engEvent(e))
+				ev := engEvent(e)
+				switch ev.Type {
+				case "hand", "mine":
+					ev.To = []int{r.seat}
+				case "handed":
+					ev.To = []int{ev.Seat, ev.Target}
+				}
+				u.Events = append(u.Events, ev)
 			}
 			r.mu.Lock()
 			if m.Backlog {

@@ -87,7 +87,7 @@ func TestNetPlayersPlayAWholeGame(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					ends[i], _ = PlayBot(ctx, r, &dumbBot{seat: r.Seat()}, dumbFallback, nil)
+					ends[i], _ = PlayBot(ctx, r, &dumbBot{seat: r.Seat()}, dumbFallback, "brisk", nil)
 				}()
 			}
 			wg.Wait()

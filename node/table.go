@@ -512,6 +512,15 @@ func (t *Table) changed(events []engine.Event) {
 	for _, e := range events {
 		if e.Type == "reveal" {
 			t.pause = t.now() + t.set.Reveal
+			// When the cards have been shown, everyone hears the table is
+			// open again: a move refused during the pause is made anew.
+			time.AfterFunc(t.set.Reveal, func() {
+				t.post(func() {
+					if t.phase == "playing" && t.now() >= t.pause {
+						t.changed(nil)
+					}
+				})
+			})
 		}
 	}
 	if t.game.Over() && t.phase == "playing" {
@@ -571,11 +580,9 @@ func (t *Table) schedule() {
 		if !ok {
 			continue
 		}
+		think = Paced(think, t.set.Pace)
 		if cmd.Move == engine.MovePlay || cmd.Move == engine.MoveQuads || cmd.Move >= engine.MoveDoubt {
 			think = max(think, t.pause-now)
-		}
-		if t.set.Pace == "relaxed" {
-			think = think * 3 / 2
 		}
 		seatNo := i
 		s.act = time.AfterFunc(max(think, 0), func() {
@@ -583,11 +590,15 @@ func (t *Table) schedule() {
 				if t.phase != "playing" || s.decided != key || s.bot == nil {
 					return
 				}
-				if err := t.apply(seatNo, cmd); err != nil && t.fall != nil {
-					// A bot's refused move is replaced by the fallback.
-					v := t.game.View(seatNo)
-					if fb, ok := t.fall(&v); ok {
-						t.apply(seatNo, fb)
+				if err := t.apply(seatNo, cmd); err != nil {
+					// A bot's refused move is replaced by the fallback; if
+					// that is refused too, it decides again at the next change.
+					s.decided = ""
+					if t.fall != nil {
+						v := t.game.View(seatNo)
+						if fb, ok := t.fall(&v); ok {
+							t.apply(seatNo, fb)
+						}
 					}
 				}
 			})
@@ -850,4 +861,16 @@ func (t *Table) Clock() time.Duration {
 	var d time.Duration
 	t.do(func() { d = t.now() })
 	return d
+}
+
+// Paced scales a bot's think time by the table's pace: "relaxed" is easier
+// to follow, "fast" is for scripts and tests, "brisk" is as the bot says.
+func Paced(think time.Duration, pace string) time.Duration {
+	switch pace {
+	case "relaxed":
+		return think * 3 / 2
+	case "fast":
+		return think / 10
+	}
+	return think
 }

@@ -182,7 +182,7 @@ func runHost(args []string) error {
 	code := fs.String("code", "", "a join code: the table is private (the code is never advertised)")
 	reveal := fs.Duration("reveal", 2*time.Second, "the pause after a call, so every screen shows the cards")
 	turnClock := fs.Duration("turn-clock", 0, "a person's turn clock (0 off; 30s or 60s)")
-	pace := fs.String("pace", "brisk", "bots' think times: brisk or relaxed")
+	pace := fs.String("pace", "brisk", "bots' think times: brisk, relaxed or fast")
 	seed := fs.Uint64("seed", 0, "the deal's seed (0: random)")
 	sit := fs.Bool("sit", true, "take a seat (false: only host; every seat is a player or a bot)")
 	journal := fs.String("journal", "", "keep the table's journal in `file`")
@@ -259,7 +259,7 @@ func runHost(args []string) error {
 			return err
 		}
 	}
-	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, out.update)
+	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, *pace, out.update)
 	out.result(last, seatNo)
 	// Stay a moment so the players' screens get the end.
 	time.Sleep(300 * time.Millisecond)
@@ -275,6 +275,7 @@ func runJoin(args []string) error {
 	code := fs.String("code", "", "the table's join code")
 	watch := fs.Bool("watch", false, "watch instead of taking a seat")
 	wait := fs.Duration("wait", 30*time.Second, "the longest to look for the table")
+	pace := fs.String("pace", "brisk", "the bot's think times: brisk, relaxed or fast")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -314,7 +315,7 @@ func runJoin(args []string) error {
 			return err
 		}
 	}
-	last, err := node.PlayBot(ctx, r, p, bot.Fallback, out.update)
+	last, err := node.PlayBot(ctx, r, p, bot.Fallback, *pace, out.update)
 	out.result(last, r.Seat())
 	return err
 }
