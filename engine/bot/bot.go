@@ -160,6 +160,9 @@ func (b *Bot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
 		return engine.Command{}, 0, false
 	}
 	b.mem.sync(v)
+	if !mayAct(v) {
+		return engine.Command{}, 0, false
+	}
 	giver := -1
 	if v.Give != nil {
 		giver = v.Give.From
@@ -220,6 +223,24 @@ func (b *Bot) decide(v *engine.View) (engine.Command, time.Duration, bool) {
 		return cmd, base * 3 / 2, true
 	}
 	return engine.Command{}, 0, false
+}
+
+// mayAct reports whether the view's seat has something to do: its turn,
+// a window it hasn't let go, a card to hand over.
+func mayAct(v *engine.View) bool {
+	me := v.Seat
+	if v.Phase == engine.PhaseOver || (v.Placed != nil && me < len(v.Placed) && v.Placed[me] != 0) {
+		return false
+	}
+	switch v.Phase {
+	case engine.PhaseGive:
+		return v.Give != nil && v.Give.From == me
+	case engine.PhaseCall:
+		return v.Window != nil && v.Last != nil && v.Last.Seat != me && has(v.Window.Callers, me)
+	case engine.PhasePlay:
+		return v.Turn == me && len(v.Hand) > 0
+	}
+	return false
 }
 
 // Observe implements Player.
