@@ -40,9 +40,23 @@ func info(n loopNode) peer.AddrInfo { return peer.AddrInfo{ID: n.h.ID(), Addrs: 
 
 // hostTable opens a table of seats with bots on the last ones and serves it.
 func hostTable(t testing.TB, set Settings) (loopNode, *Table, *Server) {
+	return hostTableWith(t, set, dumbMaker)
+}
+
+// stillBot never moves: a table that waits for it stands still.
+type stillBot struct{}
+
+func (stillBot) Observe(*engine.Event) {}
+func (stillBot) Act(*engine.View) (engine.Command, time.Duration, bool) {
+	return engine.Command{}, 0, false
+}
+
+func stillMaker(string, int, uint64) (Player, error) { return stillBot{}, nil }
+
+func hostTableWith(t testing.TB, set Settings, maker BotMaker) (loopNode, *Table, *Server) {
 	t.Helper()
 	hn := newLoopNode(t)
-	tb, err := NewTable(set, "host", dumbMaker, dumbFallback)
+	tb, err := NewTable(set, "host", maker, dumbFallback)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +190,7 @@ func TestNetLateShoutRefused(t *testing.T) {
 // A forged or replayed envelope is refused and changes nothing; the honest
 // connection goes on.
 func TestNetForgedAndReplayedRefused(t *testing.T) {
-	hn, tb, srv := hostTable(t, Settings{Seats: 2, Bots: []string{"b"}})
+	hn, tb, srv := hostTableWith(t, Settings{Seats: 2, Bots: []string{"b"}}, stillMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	pn := newLoopNode(t)
