@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -14,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -276,6 +278,8 @@ func runJoin(args []string) error {
 	watch := fs.Bool("watch", false, "watch instead of taking a seat")
 	wait := fs.Duration("wait", 30*time.Second, "the longest to look for the table")
 	pace := fs.String("pace", "brisk", "the bot's think times: brisk, relaxed or fast")
+	capture := fs.String("capture", "", "write every frame received from the host to `file` (length-prefixed), for wire checks")
+	save := fs.String("save", "", "save the game in `dir` at its end, for bullshit verify")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -292,14 +296,30 @@ func runJoin(args []string) error {
 		return err
 	}
 	defer dev.Close()
+	var onFrame func([]byte)
+	if *capture != "" {
+		f, err := os.Create(*capture)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		var mu sync.Mutex
+		onFrame = func(b []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			var n [binary.MaxVarintLen64]byte
+			f.Write(n[:binary.PutUvarint(n[:], uint64(len(b)))])
+			f.Write(b)
+		}
+	}
 	var r *node.Remote
 	wctx, wcancel := context.WithTimeout(ctx, *wait)
 	if fs.NArg() > 0 {
-		r, err = dev.JoinAddr(wctx, fs.Arg(0), *code, *watch, nil)
+		r, err = dev.JoinAddr(wctx, fs.Arg(0), *code, *watch, onFrame)
 	} else {
 		var t node.TableInfo
 		if t, err = dev.FindTable(wctx, *table); err == nil {
-			r, err = dev.Join(wctx, t, *code, *watch, nil)
+			r, err = dev.Join(wctx, t, *code, *watch, onFrame)
 		}
 	}
 	wcancel()
@@ -307,6 +327,7 @@ func runJoin(args []string) error {
 		return err
 	}
 	defer r.Close()
+	r.SaveDir = *save
 	out := printer{os.Stdout, nf.json}
 	out.line(map[string]any{"type": "seated", "seat": r.Seat()}, fmt.Sprintf("seated at seat %d", r.Seat()))
 	var p node.Player
