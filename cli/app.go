@@ -216,6 +216,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return a, nil
 		}
 		a.form.active = false
+		if a.screen != scrBusy {
+			// The player gave up waiting: leave the table we got after all.
+			return a, closeSession(msg.sess)
+		}
 		a.table = newTable(a.env, msg.sess)
 		a.screen = scrTable
 		return a, a.env.wait(msg.sess)

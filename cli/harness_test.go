@@ -247,6 +247,7 @@ func newHarness(t *testing.T, o opts) *harness {
 	h.app = New(Config{Name: me, Plain: o.plain, ProfileDir: o.dir, Bots: 3, NoBell: o.noBell}, &fakeLobby{}, o.prefs, hints)
 	hold(h.app)
 	h.app.Update(tea.WindowSizeMsg{Width: o.w, Height: o.h})
+	h.app.screen = scrBusy // as if the lobby had dialled
 	h.app.Update(sessionMsg{sess: h.sess})
 	h.deliver(deal)
 	return h

@@ -243,3 +243,21 @@ func TestSessionEndsToLobby(t *testing.T) {
 	}
 	contains(t, text(a), "The connection to the table ended.")
 }
+
+// A join the player gave up on (Esc while it dials) is left when it lands.
+func TestGiveUpJoining(t *testing.T) {
+	l := &fakeLobby{tables: []TableSummary{{ID: "k", Name: "Kitchen", Host: "Ben", Taken: 1, Seats: 4, Preset: "standard"}}}
+	a := lobbyApp(t, l, Config{})
+	_, cmd := a.Update(key("enter"))
+	contains(t, text(a), "Joining Kitchen…", "Esc back to the lobby")
+	press(a, "esc")
+	for _, m := range run(cmd) {
+		step(a, m)
+	}
+	if a.screen != scrLobby || a.table != nil {
+		t.Fatalf("screen %d", a.screen)
+	}
+	if !l.sess.closed {
+		t.Error("the session we gave up on is still open")
+	}
+}
