@@ -445,9 +445,7 @@ type Remote struct {
 	got   []engine.Event   // every event we were sent, for the audit
 	parts []protocol.Audit // the host's reveal, as it arrives
 
-	// SaveDir, when set, is where the game is saved at its end, for
-	// `bullshit verify`.
-	SaveDir string
+	saveDir string
 
 	// OnFrame, if set before Dial returns, sees every frame received (the
 	// wire-secrecy test reads them).
@@ -475,6 +473,13 @@ func Dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrIn
 		return nil, err
 	}
 	return r, nil
+}
+
+// SaveTo sets where the game is saved at its end, for `bullshit verify`.
+func (r *Remote) SaveTo(dir string) {
+	r.mu.Lock()
+	r.saveDir = dir
+	r.mu.Unlock()
 }
 
 // Seat is our seat, -1 for a spectator.
@@ -647,8 +652,8 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 	}
 	problems := VerifyGame(g)
 	u := Update{Table: r.table, View: r.view, Audit: &AuditResult{Verified: len(problems) == 0, Problems: problems}}
-	if r.SaveDir != "" {
-		path := filepath.Join(r.SaveDir, fmt.Sprintf("game-%s-%d.json", time.Now().Format("20060102-150405"), r.seat))
+	if r.saveDir != "" {
+		path := filepath.Join(r.saveDir, fmt.Sprintf("game-%s-%d.json", time.Now().Format("20060102-150405"), r.seat))
 		if err := SaveGame(path, g); err == nil {
 			u.Notice = "Saved for `bullshit verify`: " + path
 		}

@@ -327,7 +327,7 @@ func runJoin(args []string) error {
 		return err
 	}
 	defer r.Close()
-	r.SaveDir = *save
+	r.SaveTo(*save)
 	out := printer{os.Stdout, nf.json}
 	out.line(map[string]any{"type": "seated", "seat": r.Seat()}, fmt.Sprintf("seated at seat %d", r.Seat()))
 	var p node.Player
