@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
 )
 
 // waitingView is the waiting room: the seats, who is a bot, and the host's
@@ -80,7 +82,11 @@ func (t *tableModel) resultView() string {
 		top = append(top, "", "  The game ended before the deal.")
 		return screen(top, t.resultKeys(w), w, e.h)
 	}
+	early := v.Phase != engine.PhaseOver
 	head := fmt.Sprintf("Game over · %d plays", v.No)
+	if early {
+		head = fmt.Sprintf("Game ended early · %d plays", v.No)
+	}
 	if d := t.end - t.start; d > 0 {
 		head += " · " + minutes(d)
 	}
@@ -94,6 +100,8 @@ func (t *tableModel) resultView() string {
 	}
 	top = append(top, "  "+head)
 	switch {
+	case early:
+		top = append(top, "  The host ended the game before anyone won.")
 	case v.Winner != nil && *v.Winner == t.me():
 		top = append(top, "  "+st.r(st.good, "You win!"))
 	case v.Winner != nil:
@@ -119,6 +127,12 @@ func (t *tableModel) resultView() string {
 		}
 		return 0
 	}
+	placeText := func(s int) string {
+		if p := place(s); p > 0 {
+			return ordinal(p)
+		}
+		return "–"
+	}
 	sort.SliceStable(order, func(i, j int) bool { return place(order[i]) < place(order[j]) })
 	for _, s := range order {
 		name := t.name(s)
@@ -139,7 +153,7 @@ func (t *tableModel) resultView() string {
 			caught = fmt.Sprint(x.Caught)
 			calls = fmt.Sprintf("%d/%d", x.Right, x.Calls)
 		}
-		line := fmt.Sprintf("  %-6s %s %-11s %-8s %-7s %s", ordinal(place(s)), fit(name, nameW), left, sneaks, caught, calls)
+		line := fmt.Sprintf("  %s %s %-11s %-8s %-7s %s", fit(placeText(s), 6), fit(name, nameW), left, sneaks, caught, calls)
 		if s == t.me() {
 			line = st.r(st.turn, line)
 		}

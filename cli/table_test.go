@@ -382,3 +382,14 @@ func (h *harness) handRow() string {
 	}
 	return ""
 }
+
+// The host ending the game early: the sheet says so, with no places.
+func TestEndedEarly(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(1), plain: true})
+	u := h.update(nil)
+	u.Table.Phase = "over"
+	u.Notice = "The host ended the game early."
+	h.send(updateMsg{sess: h.sess, u: u, at: h.local})
+	h.has("Game ended early · 0 plays", "The host ended the game before anyone won.", "Place", "–", "13", "The host ended the game early.")
+	h.lacks("0th")
+}
