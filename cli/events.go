@@ -72,7 +72,11 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 		switch e.Type {
 		case "deal":
 			t.bubbles = map[int]bubble{}
-			t.addLog(fmt.Sprintf("New deal: %s first, calling %s.", t.verb(e.Target, "play", "plays"), e.Rank.Word(2)))
+			if e.Rank.Valid() {
+				t.addLog(fmt.Sprintf("New deal: %s first, calling %s.", t.verb(e.Target, "play", "plays"), e.Rank.Word(2)))
+			} else {
+				t.addLog(fmt.Sprintf("New deal: %s first.", t.verb(e.Target, "play", "plays")))
+			}
 		case "play":
 			for s, b := range t.bubbles {
 				if !b.keep {
@@ -148,7 +152,7 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 				verdict = st.r(st.shout, "A lie!")
 			}
 			p.lines = append(p.lines, verdict)
-			t.addLog(stripANSI(up) + " " + stripANSI(verdict))
+			t.addLog(stripANSI(verdict) + " " + stripANSI(up))
 		case "take":
 			line := fmt.Sprintf("%s takes the pile: %s.", t.name(e.Seat), countWords(e.Count))
 			if e.Seat == t.me() {

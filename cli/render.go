@@ -136,11 +136,11 @@ func (t *tableModel) seatsBlock(w int, compact bool) []string {
 		row := others[i:min(i+cols, len(others))]
 		var l1, l2, l3 strings.Builder
 		for _, s := range row {
-			a, b, c := t.seatCell(v, s, cw-2)
 			if compact {
-				l1.WriteString("  " + fit(strings.TrimRight(a, " ")+" ·"+b+" "+strings.TrimSpace(c), cw-2))
+				l1.WriteString("  " + fit(t.seatLine(v, s), cw-2))
 				continue
 			}
+			a, b, c := t.seatCell(v, s, cw-2)
 			l1.WriteString("  " + fit(a, cw-2))
 			l2.WriteString("  " + fit(b, cw-2))
 			l3.WriteString("  " + fit(c, cw-2))
@@ -198,6 +198,28 @@ func (t *tableModel) seatCell(v *engine.View, s, w int) (string, string, string)
 		bub = ""
 	}
 	return cut(line1, w), count, "  " + cut(bub, w-2)
+}
+
+// seatLine is one seat in a line, for short screens: the turn, the name,
+// the hand's size and the bubble.
+func (t *tableModel) seatLine(v *engine.View, s int) string {
+	st := t.env.st
+	mark := "  "
+	if v.Turn == s && v.Phase != engine.PhaseOver && !out(v, s) {
+		mark = "▸ "
+	}
+	line := st.r(st.bold, mark+t.name(s)) + " " + v.Hands[s].String()
+	if out(v, s) {
+		line = mark + t.name(s) + " " + st.r(st.good, "Out!")
+	}
+	if b := t.bubbles[s]; b.text != "" && b.kind != bubbleOut {
+		look := st.faint
+		if b.kind == bubbleShout {
+			look = st.shout
+		}
+		line += " " + st.r(look, b.text)
+	}
+	return line
 }
 
 // node0 is seat s's info, or an empty one.
