@@ -115,6 +115,14 @@ func TestSoloGameByKeys(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	// The fairness audit follows the end.
+	for i := 0; i < 50 && !strings.Contains(s, "deal verified") && !strings.Contains(s, "NOT verified"); i++ {
+		time.Sleep(100 * time.Millisecond)
+		s = x.screen()
+	}
+	if !strings.Contains(s, "deal verified ✔") {
+		t.Errorf("no audit on the sheet")
+	}
 	t.Logf("played %d times, answered %d windows, called %d; the result sheet:\n%s", plays, windows, calls, s)
 	for _, want := range []string{"Game over", "plays", "Place", "Player", "Cards left", "Sneaked", "Caught",
 		"Calls right/made", "1st", "You", "Ben", "Cleo", "L lobby", "Q quit"} {
