@@ -19,9 +19,17 @@ const (
 	MoveSkip
 )
 
+// MoveResume is the host's, not a seat's: a new host, taking over a table
+// mid-game, gives an open call window or hand-over its whole time again,
+// from now. It is numbered apart from the seats' moves.
+const MoveResume Move = 64
+
 var moveNames = [...]string{"", "play", "call", "pass", "give", "quads", "doubt", "believe", "skip"}
 
 func (m Move) String() string {
+	if m == MoveResume {
+		return "resume"
+	}
 	if int(m) < len(moveNames) {
 		return moveNames[m]
 	}
@@ -30,6 +38,9 @@ func (m Move) String() string {
 
 // ParseMove reads a move's name.
 func ParseMove(s string) (Move, bool) {
+	if s == "resume" {
+		return MoveResume, true
+	}
 	for i, n := range moveNames {
 		if i > 0 && n == s {
 			return Move(i), true
@@ -82,6 +93,8 @@ func (g *Game) Apply(now time.Duration, c Command) ([]Event, error) {
 		err = g.quads(now, c.Seat, c.Cards)
 	case MoveDoubt, MoveBelieve, MoveSkip:
 		err = g.judge(now, c.Move, c.Seat, c.No)
+	case MoveResume:
+		err = g.resume(now)
 	default:
 		err = refuse(CodeBadCommand, "That isn't a move.")
 	}
@@ -177,4 +190,22 @@ func (g *Game) touch(now time.Duration) {
 	if now > g.now {
 		g.now = now
 	}
+}
+
+// resume restarts the clock of an open window or hand-over at now: a table
+// that changed hosts mid-window gives the seats their whole time again. It
+// is a journal step like any other, so a replay gives the same game.
+func (g *Game) resume(now time.Duration) error {
+	if g.phase == PhaseOver {
+		return ErrGameOver
+	}
+	g.touch(now)
+	switch g.phase {
+	case PhaseCall:
+		g.win.closes = g.now + g.rules.Window
+	case PhaseGive:
+		g.give.closes = g.now + GiveTime
+	}
+	g.emit(Event{Type: "resume", No: g.plays})
+	return nil
 }

@@ -30,6 +30,7 @@ import (
 //	out     Seat, Place: a seat is out (V8, V15)
 //	win     Seat
 //	over    Places, Seat (winner, -1 for none) [winner], Hands, Cards (the pile)
+//	resume  No: a new host restarted the open window's or hand-over's clock
 type Event struct {
 	Type    string
 	To      []int
@@ -130,6 +131,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		num("seat", e.Seat)
 		num("no", e.No)
 		raw("cards", e.Cards)
+	case "resume":
+		num("no", e.No)
 	case "pass", "doubt", "believe", "skip", "stand":
 		num("seat", e.Seat)
 		num("no", e.No)

@@ -133,7 +133,7 @@ func TestDecodeRefusals(t *testing.T) {
 		{"truncated", TypePlay, mp(t, full)[:6], ErrMalformed, "Cards"},
 		{"trailing bytes", TypePlay, append(mp(t, full), 0), ErrMalformed, ""},
 		{"map for a struct", TypePlay, mp(t, map[string]int{"No": 1}), ErrMalformed, ""},
-		{"nil for a struct", TypeUpdate, mp(t, []any{nil, []any{0, "", 0, 0, nil, 0, nil, nil, nil, nil, nil, 0, 0, nil, nil, nil, 0, nil, nil, nil, 0, nil}, "", 0, 0, false}), ErrMalformed, "View.Pile"},
+		{"nil for a struct", TypeUpdate, mp(t, []any{nil, []any{0, "", 0, 0, nil, 0, nil, nil, nil, nil, nil, 0, 0, nil, nil, nil, 0, nil, nil, nil, 0, nil}, "", 0, 0, false, nil, nil}), ErrMalformed, "View.Pile"},
 		{"string for an int", TypePlay, mp(t, []any{"41", 2, []byte{}, 2, -1}), ErrMalformed, "No"},
 		{"float for an int", TypePlay, mp(t, []any{41.0, 2, []byte{}, 2, -1}), ErrMalformed, "No"},
 		{"nil for an int", TypePlay, mp(t, []any{nil, 2, []byte{}, 2, -1}), ErrMalformed, "No"},
@@ -145,11 +145,11 @@ func TestDecodeRefusals(t *testing.T) {
 		// Integers out of their field's range are refused, never truncated.
 		{"rank over int8", TypePlay, mp(t, []any{41, 2, []byte{}, 2, 200}), ErrMalformed, "Rank"},
 		{"negative uint", TypeRefusal, mp(t, []any{"x", "y", -1}), ErrMalformed, "Ref"},
-		{"int16 overflow", TypeUpdate, mp(t, []any{nil, []any{0, "", 0, 0, nil, 0, nil, nil, []any{40000, 0}, nil, nil, 0, 0, nil, nil, nil, 0, nil, nil, nil, 0, nil}, "", 0, 0, false}), ErrMalformed, "View.Pile.Lo"},
+		{"int16 overflow", TypeUpdate, mp(t, []any{nil, []any{0, "", 0, 0, nil, 0, nil, nil, []any{40000, 0}, nil, nil, 0, 0, nil, nil, nil, 0, nil, nil, nil, 0, nil}, "", 0, 0, false, nil, nil}), ErrMalformed, "View.Pile.Lo"},
 		{"uint64 into int", TypePlay, mp(t, []any{uint64(1 << 63), 2, []byte{}, 2, -1}), ErrMalformed, "No"},
 		// Lengths that overrun the message are refused before allocating.
 		{"bin32 overrun", TypePlay, append(mp(t, full)[:3], 0xc6, 0x7f, 0xff, 0xff, 0xff), ErrMalformed, "Cards"},
-		{"array32 overrun", TypeUpdate, []byte{0x96, 0xdd, 0x7f, 0xff, 0xff, 0xff, 0xc0}, ErrMalformed, "Events"},
+		{"array32 overrun", TypeUpdate, []byte{0x98, 0xdd, 0x7f, 0xff, 0xff, 0xff, 0xc0, 0xc0, 0xc0}, ErrMalformed, "Events"},
 		{"map32 overrun", TypeStart, append([]byte{0x92, 0x9a, 0xa0, 0xa0, 0xdf, 0x7f, 0xff, 0xff, 0xff}, make([]byte, 16)...), ErrMalformed, "Settings.Rules"},
 		{"short fixed bytes", TypeCommit, mp(t, []any{make([]byte, 31)}), ErrMalformed, "Hash"},
 		{"bad peer ID", TypeVote, mp(t, []any{4, []byte("not a multihash"), 12}), ErrMalformed, "Candidate"},
@@ -241,7 +241,7 @@ func TestMapsEncodeInKeyOrder(t *testing.T) {
 }
 
 func TestDecodeErrorText(t *testing.T) {
-	_, err := Decode(TypeUpdate, []byte{0x96, 0xdd, 0x7f, 0xff, 0xff, 0xff, 0xc0})
+	_, err := Decode(TypeUpdate, []byte{0x98, 0xdd, 0x7f, 0xff, 0xff, 0xff, 0xc0, 0xc0, 0xc0})
 	want := "protocol: malformed message (Update.Events): length 2147483647 overruns the message"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %q, want %q", err, want)

@@ -98,8 +98,9 @@ type Player struct {
 	Nick      string
 	Peer      peer.ID // empty for a bot
 	Bot       string  // "level/style" for a bot seat, empty for a human
-	Connected bool    // a person whose link is up (bots always are)
-	Covered   bool    // a bot plays for a person who is away
+	Connected bool     // a person whose link is up (bots always are)
+	Covered   bool     // a bot plays for a person who is away
+	Addrs     []string // where the player's node listens, for an election
 }
 
 // Bot is a bot seat in the settings.
@@ -220,6 +221,21 @@ type Update struct {
 	At       int64  // the host's clock when sent, ms since the deal
 	Deadline int64  // when the open window or hand-over closes, ms; 0 for none
 	Backlog  bool   // Events are every event sent so far (after a reconnection), for the audit
+	// The host's journal, as this seat may know it: every step since the
+	// last update, its hidden cards left out, and this seat's threshold
+	// shares of them, so that two players can rebuild the table if the
+	// host vanishes (node: election.go).
+	Steps  []Step
+	Shares []StepShare
+}
+
+// StepShare is one seat's Shamir share (threshold 2) of a secret of the
+// host's: the hidden cards of step Step, or, for Step -1, the deal's seed
+// and salt.
+type StepShare struct {
+	Step int
+	X    uint8
+	Y    []byte
 }
 
 // Count is a hand or pile size: exact when Hi == Lo, a range when Hi > Lo,
@@ -419,9 +435,11 @@ type StateRequest struct {
 
 // State answers a StateRequest. Data is the node's to define.
 type State struct {
-	Term uint64
-	No   int
-	Data []byte
+	Term   uint64
+	No     int
+	Data   []byte
+	Steps  []Step      // the public journal the sender holds
+	Shares []StepShare // the sender's shares of the hidden parts
 }
 
 // ---- Fair play ----
@@ -446,14 +464,15 @@ type Audit struct {
 // Step is one accepted command (or, with Tick, the clock moving) at At
 // nanoseconds since the deal: a line of the host's journal.
 type Step struct {
-	At    int64
-	Tick  bool
-	Move  uint8
-	Seat  int
-	Cards []Card
-	Claim int
-	Rank  int8
-	No    int
+	At     int64
+	Tick   bool
+	Move   uint8
+	Seat   int
+	Cards  []Card
+	Claim  int
+	Rank   int8
+	No     int
+	Hidden int // in a public journal: how many cards were left out
 }
 
 // Hidden are the face-down cards of play No.
