@@ -96,8 +96,8 @@ type Seated struct {
 type Player struct {
 	Seat      int
 	Nick      string
-	Peer      peer.ID // empty for a bot
-	Bot       string  // "level/style" for a bot seat, empty for a human
+	Peer      peer.ID  // empty for a bot
+	Bot       string   // "level/style" for a bot seat, empty for a human
 	Connected bool     // a person whose link is up (bots always are)
 	Covered   bool     // a bot plays for a person who is away
 	Addrs     []string // where the player's node listens, for an election
