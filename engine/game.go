@@ -110,6 +110,7 @@ type Game struct {
 	stats  []Stats
 
 	events []Event
+	seats  []int // 0 … n-1: each seat's own audience is seats[s:s+1]
 }
 
 // New deals a game. It returns the deal's events: the public deal and each
@@ -141,6 +142,19 @@ func New(cfg Config) (*Game, []Event, error) {
 	if pickFirst {
 		first = *cfg.First
 	}
+	// Every hand lives in one block, each with room for every card at the
+	// table, so taking the pile never reallocates a hand.
+	total, most := 0, g.decks*(52+r.Jokers)
+	if cfg.Hands != nil {
+		for _, h := range cfg.Hands {
+			total += len(h)
+		}
+		most = min(most, total)
+	}
+	block := make([]Card, n*most)
+	for s := range g.hands {
+		g.hands[s] = block[s*most : s*most : (s+1)*most]
+	}
 	if cfg.Hands != nil {
 		if len(cfg.Hands) != n {
 			return nil, nil, refusef(CodeBadCommand, "hands must list %d hands, one a seat.", n)
@@ -167,15 +181,11 @@ func New(cfg Config) (*Game, []Event, error) {
 					return nil, nil, refusef(CodeBadCard, "There are only %d of %s in %d deck(s).", max, c, limit)
 				}
 			}
-			g.hands[s] = append(make([]Card, 0, len(h)+8), h...)
+			g.hands[s] = append(g.hands[s], h...)
 		}
 	} else {
 		cards := deck(g.decks, r.Jokers)
 		rng.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
-		per := len(cards)/n + 1
-		for s := range g.hands {
-			g.hands[s] = make([]Card, 0, per+8)
-		}
 		s := left
 		if pickFirst || r.First.Random {
 			s = first
@@ -200,6 +210,11 @@ func New(cfg Config) (*Game, []Event, error) {
 	}
 	g.first, g.turn = first, first
 	g.pile = make([]Card, 0, g.total)
+	g.events = make([]Event, 0, max(n+1, 8))
+	g.seats = make([]int, n)
+	for s := range g.seats {
+		g.seats[s] = s
+	}
 	g.emitDeal()
 	return g, g.flush(), nil
 }
@@ -220,10 +235,17 @@ func (g *Game) emitDeal() {
 	}
 	rank := g.required()
 	g.emit(Event{Type: "deal", Seat: g.dealer, Target: g.first, Rank: rank, Counts: sizes})
+	// One block for the copies of every hand.
+	cp := make([]Card, 0, g.total)
 	for s, h := range g.hands {
-		g.emit(Event{Type: "hand", To: []int{s}, Seat: s, Cards: append([]Card(nil), h...)})
+		at := len(cp)
+		cp = append(cp, h...)
+		g.emit(Event{Type: "hand", To: g.only(s), Seat: s, Cards: cp[at:len(cp):len(cp)]})
 	}
 }
+
+// only is the audience of seat s alone. The engine never writes to it.
+func (g *Game) only(s int) []int { return g.seats[s : s+1 : s+1] }
 
 // next is the seat after s in turn order (R1, V6), out seats included.
 func (g *Game) next(s int) int {
@@ -404,11 +426,11 @@ func (g *Game) Clone() *Game {
 	c.pile = append(make([]Card, 0, cap(g.pile)), g.pile...)
 	c.gone = append([]Card(nil), g.gone...)
 	c.seen = append([]Card(nil), g.seen...)
-	c.last.cards = append([]Card(nil), g.last.cards...)
+	c.last.cards = append(make([]Card, 0, cap(g.last.cards)), g.last.cards...)
 	c.placed = append([]int(nil), g.placed...)
 	c.places = append([]int(nil), g.places...)
 	c.stats = append([]Stats(nil), g.stats...)
-	c.events = nil
+	c.events = make([]Event, 0, cap(g.events))
 	return &c
 }
 
