@@ -276,14 +276,15 @@ func (r *Referee) newGame(f fields) (*reply, error) {
 		if err := json.Unmarshal(f["hands"], &hs); err != nil {
 			return nil, bad("\"hands\" must be a list of lists of card strings.")
 		}
+		if len(hs) != seats {
+			// A malformed field is a bad command before any card is read.
+			return nil, bad("\"hands\" must hold %d hands, one a seat.", seats)
+		}
 		cfg.Hands = make([][]engine.Card, len(hs))
 		for i, h := range hs {
 			if cfg.Hands[i], err = engine.ParseCards(h); err != nil {
 				return nil, err
 			}
-		}
-		if len(hs) != seats {
-			return nil, bad("\"hands\" must hold %d hands, one a seat.", seats)
 		}
 	}
 	if f.has("first") {

@@ -194,6 +194,7 @@ func TestWire(t *testing.T) {
 		{"every rules key", nil, `{"cmd":"new","seats":4,"seed":1,"rules":{"sequence":"down","start":"5","cap":6,"direction":"ccw","jokers":2,"places":true,"quads":true,"first":"holder:2C","callers":"next","count_lies":true,"rapid":true,"sneak":1,"counts":"rough","window":10,"decks":2,"mode":"classic"}}`, ""},
 		{"twist at two seats", nil, `{"cmd":"new","seats":2,"seed":1,"rules":"twist"}`, engine.CodeBadCommand},
 		{"hands for too few seats", nil, `{"cmd":"new","seats":3,"seed":1,"hands":[["AS"],["2C"]]}`, engine.CodeBadCommand},
+		{"too few hands before a bad card", nil, `{"cmd":"new","seats":3,"seed":1,"hands":[["XX"],["2C"]]}`, engine.CodeBadCommand},
 		{"hands not lists", nil, `{"cmd":"new","seats":2,"seed":1,"hands":["AS","2C"]}`, engine.CodeBadCommand},
 		{"hands with no card", nil, `{"cmd":"new","seats":2,"seed":1,"hands":[["XX"],["2C"]]}`, engine.CodeBadCard},
 		{"hands with a card twice", nil, `{"cmd":"new","seats":2,"seed":1,"hands":[["AS"],["AS"]]}`, engine.CodeBadCard},
