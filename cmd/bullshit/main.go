@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/bullshit-game/bullshit/engine/referee"
 )
@@ -24,11 +25,11 @@ var commands = map[string]func(args []string) error{
 
 func run(args []string) error {
 	cmd := ""
-	if len(args) > 0 {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
 	}
-	switch cmd {
-	case "help", "-h", "--help":
+	switch {
+	case cmd == "help" || len(args) > 0 && cmd == "" && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help"):
 		usage()
 		return nil
 	}
