@@ -145,6 +145,11 @@ func TestProperties(t *testing.T) {
 			if msg := invariants(g); msg != "" {
 				t.Fatalf("%s: %s", where(), msg)
 			}
+			if err == nil {
+				if msg := semantics(g, deal[0].Rank, a, ev); msg != "" {
+					t.Fatalf("%s: %s", where(), msg)
+				}
+			}
 		}
 		if g.Over() {
 			// Nothing moves a game that is over.
@@ -279,6 +284,106 @@ func ended(g *engine.Game) string {
 	}
 	if _, err := json.Marshal(g.View(0)); err != nil {
 		return err.Error()
+	}
+	return ""
+}
+
+// semantics checks what the rules say about the events of an accepted
+// action and the position it leaves: who may see each event (R15), the
+// rank each play had to claim (R5, V2, V3), that a reveal's verdict is
+// what its cards say and that the loser takes the pile (R10, V7, V12,
+// V14, V15), whose turn it is after a settled play (R11, V6, V8) and who
+// may call (R8, V8, V11).
+func semantics(g *engine.Game, start engine.Rank, a action, ev []engine.Event) string {
+	rl := g.Rules()
+	for i, e := range ev {
+		private := e.Type == "hand" || e.Type == "mine" || e.Type == "handed"
+		if private == e.Public() {
+			return fmt.Sprintf("%s event to %v", e.Type, e.To)
+		}
+		switch e.Type {
+		case "play":
+			if e.Claim < 1 || e.Claim > g.Cap() || e.Cards != nil {
+				return fmt.Sprintf("play event %+v", e)
+			}
+			if !rl.Doubt && (rl.Sequence == engine.SeqUp || rl.Sequence == engine.SeqDown) {
+				step := (e.No - 1) % 13
+				if rl.Sequence == engine.SeqDown {
+					step = 13 - step
+				}
+				if want := engine.Rank((int(start) + step) % 13); e.Rank != want {
+					return fmt.Sprintf("play %d claimed %s, the sequence says %s", e.No, e.Rank, want)
+				}
+			}
+		case "reveal":
+			truth := e.Sneaked == 0 && len(e.Cards) == e.Claim
+			for _, c := range e.Cards {
+				if !c.Matches(e.Rank) {
+					truth = false
+				}
+			}
+			if truth != e.Truth {
+				return fmt.Sprintf("reveal %+v: the cards say truth=%v", e, truth)
+			}
+			if i == 0 {
+				return "a reveal with no call before it"
+			}
+			judge := ev[i-1]
+			var next engine.Event
+			if i+1 < len(ev) {
+				next = ev[i+1]
+			}
+			switch {
+			case judge.Type == "believe" && e.Truth:
+				if next.Type != "leave" {
+					return fmt.Sprintf("a believed truth didn't leave the game: %s", evs(ev))
+				}
+			case judge.Type == "believe":
+				if next.Type != "take" || next.Seat != judge.Seat {
+					return fmt.Sprintf("a believed lie isn't the believer's: %s", evs(ev))
+				}
+			default: // call or doubt
+				loser := judge.Seat
+				if !e.Truth {
+					loser = e.Seat
+				}
+				if next.Type != "take" || next.Seat != loser {
+					return fmt.Sprintf("the pile went to the wrong seat: %s", evs(ev))
+				}
+			}
+		}
+	}
+	if g.Over() || g.Plays() == 0 || rl.Doubt {
+		return ""
+	}
+	v := g.View(-1)
+	// The seat after s in turn order still in the game.
+	after := func(s int) int {
+		for range g.Seats() {
+			if rl.CCW {
+				s = (s + g.Seats() - 1) % g.Seats()
+			} else {
+				s = (s + 1) % g.Seats()
+			}
+			if !g.IsOut(s) {
+				break
+			}
+		}
+		return s
+	}
+	if want := after(v.Last.Seat); g.Turn() != want {
+		return fmt.Sprintf("turn %d after seat %d's play, want %d (R11)", g.Turn(), v.Last.Seat, want)
+	}
+	if g.Phase() == engine.PhaseCall && len(v.Window.Passed) == 0 {
+		var want []int
+		for s := 0; s < g.Seats(); s++ {
+			if s != v.Last.Seat && !g.IsOut(s) && (!rl.NextOnly || s == g.Turn()) {
+				want = append(want, s)
+			}
+		}
+		if !reflect.DeepEqual(v.Window.Callers, want) {
+			return fmt.Sprintf("callers %v, want %v", v.Window.Callers, want)
+		}
 	}
 	return ""
 }
