@@ -70,7 +70,9 @@ func (g *Game) play(now time.Duration, seat int, cards []Card, claim int, rank R
 	g.plays++
 	g.prev = rank
 	sneaked := k - claim
-	if sneaked < 0 {
+	if sneaked < 0 || g.rules.Sneak == 0 {
+		// Under V12 alone more cards than claimed is a count lie, not a
+		// sneak: a lie when called, with no hand-over (V14's penalty).
 		sneaked = 0
 	}
 	if sneaked > 0 {

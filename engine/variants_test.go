@@ -490,6 +490,18 @@ func TestV12_CountLies(t *testing.T) {
 		{name: "right rank, fewer claimed", script: []string{"0 play AS AC AD claim=2", "1 call 1"}, check: func(t *testing.T, s *script) {
 			check(t, "truth", s.must("reveal").Truth, false)
 		}},
+		// More cards than claimed is a count lie, not a sneak (V14): no
+		// hand-over, and no sneak in the tallies.
+		{name: "extra cards aren't a sneak", script: []string{"0 play AS AC 2D claim=1", "1 call 1"}, check: func(t *testing.T, s *script) {
+			r := s.must("reveal")
+			check(t, "truth", r.Truth, false)
+			check(t, "sneaked", r.Sneaked, 0)
+			check(t, "phase", s.g.Phase(), engine.PhasePlay)
+			check(t, "turn", s.g.Turn(), 1)
+			check(t, "sneaks", s.g.Stats()[0].Sneaks, 0)
+			check(t, "caught", s.g.Stats()[0].Caught, 0)
+			s.mustNot("give")
+		}},
 		{name: "right rank, right count", script: []string{"0 play AS AC claim=2", "1 call 1"}, check: func(t *testing.T, s *script) {
 			check(t, "truth", s.must("reveal").Truth, true)
 		}},
