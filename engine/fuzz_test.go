@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"reflect"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -96,6 +97,8 @@ func FuzzCommands(f *testing.F) {
 	f.Add([]byte{8, 3, 1, 1, 1, 1, 1, 1, 1, 1, 10, 10, 6, 1, 0, 0, 0, 0, 7, 2, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0})
 	f.Add([]byte{3, 5, 42, 0, 0, 0, 0, 0, 0, 0, 12, 12, 12, 12, 12, 12, 12, 12, 9, 255, 12, 12, 12, 12})
 	f.Add([]byte{10, 1, 7, 7, 7, 7, 7, 7, 7, 7, 1, 255, 6, 250, 251, 252, 253, 254, 255, 200, 14, 3})
+	// Every step clones the game: collect less often.
+	defer debug.SetGCPercent(debug.SetGCPercent(800))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fg, ok := newFuzzGame(data)
 		if !ok {
