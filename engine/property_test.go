@@ -242,8 +242,20 @@ func invariants(g *engine.Game) string {
 			return "a deadline with nothing open"
 		}
 	}
+	in := 0
+	for s := 0; s < g.Seats(); s++ {
+		switch {
+		case !g.IsOut(s):
+			in++
+		case g.HandSize(s) != 0:
+			return fmt.Sprintf("seat %d is out holding %d cards", s, g.HandSize(s))
+		}
+	}
 	if g.Over() {
 		return ""
+	}
+	if in < 2 {
+		return fmt.Sprintf("the game goes on with %d seats in", in)
 	}
 	turn := g.Turn()
 	if turn < 0 || turn >= g.Seats() {
