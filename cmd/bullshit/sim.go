@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,6 +81,10 @@ func runSim(args []string) error {
 		return err
 	}
 	extbot.Stderr = os.Stderr
+	if os.Getenv("GOGC") == "" {
+		// Games are small and short-lived: collect less often.
+		debug.SetGCPercent(400)
+	}
 	switch {
 	case c.sweep:
 		return simSweep(c, r)
@@ -141,8 +146,10 @@ func checkPlan(p *sim.Plan) error {
 	if err := p.Rules.Check(p.Seats); err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
+	p.Make = nil // built-in bots are reset between games, not made anew
 	for _, name := range planBots(p) {
 		if strings.HasPrefix(name, "exec:") {
+			p.Make = extbot.Resolve
 			continue
 		}
 		if _, err := bot.New(name, 0, 0); err != nil {

@@ -26,8 +26,9 @@ type seatMem struct {
 	// lo, hi bound the seat's true hand size (hi -1: unknown), narrowed by
 	// every count the table showed.
 	lo, hi int
-	// caught counts its lies and sneaks turned up.
-	caught int
+	// caught counts its lies and sneaks turned up; shown its plays turned
+	// up, and sneaks those of them with cards slipped under.
+	caught, shown, sneaks int
 }
 
 // lastPlay is the play waiting on its window, as this bot saw it.
@@ -69,7 +70,12 @@ type memory struct {
 
 func (m *memory) start(n int) {
 	m.n = n
-	m.seats = make([]seatMem, n)
+	if cap(m.seats) >= n {
+		m.seats = m.seats[:n]
+		clear(m.seats)
+	} else {
+		m.seats = make([]seatMem, n)
+	}
 	for i := range m.seats {
 		m.seats[i].hi = -1
 	}
@@ -296,10 +302,12 @@ func (m *memory) reveal(e *engine.Event) {
 	if s < 0 || s >= m.n {
 		return
 	}
+	m.seats[s].shown++
 	if !e.Truth {
 		m.seats[s].caught++
 		if e.Sneaked > 0 {
 			m.sneakSeen = true
+			m.seats[s].sneaks++
 		}
 	}
 	if s == m.seat {

@@ -271,11 +271,16 @@ func (b *Bot) pSneak(v *engine.View) float64 {
 	if most <= 0 {
 		return 0
 	}
-	caught := 0
+	var sm seatMem
 	if l.Seat >= 0 && l.Seat < m.n {
-		caught = m.seats[l.Seat].caught
+		sm = m.seats[l.Seat]
 	}
-	prior := min(0.5, 0.2+0.06*float64(caught))
+	prior := min(0.5, 0.2+0.06*float64(sm.caught))
+	if b.level == Hard {
+		// How often this player's plays turned up had cards under them,
+		// starting from one in five.
+		prior = max(0.05, min(0.85, (float64(sm.sneaks)+0.8)/(float64(sm.shown)+4)))
+	}
 	hlo, hhi := sz.HandBefore.Lo, sz.HandBefore.Hi
 	plo, phi := sz.PileBefore.Lo, sz.PileBefore.Hi
 	if b.level == Hard && m.last.live && m.last.seat == l.Seat {

@@ -59,6 +59,7 @@ func Play(cfg Config) (Result, error) {
 type Runner struct {
 	g       *engine.Game
 	players []bot.Player
+	names   []string
 	views   []engine.View
 	asks    []ask
 	now     time.Duration
@@ -97,15 +98,26 @@ func (r *Runner) Play(cfg Config) (Result, error) {
 	}
 	n := cfg.Seats
 	r.g, r.now = g, 0
-	r.players = r.players[:0]
 	r.res = Result{Winner: -1, First3: -1, Seats: make([]Seat, n)}
+	for len(r.players) < n {
+		r.players = append(r.players, nil)
+		r.names = append(r.names, "")
+	}
+	r.players, r.names = r.players[:n], r.names[:n]
 	for s := 0; s < n; s++ {
 		name := cfg.Bots[s%len(cfg.Bots)]
-		p, err := mk(name, s, Mix(cfg.Seed, uint64(s)+1000))
-		if err != nil {
-			return Result{}, err
+		seed := Mix(cfg.Seed, uint64(s)+1000)
+		// A built-in bot of the same name from the last game is as good as
+		// new once reset.
+		if rs, ok := r.players[s].(resetter); ok && r.names[s] == name && cfg.Make == nil {
+			rs.Reset(s, seed)
+		} else {
+			p, err := mk(name, s, seed)
+			if err != nil {
+				return Result{}, err
+			}
+			r.players[s], r.names[s] = p, name
 		}
-		r.players = append(r.players, p)
 		r.res.Seats[s].Bot = name
 	}
 	if cap(r.views) < n {
@@ -115,16 +127,26 @@ func (r *Runner) Play(cfg Config) (Result, error) {
 	r.deliver(ev)
 	for !g.Over() {
 		if err := r.step(); err != nil {
+			r.close()
 			return r.res, err
 		}
 	}
 	r.finish()
-	for _, p := range r.players {
+	r.close()
+	return r.res, nil
+}
+
+type resetter interface{ Reset(seat int, seed uint64) }
+
+// close ends players that hold something open (external bots); they are
+// not reused.
+func (r *Runner) close() {
+	for s, p := range r.players {
 		if c, ok := p.(io.Closer); ok {
 			c.Close()
+			r.players[s], r.names[s] = nil, ""
 		}
 	}
-	return r.res, nil
 }
 
 func (r *Runner) deliver(ev []engine.Event) {
