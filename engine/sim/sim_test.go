@@ -125,3 +125,24 @@ func TestBotsLegal(t *testing.T) {
 	}
 	t.Logf("%d games (%d with random variants, %d of those hit the net), none refused: %v", games, mixed, mixNet, played)
 }
+
+// A game is a function of its config: a Runner that played other games
+// first (and reset its bots) gives the same result as a fresh one.
+func TestDeterministic(t *testing.T) {
+	r, _ := engine.Preset("twist")
+	p := Plan{Rules: r, Seats: 4, Bots: []string{"hard", "medium", "easy", "bold"}, Seed: 9}
+	var warm Runner
+	for i := range 30 {
+		a, err := warm.Play(p.Game(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Play(p.Game(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatalf("game %d differs:\n%v\n%v", i, a, b)
+		}
+	}
+}
