@@ -29,8 +29,12 @@ func (g *Game) judge(now time.Duration, m Move, seat, no int) error {
 		}
 		return refuse(CodeNoWindow, "Nothing is on the table: start the round by naming a rank and playing.")
 	}
-	g.touch(now)
 	p := &g.last
+	if m != MoveSkip && g.placed[p.seat] != 0 {
+		// Its player went out on it when the next seat let it be: settled.
+		return refusef(CodeTooLate, "Too late: seat %d went out on that play; add or skip.", p.seat)
+	}
+	g.touch(now)
 	switch m {
 	case MoveDoubt:
 		g.emit(Event{Type: "doubt", Seat: seat, No: p.no})

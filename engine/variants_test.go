@@ -884,6 +884,12 @@ func TestV15_Doubt(t *testing.T) {
 			s.must("leave")
 			check(t, "starter", s.must("round").Seat, 1)
 		}},
+		// Once out, its last play is settled: later seats add or skip.
+		{name: "the out seat's play can't be doubted", script: []string{"0 play AS rank=A", "1 skip", "2 doubt => too_late", "2 believe => too_late", "2 skip"}},
+		{name: "an add after the out seat's play", script: []string{"0 play AS rank=A", "1 skip", "2 play 3C", "3 doubt"}, check: func(t *testing.T, s *script) {
+			check(t, "taker", s.must("take").Seat, 2)
+			check(t, "out seat's hand", s.g.HandSize(0), 0)
+		}},
 		{name: "the out seat doesn't act", script: []string{"0 play AS rank=A", "1 skip", "0 skip => not_your_turn", "0 play 2C => not_your_turn"}},
 		{name: "two seats left", script: []string{"0 play AS rank=A", "1 play 2C 2H 7D", "2 skip", "3 skip"}, check: func(t *testing.T, s *script) {
 			// Seat 1 went out when 2 skipped; 3 skipping ends the round.
