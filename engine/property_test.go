@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -126,7 +127,12 @@ func TestProperties(t *testing.T) {
 			events = append(events, ev)
 			tl.steps++
 			where := func() string {
-				return fmt.Sprintf("game %d (%s, %d seats, seed %d) step %d %v", i, kind, cfg.Seats, cfg.Seed, step, a)
+				// The last few steps, to see how it came to this.
+				var b strings.Builder
+				for j := max(0, len(log)-12); j < len(log); j++ {
+					fmt.Fprintf(&b, "\n  %v -> %s", log[j], evs(events[j+1]))
+				}
+				return fmt.Sprintf("game %d (%s, %d seats, seed %d, rules %v) step %d %v%s", i, kind, cfg.Seats, cfg.Seed, cfg.Rules.Map(), step, a, b.String())
 			}
 			if err != nil {
 				tl.refused++
