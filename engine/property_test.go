@@ -151,6 +151,11 @@ func TestProperties(t *testing.T) {
 			if msg := invariants(g); msg != "" {
 				t.Fatalf("%s: %s", where(), msg)
 			}
+			if step%7 == 0 {
+				if msg := views(g); msg != "" {
+					t.Fatalf("%s: %s", where(), msg)
+				}
+			}
 			if err == nil {
 				if msg := semantics(g, deal[0].Rank, a, ev); msg != "" {
 					t.Fatalf("%s: %s", where(), msg)
@@ -263,6 +268,12 @@ func invariants(g *engine.Game) string {
 	if in < 2 {
 		return fmt.Sprintf("the game goes on with %d seats in", in)
 	}
+	if g.Rules().Doubt {
+		// A round with a rank has cards on the table; one starting has none.
+		if named := g.View(-1).Rank != engine.NoRank; named != (g.PileSize() > 0) {
+			return fmt.Sprintf("round rank named %v with %d cards on the table", named, g.PileSize())
+		}
+	}
 	turn := g.Turn()
 	if turn < 0 || turn >= g.Seats() {
 		return fmt.Sprintf("turn %d", turn)
@@ -279,8 +290,35 @@ func invariants(g *engine.Game) string {
 	return ""
 }
 
+// views checks that every seat's view tells the truth it may see (R15):
+// its own hand, every hand's size and the pile's, exact or rough.
+func views(g *engine.Game) string {
+	rough := g.Rules().Rough && !g.Over()
+	for s := -1; s < g.Seats(); s++ {
+		v := g.View(s)
+		if s >= 0 && !reflect.DeepEqual(v.Hand, g.Hand(s)) && (len(v.Hand) > 0 || g.HandSize(s) > 0) {
+			return fmt.Sprintf("seat %d's view holds %v, its hand %v", s, v.Hand, g.Hand(s))
+		}
+		for t := range g.Seats() {
+			if want := engine.Seen(g.HandSize(t), false, rough && t != s); v.Hands[t] != want {
+				return fmt.Sprintf("seat %d sees seat %d's %d cards as %v, want %v", s, t, g.HandSize(t), v.Hands[t], want)
+			}
+		}
+		if want := engine.Seen(g.PileSize(), true, rough); v.Pile != want {
+			return fmt.Sprintf("seat %d sees the pile of %d as %v", s, g.PileSize(), v.Pile)
+		}
+		if v.Phase != g.Phase() || v.Turn != g.Turn() || v.No != g.Plays() {
+			return fmt.Sprintf("seat %d's view: phase %v turn %d no %d", s, v.Phase, v.Turn, v.No)
+		}
+	}
+	return ""
+}
+
 // ended checks a finished game's places and winner (R13, R14, V8).
 func ended(g *engine.Game) string {
+	if w := g.Winner(); w >= 0 && g.Plays() < engine.MaxPlays && g.HandSize(w) != 0 {
+		return fmt.Sprintf("winner %d holds %d cards", w, g.HandSize(w))
+	}
 	p := g.Places()
 	if len(p) != g.Seats() {
 		return fmt.Sprintf("places %v", p)
