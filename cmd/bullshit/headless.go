@@ -280,6 +280,7 @@ func runJoin(args []string) error {
 	pace := fs.String("pace", "brisk", "the bot's think times: brisk, relaxed or fast")
 	capture := fs.String("capture", "", "write every frame received from the host to `file` (length-prefixed), for wire checks")
 	save := fs.String("save", "", "save the game in `dir` at its end, for bullshit verify")
+	latency := fs.String("latency", "", "log each of this seat's moves to `file`: when it was sent and when the host's answer came back (JSON lines)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -336,9 +337,90 @@ func runJoin(args []string) error {
 			return err
 		}
 	}
-	last, err := node.PlayBot(ctx, r, p, bot.Fallback, *pace, out.update)
+	var sess node.Session = r
+	show := out.update
+	if *latency != "" {
+		f, err := os.Create(*latency)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		lat := &latencyLog{w: f, seat: r.Seat()}
+		sess = latencySession{r, lat}
+		show = func(u node.Update) { lat.answered(u); out.update(u) }
+	}
+	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, *pace, show)
 	out.result(last, r.Seat())
 	return err
+}
+
+// latencyLog writes, for each move the seat sends, when it was sent and when
+// the host's answer reached the seat: the move's own event, or a refusal.
+// For a call it also notes when the reveal came. The end-to-end tests read it
+// to see how quickly a host answers honest players, calm or under a flood.
+type latencyLog struct {
+	mu      sync.Mutex
+	w       io.Writer
+	seat    int
+	pending []sentMove
+	calls   map[int]bool // calls answered whose reveal hasn't come
+}
+
+type sentMove struct {
+	move engine.Move
+	no   int
+	at   time.Time
+}
+
+// latencySession notes every move on its way out.
+type latencySession struct {
+	node.Session
+	log *latencyLog
+}
+
+func (s latencySession) Send(cmd engine.Command) error {
+	s.log.mu.Lock()
+	s.log.pending = append(s.log.pending, sentMove{cmd.Move, cmd.No, time.Now()})
+	s.log.mu.Unlock()
+	return s.Session.Send(cmd)
+}
+
+func (l *latencyLog) answered(u node.Update) {
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	write := func(m sentMove, refused bool, no int) {
+		b, _ := json.Marshal(map[string]any{"move": m.move.String(), "no": no, "sent": m.at.UnixNano(),
+			"answer": now.UnixNano(), "refused": refused})
+		fmt.Fprintf(l.w, "%s\n", b)
+	}
+	if u.Refusal != nil && len(l.pending) > 0 {
+		write(l.pending[0], true, l.pending[0].no)
+		l.pending = l.pending[1:]
+	}
+	for _, e := range u.Events {
+		if e.Type == "reveal" && l.calls[e.No] {
+			delete(l.calls, e.No)
+			fmt.Fprintf(l.w, "{\"reveal\":%d,\"answer\":%d}\n", e.No, now.UnixNano())
+		}
+		if e.Seat != l.seat {
+			continue
+		}
+		for i, m := range l.pending {
+			if m.move.String() != e.Type {
+				continue
+			}
+			write(m, false, e.No)
+			l.pending = append(l.pending[:i], l.pending[i+1:]...)
+			if m.move == engine.MoveCall {
+				if l.calls == nil {
+					l.calls = map[int]bool{}
+				}
+				l.calls[e.No] = true
+			}
+			break
+		}
+	}
 }
 
 // parseRules reads a preset and key=value overrides.
