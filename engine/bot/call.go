@@ -23,14 +23,17 @@ func (b *Bot) shouldCall(v *engine.View) bool {
 		// Let it stand and it wins: call unless it is surely true. Hard
 		// also minds that taking the pile over a true last play costs its
 		// place behind the others, where there are others.
-		if b.level == Hard && len(v.Hands) > 2 {
+		if b.level == Hard && len(v.Hands) > 2 && seqRules(&v.Rules) {
 			return o.p > lastBar
 		}
 		return o.p > 0.001
 	}
 	switch b.level {
 	case Hard:
-		return b.worth(v, o.p)
+		if seqRules(&v.Rules) {
+			return b.worth(v, o.p)
+		}
+		fallthrough
 	case Medium:
 		theta := 0.62 - b.style.Eager + 0.005*float64(min(b.mem.pileSize(), 30))
 		if b.mem.size(l.Seat) <= 3 {
