@@ -687,7 +687,11 @@ func loop(t testing.TB, g *engine.Game, n int) {
 		if g.Plays() >= engine.MaxPlays {
 			return // the caller settles the last one
 		}
-		if _, err := g.Call(now, (seat+1)%g.Seats(), g.Plays()); err != nil {
+		caller := (seat + 1) % g.Seats()
+		for g.IsOut(caller) {
+			caller = (caller + 1) % g.Seats()
+		}
+		if _, err := g.Call(now, caller, g.Plays()); err != nil {
 			t.Fatalf("call %d: %v", g.Plays(), err)
 		}
 		now += sec(1)
@@ -771,6 +775,18 @@ func TestR14_SafetyNet(t *testing.T) {
 	if !strings.Contains(string(j), `"winner":null`) {
 		t.Errorf("view json %s", j)
 	}
+
+	// With places (V8) the first out keeps the win; the rest are placed after it.
+	placed := table(t, rules(t, "standard", "places", true), 0, "AS", "KH QH 5C", "KS QS")
+	run(t, placed, "0 play AS", "tick 6")
+	loop(t, placed, 499)
+	check(t, "plays", placed.Plays(), 500)
+	if _, err := placed.Call(placed.Now(), 2, 500); err != nil {
+		t.Fatal(err)
+	}
+	check(t, "over with places", placed.Over(), true)
+	check(t, "first out wins", placed.Winner(), 0)
+	check(t, "places after it", ints(placed.Places()), "1 3 2")
 
 	// Under V13 nobody may play over the 500th play's window.
 	rapid := table(t, rules(t, "standard", "rapid", true), 0, "KS QS 5C", "KH QH")

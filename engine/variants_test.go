@@ -926,7 +926,8 @@ func TestV15_Doubt(t *testing.T) {
 		}
 	}
 	check(t, "not over at 500", g.Over(), false)
-	run(t, g, "0 doubt")
+	// Nobody adds to the 500th play: it must be doubted, believed or skipped.
+	run(t, g, "0 play "+str(g.Hand(0)[:1])+" => not_your_turn", "0 doubt")
 	check(t, "over", g.Over(), true)
 	check(t, "plays", g.Plays(), engine.MaxPlays)
 }
