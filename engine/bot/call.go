@@ -56,8 +56,10 @@ var lastBar = 0.2
 
 // tau is how fast a hand's chance of winning falls with its size, for hard's
 // weighing of a call: a seat's share of the table's chances is
-// exp(-size/tau) over the sum of every seat's.
-const tau = 5.0
+// exp(-size/tau) over the sum of every seat's. Measured against medium at
+// three seats: 3 gave 56 % head to head, 5 gave 58 %, 10 gave 60 % (calling
+// less, and right four times in five); flatter changed nothing.
+const tau = 10.0
 
 // worth weighs a call as hard does: the chance of winning if the caller is
 // right (the player takes the pile), if wrong (this bot takes it), against

@@ -246,7 +246,9 @@ func (b *Bot) overclaim(v *engine.View, rank engine.Rank, j, capn int) int {
 	best, bestEV := lo, math.Inf(-1)
 	pile := m.pileSize()
 	for e := lo; e <= 2 && j+e <= capn && j+e < hand; e++ {
-		q := b.proof(v, rank, j+e)
+		// proof overstates the risk: at 0.6 of it hard did best against
+		// medium (61 % head to head, against 59 % at 1 and 19 % at 0).
+		q := 0.6 * b.proof(v, rank, j+e)
 		ev := float64(e) - q*(pile+float64(j+e)) - 0.15*float64(e)*b.style.Eager
 		if ev > bestEV+0.25*float64(e-best) {
 			best, bestEV = e, ev
