@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -87,9 +89,17 @@ func TestProperties(t *testing.T) {
 	if testing.Short() {
 		games /= 10
 	}
+	seed := uint64(2026)
+	// A soak: BULLSHIT_GAMES=100000 BULLSHIT_SEED=7 go test -run TestProperties ./engine/
+	if n, err := strconv.Atoi(os.Getenv("BULLSHIT_GAMES")); err == nil && n > 0 {
+		games = n
+	}
+	if n, err := strconv.ParseUint(os.Getenv("BULLSHIT_SEED"), 10, 64); err == nil {
+		seed = n
+	}
 	// The checks clone the game before every command: collect less often.
 	defer debug.SetGCPercent(debug.SetGCPercent(800))
-	rng := rand.New(rand.NewPCG(2026, 17))
+	rng := rand.New(rand.NewPCG(seed, 17))
 	type tally struct{ games, over, net, steps, refused int }
 	by := map[string]*tally{}
 	seatsSeen := map[int]int{}
