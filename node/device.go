@@ -159,7 +159,11 @@ func (h *Hosted) Close() {
 
 // Join takes a seat (or watches) at a table found by Browse.
 func (d *Device) Join(ctx context.Context, t TableInfo, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
-	return Dial(ctx, d.h, d.Key, t.AddrInfo(), d.Name, code, watch, onFrame)
+	r, err := Dial(ctx, d.h, d.Key, t.AddrInfo(), d.Name, code, watch, onFrame)
+	if err == nil {
+		r.UseBots(d.bots, d.fall)
+	}
+	return r, err
 }
 
 // JoinAddr joins the table at an address a host's screen shows
@@ -169,7 +173,11 @@ func (d *Device) JoinAddr(ctx context.Context, addr, code string, watch bool, on
 	if err != nil {
 		return nil, err
 	}
-	return Dial(ctx, d.h, d.Key, info, d.Name, code, watch, onFrame)
+	r, err := Dial(ctx, d.h, d.Key, info, d.Name, code, watch, onFrame)
+	if err == nil {
+		r.UseBots(d.bots, d.fall)
+	}
+	return r, err
 }
 
 // FindTable waits until a table whose name (or ID) is name shows up; name ""

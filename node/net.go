@@ -27,8 +27,8 @@ import (
 // Heartbeats go both ways every HeartbeatEvery; a side that hears nothing
 // for DeadAfter takes the other for gone.
 var (
-	HeartbeatEvery = time.Second
-	DeadAfter      = 4 * time.Second
+	HeartbeatEvery = 500 * time.Millisecond
+	DeadAfter      = 2 * time.Second
 )
 
 // maxFrame bounds what is read from a stream before anything is parsed.
@@ -71,7 +71,9 @@ func readFrame(r *bufio.Reader) ([]byte, error) {
 type Server struct {
 	h      host.Host
 	signer *protocol.Signer
-	table  *Table
+	table  *Table    // nil while a new host rebuilds the game (rec)
+	rec    *recovery // set on a host elected mid-game
+	ready  chan struct{}
 	tid    protocol.TableID
 	code   string
 	term   atomic.Uint64
@@ -91,11 +93,37 @@ func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{h: h, signer: signer, table: t, tid: t.wireID(), code: t.set.Code, conns: map[*srvConn]bool{}}
+	s := &Server{h: h, signer: signer, table: t, tid: t.wireID(), code: t.set.Code, conns: map[*srvConn]bool{},
+		ready: make(chan struct{})}
+	close(s.ready)
 	s.term.Store(1)
+	t.do(func() { t.hostPeer = h.ID().String() })
 	h.SetStreamHandler(ProtocolID, s.handle)
 	return s, nil
 }
+
+// addrsOf is where a player's node can be reached: what it told us it
+// listens on, then the address its connection came from.
+func (s *Server) addrsOf(id peer.ID) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, a := range s.h.Peerstore().Addrs(id) {
+		if !seen[a.String()] {
+			seen[a.String()] = true
+			out = append(out, a.String())
+		}
+	}
+	for _, c := range s.h.Network().ConnsToPeer(id) {
+		a := c.RemoteMultiaddr().String()
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (s *Server) selfID() string { return s.h.ID().String() }
 
 // Close stops answering and drops every connection.
 func (s *Server) Close() {
@@ -179,8 +207,12 @@ func (c *srvConn) read() (*protocol.Envelope, error) {
 	}
 }
 
-func (s *Server) handle(st network.Stream) {
-	c := &srvConn{s: s, st: st, r: bufio.NewReader(st), w: bufio.NewWriter(st), peer: st.Conn().RemotePeer(), seat: -1}
+func (s *Server) handle(st network.Stream) { s.serve(st, bufio.NewReader(st), nil) }
+
+// serve runs one player's connection; first is its hello when a standby
+// node already read it (an election).
+func (s *Server) serve(st network.Stream, br *bufio.Reader, first *protocol.Envelope) {
+	c := &srvConn{s: s, st: st, r: br, w: bufio.NewWriter(st), peer: st.Conn().RemotePeer(), seat: -1}
 	s.mu.Lock()
 	s.conns[c] = true
 	s.mu.Unlock()
@@ -190,7 +222,7 @@ func (s *Server) handle(st network.Stream) {
 		s.mu.Unlock()
 		st.Close()
 	}()
-	if err := c.join(); err != nil {
+	if err := c.join(first); err != nil {
 		return
 	}
 	defer c.sess.Close()
@@ -221,7 +253,7 @@ func (s *Server) handle(st network.Stream) {
 				c.refuse(protocol.CodeBadSeat, "You can only move for your own seat, "+strconv.Itoa(c.seat)+".", env.Seq)
 				continue
 			}
-			if err := s.table.Move(c.seat, cmd); err != nil {
+			if err := s.tbl().Move(c.seat, cmd); err != nil {
 				var ref *engine.Refusal
 				if errors.As(err, &ref) {
 					c.refuse(string(ref.Code), ref.Msg, env.Seq)
@@ -235,10 +267,13 @@ func (s *Server) handle(st network.Stream) {
 
 // join runs the hello exchange: version, join code, a seat or a spectator's
 // place.
-func (c *srvConn) join() error {
-	env, err := c.read()
-	if err != nil {
-		return err
+func (c *srvConn) join(first *protocol.Envelope) error {
+	env := first
+	var err error
+	if env == nil {
+		if env, err = c.read(); err != nil {
+			return err
+		}
 	}
 	hello, ok := env.Msg.(protocol.Hello)
 	if !ok {
@@ -266,10 +301,18 @@ func (c *srvConn) join() error {
 			return errors.New("bad code")
 		}
 	}
+	if c.s.rec != nil && !c.s.isReady() {
+		// A host elected mid-game rebuilds the table from the players'
+		// shares before it can seat anyone.
+		if err := c.contribute(); err != nil {
+			c.refuse(protocol.CodeNotAllowed, "The table is being rebuilt; try again in a moment.", env.Seq)
+			return err
+		}
+	}
 	if hello.Watch {
-		c.sess, err = c.s.table.Watch()
+		c.sess, err = c.s.tbl().Watch()
 	} else {
-		c.seat, c.sess, err = c.s.table.Sit(c.peer.String(), hello.Nick)
+		c.seat, c.sess, err = c.s.tbl().Sit(c.peer.String(), hello.Nick)
 	}
 	switch {
 	case errors.Is(err, ErrTableFull):
@@ -300,10 +343,17 @@ func (c *srvConn) pump(done chan struct{}) {
 				continue // answered with the move's sequence number in handle
 			}
 			if !c.sent || !reflect.DeepEqual(u.Table, c.last) {
-				if c.send(wireLobby(&u.Table)) != nil {
+				c.last, c.sent = u.Table, true
+				ts := u.Table
+				ts.Seats = append([]SeatInfo(nil), ts.Seats...)
+				for i, si := range ts.Seats {
+					if id, err := peer.Decode(si.Peer); err == nil {
+						ts.Seats[i].Addrs = c.s.addrsOf(id)
+					}
+				}
+				if c.send(wireLobby(&ts)) != nil {
 					return
 				}
-				c.last, c.sent = u.Table, true
 			}
 			if c.send(wireUpdate(&u)) != nil {
 				c.st.Reset()
@@ -329,7 +379,7 @@ func (c *srvConn) heartbeat(done chan struct{}) {
 		case <-done:
 			return
 		case <-t.C:
-			if c.send(protocol.Heartbeat{No: c.s.table.Plays(), Now: ms(c.s.table.Clock())}) != nil {
+			if c.send(protocol.Heartbeat{No: c.s.tbl().Plays(), Now: ms(c.s.tbl().Clock())}) != nil {
 				c.st.Reset()
 				return
 			}
@@ -342,7 +392,37 @@ func wireUpdate(u *Update) protocol.Update {
 	for i := range u.Events {
 		w.Events = append(w.Events, wireEvent(&u.Events[i]))
 	}
+	for _, p := range u.Journal {
+		w.Steps = append(w.Steps, wireStep(p))
+	}
+	for _, sh := range u.Shares {
+		w.Shares = append(w.Shares, protocol.StepShare{Step: sh.Step, X: sh.Share.X, Y: sh.Share.Y})
+	}
 	return w
+}
+
+func wireStep(p PubStep) protocol.Step {
+	w := protocol.Step{At: int64(p.At), Tick: p.Cmd == nil, Rank: protocol.NoRank, Hidden: p.Hidden}
+	if c := p.Cmd; c != nil {
+		w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, wireCards(c.Cards), c.Claim, int8(c.Rank), c.No
+	}
+	return w
+}
+
+func engPubSteps(ws []protocol.Step) []PubStep {
+	out := make([]PubStep, len(ws))
+	for i, st := range engSteps(ws) {
+		out[i] = PubStep{Step: st, Hidden: ws[i].Hidden}
+	}
+	return out
+}
+
+func engShares(ws []protocol.StepShare) []StepShare {
+	out := make([]StepShare, len(ws))
+	for i, w := range ws {
+		out[i] = StepShare{Step: w.Step, Share: Share{X: w.X, K: 2, Y: w.Y}}
+	}
+	return out
 }
 
 func wireLobby(t *TableState) protocol.Lobby {
@@ -356,7 +436,11 @@ func wireLobby(t *TableState) protocol.Lobby {
 		Window: int(t.Rules.Window / time.Second), Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second)},
 		Started: t.Phase != "waiting", Phase: t.Phase, Host: t.Host, You: t.You, Commit: t.Commit}
 	for i, s := range t.Seats {
-		l.Players = append(l.Players, protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered})
+		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs}
+		if id, err := peer.Decode(s.Peer); err == nil {
+			p.Peer = id
+		}
+		l.Players = append(l.Players, p)
 	}
 	return l
 }
@@ -412,7 +496,11 @@ func engLobby(l *protocol.Lobby) TableState {
 		Phase: l.Phase, Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
 		Commit: l.Commit}
 	for _, p := range l.Players {
-		t.Seats = append(t.Seats, SeatInfo{Name: p.Nick, Bot: p.Bot, Connected: p.Connected, Covered: p.Covered})
+		si := SeatInfo{Name: p.Nick, Bot: p.Bot, Connected: p.Connected, Covered: p.Covered, Addrs: p.Addrs}
+		if p.Peer != "" {
+			si.Peer = p.Peer.String()
+		}
+		t.Seats = append(t.Seats, si)
 	}
 	return t
 }
@@ -421,6 +509,7 @@ func engLobby(l *protocol.Lobby) TableState {
 // reconnects by itself when the link drops, and gets its seat back.
 type Remote struct {
 	h      host.Host
+	key    crypto.PrivKey
 	signer *protocol.Signer
 	info   peer.AddrInfo
 	nick   string
@@ -433,19 +522,28 @@ type Remote struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	mu    sync.Mutex
-	st    network.Stream
-	w     *bufio.Writer
-	seat  int
-	tid   protocol.TableID
-	term  uint64
-	table TableState
-	view  engine.View
-	gen   int
-	got   []engine.Event   // every event we were sent, for the audit
-	parts []protocol.Audit // the host's reveal, as it arrives
+	mu      sync.Mutex
+	st      network.Stream
+	w       *bufio.Writer
+	seat    int
+	tid     protocol.TableID
+	term    uint64
+	table   TableState
+	view    engine.View
+	gen     int
+	got     []engine.Event   // every event we were sent, for the audit
+	parts   []protocol.Audit // the host's reveal, as it arrives
+	journal []PubStep        // the host's journal as we may know it
+	shares  map[int]Share    // our shares of its hidden parts
 
 	saveDir string
+
+	// The election (election.go).
+	elect  uint64        // the term being elected, 0 when none
+	server *Server       // the table we host, after winning an election
+	local  *LocalSession // our seat at it
+	bots   BotMaker      // for the bot seats of a table we take over
+	fall   func(*engine.View) (engine.Command, bool)
 
 	// OnFrame, if set before Dial returns, sees every frame received (the
 	// wire-secrecy test reads them).
@@ -464,7 +562,7 @@ func Dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrIn
 	if err != nil {
 		return nil, err
 	}
-	r := &Remote{h: h, signer: signer, info: info, nick: nick, code: code, watch: watch, box: newMailbox(), seat: -1,
+	r := &Remote{h: h, key: key, signer: signer, info: info, nick: nick, code: code, watch: watch, box: newMailbox(), seat: -1,
 		term: 1, OnFrame: onFrame}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	if err := r.connect(ctx); err != nil {
@@ -522,10 +620,18 @@ func (r *Remote) connect(ctx context.Context) error {
 			}
 		case protocol.Refusal:
 			return fail(&ErrRefused{Code: m.Code, Msg: m.Message})
+		case protocol.StateRequest:
+			if err := r.send(r.stateMsg(m.Term)); err != nil {
+				return fail(err)
+			}
 		case protocol.Seated:
 			r.mu.Lock()
 			r.seat, r.tid = m.Seat, m.Table
+			if r.elect != 0 && env.Term >= r.elect {
+				r.term, r.elect = env.Term, 0
+			}
 			r.mu.Unlock()
+			r.h.SetStreamHandler(ProtocolID, r.standby)
 			go r.readLoop(st, br, gen)
 			go r.heartbeat(gen)
 			return nil
@@ -559,7 +665,11 @@ func (r *Remote) send(m protocol.Message) error {
 	if r.st == nil {
 		return errors.New("not connected to the host")
 	}
-	b, _, err := r.signer.Seal(r.tid, r.term, m)
+	term := r.term
+	if r.elect != 0 {
+		term = r.elect // rejoining for the term being elected
+	}
+	b, _, err := r.signer.Seal(r.tid, term, m)
 	if err != nil {
 		return err
 	}
@@ -605,8 +715,16 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 				r.got = append([]engine.Event(nil), u.Events...)
 				u.Events = nil
 				u.Backlog = true
+				r.journal, r.shares = nil, nil
 			} else {
 				r.got = append(r.got, u.Events...)
+			}
+			r.journal = append(r.journal, engPubSteps(m.Steps)...)
+			if r.shares == nil {
+				r.shares = map[int]Share{}
+			}
+			for _, sh := range engShares(m.Shares) {
+				r.shares[sh.Step] = sh.Share
 			}
 			r.mu.Unlock()
 			r.box.put(u)
@@ -687,6 +805,12 @@ func (r *Remote) lost(gen int) {
 	u := Update{Table: r.table, View: r.view, Notice: "Lost the host: reconnecting…"}
 	r.mu.Unlock()
 	r.box.put(u)
+	go r.failover()
+}
+
+// reconnect dials the host we had until it answers or the session closes:
+// a table with one player node left waits for its host to come back.
+func (r *Remote) reconnect() {
 	go func() {
 		for !r.closed.Load() {
 			ctx, cancel := context.WithTimeout(r.ctx, 2*time.Second)
@@ -722,6 +846,12 @@ func (r *Remote) Updates() <-chan Update { return r.box.out }
 
 // Send sends a move for our seat; the host's answer comes as an Update.
 func (r *Remote) Send(cmd engine.Command) error {
+	r.mu.Lock()
+	local := r.local
+	r.mu.Unlock()
+	if local != nil {
+		return local.Send(cmd)
+	}
 	m := wireMove(cmd, r.Seat())
 	if m == nil {
 		return errors.New("not a move")
@@ -744,7 +874,17 @@ func (r *Remote) Close() error {
 	if r.st != nil {
 		r.st.Close()
 	}
+	srv, local := r.server, r.local
 	r.mu.Unlock()
+	if local != nil {
+		local.Close()
+	}
+	if srv != nil {
+		srv.Close()
+		if t := srv.tbl(); t != nil {
+			t.Close()
+		}
+	}
 	r.cancel()
 	r.box.close()
 	return nil

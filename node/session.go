@@ -42,6 +42,25 @@ type Update struct {
 	// Reveal is the host's end-of-game reveal (the seed, the salt and every
 	// step), which a remote seat audits; screens ignore it.
 	Reveal *Reveal
+	// Journal is the host's journal as this seat may know it, since the
+	// last update, with this seat's shares of what it may not: what lets
+	// two players rebuild the table if the host vanishes. Screens ignore it.
+	Journal []PubStep
+	Shares  []StepShare
+}
+
+// PubStep is a journal step as a seat may know it: a play's or a
+// hand-over's cards are left out (Hidden says how many).
+type PubStep struct {
+	engine.Step
+	Hidden int
+}
+
+// StepShare is a seat's threshold share of step Step's hidden cards, or
+// for Step -1 of the deal's seed and salt.
+type StepShare struct {
+	Step  int
+	Share Share
 }
 
 // Reveal is what a host shows at the end so every seat can replay the game:
@@ -73,7 +92,9 @@ type SeatInfo struct {
 	Name      string
 	Bot       string // level or style, "" for a person
 	Connected bool
-	Covered   bool // a bot plays for a person who is away
+	Covered   bool     // a bot plays for a person who is away
+	Peer      string   // the person's node (a peer ID), "" for a bot
+	Addrs     []string // where that node listens, for an election
 }
 
 // AuditResult is the end-of-game check that the deal was not rigged.

@@ -76,21 +76,25 @@ type Table struct {
 	once sync.Once
 
 	// Owned by the run goroutine.
-	game   *engine.Game
-	start  time.Time
-	phase  string
-	seats  []*seat
-	specs  map[*mailbox]bool
-	timer  *time.Timer
-	pause  time.Duration // no play until then: the reveal
-	seed   uint64
-	log    []Entry
-	notice string
-	salt   [SaltSize]byte
-	commit [32]byte
-	sent   [][]engine.Event // every event each seat was sent: its audit and its backlog
-	jpath  string
-	jour   *Journal
+	game     *engine.Game
+	start    time.Time
+	phase    string
+	seats    []*seat
+	specs    map[*mailbox]bool
+	timer    *time.Timer
+	pause    time.Duration // no play until then: the reveal
+	seed     uint64
+	log      []Entry
+	notice   string
+	salt     [SaltSize]byte
+	commit   [32]byte
+	sent     [][]engine.Event // every event each seat was sent: its audit and its backlog
+	jpath    string
+	jour     *Journal
+	shares   map[int][]Share // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
+	cursor   []int           // how much of the journal each seat has been sent
+	term     uint64          // the host term: 1, more after elections
+	hostPeer string          // the hosting node's peer ID, for the seat it sits at
 
 	// OnChange, if set, is told of every accepted command (the journal and
 	// the network hook in here). It runs on the table goroutine.
@@ -362,6 +366,11 @@ func (t *Table) deal() error {
 	}
 	t.commit = Commit(seed, t.salt)
 	t.sent = make([][]engine.Event, len(t.seats))
+	t.cursor = make([]int, len(t.seats))
+	t.shares = map[int][]Share{}
+	if sh, err := SplitSeed(seed, t.salt, len(t.seats), nil); err == nil {
+		t.shares[-1] = sh
+	}
 	for i, s := range t.seats {
 		if s.owner == "" && s.botName == "" {
 			s.botName = "medium"
@@ -483,6 +492,7 @@ func (t *Table) apply(seatNo int, cmd engine.Command) error {
 
 func (t *Table) record(e Entry) {
 	t.log = append(t.log, e)
+	t.split(len(t.log)-1, e)
 	if t.jour != nil {
 		if err := t.jour.Append(e); err != nil {
 			t.notice = "The journal could not be written: " + err.Error()
@@ -669,6 +679,11 @@ func (t *Table) state(you int) TableState {
 			bot = s.botName
 		}
 		ts.Seats[i] = SeatInfo{Name: name, Bot: bot, Connected: s.box != nil || s.owner == "", Covered: s.covered}
+		if s.owner != "local" {
+			ts.Seats[i].Peer = s.owner
+		} else {
+			ts.Seats[i].Peer = t.hostPeer
+		}
 	}
 	return ts
 }
@@ -715,6 +730,7 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 			u.Reveal = reveal
 			u.Audit = t.audit(i, reveal)
 		}
+		u.Journal, u.Shares = t.journalFor(i)
 		s.box.put(u)
 	}
 	for m := range t.specs {
@@ -742,6 +758,10 @@ func (t *Table) backlog(seat int) {
 		return
 	}
 	u := Update{Events: append([]engine.Event(nil), t.sent[seat]...), Table: t.state(seat), Backlog: true, At: t.now()}
+	if t.cursor != nil {
+		t.cursor[seat] = 0
+	}
+	u.Journal, u.Shares = t.journalFor(seat)
 	if t.game != nil {
 		u.View = t.game.View(seat)
 	}

@@ -1,0 +1,482 @@
+package node
+
+// When the host vanishes (its laptop lid closed), the player nodes elect a
+// new one and the game goes on from the same play.
+//
+// Who: the person seats' nodes, sorted by peer ID, the old host left out.
+// Every node that loses the host walks that list from the lowest: the
+// first that answers hosts, and a node that finds itself first takes
+// over. A node reached by a rejoin for the next term before it noticed the
+// loss takes over too. The term goes up by one; envelopes of an older term
+// are refused (protocol.Replay), so the old host, should it come back,
+// can't be obeyed again: nobody dials it, and what it sends is stale.
+//
+// What: the new host knows the public journal (every step, its hidden cards
+// left out) and one threshold-2 share of each hidden part and of the seed
+// (journalshare.go). It asks each player that rejoins for its shares; with
+// one other player's it rebuilds the exact journal, checks the seed against
+// the commitment published before the deal, replays the game, restarts an
+// open window's clock (engine.MoveResume), seats the bots with their
+// memories replayed, and seats the players as they come back. With only
+// one player node left there is no second share: the game waits for the
+// old host (its journal) or another player.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// RebuildWait is how long a new host waits for a second player's shares.
+var RebuildWait = 30 * time.Second
+
+// UseBots gives a remote seat what it needs to host, should it be elected:
+// the bots for the bot seats and the fallback move.
+func (r *Remote) UseBots(b BotMaker, fall func(*engine.View) (engine.Command, bool)) {
+	r.mu.Lock()
+	r.bots, r.fall = b, fall
+	r.mu.Unlock()
+}
+
+type candidate struct {
+	id    peer.ID
+	addrs []ma.Multiaddr
+}
+
+// candidates are the person seats' nodes that may host next, lowest peer
+// ID first, the old host left out.
+func (r *Remote) candidates(old peer.ID) []candidate {
+	var out []candidate
+	for _, s := range r.table.Seats {
+		id, err := peer.Decode(s.Peer)
+		if err != nil || id == old || s.Bot != "" || (!s.Connected && id != r.h.ID()) {
+			continue
+		}
+		c := candidate{id: id}
+		for _, a := range s.Addrs {
+			if m, err := ma.NewMultiaddr(a); err == nil {
+				c.addrs = append(c.addrs, m)
+			}
+		}
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
+	return out
+}
+
+// failover runs when the host went silent.
+func (r *Remote) failover() {
+	r.mu.Lock()
+	if r.closed.Load() || r.watch || r.server != nil {
+		r.mu.Unlock()
+		if !r.closed.Load() && r.server == nil {
+			r.reconnect()
+		}
+		return
+	}
+	old := r.info.ID
+	cands := r.candidates(old)
+	if r.elect == 0 {
+		r.elect = r.term + 1
+	}
+	r.mu.Unlock()
+	if len(cands) < 2 {
+		r.notice("The host is gone and you're the only player left: waiting for it to come back.")
+		r.reconnect()
+		return
+	}
+	for _, c := range cands {
+		if r.closed.Load() {
+			return
+		}
+		if c.id == r.h.ID() {
+			r.takeover()
+			return
+		}
+		r.mu.Lock()
+		if r.server != nil { // elected meanwhile, by a rejoin
+			r.mu.Unlock()
+			return
+		}
+		r.info = peer.AddrInfo{ID: c.id, Addrs: c.addrs}
+		r.mu.Unlock()
+		ctx, cancel := context.WithTimeout(r.ctx, DeadAfter)
+		err := r.connect(ctx)
+		cancel()
+		if err == nil {
+			r.notice(fmt.Sprintf("Host left; %s is now hosting.", r.nameOf(c.id)))
+			return
+		}
+	}
+	r.notice("The host is gone and no player answered: waiting.")
+	r.mu.Lock()
+	r.info.ID = old
+	r.mu.Unlock()
+	r.reconnect()
+}
+
+func (r *Remote) nameOf(id peer.ID) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range r.table.Seats {
+		if s.Peer == id.String() {
+			return s.Name
+		}
+	}
+	return "another player"
+}
+
+func (r *Remote) notice(text string) {
+	r.mu.Lock()
+	u := Update{Table: r.table, View: r.view, Notice: text}
+	r.mu.Unlock()
+	r.box.put(u)
+}
+
+// stateMsg is our part for a new host: the journal we hold and our shares.
+func (r *Remote) stateMsg(term uint64) protocol.State {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := protocol.State{Term: term, No: r.view.No}
+	for _, p := range r.journal {
+		st.Steps = append(st.Steps, wireStep(p))
+	}
+	for step, sh := range r.shares {
+		st.Shares = append(st.Shares, protocol.StepShare{Step: step, X: sh.X, Y: sh.Y})
+	}
+	return st
+}
+
+// standby answers a player who rejoins us for the next term: the host is
+// gone and we are first in line.
+func (r *Remote) standby(st network.Stream) {
+	br := bufio.NewReader(st)
+	st.SetReadDeadline(time.Now().Add(DeadAfter))
+	b, err := readFrame(br)
+	if err != nil {
+		st.Reset()
+		return
+	}
+	env, err := protocol.Open(b, st.Conn().RemotePeer())
+	if err != nil {
+		st.Reset()
+		return
+	}
+	_, hello := env.Msg.(protocol.Hello)
+	r.mu.Lock()
+	ok := hello && env.Table == r.tid && env.Term == r.term+1 && r.isPlayer(env.Sender) && !r.closed.Load()
+	if ok && r.elect == 0 {
+		r.elect = r.term + 1
+	}
+	r.mu.Unlock()
+	if !ok {
+		st.Reset()
+		return
+	}
+	srv := r.takeover()
+	if srv == nil {
+		st.Reset()
+		return
+	}
+	if err := srv.replay.Check(env.Sender, env.Term, env.Seq); err != nil {
+		st.Reset()
+		return
+	}
+	st.SetReadDeadline(time.Time{})
+	srv.serve(st, br, env)
+}
+
+func (r *Remote) isPlayer(id peer.ID) bool {
+	for _, s := range r.table.Seats {
+		if s.Peer == id.String() && s.Bot == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// takeover makes this node the host of the next term. It is idempotent.
+func (r *Remote) takeover() *Server {
+	r.mu.Lock()
+	if r.server != nil {
+		defer r.mu.Unlock()
+		return r.server
+	}
+	if r.bots == nil {
+		r.mu.Unlock()
+		r.notice("The host is gone, and this player can't host: waiting for it to come back.")
+		return nil
+	}
+	term := r.elect
+	if term == 0 {
+		term = r.term + 1
+	}
+	signer, err := protocol.NewSigner(r.key, uint64(time.Now().UnixNano()))
+	if err != nil {
+		r.mu.Unlock()
+		return nil
+	}
+	rec := &recovery{r: r, table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{})}
+	rec.add(r.journal, r.shares)
+	srv := &Server{h: r.h, signer: signer, tid: r.tid, code: r.code, conns: map[*srvConn]bool{}, rec: rec,
+		ready: make(chan struct{})}
+	srv.term.Store(term)
+	rec.srv = srv
+	r.server = srv
+	r.term, r.elect = term, 0
+	if r.st != nil {
+		r.st.Reset()
+		r.st = nil
+	}
+	r.gen++ // the old host's read loop is done with
+	r.mu.Unlock()
+	r.h.SetStreamHandler(ProtocolID, srv.handle)
+	r.notice("The host left: you are hosting now. Rebuilding the table with the other players…")
+	go func() {
+		select {
+		case <-rec.done:
+		case <-time.After(RebuildWait):
+			if !srv.isReady() {
+				r.notice("No other player came back to rebuild the table: it waits.")
+			}
+		case <-r.ctx.Done():
+		}
+	}()
+	return srv
+}
+
+// recovery gathers the players' journals and shares for a new host.
+type recovery struct {
+	r      *Remote
+	srv    *Server
+	table  TableState
+	commit [32]byte
+
+	mu      sync.Mutex
+	journal []PubStep
+	shares  map[int][]Share
+	done    chan struct{}
+	err     error
+}
+
+func (rc *recovery) add(journal []PubStep, shares map[int]Share) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if len(journal) > len(rc.journal) {
+		rc.journal = append([]PubStep(nil), journal...)
+	}
+	for step, sh := range shares {
+		dup := false
+		for _, have := range rc.shares[step] {
+			if have.X == sh.X {
+				dup = true
+			}
+		}
+		if !dup {
+			rc.shares[step] = append(rc.shares[step], sh)
+		}
+	}
+}
+
+func (s *Server) tbl() *Table {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.table
+}
+
+func (s *Server) isReady() bool {
+	select {
+	case <-s.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// contribute asks a rejoining player for its journal and shares, and waits
+// until the table is rebuilt.
+func (c *srvConn) contribute() error {
+	rc := c.s.rec
+	if err := c.send(protocol.StateRequest{Term: c.s.term.Load()}); err != nil {
+		return err
+	}
+	var st protocol.State
+	for {
+		env, err := c.read()
+		if err != nil {
+			return err
+		}
+		if m, ok := env.Msg.(protocol.State); ok {
+			st = m
+			break
+		}
+	}
+	shares := map[int]Share{}
+	for _, sh := range engShares(st.Shares) {
+		shares[sh.Step] = sh.Share
+	}
+	rc.add(engPubSteps(st.Steps), shares)
+	rc.try()
+	select {
+	case <-c.s.ready:
+		return nil
+	case <-time.After(RebuildWait):
+		return errors.New("not rebuilt")
+	}
+}
+
+// try rebuilds the game once every hidden part has two shares.
+func (rc *recovery) try() {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if rc.srv.isReady() {
+		return
+	}
+	seed, salt, err := RecoverSeed(rc.commit, rc.shares[-1]...)
+	if err != nil {
+		return
+	}
+	steps := make([]engine.Step, 0, len(rc.journal))
+	for i, p := range rc.journal {
+		st := p.Step
+		if p.Hidden > 0 {
+			b, err := Combine(rc.shares[i])
+			if err != nil || len(b) != p.Hidden {
+				break // a journal's tail we can't rebuild yet
+			}
+			c := *st.Cmd
+			c.Cards = make([]engine.Card, len(b))
+			for j, x := range b {
+				c.Cards[j] = engine.Card(x)
+			}
+			st.Cmd = &c
+		}
+		steps = append(steps, st)
+	}
+	ts := rc.table
+	cfg := engine.Config{Rules: ts.Rules, Seats: len(ts.Seats), Seed: seed}
+	t, err := restore(rc.r, ts, cfg, salt, rc.commit, steps, rc.srv.term.Load())
+	if err != nil {
+		rc.err = err
+		return
+	}
+	rc.srv.mu.Lock()
+	rc.srv.table = t
+	rc.srv.mu.Unlock()
+	close(rc.srv.ready)
+	close(rc.done)
+	// Our own seat, at the table we now host.
+	r := rc.r
+	_, sess, err := t.Sit(r.h.ID().String(), r.nick)
+	if err != nil {
+		return
+	}
+	r.mu.Lock()
+	r.local = sess
+	r.mu.Unlock()
+	go func() {
+		for u := range sess.Updates() {
+			r.box.put(u)
+		}
+	}()
+}
+
+// restore builds the table of a new host from the rebuilt journal.
+func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, term uint64) (*Table, error) {
+	g, evs, err := engine.Replay(cfg, steps)
+	if err != nil {
+		return nil, fmt.Errorf("the rebuilt journal doesn't replay: %w", err)
+	}
+	r.mu.Lock()
+	bots, fall := r.bots, r.fall
+	r.mu.Unlock()
+	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Reveal: ts.Reveal, TurnClock: ts.TurnClock,
+		Code: r.code, Seed: cfg.Seed}
+	set.defaults()
+	t := &Table{ID: ts.ID, tid: r.tid, host: r.nick, set: set, makeBot: bots, fall: fall,
+		in: make(chan func(), 64), quit: make(chan struct{}), phase: "playing", specs: map[*mailbox]bool{},
+		game: g, seed: cfg.Seed, salt: salt, commit: commit, term: term, hostPeer: r.h.ID().String()}
+	var last time.Duration
+	for _, st := range steps {
+		last = max(last, st.At)
+	}
+	t.start = time.Now().Add(-last)
+	t.log = append([]engine.Step(nil), steps...)
+	t.shares = map[int][]Share{}
+	if sh, err := SplitSeed(cfg.Seed, salt, len(ts.Seats), nil); err == nil {
+		t.shares[-1] = sh
+	}
+	for i, st := range t.log {
+		t.split(i, st)
+	}
+	t.cursor = make([]int, len(ts.Seats))
+	t.sent = make([][]engine.Event, len(ts.Seats))
+	t.seats = make([]*seat, len(ts.Seats))
+	for i, si := range ts.Seats {
+		s := &seat{name: si.Name, away: -1}
+		if si.Peer != "" && si.Bot == "" {
+			s.owner = si.Peer
+			s.away = 0
+		} else {
+			s.botName = si.Bot
+			if s.botName == "" {
+				s.botName = "medium"
+			}
+			b, err := bots(s.botName, i, cfg.Seed^uint64(i+1)*0x9e3779b97f4a7c15)
+			if err != nil {
+				return nil, err
+			}
+			s.bot = b
+		}
+		t.seats[i] = s
+	}
+	// What every seat was sent, as an honest host sent it; the bots
+	// remember the game they watched.
+	for _, batch := range evs {
+		for _, e := range batch {
+			for i, s := range t.seats {
+				if e.VisibleTo(i) {
+					t.sent[i] = append(t.sent[i], e)
+					if s.bot != nil {
+						ev := e
+						s.bot.Observe(&ev)
+					}
+				}
+			}
+		}
+	}
+	go t.run()
+	err = t.do(func() {
+		// A person not back within the grace period is covered by a bot.
+		for i, s := range t.seats {
+			if s.owner != "" {
+				seatNo := i
+				s.clock = time.AfterFunc(t.set.Grace, func() { t.post(func() { t.cover(seatNo) }) })
+			}
+		}
+		now := t.now()
+		var events []engine.Event
+		if ph := g.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
+			// The open window (or hand-over) gets its whole time again.
+			c := engine.Command{Move: engine.MoveResume, Seat: -1, Rank: engine.NoRank}
+			if ev, err := g.Apply(now, c); err == nil {
+				t.record(Entry{At: now, Cmd: &c})
+				events = ev
+			}
+		}
+		t.notice = fmt.Sprintf("Host left; %s is now hosting.", r.nick)
+		t.changed(events)
+	})
+	return t, err
+}

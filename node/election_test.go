@@ -1,0 +1,98 @@
+package node
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+)
+
+// The host vanishes mid-game: the players elect the lowest peer ID among
+// them, it rebuilds the game from the shares, and the game plays on to a
+// verified end with every card there.
+func TestElectionHostVanishes(t *testing.T) {
+	rules := engine.Standard()
+	rules.Window = time.Second
+	hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Bots: []string{"x"}, Reveal: 50 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var remotes []*Remote
+	for range 3 {
+		pn := newLoopNode(t)
+		r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.UseBots(dumbMaker, dumbFallback)
+		defer r.Close()
+		remotes = append(remotes, r)
+	}
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	ends := make([]Update, len(remotes))
+	notices := make([][]string, len(remotes))
+	for i, r := range remotes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ends[i], _ = PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", func(u Update) {
+				if u.Notice != "" {
+					notices[i] = append(notices[i], u.Notice)
+				}
+			})
+		}()
+	}
+	// Let a few plays happen, then the host is gone: no goodbye.
+	for tb.Plays() < 5 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	killed := time.Now()
+	srv.Close()
+	tb.Close()
+	hn.h.Close()
+
+	wg.Wait()
+	t.Logf("game over %v after the host was killed", time.Since(killed).Round(time.Millisecond))
+	hosted := 0
+	for i := range remotes {
+		t.Logf("player %d notices: %q", i, notices[i])
+		for _, n := range notices[i] {
+			if strings.Contains(n, "is now hosting") || strings.Contains(n, "you are hosting now") {
+				hosted++
+				break
+			}
+		}
+	}
+	if hosted != len(remotes) {
+		t.Fatalf("%d of %d players heard of a new host", hosted, len(remotes))
+	}
+	for i, u := range ends {
+		if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
+			t.Fatalf("player %d: the game did not end (phase %v); notices %q", i, u.View.Phase, notices[i])
+		}
+		total := len(u.View.Final.Pile) + len(u.View.Final.Gone)
+		for _, h := range u.View.Final.Hands {
+			total += len(h)
+		}
+		if total != 52 {
+			t.Fatalf("player %d counts %d cards, want 52", i, total)
+		}
+		if u.Audit == nil || !u.Audit.Verified {
+			t.Fatalf("player %d: audit %+v", i, u.Audit)
+		}
+	}
+}
+
+// slowBot waits a little before each move, so a game lasts long enough to
+// lose its host mid-way.
+type slowBot struct{ *dumbBot }
+
+func (s slowBot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
+	c, think, ok := s.dumbBot.Act(v)
+	return c, think + 20*time.Millisecond, ok
+}
