@@ -1,6 +1,10 @@
 package bot
 
-import "github.com/bullshit-game/bullshit/engine"
+import (
+	"math"
+
+	"github.com/bullshit-game/bullshit/engine"
+)
 
 // slots are the thirteen ranks and the joker, which matches any claim.
 const slots = engine.NumRanks + 1
@@ -29,7 +33,17 @@ type seatMem struct {
 	// caught counts its lies and sneaks turned up; shown its plays turned
 	// up, and sneaks those of them with cards slipped under.
 	caught, shown, sneaks int
+	// llr is the evidence, in log odds, that this seat sneaks as a habit
+	// (seven plays in ten) rather than hardly ever (one in fifty): every
+	// play's sizes and every play turned up add to it.
+	llr float64
 }
+
+// The habits weighed by seatMem.llr.
+const (
+	habitSneaker = 0.7
+	habitHonest  = 0.02
+)
 
 // lastPlay is the play waiting on its window, as this bot saw it.
 type lastPlay struct {
@@ -40,6 +54,7 @@ type lastPlay struct {
 	before          [slots]int // the player's cert before the play
 	lo, hi          int        // the player's hand size before the play
 	pileLo, pileHi  int        // the pile's size before the play
+	llr             float64    // the player's sneaking habit before the play
 	live            bool
 }
 
@@ -272,9 +287,17 @@ func (m *memory) play(e *engine.Event) {
 	sm.lo, sm.hi = clamp(sm.lo, sm.hi, sz.HandBefore)
 	m.pileLo, m.pileHi = clamp(m.pileLo, m.pileHi, sz.PileBefore)
 	m.last = lastPlay{seat: s, no: e.No, claim: e.Claim, rank: e.Rank, sizes: sz, out: e.Out,
-		before: sm.cert, lo: sm.lo, hi: sm.hi, pileLo: m.pileLo, pileHi: m.pileHi, live: true}
+		before: sm.cert, lo: sm.lo, hi: sm.hi, pileLo: m.pileLo, pileHi: m.pileHi, llr: sm.llr, live: true}
 	more, fewer := m.extra(e.Claim)
 	placedLo, placedHi := e.Claim-fewer, e.Claim+more
+	if s != m.seat && m.known && m.rules.Sneak > 0 && m.rules.Rough {
+		clean, sneaky := sizeLikelihoods(sm.lo, sm.hi, m.pileLo, m.pileHi, e.Claim, m.rules.Sneak, sz, true)
+		if a, b := (1-habitSneaker)*clean+habitSneaker*sneaky, (1-habitHonest)*clean+habitHonest*sneaky; a > 0 && b > 0 {
+			sm.llr += math.Log(a / b)
+		} else if a > 0 {
+			sm.llr += 5
+		}
+	}
 	if s == m.seat {
 		placedLo, placedHi = e.Claim, e.Claim+more // the mine event sets the pile exactly
 	}
@@ -303,6 +326,11 @@ func (m *memory) reveal(e *engine.Event) {
 		return
 	}
 	m.seats[s].shown++
+	if e.Sneaked > 0 {
+		m.seats[s].llr += math.Log(habitSneaker / habitHonest)
+	} else {
+		m.seats[s].llr += math.Log((1 - habitSneaker) / (1 - habitHonest))
+	}
 	if !e.Truth {
 		m.seats[s].caught++
 		if e.Sneaked > 0 {

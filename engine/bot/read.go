@@ -276,17 +276,36 @@ func (b *Bot) pSneak(v *engine.View) float64 {
 		sm = m.seats[l.Seat]
 	}
 	prior := min(0.5, 0.2+0.06*float64(sm.caught))
-	if b.level == Hard {
-		// How often this player's plays turned up had cards under them,
-		// starting from one in five.
-		prior = max(0.05, min(0.85, (float64(sm.sneaks)+0.8)/(float64(sm.shown)+4)))
-	}
 	hlo, hhi := sz.HandBefore.Lo, sz.HandBefore.Hi
 	plo, phi := sz.PileBefore.Lo, sz.PileBefore.Hi
-	if b.level == Hard && m.last.live && m.last.seat == l.Seat {
-		hlo, hhi = clamp(m.last.lo, m.last.hi, sz.HandBefore)
-		plo, phi = clamp(m.last.pileLo, m.last.pileHi, sz.PileBefore)
+	if b.level == Hard {
+		// The seat's habit, as its sizes and its plays turned up tell it,
+		// from one sneaker in five.
+		llr := sm.llr
+		if m.last.live && m.last.seat == l.Seat {
+			llr = m.last.llr
+		}
+		w := 1 / (1 + math.Exp(-(llr - math.Log(4))))
+		prior = habitHonest + (habitSneaker-habitHonest)*w
+		if m.last.live && m.last.seat == l.Seat {
+			hlo, hhi = clamp(m.last.lo, m.last.hi, sz.HandBefore)
+			plo, phi = clamp(m.last.pileLo, m.last.pileHi, sz.PileBefore)
+		}
 	}
+	clean, sneaky := sizeLikelihoods(hlo, hhi, plo, phi, l.Claim, most, sz, rough)
+	clean *= 1 - prior
+	sneaky *= prior
+	if clean+sneaky == 0 {
+		return 1
+	}
+	return sneaky / (clean + sneaky)
+}
+
+// sizeLikelihoods is how well a play of claim cards fits what the table saw
+// of the hand and the pile, if nothing was slipped under it (clean) and on
+// average if 1…most cards were (sneaky), the true sizes before the play
+// being anywhere in [hlo, hhi] and [plo, phi] (hi -1: unbounded).
+func sizeLikelihoods(hlo, hhi, plo, phi, claim, most int, sz engine.Sizes, rough bool) (clean, sneaky float64) {
 	if hhi < 0 {
 		hhi = hlo + 40
 	}
@@ -303,17 +322,13 @@ func (b *Bot) pSneak(v *engine.View) float64 {
 		}
 		return float64(ok) / float64(hi-lo+1)
 	}
-	var clean, sneaky float64
 	for j := 0; j <= most; j++ {
-		like := frac(hlo, hhi, -l.Claim-j, false, sz.HandAfter) * frac(plo, phi, l.Claim+j, true, sz.PileAfter)
+		like := frac(hlo, hhi, -claim-j, false, sz.HandAfter) * frac(plo, phi, claim+j, true, sz.PileAfter)
 		if j == 0 {
-			clean = (1 - prior) * like
+			clean = like
 		} else {
-			sneaky += prior / float64(most) * like
+			sneaky += like / float64(most)
 		}
 	}
-	if clean+sneaky == 0 {
-		return 1
-	}
-	return sneaky / (clean + sneaky)
+	return clean, sneaky
 }
