@@ -255,6 +255,7 @@ func TestSecrecy(t *testing.T) {
 		obs := gi % seats
 		checked += secrecyGame(t, r, names, obs, uint64(gi)+100)
 	}
+	t.Logf("%d decisions checked", checked)
 	if checked < 1000 {
 		t.Fatalf("only %d decisions checked", checked)
 	}
