@@ -308,9 +308,9 @@ func runJoin(args []string) error {
 		onFrame = func(b []byte) {
 			mu.Lock()
 			defer mu.Unlock()
-			var n [binary.MaxVarintLen64]byte
-			f.Write(n[:binary.PutUvarint(n[:], uint64(len(b)))])
-			f.Write(b)
+			// One write a frame: the program may end between two.
+			buf := binary.AppendUvarint(make([]byte, 0, len(b)+binary.MaxVarintLen64), uint64(len(b)))
+			f.Write(append(buf, b...))
 		}
 	}
 	var r *node.Remote
