@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
@@ -231,4 +232,79 @@ func (d *Device) WithoutDiscovery() *Device {
 // Keep journals the table to path: every accepted step, fsynced.
 func (h *Hosted) Keep(path string) error {
 	return h.Table.Keep(path)
+}
+
+// Resume hosts again the table of a journal, after this device's host
+// process crashed or was killed: the same table, from the same step, the
+// players reconnecting to their seats. The device must have the journal's
+// identity, and should listen where the host listened (JournalListen).
+func (d *Device) Resume(path string) (*Hosted, error) {
+	j, _, hdr, steps, err := Resume(path)
+	if err != nil {
+		return nil, err
+	}
+	var tid protocol.TableID
+	if b, err := hex.DecodeString(hdr.Table); err != nil || len(b) != len(tid) {
+		j.Close()
+		return nil, fmt.Errorf("the journal's table ID %q is not one of ours", hdr.Table)
+	}
+	hex.Decode(tid[:], []byte(hdr.Table))
+	me := d.h.ID().String()
+	seats := make([]SeatInfo, hdr.Config.Seats)
+	for i := range seats {
+		if i < len(hdr.Seats) {
+			seats[i].Name = hdr.Seats[i]
+		}
+		if i < len(hdr.Owners) {
+			seats[i].Peer = hdr.Owners[i]
+			if seats[i].Peer == "local" {
+				seats[i].Peer = me
+			}
+		}
+		if i < len(hdr.Bots) {
+			seats[i].Bot = hdr.Bots[i]
+		}
+	}
+	set := Settings{Name: hdr.Name, Rules: hdr.Config.Rules, Seats: hdr.Config.Seats, Reveal: hdr.Settings.Reveal,
+		TurnClock: hdr.Settings.TurnClock, Pace: hdr.Settings.Pace, Seed: hdr.Config.Seed}
+	t, err := restoreTable(set, hdr.Table, tid, d.Name, me, seats, hdr.Config, hdr.Salt, Commit(hdr.Config.Seed, hdr.Salt),
+		steps, 1, d.bots, d.fall, "The host is back: the game goes on.", j)
+	if err != nil {
+		j.Close()
+		return nil, err
+	}
+	srv, err := Serve(d.h, d.Key, t)
+	if err != nil {
+		t.Close()
+		return nil, err
+	}
+	ho := &Hosted{Table: t, Server: srv}
+	ho.info = TableInfo{ID: t.ID, Name: hdr.Name, Host: d.Name, HostPeer: d.h.ID(), Seats: hdr.Config.Seats,
+		Taken: hdr.Config.Seats, Preset: hdr.Config.Rules.Preset, Phase: PhasePlaying, Version: protocol.Current.String(),
+		Private: hdr.Settings.Private, Addrs: d.h.Addrs()}
+	if d.advertis != nil {
+		if ho.adv = d.advertis(); ho.adv != nil {
+			if ho.adv.Advertise(ho.info) != nil {
+				ho.adv = nil
+			}
+		}
+	}
+	return ho, nil
+}
+
+// JournalListen is where the host of a journal listened, so a restarted
+// host can listen there again and its players find it.
+func JournalListen(path string) ([]ma.Multiaddr, error) {
+	j, hdr, _, err := OpenJournal(path)
+	if err != nil {
+		return nil, err
+	}
+	j.Close()
+	var out []ma.Multiaddr
+	for _, s := range hdr.Listen {
+		if a, err := ma.NewMultiaddr(s); err == nil {
+			out = append(out, a)
+		}
+	}
+	return out, nil
 }

@@ -85,9 +85,10 @@ func (r *Remote) failover() {
 		}
 		return
 	}
+	oldInfo := r.info
 	old := r.info.ID
 	cands := r.candidates(old)
-	if r.elect == 0 {
+	if r.elect == 0 && len(cands) >= 2 {
 		r.elect = r.term + 1
 	}
 	r.mu.Unlock()
@@ -121,7 +122,8 @@ func (r *Remote) failover() {
 	}
 	r.notice("The host is gone and no player answered: waiting.")
 	r.mu.Lock()
-	r.info.ID = old
+	r.info = oldInfo
+	r.elect = 0
 	r.mu.Unlock()
 	r.reconnect()
 }
@@ -378,7 +380,7 @@ func (rc *recovery) try() {
 	close(rc.done)
 	// Our own seat, at the table we now host.
 	r := rc.r
-	_, sess, err := t.Sit(r.h.ID().String(), r.nick)
+	_, sess, err := t.Sit("local", r.nick)
 	if err != nil {
 		return
 	}
@@ -394,19 +396,31 @@ func (rc *recovery) try() {
 
 // restore builds the table of a new host from the rebuilt journal.
 func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, term uint64) (*Table, error) {
-	g, evs, err := engine.Replay(cfg, steps)
-	if err != nil {
-		return nil, fmt.Errorf("the rebuilt journal doesn't replay: %w", err)
-	}
 	r.mu.Lock()
 	bots, fall := r.bots, r.fall
 	r.mu.Unlock()
 	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Reveal: ts.Reveal, TurnClock: ts.TurnClock,
 		Code: r.code, Seed: cfg.Seed}
+	return restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), ts.Seats, cfg, salt, commit, steps, term, bots, fall,
+		fmt.Sprintf("Host left; %s is now hosting.", r.nick), nil)
+}
+
+// restoreTable builds a playing table from a whole journal: after an
+// election, or when a host restarts from its journal file.
+func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer string, seats []SeatInfo,
+	cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, term uint64,
+	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *Journal) (*Table, error) {
+	g, evs, err := engine.Replay(cfg, steps)
+	if err != nil {
+		return nil, fmt.Errorf("the journal doesn't replay: %w", err)
+	}
 	set.defaults()
-	t := &Table{ID: ts.ID, tid: r.tid, host: r.nick, set: set, makeBot: bots, fall: fall,
+	t := &Table{ID: id, tid: tid, host: host, set: set, makeBot: bots, fall: fall,
 		in: make(chan func(), 64), quit: make(chan struct{}), phase: "playing", specs: map[*mailbox]bool{},
-		game: g, seed: cfg.Seed, salt: salt, commit: commit, term: term, hostPeer: r.h.ID().String()}
+		game: g, seed: cfg.Seed, salt: salt, commit: commit, term: term, hostPeer: hostPeer, jour: jour}
+	if jour != nil {
+		t.jpath = jour.Path()
+	}
 	var last time.Duration
 	for _, st := range steps {
 		last = max(last, st.At)
@@ -414,19 +428,22 @@ func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, c
 	t.start = time.Now().Add(-last)
 	t.log = append([]engine.Step(nil), steps...)
 	t.shares = map[int][]Share{}
-	if sh, err := SplitSeed(cfg.Seed, salt, len(ts.Seats), nil); err == nil {
+	if sh, err := SplitSeed(cfg.Seed, salt, len(seats), nil); err == nil {
 		t.shares[-1] = sh
 	}
 	for i, st := range t.log {
 		t.split(i, st)
 	}
-	t.cursor = make([]int, len(ts.Seats))
-	t.sent = make([][]engine.Event, len(ts.Seats))
-	t.seats = make([]*seat, len(ts.Seats))
-	for i, si := range ts.Seats {
+	t.cursor = make([]int, len(seats))
+	t.sent = make([][]engine.Event, len(seats))
+	t.seats = make([]*seat, len(seats))
+	for i, si := range seats {
 		s := &seat{name: si.Name, away: -1}
 		if si.Peer != "" && si.Bot == "" {
 			s.owner = si.Peer
+			if si.Peer == hostPeer {
+				s.owner = "local"
+			}
 			s.away = 0
 		} else {
 			s.botName = si.Bot
@@ -460,14 +477,16 @@ func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, c
 	err = t.do(func() {
 		// A person not back within the grace period is covered by a bot.
 		for i, s := range t.seats {
-			if s.owner != "" {
+			if s.owner != "" && s.owner != "local" {
 				seatNo := i
 				s.clock = time.AfterFunc(t.set.Grace, func() { t.post(func() { t.cover(seatNo) }) })
 			}
 		}
 		now := t.now()
 		var events []engine.Event
-		if ph := g.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
+		if g.Over() {
+			t.phase = "over"
+		} else if ph := g.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
 			// The open window (or hand-over) gets its whole time again.
 			c := engine.Command{Move: engine.MoveResume, Seat: -1, Rank: engine.NoRank}
 			if ev, err := g.Apply(now, c); err == nil {
@@ -475,8 +494,10 @@ func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, c
 				events = ev
 			}
 		}
-		t.notice = fmt.Sprintf("Host left; %s is now hosting.", r.nick)
-		t.changed(events)
+		t.notice = notice
+		if t.phase == "playing" {
+			t.changed(events)
+		}
 	})
 	return t, err
 }

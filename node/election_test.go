@@ -2,10 +2,14 @@ package node
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/bullshit-game/bullshit/engine"
 )
@@ -95,4 +99,83 @@ type slowBot struct{ *dumbBot }
 func (s slowBot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
 	c, think, ok := s.dumbBot.Act(v)
 	return c, think + 20*time.Millisecond, ok
+}
+
+// With one player node left there is no second share: the game waits for
+// its host, which comes back from its journal on the same address and
+// identity; the player gets its seat back and the game ends verified.
+func TestHostRestartsFromJournal(t *testing.T) {
+	rules := engine.Standard()
+	rules.Window = time.Second
+	hk := newLoopNode(t)
+	dev, err := NewDevice(context.Background(), DeviceConfig{Key: hk.key, Name: "Host",
+		Listen: []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/0")}, Bots: dumbMaker, Fallback: dumbFallback})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ho, err := dev.Open(Settings{Name: "Den", Rules: rules, Seats: 3, Bots: []string{"a", "b"}, Reveal: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "den.journal")
+	if err := ho.Keep(path); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	pn := newLoopNode(t)
+	r, err := Dial(ctx, pn.h, pn.key, peer.AddrInfo{ID: dev.Host().ID(), Addrs: dev.Host().Addrs()}, "p", "", false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.UseBots(dumbMaker, dumbFallback)
+	defer r.Close()
+	if err := ho.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan Update)
+	var notices []string
+	var mu sync.Mutex
+	go func() {
+		u, _ := PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", func(u Update) {
+			if testing.Verbose() {
+				t.Logf("update: table %s view %v no %d notice %q refusal %v", u.Table.Phase, u.View.Phase, u.View.No, u.Notice, u.Refusal)
+			}
+			if u.Notice != "" {
+				mu.Lock()
+				notices = append(notices, u.Notice)
+				mu.Unlock()
+			}
+		})
+		done <- u
+	}()
+	for ho.Plays() < 4 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	listen := dev.Host().Addrs()
+	ho.Close()
+	dev.Close()
+	time.Sleep(300 * time.Millisecond)
+
+	// The same identity, the same address, the journal.
+	dev2, err := NewDevice(context.Background(), DeviceConfig{Key: hk.key, Name: "Host", Listen: listen, Bots: dumbMaker, Fallback: dumbFallback})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev2.Close()
+	ho2, err := dev2.Resume(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ho2.Close()
+	u := <-done
+	mu.Lock()
+	defer mu.Unlock()
+	if u.View.Phase != engine.PhaseOver {
+		t.Fatalf("the game did not end after the restart; notices %q", notices)
+	}
+	if u.Audit == nil || !u.Audit.Verified {
+		t.Fatalf("audit after a restart: %+v", u.Audit)
+	}
+	t.Logf("notices: %q", notices)
 }

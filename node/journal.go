@@ -77,6 +77,21 @@ type JournalHeader struct {
 	Seats   []string       // the seat names, by seat
 	Salt    [SaltSize]byte // the commitment's salt: Commit(Config.Seed, Salt)
 	Started time.Time      // the host's wall clock at the deal; steps count from it
+	// What a restarted host needs to seat everyone again: who sits where
+	// (a peer ID, "local" for the host, "" for a bot), the bots' names, the
+	// table's settings and where it listened.
+	Owners   []string
+	Bots     []string
+	Settings SettingsJSON
+	Listen   []string
+}
+
+// SettingsJSON is a table's settings in a journal.
+type SettingsJSON struct {
+	Reveal    time.Duration `json:"reveal,omitempty"`
+	TurnClock time.Duration `json:"turn_clock,omitempty"`
+	Pace      string        `json:"pace,omitempty"`
+	Private   bool          `json:"private,omitempty"`
 }
 
 // Journal is an open journal, appended to by the host. It is safe for
@@ -126,6 +141,10 @@ type headerJSON struct {
 	Seats   []string   `json:"seats"`
 	Salt    hexBytes   `json:"salt"`
 	Started time.Time  `json:"started,omitzero"`
+	Owners   []string     `json:"owners,omitempty"`
+	Bots     []string     `json:"bots,omitempty"`
+	Settings SettingsJSON `json:"settings,omitzero"`
+	Listen   []string     `json:"listen,omitempty"`
 }
 
 // hexBytes is bytes written as hex in JSON.
@@ -152,7 +171,7 @@ func hex32(h hexBytes, what string) ([32]byte, error) {
 // MarshalJSON writes the header as the journal stores it.
 func (h JournalHeader) MarshalJSON() ([]byte, error) {
 	return json.Marshal(headerJSON{Table: h.Table, Name: h.Name, Config: toConfigJSON(h.Config), Seats: h.Seats,
-		Salt: h.Salt[:], Started: h.Started})
+		Salt: h.Salt[:], Started: h.Started, Owners: h.Owners, Bots: h.Bots, Settings: h.Settings, Listen: h.Listen})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -168,7 +187,8 @@ func (h *JournalHeader) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	*h = JournalHeader{Table: w.Table, Name: w.Name, Config: w.Config.config(), Seats: w.Seats, Salt: salt, Started: w.Started}
+	*h = JournalHeader{Table: w.Table, Name: w.Name, Config: w.Config.config(), Seats: w.Seats, Salt: salt, Started: w.Started,
+		Owners: w.Owners, Bots: w.Bots, Settings: w.Settings, Listen: w.Listen}
 	return nil
 }
 

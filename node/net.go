@@ -97,7 +97,11 @@ func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
 		ready: make(chan struct{})}
 	close(s.ready)
 	s.term.Store(1)
-	t.do(func() { t.hostPeer = h.ID().String() })
+	var listen []string
+	for _, a := range h.Addrs() {
+		listen = append(listen, a.String())
+	}
+	t.do(func() { t.hostPeer, t.listen = h.ID().String(), listen })
 	h.SetStreamHandler(ProtocolID, s.handle)
 	return s, nil
 }

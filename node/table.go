@@ -95,6 +95,7 @@ type Table struct {
 	cursor   []int           // how much of the journal each seat has been sent
 	term     uint64          // the host term: 1, more after elections
 	hostPeer string          // the hosting node's peer ID, for the seat it sits at
+	listen   []string        // where the host listens, for a restart from the journal
 
 	// OnChange, if set, is told of every accepted command (the journal and
 	// the network hook in here). It runs on the table goroutine.
@@ -396,8 +397,18 @@ func (t *Table) deal() error {
 		for i, s := range t.seats {
 			names[i] = s.name
 		}
+		owners := make([]string, len(t.seats))
+		botNames := make([]string, len(t.seats))
+		for i, s := range t.seats {
+			owners[i] = s.owner
+			if s.owner == "" {
+				botNames[i] = s.botName
+			}
+		}
 		j, err := CreateJournal(t.jpath, JournalHeader{Table: t.ID, Name: t.set.Name,
-			Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Started: t.start})
+			Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Started: t.start,
+			Owners: owners, Bots: botNames, Listen: t.listen,
+			Settings: SettingsJSON{Reveal: t.set.Reveal, TurnClock: t.set.TurnClock, Pace: t.set.Pace, Private: t.set.Code != ""}})
 		if err != nil {
 			return err
 		}

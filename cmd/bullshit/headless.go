@@ -188,6 +188,7 @@ func runHost(args []string) error {
 	seed := fs.Uint64("seed", 0, "the deal's seed (0: random)")
 	sit := fs.Bool("sit", true, "take a seat (false: only host; every seat is a player or a bot)")
 	journal := fs.String("journal", "", "keep the table's journal in `file`")
+	resume := fs.String("resume", "", "host again the table of journal `file` (after a crash), same identity and address")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -217,6 +218,9 @@ func runHost(args []string) error {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
+	if *resume != "" {
+		return resumeHost(ctx, nf, *resume, *pace)
+	}
 	dev, err := nf.device(ctx)
 	if err != nil {
 		return err
@@ -439,4 +443,45 @@ func parseRules(preset string, kv []string) (engine.Rules, error) {
 		}
 	}
 	return r, nil
+}
+
+// resumeHost hosts a journal's table again and plays on.
+func resumeHost(ctx context.Context, nf netFlags, path, pace string) error {
+	if nf.listen == "" {
+		addrs, err := node.JournalListen(path)
+		if err != nil {
+			return err
+		}
+		if len(addrs) > 0 {
+			nf.listen = addrs[0].String()
+		}
+	}
+	dev, err := nf.device(ctx)
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
+	hosted, err := dev.Resume(path)
+	if err != nil {
+		return err
+	}
+	defer hosted.Close()
+	out := printer{os.Stdout, nf.json}
+	out.line(map[string]any{"type": "table", "id": hosted.ID, "resumed": true, "addrs": dev.Addrs()},
+		fmt.Sprintf("hosting again from %s; join with: bullshit join %s", path, strings.Join(dev.Addrs(), " or ")))
+	seatNo, sess, err := hosted.Sit("local", dev.Name)
+	var p node.Player
+	if err != nil {
+		// The host had no seat: watch.
+		seatNo = -1
+		if sess, err = hosted.Watch(); err != nil {
+			return err
+		}
+	} else if p, err = makeAnyBot(nf.botName, seatNo, uint64(time.Now().UnixNano())); err != nil {
+		return err
+	}
+	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, pace, out.update)
+	out.result(last, seatNo)
+	time.Sleep(300 * time.Millisecond)
+	return err
 }
