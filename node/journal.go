@@ -135,12 +135,12 @@ func (c configJSON) config() engine.Config {
 }
 
 type headerJSON struct {
-	Table   string     `json:"table"`
-	Name    string     `json:"name"`
-	Config  configJSON `json:"config"`
-	Seats   []string   `json:"seats"`
-	Salt    hexBytes   `json:"salt"`
-	Started time.Time  `json:"started,omitzero"`
+	Table    string       `json:"table"`
+	Name     string       `json:"name"`
+	Config   configJSON   `json:"config"`
+	Seats    []string     `json:"seats"`
+	Salt     hexBytes     `json:"salt"`
+	Started  time.Time    `json:"started,omitzero"`
 	Owners   []string     `json:"owners,omitempty"`
 	Bots     []string     `json:"bots,omitempty"`
 	Settings SettingsJSON `json:"settings,omitzero"`
