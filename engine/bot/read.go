@@ -160,6 +160,17 @@ func (b *Bot) pLie(v *engine.View) odds {
 		}
 		h = float64(c.Lo+hi) / 2
 	}
+	if v.Rules.Doubt && b.level == Hard {
+		// In I Doubt It nobody has to lie (a seat may always skip), so
+		// how often this player's plays turned up were lies says more
+		// than any count: from one in six.
+		sm := &m.seats[s]
+		p := (float64(sm.caught) + 1) / (float64(sm.shown) + 6)
+		if v.Round != nil && v.Round.Starter == s && v.Round.Skips == 0 {
+			p *= 0.3 // the round's starter named a rank it chose
+		}
+		return odds{p: p}
+	}
 	if seqRules(&v.Rules) && c0 == 0 {
 		p := classicP(k, avail, total, h)
 		if v.Rules.Sneak > 0 || (v.Rules.CountLies && v.Rules.Rough) {
