@@ -130,9 +130,7 @@ type Bot struct {
 	first engine.Seconds
 	cmd   engine.Command
 	think time.Duration
-	// scratch, reused every decision
-	buf   []engine.Card
-	cards []engine.Card
+	cards []engine.Card // scratch, reused every play
 }
 
 func newBot(lv Level, st Style, seat int, seed uint64) *Bot {
@@ -147,8 +145,8 @@ func newBot(lv Level, st Style, seat int, seed uint64) *Bot {
 // game. It is the same as a bot fresh from New.
 func (b *Bot) Reset(seat int, seed uint64) {
 	seats := b.mem.seats[:0]
-	cards, buf := b.cards[:0], b.buf[:0]
-	*b = Bot{seat: seat, seed: seed, level: b.level, style: b.style, key: [4]int{-1}, cards: cards, buf: buf}
+	cards := b.cards[:0]
+	*b = Bot{seat: seat, seed: seed, level: b.level, style: b.style, key: [4]int{-1}, cards: cards}
 	b.rng = rand.New(&b.pcg)
 	b.mem.seat = seat
 	b.mem.seats = seats
@@ -213,7 +211,7 @@ func (b *Bot) decide(v *engine.View) (engine.Command, time.Duration, bool) {
 			return engine.Command{}, 0, false
 		}
 		b.reseed(v.No, 3)
-		cards := leastUseful(v, &b.mem, v.Give.Count, nil)
+		cards := leastUseful(v, v.Give.Count, nil)
 		return engine.Command{Move: engine.MoveGive, Seat: me, Cards: cards}, base, true
 	case engine.PhaseCall:
 		if v.Window == nil || !has(v.Window.Callers, me) || v.Last == nil || v.Last.Seat == me {
@@ -288,7 +286,7 @@ func Fallback(v *engine.View) (engine.Command, bool) {
 		}
 	case engine.PhaseGive:
 		if v.Give != nil && v.Give.From == me {
-			return engine.Command{Move: engine.MoveGive, Seat: me, Cards: leastUseful(v, nil, v.Give.Count, nil)}, true
+			return engine.Command{Move: engine.MoveGive, Seat: me, Cards: leastUseful(v, v.Give.Count, nil)}, true
 		}
 	case engine.PhasePlay:
 		if v.Turn != me || len(v.Hand) == 0 {

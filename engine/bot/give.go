@@ -58,7 +58,7 @@ func waits(v *engine.View) (w [slots]int) {
 // leastUseful is the k cards of the hand the seat would most like rid of,
 // skipping any in skip (as a multiset): those it will be asked for last.
 // The result is a new slice.
-func leastUseful(v *engine.View, _ *memory, k int, skip []engine.Card) []engine.Card {
+func leastUseful(v *engine.View, k int, skip []engine.Card) []engine.Card {
 	w := waits(v)
 	hand := v.Hand
 	used := make([]bool, len(hand))

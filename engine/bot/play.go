@@ -130,7 +130,7 @@ func (b *Bot) pick(v *engine.View, n int, skip []engine.Card) []engine.Card {
 		}
 		return out
 	}
-	return leastUseful(v, &b.mem, n, skip)
+	return leastUseful(v, n, skip)
 }
 
 // sneak is the cards slipped under a claim of claim cards (V14; with V12

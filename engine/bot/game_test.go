@@ -96,6 +96,9 @@ func playGame(t testing.TB, r engine.Rules, names []string, seed uint64, onWindo
 	return g
 }
 
+// TestCalibration prints, for each level, how often claims read at each
+// chance of a lie really were lies (CALIB=games; P=preset). It is how the
+// reading was checked and how classicP was measured; it asserts nothing.
 func TestCalibration(t *testing.T) {
 	games, _ := strconv.Atoi(os.Getenv("CALIB"))
 	if games == 0 {
@@ -141,6 +144,8 @@ func TestCalibration(t *testing.T) {
 	}
 }
 
+// TestFeatures prints the lie rate of claims among medium bots by claim
+// size, copies unaccounted for and hand size (FEAT=games): classicP's table.
 func TestFeatures(t *testing.T) {
 	games, _ := strconv.Atoi(os.Getenv("FEAT"))
 	if games == 0 {
