@@ -276,9 +276,13 @@ func (r *Report) Print(w io.Writer) {
 		fmt.Fprintf(w, "first down to 3  loses %.1f %% of %d games\n", 100*s.Lost3, s.First3)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%-16s %7s %7s %6s %15s %8s %7s %7s %8s %8s\n", "bot", "seats", "wins", "share", "95 % interval", "calls", "right", "lies", "sneaks", "caught")
+	wid := 16
 	for _, t := range s.Bots {
-		fmt.Fprintf(w, "%-16s %7d %7d %6.2f %7.2f–%-7.2f %8d %6.0f%% %7d %8d %8d\n", t.Bot, t.Seats, t.Wins, t.Share, t.Lo, t.Hi,
+		wid = max(wid, len(t.Bot))
+	}
+	fmt.Fprintf(w, "%-*s %7s %7s %6s %15s %8s %7s %7s %8s %8s\n", wid, "bot", "seats", "wins", "share", "95 % interval", "calls", "right", "lies", "sneaks", "caught")
+	for _, t := range s.Bots {
+		fmt.Fprintf(w, "%-*s %7d %7d %6.2f %7.2f–%-7.2f %8d %6.0f%% %7d %8d %8d\n", wid, t.Bot, t.Seats, t.Wins, t.Share, t.Lo, t.Hi,
 			t.Calls, pct(t.Right, t.Calls), t.Lies, t.Sneaks, t.Caught)
 	}
 	if refused := sumRefused(s.Bots); refused > 0 {
