@@ -79,8 +79,9 @@ type Server struct {
 	term   atomic.Uint64
 	replay protocol.Replay
 
-	mu    sync.Mutex
-	conns map[*srvConn]bool
+	mu     sync.Mutex
+	conns  map[*srvConn]bool
+	misses map[peer.ID][]time.Time // wrong join codes, per peer, for rate limiting
 
 	// Refused counts envelopes refused for being forged, replayed, stale or
 	// malformed; tests and the bench read it.
@@ -128,6 +129,34 @@ func (s *Server) addrsOf(id peer.ID) []string {
 }
 
 func (s *Server) selfID() string { return s.h.ID().String() }
+
+// A short join code can be guessed online: a peer gets MaxCodeTries wrong
+// codes a minute.
+const MaxCodeTries = 5
+
+func (s *Server) guessing(id peer.ID) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var recent []time.Time
+	for _, t := range s.misses[id] {
+		if time.Since(t) < time.Minute {
+			recent = append(recent, t)
+		}
+	}
+	if s.misses != nil {
+		s.misses[id] = recent
+	}
+	return len(recent) >= MaxCodeTries
+}
+
+func (s *Server) missed(id peer.ID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.misses == nil {
+		s.misses = map[peer.ID][]time.Time{}
+	}
+	s.misses[id] = append(s.misses[id], time.Now())
+}
 
 // Close stops answering and drops every connection.
 func (s *Server) Close() {
@@ -300,7 +329,12 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 			return err
 		}
 		hello, ok = env.Msg.(protocol.Hello)
+		if c.s.guessing(c.peer) {
+			c.refuse(protocol.CodeBadCode, "Too many wrong join codes: wait a minute before trying again.", env.Seq)
+			return errors.New("rate limited")
+		}
 		if !ok || !protocol.CheckProof(c.s.code, nonce, c.peer, hello.Proof) {
+			c.s.missed(c.peer)
 			c.refuse(protocol.CodeBadCode, "That join code is wrong.", env.Seq)
 			return errors.New("bad code")
 		}

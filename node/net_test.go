@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -240,4 +241,29 @@ func TestNetForgedAndReplayedRefused(t *testing.T) {
 	}
 }
 
-var _ = errors.Is
+// A private table wants its code: a wrong one is refused, the right one
+// seats; a peer that keeps guessing is stopped.
+func TestNetJoinCode(t *testing.T) {
+	hn, _, _ := hostTable(t, Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	pn := newLoopNode(t)
+	_, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "wrong", false, nil)
+	var ref *ErrRefused
+	if !errors.As(err, &ref) || ref.Code != protocol.CodeBadCode {
+		t.Fatalf("wrong code: %v, want a bad_code refusal", err)
+	}
+	r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "Tulip 42", false, nil)
+	if err != nil {
+		t.Fatalf("right code (spelt loosely): %v", err)
+	}
+	r.Close()
+	guesser := newLoopNode(t)
+	for i := 0; i < MaxCodeTries; i++ {
+		Dial(ctx, guesser.h, guesser.key, info(hn), "g", "nope", false, nil)
+	}
+	_, err = Dial(ctx, guesser.h, guesser.key, info(hn), "g", "tulip-42", false, nil)
+	if !errors.As(err, &ref) || !strings.Contains(ref.Msg, "Too many") {
+		t.Fatalf("after %d wrong codes the right one got %v, want a rate-limit refusal", MaxCodeTries, err)
+	}
+}
