@@ -33,7 +33,7 @@ func randomRules(rng *rand.Rand, seats int) engine.Rules {
 		set("start", engine.Rank(rng.IntN(13)).String())
 	}
 	if rng.IntN(4) == 0 {
-		set("cap", float64(1+rng.IntN(8)))
+		set("cap", float64(1+rng.IntN(32)))
 	}
 	if rng.IntN(3) == 0 {
 		set("direction", "ccw")
@@ -59,7 +59,7 @@ func randomRules(rng *rand.Rand, seats int) engine.Rules {
 		}
 	}
 	if rng.IntN(5) == 0 {
-		set("decks", float64(1+rng.IntN(2)))
+		set("decks", float64(1+rng.IntN(3)))
 	}
 	return r
 }
