@@ -81,6 +81,9 @@ type memory struct {
 	last      lastPlay
 	dealt     bool
 	sneakSeen bool
+	// early holds the events seen before the first view told the rules;
+	// they are read once the rules are known.
+	early []engine.Event
 }
 
 func (m *memory) start(n int) {
@@ -113,6 +116,11 @@ func (m *memory) sync(v *engine.View) {
 		m.all = 0
 		for _, t := range m.total {
 			m.all += t
+		}
+		early := m.early
+		m.early = nil
+		for i := range early {
+			m.apply(&early[i])
 		}
 	}
 	for s := range m.seats {
@@ -185,17 +193,42 @@ func (m *memory) extra(claim int) (more, fewer int) {
 
 func (m *memory) observe(e *engine.Event) {
 	if !m.ready {
-		if e.Type == "deal" {
-			m.start(len(e.Counts))
-		} else {
+		if e.Type != "deal" {
 			return
 		}
+		m.start(len(e.Counts))
 	}
+	if !m.known {
+		m.early = append(m.early, *e)
+		return
+	}
+	m.apply(e)
+}
+
+func (m *memory) apply(e *engine.Event) {
 	switch e.Type {
 	case "deal":
+		// Every card is dealt one at a time from the seat after the
+		// dealer (R3), so each hand's size is known exactly, however
+		// roughly the table shows it.
+		step := 1
+		if m.rules.CCW {
+			step = m.n - 1
+		}
+		from := (e.Seat + step) % m.n
+		if m.rules.First.Random {
+			from = e.Target
+		}
+		for i, s := 0, from; i < m.n; i, s = i+1, (s+step)%m.n {
+			size := m.all / m.n
+			if i < m.all%m.n {
+				size++
+			}
+			m.seats[s].lo, m.seats[s].hi = size, size
+		}
 		for s, c := range e.Counts {
 			if s < m.n {
-				m.seats[s].lo, m.seats[s].hi = c.Lo, c.Hi
+				m.narrow(s, c)
 			}
 		}
 		m.pileLo, m.pileHi = 0, 0

@@ -171,12 +171,21 @@ func (b *Bot) sneak(v *engine.View, claim int, played []engine.Card) []engine.Ca
 
 // hides reports whether putting down claim+extra cards while claiming claim
 // would look like the claim alone, to anyone counting the hand and the
-// pile: for every pile size this bot thinks possible.
+// pile, for every pile size this bot thinks possible. Medium and easy ask
+// engine.LooksClean, which judges from the counts the table shows. Hard
+// also minds readers who have kept exact count since the deal: it sneaks
+// only where the hand and the pile land in the very count an honest play
+// would show.
 func (b *Bot) hides(v *engine.View, claim, extra int) bool {
 	rough := v.Rules.Rough
 	h := len(v.Hand)
 	placed := claim + extra
-	if !engine.LooksClean(engine.Seen(h, false, rough), engine.Seen(h-placed, false, rough), -claim, false, rough) {
+	after := engine.Seen(h-placed, false, rough)
+	if !engine.LooksClean(engine.Seen(h, false, rough), after, -claim, false, rough) {
+		return false
+	}
+	strict := b.level == Hard && b.style.Name == "careful"
+	if strict && engine.Seen(h-claim, false, rough) != after {
 		return false
 	}
 	lo, hi := clamp(b.mem.pileLo, b.mem.pileHi, v.Pile)
@@ -184,7 +193,11 @@ func (b *Bot) hides(v *engine.View, claim, extra int) bool {
 		hi = lo + 40
 	}
 	for p := lo; p <= hi; p++ {
-		if !engine.LooksClean(engine.Seen(p, true, rough), engine.Seen(p+placed, true, rough), claim, true, rough) {
+		pa := engine.Seen(p+placed, true, rough)
+		if !engine.LooksClean(engine.Seen(p, true, rough), pa, claim, true, rough) {
+			return false
+		}
+		if strict && engine.Seen(p+claim, true, rough) != pa {
 			return false
 		}
 	}
