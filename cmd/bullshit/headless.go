@@ -184,6 +184,7 @@ func runHost(args []string) error {
 	code := fs.String("code", "", "a join code: the table is private (the code is never advertised)")
 	reveal := fs.Duration("reveal", 2*time.Second, "the pause after a call, so every screen shows the cards")
 	turnClock := fs.Duration("turn-clock", 0, "a person's turn clock (0 off; 30s or 60s)")
+	grace := fs.Duration("grace", 0, "how long a player may be gone before a bot plays for them (0: the default, 30s)")
 	pace := fs.String("pace", "brisk", "bots' think times: brisk, relaxed or fast")
 	seed := fs.Uint64("seed", 0, "the deal's seed (0: random)")
 	sit := fs.Bool("sit", true, "take a seat (false: only host; every seat is a player or a bot)")
@@ -227,7 +228,7 @@ func runHost(args []string) error {
 	}
 	defer dev.Close()
 	hosted, err := dev.Open(node.Settings{Name: *name, Rules: r, Seats: n, Bots: bots, Pace: *pace, Reveal: *reveal,
-		TurnClock: *turnClock, Code: *code, Seed: *seed})
+		TurnClock: *turnClock, Grace: *grace, Code: *code, Seed: *seed})
 	if err != nil {
 		return err
 	}
