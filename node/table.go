@@ -20,6 +20,11 @@ type Player interface {
 	Act(v *engine.View) (cmd engine.Command, think time.Duration, ok bool)
 }
 
+// retrier is a bot that may try again after a refusal (engine/bot.Retrier).
+type retrier interface {
+	Retry(v *engine.View, refusal error) (engine.Command, bool)
+}
+
 // BotMaker makes the bot named name for a seat (a level, a style, or
 // exec:PATH).
 type BotMaker func(name string, seat int, seed uint64) (Player, error)
@@ -612,8 +617,16 @@ func (t *Table) schedule() {
 					return
 				}
 				if err := t.apply(seatNo, cmd); err != nil {
-					// A bot's refused move is replaced by the fallback; if
-					// that is refused too, it decides again at the next change.
+					// A bot that can try again (an exec: bot, as REFEREE.md
+					// promises) gets one more go.
+					if rt, ok := s.bot.(retrier); ok {
+						v := t.game.View(seatNo)
+						if again, ok := rt.Retry(&v, err); ok && t.apply(seatNo, again) == nil {
+							return
+						}
+					}
+					// Else the fallback; if that is refused too, it decides
+					// again at the next change.
 					s.decided = ""
 					if t.fall != nil {
 						v := t.game.View(seatNo)
