@@ -46,7 +46,12 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 					p.Observe(&u.Events[i])
 				}
 			}
-			if u.Table.Phase == "over" || u.View.Phase == engine.PhaseOver {
+			if u.View.Phase == engine.PhaseOver {
+				return awaitAudit(ctx, s, last, show), nil
+			}
+			if u.Table.Phase == "over" {
+				// The table says the game is over: the final view follows
+				// (or the host ended it early and none will).
 				return awaitAudit(ctx, s, last, show), nil
 			}
 			if p == nil || u.Table.You < 0 || u.Table.Phase != "playing" {
@@ -82,7 +87,7 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 // awaitAudit waits a little for the fairness audit that follows the end of
 // a game over the network (a table on this machine sends it with the end).
 func awaitAudit(ctx context.Context, s Session, last Update, show func(Update)) Update {
-	if last.Audit != nil {
+	if last.Audit != nil && last.View.Phase == engine.PhaseOver {
 		return last
 	}
 	t := time.NewTimer(5 * time.Second)
@@ -99,6 +104,13 @@ func awaitAudit(ctx context.Context, s Session, last Update, show func(Update)) 
 			}
 			if show != nil {
 				show(u)
+			}
+			if u.View.Phase == engine.PhaseOver || last.View.Phase != engine.PhaseOver {
+				audit := last.Audit
+				last = u
+				if last.Audit == nil {
+					last.Audit = audit
+				}
 			}
 			if u.Audit != nil {
 				last.Audit = u.Audit

@@ -185,12 +185,14 @@ type srvConn struct {
 }
 
 func (c *srvConn) send(m protocol.Message) error {
+	// Sealed under the write lock: sequence numbers must reach each peer in
+	// order, or it drops the late one as a replay.
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
 	b, _, err := c.s.signer.Seal(c.s.tid, c.s.term.Load(), m)
 	if err != nil {
 		return err
 	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
 	c.st.SetWriteDeadline(time.Now().Add(DeadAfter))
 	return writeFrame(c.w, b)
 }
