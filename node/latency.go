@@ -40,6 +40,20 @@ type ShoutResult struct {
 	Games int
 }
 
+// A ShoutOption changes how ShoutLatency measures.
+type ShoutOption func(*shoutOpts)
+
+type shoutOpts struct {
+	bracket func(begin bool)
+}
+
+// WithBracket has f(true) called once the table is dealt and every player
+// seated, and f(false) after the last shout: the caller can time or profile
+// the shouts alone, without the hosts' start.
+func WithBracket(f func(begin bool)) ShoutOption {
+	return func(o *shoutOpts) { o.bracket = f }
+}
+
 // shoutPause is the table's reveal pause while measuring: long beside a
 // round's deliveries, so the next play never overlaps the one measured,
 // and short, so a few hundred shouts take seconds.
@@ -55,7 +69,11 @@ const shoutWait = 10 * time.Second
 // lets a play go on their own: each player plays one card when its turn
 // comes, and after every play, once every player has the open window, one
 // player (in turn) shouts on it.
-func ShoutLatency(ctx context.Context, seats, rounds int) (*ShoutResult, error) {
+func ShoutLatency(ctx context.Context, seats, rounds int, opts ...ShoutOption) (*ShoutResult, error) {
+	var o shoutOpts
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if seats < 2 || seats > 10 {
 		return nil, fmt.Errorf("node: %d seats (2 to 10)", seats)
 	}
@@ -124,6 +142,10 @@ func ShoutLatency(ctx context.Context, seats, rounds int) (*ShoutResult, error) 
 	}
 
 	res := &ShoutResult{Seats: seats, Games: 1}
+	if o.bracket != nil {
+		o.bracket(true)
+		defer o.bracket(false)
+	}
 	seen := make([]int, len(remotes)) // the open window each player has
 	var callers []int
 	// next is the next note; every note of an open window counts, even one

@@ -1,0 +1,1004 @@
+package main
+
+// bench: every figure of BENCHMARKS.md from one run (issue 8), with the
+// machine it ran on and its load, so a figure is never quoted without
+// them. The engine, simulator and protocol bodies mirror the packages'
+// Benchmark functions (test files can't be imported); the network figures
+// come from the same node helpers the node benchmarks call.
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	mrand "math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/sim"
+	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+func init() { commands["bench"] = runBench }
+
+// benchConfig is what `bullshit bench` was asked for.
+type benchConfig struct {
+	quick   bool
+	json    bool
+	netns   bool
+	script  string
+	runs    int           // repeats of every measure; the median is reported
+	rounds  int           // shouts per run and table size
+	echoes  int           // echoes per run
+	benchT  time.Duration // time per engine/sim/protocol benchmark run
+	rssFor  time.Duration // how long the host's RSS is watched
+	nsTries int           // discovery rounds in namespaces
+	foTries int           // failovers in namespaces
+}
+
+func runBench(args []string) error {
+	var c benchConfig
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.BoolVar(&c.quick, "quick", false, "fewer rounds and shorter runs (a smoke test, not figures to quote)")
+	fs.BoolVar(&c.json, "json", false, "print one JSON object instead of the report")
+	fs.BoolVar(&c.netns, "netns", false, "also measure discovery and failover between processes in network namespaces (root, iproute2)")
+	fs.StringVar(&c.script, "netns-sh", "", "`path` of netns.sh (default: $BS_NETNS_SH, else ../shared/netns.sh from the module root)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	c.runs, c.rounds, c.echoes, c.benchT, c.rssFor, c.nsTries, c.foTries = 3, 200, 1000, 500*time.Millisecond, 6*time.Second, 8, 3
+	if c.quick {
+		c.runs, c.rounds, c.echoes, c.benchT, c.rssFor, c.nsTries, c.foTries = 1, 50, 300, 100*time.Millisecond, 2*time.Second, 2, 1
+	}
+	testing.Init()
+	if err := flag.Set("test.benchtime", c.benchT.String()); err != nil {
+		return err
+	}
+	ctx, cancel := signalContext()
+	defer cancel()
+	rep := &benchReport{Machine: thisMachine(), Quick: c.quick}
+	rep.Machine.LoadBefore = loadAvg()
+	progress := func(what string) {
+		if !c.json {
+			fmt.Fprintf(os.Stderr, "… %s\n", what)
+		}
+	}
+	progress("engine")
+	benchEngine(rep, c)
+	progress("simulator")
+	benchSim(rep, c)
+	progress("protocol")
+	benchProtocol(rep, c)
+	progress("network: signed echo and shout to verdict on loopback")
+	if err := benchNetwork(ctx, rep, c); err != nil {
+		return err
+	}
+	progress("memory: a 10-seat table hosted by this binary")
+	benchMemory(ctx, rep, c)
+	if c.netns {
+		progress("LAN: discovery and failover in network namespaces")
+		benchNetns(ctx, rep, c)
+	} else {
+		rep.add(figure{Section: secLAN, Name: "discovery (mDNS, table opened → player seated)", Note: "not measured: run as root with --netns"})
+		rep.add(figure{Section: secLAN, Name: "failover (host killed → next accepted move)", Note: "not measured: run as root with --netns"})
+	}
+	rep.Machine.LoadAfter = loadAvg()
+	if c.json {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	rep.print(os.Stdout)
+	return nil
+}
+
+// The report's sections, in BENCHMARKS.md's order.
+const (
+	secEngine   = "Engine"
+	secSim      = "Bots and simulator"
+	secProtocol = "Protocol"
+	secNetwork  = "Network"
+	secLAN      = "LAN"
+)
+
+type machine struct {
+	CPUs       int       `json:"cpus"`
+	Model      string    `json:"model"`
+	Go         string    `json:"go"`
+	OS         string    `json:"os"`
+	Date       time.Time `json:"date"`
+	LoadBefore string    `json:"load_before"` // /proc/loadavg's 1, 5 and 15 minute figures
+	LoadAfter  string    `json:"load_after"`
+}
+
+// figure is one line of the report. Value is in Unit; Goal and Met say how
+// it compares with the issue's target, when there is one.
+type figure struct {
+	Section string             `json:"section"`
+	Name    string             `json:"name"`
+	Value   float64            `json:"value,omitempty"`
+	Unit    string             `json:"unit,omitempty"`
+	Text    string             `json:"text,omitempty"` // the value as printed
+	Extra   map[string]float64 `json:"extra,omitempty"`
+	Goal    string             `json:"goal,omitempty"`
+	Met     *bool              `json:"met,omitempty"`
+	Note    string             `json:"note,omitempty"`
+}
+
+type benchReport struct {
+	Machine machine  `json:"machine"`
+	Quick   bool     `json:"quick"`
+	Figures []figure `json:"figures"`
+}
+
+func (r *benchReport) add(f figure) { r.Figures = append(r.Figures, f) }
+
+func (r *benchReport) print(w io.Writer) {
+	m := r.Machine
+	fmt.Fprintf(w, "bullshit bench, %s: %d × %s, %s %s\n", m.Date.Format("2006-01-02 15:04 MST"), m.CPUs, m.Model, m.Go, m.OS)
+	fmt.Fprintf(w, "load average (1, 5, 15 min): %s at the start, %s at the end\n", m.LoadBefore, m.LoadAfter)
+	if r.Quick {
+		fmt.Fprintln(w, "--quick: short runs, not figures to quote")
+	}
+	sec := ""
+	for _, f := range r.Figures {
+		if f.Section != sec {
+			sec = f.Section
+			fmt.Fprintf(w, "\n## %s\n", sec)
+		}
+		line := fmt.Sprintf("  %-44s %s", f.Name, f.Text)
+		if f.Goal != "" {
+			verdict := "?"
+			if f.Met != nil {
+				verdict = map[bool]string{true: "met", false: "MISSED"}[*f.Met]
+			}
+			line += fmt.Sprintf("   [goal %s: %s]", f.Goal, verdict)
+		}
+		if f.Note != "" {
+			if f.Text == "" {
+				line = fmt.Sprintf("  %-44s %s", f.Name, f.Note)
+			} else {
+				line += "   (" + f.Note + ")"
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+}
+
+func thisMachine() machine {
+	m := machine{CPUs: runtime.NumCPU(), Go: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH, Date: time.Now().UTC()}
+	m.Model = "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.Model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return m
+}
+
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "n/a"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "n/a"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// median runs f runs times and keeps the run with the median ns/op.
+func median(runs int, f func(b *testing.B)) testing.BenchmarkResult {
+	rs := make([]testing.BenchmarkResult, runs)
+	for i := range rs {
+		rs[i] = testing.Benchmark(f)
+	}
+	slices.SortFunc(rs, func(a, b testing.BenchmarkResult) int { return int(a.NsPerOp() - b.NsPerOp()) })
+	return rs[len(rs)/2]
+}
+
+func nsPerOp(r testing.BenchmarkResult) float64 {
+	if r.N == 0 {
+		return 0
+	}
+	return float64(r.T.Nanoseconds()) / float64(r.N)
+}
+
+func fmtNs(ns float64) string {
+	switch {
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.1f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}
+
+func goal(met bool) *bool { return &met }
+
+// Engine: the bodies of engine/bench_test.go.
+
+func benchDeal() *engine.Game {
+	first := 0
+	g, _, err := engine.New(engine.Config{Rules: engine.Standard(), Seats: 4, Seed: 1, First: &first})
+	if err != nil {
+		panic(err) // a fixed, valid config
+	}
+	return g
+}
+
+func handOf(g *engine.Game, seat int) []engine.Card { return slices.Clone(g.View(seat).Hand) }
+
+// batch runs op on fresh clones of base, b.N times; the cloning is off the clock.
+func batch(b *testing.B, base *engine.Game, op func(g *engine.Game) error) {
+	const size = 64
+	games := make([]*engine.Game, size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i += size {
+		b.StopTimer()
+		for j := range games {
+			games[j] = base.Clone()
+		}
+		b.StartTimer()
+		for j := 0; j < size && i+j < b.N; j++ {
+			if err := op(games[j]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func benchEngine(rep *benchReport, c benchConfig) {
+	// A play in the middle of a game: seat 1's, after seat 0's stood.
+	play := median(c.runs, func(b *testing.B) {
+		base := benchDeal()
+		h := handOf(base, 0)
+		base.Play(0, 0, h[:2], 0, engine.NoRank)
+		base.Tick(6 * time.Second)
+		cards := handOf(base, 1)[:2]
+		batch(b, base, func(g *engine.Game) error {
+			_, err := g.Play(7*time.Second, 1, cards, 0, engine.NoRank)
+			return err
+		})
+	})
+	call := median(c.runs, func(b *testing.B) {
+		base := benchDeal()
+		base.Play(0, 0, handOf(base, 0)[:2], 0, engine.NoRank)
+		batch(b, base, func(g *engine.Game) error {
+			_, err := g.Call(time.Second, 2, 1)
+			return err
+		})
+	})
+	viewBase := benchDeal()
+	viewBase.Play(0, 0, handOf(viewBase, 0)[:2], 0, engine.NoRank)
+	view := median(c.runs, func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = viewBase.View(1)
+		}
+	})
+	viewInto := median(c.runs, func(b *testing.B) {
+		var v engine.View
+		b.ReportAllocs()
+		for b.Loop() {
+			viewBase.ViewInto(1, &v)
+		}
+	})
+	game := median(c.runs, func(b *testing.B) {
+		rng := mrand.New(mrand.NewPCG(1, 2))
+		var v engine.View
+		buf := make([]engine.Card, 0, 8)
+		plays, seed := 0, uint64(0)
+		b.ReportAllocs()
+		for b.Loop() {
+			seed++
+			plays += randomGame(b, seed, rng, &v, buf)
+		}
+		b.ReportMetric(float64(plays)/float64(b.N), "plays/game")
+	})
+	for _, x := range []struct {
+		name string
+		r    testing.BenchmarkResult
+		goal float64
+		gs   string
+	}{
+		{"play", play, 2000, "< 2 µs"},
+		{"call", call, 2000, "< 2 µs"},
+		{"view (fresh, as a screen takes it)", view, 0, ""},
+		{"view into (refilled, as bots take it)", viewInto, 0, ""},
+		{"a whole random 4-seat game", game, 100_000, "< 100 µs"},
+	} {
+		ns := nsPerOp(x.r)
+		f := figure{Section: secEngine, Name: x.name, Value: ns, Unit: "ns/op",
+			Text:  fmt.Sprintf("%s/op, %d allocs/op", fmtNs(ns), x.r.AllocsPerOp()),
+			Extra: map[string]float64{"allocs/op": float64(x.r.AllocsPerOp()), "B/op": float64(x.r.AllocedBytesPerOp())}}
+		if p, ok := x.r.Extra["plays/game"]; ok {
+			f.Text += fmt.Sprintf(", %.0f plays/game", p)
+			f.Extra["plays/game"] = p
+		}
+		if x.goal > 0 {
+			f.Goal, f.Met = x.gs, goal(ns < x.goal)
+		}
+		rep.add(f)
+	}
+}
+
+// randomGame plays a whole random 4-seat standard game: each seat plays its
+// cards of the rank (else one card at random), and a play is called one
+// time in five, else its window runs out.
+func randomGame(b *testing.B, seed uint64, rng *mrand.Rand, v *engine.View, buf []engine.Card) int {
+	g, _, err := engine.New(engine.Config{Rules: engine.Standard(), Seats: 4, Seed: seed})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var now time.Duration
+	for !g.Over() {
+		switch g.Phase() {
+		case engine.PhasePlay:
+			s := g.Turn()
+			g.ViewInto(s, v)
+			buf = buf[:0]
+			for _, c := range v.Hand {
+				if c.Rank() == v.Rank && len(buf) < 4 {
+					buf = append(buf, c)
+				}
+			}
+			if len(buf) == 0 {
+				buf = append(buf, v.Hand[rng.IntN(len(v.Hand))])
+			}
+			if _, err := g.Play(now, s, buf, 0, engine.NoRank); err != nil {
+				b.Fatal(err)
+			}
+		case engine.PhaseCall:
+			if rng.IntN(5) == 0 {
+				if _, err := g.Call(now, (g.Turn()+rng.IntN(3))%4, g.Plays()); err != nil {
+					b.Fatal(err)
+				}
+				continue
+			}
+			now, _ = g.Deadline()
+			g.Tick(now)
+		}
+	}
+	return g.Plays()
+}
+
+// Simulator: engine/sim/bench_test.go's games, one Runner, one core. Wall
+// time here swings with other people's jobs, so games per CPU second (the
+// whole process, user + sys, as the simulator section counts them) is
+// reported beside it; GOGC is 400 as in `bullshit sim`.
+
+func benchSim(rep *benchReport, c benchConfig) {
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
+	for _, level := range []string{"medium", "hard"} {
+		r := median(c.runs, func(b *testing.B) {
+			p := sim.Plan{Rules: engine.Standard(), Seats: 4, Bots: []string{level}, Seed: 1}
+			var run sim.Runner
+			res := p.Report()
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			for i := 0; b.Loop(); i++ {
+				if err := p.Run(&run, res, i, i+1); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if cpu := cpuTime() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(res.Games)/cpu.Seconds(), "games/cpu-s")
+			}
+			b.ReportMetric(float64(res.Plays)/float64(res.Games), "plays/game")
+		})
+		ns := nsPerOp(r)
+		f := figure{Section: secSim, Name: "sim, standard, 4 " + level + " bots, one core", Value: 1e9 / ns, Unit: "games/s",
+			Text:  fmt.Sprintf("%.0f games/s wall (%s/game, %.0f plays/game)", 1e9/ns, fmtNs(ns), r.Extra["plays/game"]),
+			Extra: map[string]float64{"ns/game": ns, "plays/game": r.Extra["plays/game"]}}
+		if g := r.Extra["games/cpu-s"]; g > 0 {
+			f.Text = fmt.Sprintf("%.0f games per CPU second, ", g) + f.Text
+			f.Extra["games/cpu-s"] = g
+		}
+		rep.add(f)
+	}
+}
+
+// Protocol: protocol/bench_test.go's seal and open of a play.
+
+func benchProtocol(rep *benchReport, c benchConfig) {
+	key, _, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		panic(err)
+	}
+	signer, err := protocol.NewSigner(key, 1_000_000)
+	if err != nil {
+		panic(err)
+	}
+	table := protocol.TableID{1, 2, 3, 4, 5, 6, 7, 8}
+	play := protocol.Play{No: 41, Seat: 2, Cards: []protocol.Card{0, 13, 26, 51}, Claim: 4, Rank: protocol.NoRank}
+	sealed, _, err := signer.Seal(table, 3, play)
+	if err != nil {
+		panic(err)
+	}
+	seal := median(c.runs, func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := signer.Seal(table, 3, play); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	open := median(c.runs, func(b *testing.B) {
+		for b.Loop() {
+			if _, err := protocol.Open(sealed, signer.ID()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	rep.add(figure{Section: secProtocol, Name: "seal a play (encode + ed25519 sign)", Value: nsPerOp(seal), Unit: "ns/op",
+		Text: fmt.Sprintf("%s/msg, %d wire bytes", fmtNs(nsPerOp(seal)), len(sealed))})
+	rep.add(figure{Section: secProtocol, Name: "open a play (decode + ed25519 verify)", Value: nsPerOp(open), Unit: "ns/op",
+		Text: fmt.Sprintf("%s/msg", fmtNs(nsPerOp(open)))})
+}
+
+// Network: the signed echo and shout to verdict, interleaved run by run so
+// both see the same machine; the median run is reported.
+
+func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+func medianOf(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
+}
+
+func benchNetwork(ctx context.Context, rep *benchReport, c benchConfig) error {
+	var e50, e99 []float64
+	type shout struct{ p50, p99, all99, cpu []float64 }
+	shouts := map[int]*shout{4: {}, 10: {}}
+	for run := 0; run < c.runs; run++ {
+		echo, err := node.EchoLoopback(ctx, c.echoes)
+		if err != nil {
+			return fmt.Errorf("echo: %w", err)
+		}
+		e50 = append(e50, ms(node.Percentile(echo, 0.5)))
+		e99 = append(e99, ms(node.Percentile(echo, 0.99)))
+		for _, seats := range []int{4, 10} {
+			var cpu0, cpu time.Duration
+			res, err := node.ShoutLatency(ctx, seats, c.rounds, node.WithBracket(func(begin bool) {
+				if begin {
+					cpu0 = cpuTime()
+				} else {
+					cpu = cpuTime() - cpu0
+				}
+			}))
+			if err != nil {
+				return fmt.Errorf("shout to verdict at %d seats: %w", seats, err)
+			}
+			s := shouts[seats]
+			s.p50 = append(s.p50, ms(node.Percentile(res.Samples, 0.5)))
+			s.p99 = append(s.p99, ms(node.Percentile(res.Samples, 0.99)))
+			s.all99 = append(s.all99, ms(node.Percentile(res.Last, 0.99)))
+			if cpu > 0 {
+				s.cpu = append(s.cpu, ms(cpu)/float64(c.rounds))
+			}
+		}
+	}
+	echo99 := medianOf(e99)
+	rep.add(figure{Section: secNetwork, Name: "signed echo round trip (the floor)", Value: echo99, Unit: "ms p99",
+		Text:  fmt.Sprintf("p50 %.2f ms, p99 %.2f ms", medianOf(e50), echo99),
+		Extra: map[string]float64{"p50_ms": medianOf(e50), "p99_ms": echo99}, Note: runsNote(c, c.echoes, "echoes", e99)})
+	for _, seats := range []int{4, 10} {
+		s := shouts[seats]
+		p50, p99, all99 := medianOf(s.p50), medianOf(s.p99), medianOf(s.all99)
+		rep.add(figure{Section: secNetwork, Name: fmt.Sprintf("shout to verdict, %d seats (each player)", seats), Value: p99, Unit: "ms p99",
+			Text:  fmt.Sprintf("p50 %.2f ms, p99 %.2f ms; the whole table p99 %.2f ms", p50, p99, all99),
+			Extra: map[string]float64{"p50_ms": p50, "p99_ms": p99, "all_p99_ms": all99},
+			Goal:  fmt.Sprintf("p99 ≤ 2 × echo p99 = %.2f ms", 2*echo99), Met: goal(p99 <= 2*echo99),
+			Note: runsNote(c, c.rounds, "shouts", s.p99)})
+		if len(s.cpu) > 0 {
+			cpu := medianOf(s.cpu)
+			rep.add(figure{Section: secNetwork, Name: fmt.Sprintf("CPU per shout round, %d seats (all peers)", seats), Value: cpu, Unit: "ms",
+				Text: fmt.Sprintf("%.2f ms", cpu), Note: "play, shout and reveal delivered to every seat, plus heartbeats; the whole process"})
+		}
+	}
+	return nil
+}
+
+func runsNote(c benchConfig, n int, what string, p99s []float64) string {
+	if c.runs == 1 {
+		return fmt.Sprintf("1 run of %d %s", n, what)
+	}
+	parts := make([]string, len(p99s))
+	for i, x := range p99s {
+		parts[i] = fmt.Sprintf("%.2f", x)
+	}
+	return fmt.Sprintf("median of %d runs of %d %s; p99 by run %s ms", c.runs, n, what, strings.Join(parts, ", "))
+}
+
+// cpuTime is this process's user and system CPU time so far, from
+// /proc/self/stat (0 where there is none).
+func cpuTime() time.Duration {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	// The command name may hold spaces: fields count from after its ')'.
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	const hz = 100 // USER_HZ, the same on every Linux
+	return time.Duration(ut+st) * time.Second / hz
+}
+
+// Memory: this very binary hosting a 10-seat table of bots, its RSS read
+// from /proc while the game is on.
+
+func benchMemory(ctx context.Context, rep *benchReport, c benchConfig) {
+	name := "host RSS, 10-seat table mid-game"
+	rss, peak, plays, err := hostRSS(ctx, c.rssFor)
+	if err != nil {
+		rep.add(figure{Section: secNetwork, Name: name, Note: "not measured: " + err.Error()})
+		return
+	}
+	mb := float64(rss) / 1024
+	rep.add(figure{Section: secNetwork, Name: name, Value: mb, Unit: "MB",
+		Text:  fmt.Sprintf("%.1f MB (VmHWM %.1f MB)", mb, float64(peak)/1024),
+		Extra: map[string]float64{"vmhwm_mb": float64(peak) / 1024, "plays": float64(plays)},
+		Goal:  "≤ 60 MB", Met: goal(mb <= 60),
+		Note: fmt.Sprintf("the largest VmRSS of `bullshit host --headless` sampled every 100 ms over %d plays", plays)})
+}
+
+// hostRSS runs `bullshit host --headless` at a 10-seat table of bots on
+// loopback and samples its VmRSS while the game is on, for up to watch. It
+// returns the largest sample and VmHWM (in kB) and the plays seen.
+func hostRSS(ctx context.Context, watch time.Duration) (rss, hwm, plays int, err error) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		return 0, 0, 0, errors.New("no /proc on this system")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	dir, err := os.MkdirTemp("", "bullshit-bench-")
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithTimeout(ctx, watch+30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "host", "--headless", "--listen", "/ip4/127.0.0.1/tcp/0", "--no-mdns",
+		"--seats", "10", "--bots", "9", "--pace", "fast", "--rules", "window=1", "--json", "--config", dir, "--nick", "bench")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return 0, 0, 0, err
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	}()
+	lines := make(chan string, 256)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	var until <-chan time.Time
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				if plays == 0 {
+					return 0, 0, 0, fmt.Errorf("the host ended before a play: %s", strings.TrimSpace(stderr.String()))
+				}
+				return rss, hwm, plays, nil
+			}
+			switch {
+			case strings.Contains(l, `"type":"play"`):
+				plays++
+				if until == nil {
+					until = time.After(watch)
+				}
+			case strings.Contains(l, `"type":"result"`):
+				return rss, hwm, plays, nil
+			}
+		case <-tick.C:
+			if plays == 0 {
+				continue
+			}
+			r, h, err := procStatus(status)
+			if err != nil {
+				return rss, hwm, plays, err
+			}
+			rss, hwm = max(rss, r), max(hwm, h)
+		case <-until:
+			return rss, hwm, plays, nil
+		case <-ctx.Done():
+			return 0, 0, 0, fmt.Errorf("the host did not start a game: %v %s", ctx.Err(), strings.TrimSpace(stderr.String()))
+		}
+	}
+}
+
+// procStatus reads VmRSS and VmHWM (kB) from a /proc/PID/status file.
+func procStatus(path string) (rss, hwm int, err error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(l, ":")
+		if !ok {
+			continue
+		}
+		n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+		switch k {
+		case "VmRSS":
+			rss = n
+		case "VmHWM":
+			hwm = n
+		}
+	}
+	return rss, hwm, nil
+}
+
+// LAN: real processes of this binary in network namespaces made by
+// netns.sh, so mDNS never runs in the machine's own namespace.
+
+func benchNetns(ctx context.Context, rep *benchReport, c benchConfig) {
+	disc, fail := "discovery (mDNS, table opened → player seated)", "failover (host killed → next accepted move)"
+	lan, err := newNetnsLAN(c.script)
+	if err != nil {
+		rep.add(figure{Section: secLAN, Name: disc, Note: "not measured: " + err.Error()})
+		rep.add(figure{Section: secLAN, Name: fail, Note: "not measured: " + err.Error()})
+		return
+	}
+	defer lan.down()
+	found, err := lan.discovery(ctx, c.nsTries)
+	if err != nil {
+		rep.add(figure{Section: secLAN, Name: disc, Note: "not measured: " + err.Error()})
+	} else {
+		p50, worst := node.Percentile(found, 0.5), node.Percentile(found, 1)
+		rep.add(figure{Section: secLAN, Name: disc, Value: ms(p50), Unit: "ms median",
+			Text:  fmt.Sprintf("median %.0f ms, worst %.0f ms over %d tables", ms(p50), ms(worst), len(found)),
+			Extra: map[string]float64{"median_ms": ms(p50), "worst_ms": ms(worst)},
+			Goal:  "≤ 2 s", Met: goal(worst <= 2*time.Second),
+			Note: fmt.Sprintf("browser polls every %v", node.DefaultPoll)})
+	}
+	var fails []time.Duration
+	for i := 0; i < c.foTries; i++ {
+		d, err := lan.failover(ctx, i)
+		if err != nil {
+			rep.add(figure{Section: secLAN, Name: fail, Note: "not measured: " + err.Error()})
+			return
+		}
+		fails = append(fails, d)
+	}
+	p50, worst := node.Percentile(fails, 0.5), node.Percentile(fails, 1)
+	rep.add(figure{Section: secLAN, Name: fail, Value: ms(p50), Unit: "ms median",
+		Text:  fmt.Sprintf("median %.0f ms, worst %.0f ms over %d kills", ms(p50), ms(worst), len(fails)),
+		Extra: map[string]float64{"median_ms": ms(p50), "worst_ms": ms(worst)},
+		Note:  "3 seats in 3 namespaces, host killed with SIGKILL at a random moment mid-game"})
+}
+
+type netnsLAN struct {
+	script, prefix, exe, dir string
+}
+
+// newNetnsLAN makes three namespaces on a pretend LAN.
+func newNetnsLAN(script string) (*netnsLAN, error) {
+	if os.Geteuid() != 0 {
+		return nil, errors.New("needs root to make network namespaces")
+	}
+	if _, err := exec.LookPath("ip"); err != nil {
+		return nil, errors.New("needs iproute2 (the ip command)")
+	}
+	if script == "" {
+		script = os.Getenv("BS_NETNS_SH")
+	}
+	if script == "" {
+		dir, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+				break
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				return nil, errors.New("netns.sh not found: pass --netns-sh or set BS_NETNS_SH")
+			}
+			dir = parent
+		}
+		script = filepath.Join(dir, "..", "shared", "netns.sh")
+	}
+	if _, err := os.Stat(script); err != nil {
+		return nil, fmt.Errorf("netns.sh: %w", err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "bullshit-bench-ns-")
+	if err != nil {
+		return nil, err
+	}
+	var rnd [3]byte
+	rand.Read(rnd[:])
+	// Never ending in a digit: netns.sh down matches PREFIX[0-9]+.
+	l := &netnsLAN{script: script, prefix: "bsb" + hex.EncodeToString(rnd[:]) + "x", exe: exe, dir: dir}
+	if out, err := l.sh("up", "3", l.prefix).CombinedOutput(); err != nil {
+		l.down()
+		return nil, fmt.Errorf("netns.sh up: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	return l, nil
+}
+
+func (l *netnsLAN) sh(args ...string) *exec.Cmd {
+	cmd := exec.Command("bash", append([]string{l.script}, args...)...)
+	cmd.Env = append(os.Environ(), "BS_NETNS_PREFIX="+l.prefix)
+	return cmd
+}
+
+func (l *netnsLAN) down() {
+	l.sh("down", l.prefix).Run()
+	os.RemoveAll(l.dir)
+}
+
+// nsProc is this binary running in namespace ns, its stdout lines timed as
+// they arrive.
+type nsProc struct {
+	cmd   *exec.Cmd
+	lines chan nsLine
+	once  sync.Once
+}
+
+type nsLine struct {
+	at   time.Time
+	text string
+}
+
+func (l *netnsLAN) start(ns int, args ...string) (*nsProc, error) {
+	profile := filepath.Join(l.dir, fmt.Sprintf("p%d-%d", ns, time.Now().UnixNano()))
+	args = append(args, "--config", profile)
+	cmd := l.sh(append([]string{"run", strconv.Itoa(ns), l.exe}, args...)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &nsProc{cmd: cmd, lines: make(chan nsLine, 1024)}
+	go func() {
+		defer close(p.lines)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			select {
+			case p.lines <- nsLine{time.Now(), sc.Text()}:
+			default: // nobody reads: a line lost is a line nobody waits for
+			}
+		}
+	}()
+	return p, nil
+}
+
+// stop kills the process (netns.sh and ip netns exec exec in place, so the
+// PID is the game's) and reaps it.
+func (p *nsProc) stop(sig syscall.Signal) {
+	p.once.Do(func() {
+		p.cmd.Process.Signal(sig)
+		done := make(chan struct{})
+		go func() { p.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			p.cmd.Process.Kill()
+			<-done
+		}
+	})
+}
+
+// await returns the first line containing want, or an error at the deadline.
+func (p *nsProc) await(ctx context.Context, want string, d time.Duration) (nsLine, error) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		select {
+		case l, ok := <-p.lines:
+			if !ok {
+				return nsLine{}, fmt.Errorf("the process ended before printing %s", want)
+			}
+			if strings.Contains(l.text, want) {
+				return l, nil
+			}
+		case <-t.C:
+			return nsLine{}, fmt.Errorf("no %s within %v", want, d)
+		case <-ctx.Done():
+			return nsLine{}, ctx.Err()
+		}
+	}
+}
+
+// discovery: a player browsing in namespace 2, a table opened in namespace
+// 1 at a random point of the browser's poll; the time from the host's
+// "table" line (printed once it advertises) to the player's "seated" line.
+func (l *netnsLAN) discovery(ctx context.Context, tries int) ([]time.Duration, error) {
+	var found []time.Duration
+	for i := 0; i < tries; i++ {
+		name := fmt.Sprintf("bench-%d", i)
+		join, err := l.start(2, "join", "--headless", "--json", "--iface", "lan0", "--table", name, "--wait", "20s", "--pace", "fast")
+		if err != nil {
+			return found, err
+		}
+		time.Sleep(500*time.Millisecond + mrand.N(node.DefaultPoll))
+		host, err := l.start(1, "host", "--headless", "--json", "--iface", "lan0", "--name", name, "--seats", "2", "--bots", "0",
+			"--players", "1", "--pace", "fast", "--wait", "20s")
+		if err != nil {
+			join.stop(syscall.SIGKILL)
+			return found, err
+		}
+		opened, err := host.await(ctx, `"type":"table"`, 10*time.Second)
+		var seated nsLine
+		if err == nil {
+			seated, err = join.await(ctx, `"type":"seated"`, 10*time.Second)
+		}
+		join.stop(syscall.SIGTERM)
+		host.stop(syscall.SIGTERM)
+		if err != nil {
+			return found, fmt.Errorf("table %d: %w", i, err)
+		}
+		found = append(found, seated.at.Sub(opened.at))
+	}
+	return found, nil
+}
+
+// failover: a host in namespace 1 and two players in 2 and 3 mid-game; the
+// host is killed and the time to the next move any player sees (a play, a
+// let-go, a call…, under whoever hosts now) is the failover.
+func (l *netnsLAN) failover(ctx context.Context, try int) (time.Duration, error) {
+	name := fmt.Sprintf("bench-failover-%d", try)
+	host, err := l.start(1, "host", "--headless", "--json", "--iface", "lan0", "--name", name, "--seats", "3", "--bots", "0",
+		"--players", "2", "--pace", "fast", "--rules", "window=1", "--reveal", "200ms", "--wait", "20s")
+	if err != nil {
+		return 0, err
+	}
+	defer host.stop(syscall.SIGKILL)
+	var players []*nsProc
+	for ns := 2; ns <= 3; ns++ {
+		p, err := l.start(ns, "join", "--headless", "--json", "--iface", "lan0", "--table", name, "--wait", "20s", "--pace", "fast")
+		if err != nil {
+			return 0, err
+		}
+		defer p.stop(syscall.SIGKILL)
+		players = append(players, p)
+	}
+	// Mid-game: a few plays seen by the first player, then a random moment.
+	for i := 0; i < 5; i++ {
+		if _, err := players[0].await(ctx, `"type":"play"`, 20*time.Second); err != nil {
+			return 0, fmt.Errorf("the game did not start: %w", err)
+		}
+	}
+	time.Sleep(mrand.N(500 * time.Millisecond))
+	for _, p := range players {
+		drain(p.lines)
+	}
+	host.stop(syscall.SIGKILL)
+	killed := time.Now()
+	const patience = 15 * time.Second
+	got := make(chan time.Time, len(players))
+	for _, p := range players {
+		go func() {
+			for {
+				l, err := p.awaitAny(ctx, moveEvents, patience)
+				if err != nil {
+					return
+				}
+				// A line already in the pipe when the host died is no failover.
+				if l.at.Sub(killed) > 20*time.Millisecond {
+					got <- l.at
+					return
+				}
+			}
+		}()
+	}
+	select {
+	case at := <-got:
+		return at.Sub(killed), nil
+	case <-time.After(patience + time.Second):
+		return 0, fmt.Errorf("no move was accepted within %v of the host's death", patience)
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// moveEvents are the events of a seat's move, as `--json` prints them.
+var moveEvents = []string{`"type":"play"`, `"type":"pass"`, `"type":"call"`, `"type":"give"`, `"type":"quads"`,
+	`"type":"doubt"`, `"type":"believe"`, `"type":"skip"`}
+
+// awaitAny returns the first line containing any of wants.
+func (p *nsProc) awaitAny(ctx context.Context, wants []string, d time.Duration) (nsLine, error) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		select {
+		case l, ok := <-p.lines:
+			if !ok {
+				return nsLine{}, errors.New("the process ended")
+			}
+			for _, w := range wants {
+				if strings.Contains(l.text, w) {
+					return l, nil
+				}
+			}
+		case <-t.C:
+			return nsLine{}, fmt.Errorf("nothing within %v", d)
+		case <-ctx.Done():
+			return nsLine{}, ctx.Err()
+		}
+	}
+}
+
+func drain(ch chan nsLine) {
+	for {
+		select {
+		case <-ch:
+		default:
+			return
+		}
+	}
+}
