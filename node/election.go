@@ -38,8 +38,17 @@ import (
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
-// RebuildWait is how long a new host waits for a second player's shares.
+// RebuildWait is how long a new host waits for a second player's shares
+// before it gives up hosting and waits for the old host instead.
 var RebuildWait = 30 * time.Second
+
+// HostRetry is how long a player that lost its host tries it again before
+// an election.
+var HostRetry = 700 * time.Millisecond
+
+// codeHostAlive is a standby node's answer to a rejoin while it still
+// hears the host: no election.
+const codeHostAlive = "host_alive"
 
 // UseBots gives a remote seat what it needs to host, should it be elected:
 // the bots for the bot seats and the fallback move.
@@ -87,6 +96,24 @@ func (r *Remote) failover() {
 	}
 	oldInfo := r.info
 	old := r.info.ID
+	r.mu.Unlock()
+	// The host itself first: a dropped link often comes straight back, and
+	// a player whose own link failed must not start an election.
+	ctx, cancel := context.WithTimeout(r.ctx, HostRetry)
+	err := r.connect(ctx)
+	cancel()
+	if err == nil {
+		r.notice("Reconnected.")
+		return
+	}
+	var ref *ErrRefused
+	if errors.As(err, &ref) {
+		r.notice("The host refused us: " + ref.Msg)
+		r.Close()
+		return
+	}
+	r.mu.Lock()
+	r.info = oldInfo
 	cands := r.candidates(old)
 	if r.elect == 0 && len(cands) >= 2 {
 		r.elect = r.term + 1
@@ -118,6 +145,10 @@ func (r *Remote) failover() {
 		if err == nil {
 			r.notice(fmt.Sprintf("Host left; %s is now hosting.", r.nameOf(c.id)))
 			return
+		}
+		if errors.As(err, &ref) && ref.Code == codeHostAlive {
+			// The others still hear the host: the fault is our link.
+			break
 		}
 	}
 	r.notice("The host is gone and no player answered: waiting.")
@@ -178,6 +209,18 @@ func (r *Remote) standby(st network.Stream) {
 	_, hello := env.Msg.(protocol.Hello)
 	r.mu.Lock()
 	ok := hello && env.Table == r.tid && env.Term == r.term+1 && r.isPlayer(env.Sender) && !r.closed.Load()
+	if ok && r.server == nil && !r.hostLost && time.Since(r.heard) < 2*HeartbeatEvery+HeartbeatEvery/2 {
+		// We still hear the host: the rejoiner lost only its own link.
+		r.mu.Unlock()
+		if sg, err := protocol.NewSigner(r.key, uint64(time.Now().UnixNano())); err == nil {
+			if b, _, err := sg.Seal(r.tid, r.term, protocol.Refusal{Code: codeHostAlive, Message: "The host is still here.", Ref: env.Seq}); err == nil {
+				w := bufio.NewWriter(st)
+				writeFrame(w, b)
+			}
+		}
+		st.Close()
+		return
+	}
 	if ok && r.elect == 0 {
 		r.elect = r.term + 1
 	}
@@ -250,7 +293,15 @@ func (r *Remote) takeover() *Server {
 		case <-rec.done:
 		case <-time.After(RebuildWait):
 			if !srv.isReady() {
-				r.notice("No other player came back to rebuild the table: it waits.")
+				// Nobody came: give hosting up and wait for the old host.
+				r.mu.Lock()
+				r.server = nil
+				r.term--
+				r.mu.Unlock()
+				srv.Close()
+				r.h.SetStreamHandler(ProtocolID, r.standby)
+				r.notice("No other player came back to rebuild the table: waiting for the host.")
+				r.reconnect()
 			}
 		case <-r.ctx.Done():
 		}

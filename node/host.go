@@ -1,9 +1,4 @@
-// This package (node) owns every socket and timer of a player's program: the
-// libp2p host, LAN discovery (mDNS, or an in-memory network in tests), and
-// later the tables. It must never talk to anything beyond the local network:
-// no DHT, no bootstrap peers, no relays, no NAT port mapping, no AutoNAT
-// probes, no metrics, no DNS. This file builds the libp2p host under those
-// rules.
+// This file builds the libp2p host so that it never reaches past the LAN.
 
 package node
 

@@ -527,9 +527,15 @@ func engLobby(l *protocol.Lobby) TableState {
 	if _, ok := engine.Preset(l.Settings.Preset); ok {
 		m["preset"] = l.Settings.Preset
 	}
+	// The window is taken as the host set it (tests run sub-second ones).
+	win, werr := strconv.ParseFloat(fmt.Sprint(m["window"]), 64)
+	delete(m, "window")
 	rules, err := engine.ParseRules(m)
 	if err != nil {
 		rules = engine.Standard()
+	}
+	if werr == nil && win > 0 {
+		rules.Window = time.Duration(win * float64(time.Second))
 	}
 	rules.Preset = l.Settings.Preset
 	t := TableState{Name: l.Settings.Name, Preset: l.Settings.Preset, Rules: rules, You: l.You, Host: l.Host,
@@ -562,19 +568,21 @@ type Remote struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	mu      sync.Mutex
-	st      network.Stream
-	w       *bufio.Writer
-	seat    int
-	tid     protocol.TableID
-	term    uint64
-	table   TableState
-	view    engine.View
-	gen     int
-	got     []engine.Event   // every event we were sent, for the audit
-	parts   []protocol.Audit // the host's reveal, as it arrives
-	journal []PubStep        // the host's journal as we may know it
-	shares  map[int]Share    // our shares of its hidden parts
+	mu       sync.Mutex
+	st       network.Stream
+	w        *bufio.Writer
+	seat     int
+	tid      protocol.TableID
+	term     uint64
+	table    TableState
+	view     engine.View
+	gen      int
+	heard    time.Time        // when the host was last heard
+	hostLost bool             // our link to the host is down
+	got      []engine.Event   // every event we were sent, for the audit
+	parts    []protocol.Audit // the host's reveal, as it arrives
+	journal  []PubStep        // the host's journal as we may know it
+	shares   map[int]Share    // our shares of its hidden parts
 
 	saveDir string
 
@@ -667,6 +675,7 @@ func (r *Remote) connect(ctx context.Context) error {
 		case protocol.Seated:
 			r.mu.Lock()
 			r.seat, r.tid = m.Seat, m.Table
+			r.hostLost, r.heard = false, time.Now()
 			if r.elect != 0 && env.Term >= r.elect {
 				r.term, r.elect = env.Term, 0
 			}
@@ -726,6 +735,9 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			r.lost(gen)
 			return
 		}
+		r.mu.Lock()
+		r.heard = time.Now()
+		r.mu.Unlock()
 		switch m := env.Msg.(type) {
 		case protocol.Lobby:
 			t := engLobby(&m)
@@ -842,6 +854,7 @@ func (r *Remote) lost(gen int) {
 		return
 	}
 	r.st = nil
+	r.hostLost = true
 	u := Update{Table: r.table, View: r.view, Notice: "Lost the host: reconnecting…"}
 	r.mu.Unlock()
 	r.box.put(u)

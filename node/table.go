@@ -336,7 +336,7 @@ func (t *Table) cover(seatNo int) {
 	// The bot learns the seat's hand from its view; its memory starts now.
 	s.bot, s.covered, s.decided = b, true, ""
 	t.notice = fmt.Sprintf("A bot plays for %s until they're back.", s.name)
-	t.deliver(nil, "")
+	t.changed(nil)
 }
 
 // Start deals. Seats no person took get bots.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/bot"
 )
 
 // dumbThink is the dumb bot's think time: short, so network games are quick.
@@ -104,3 +105,5 @@ func TestTableBotsPlayToTheEnd(t *testing.T) {
 		})
 	}
 }
+
+func realMaker(name string, seat int, seed uint64) (Player, error) { return bot.New(name, seat, seed) }

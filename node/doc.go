@@ -1,0 +1,44 @@
+// Package node is a device on the LAN: it owns every socket and timer of a
+// player's program. It runs the libp2p host (TCP, LAN addresses only), finds
+// tables by mDNS (or an in-memory network in tests), hosts a table (the
+// authoritative engine, its only clock, the bots that fill seats) and joins
+// one as a player or a spectator. It turns engine refusals into signed
+// replies and never drops a connection over a refused move.
+//
+// It must never talk beyond the local network (no DHT, bootstrap peers,
+// relays, NAT port mapping, AutoNAT probes or DNS), never send a seat a
+// card it may not see, and never let a message of an older host term be
+// obeyed.
+//
+// # The host can vanish
+//
+// A host keeps a journal of its table (journal.go): the rules, the seats,
+// the seed and every accepted step with its time, fsynced per step. The
+// engine is deterministic, so the journal is the whole game: a host that
+// crashes and restarts with the same identity picks the table up from it
+// (Device.Resume) and its players reconnect to their seats.
+//
+// Before the deal the host commits to the seed (commit.go). Every update a
+// seat receives also carries the journal as that seat may know it (each
+// play's and hand-over's cards left out) and the seat's Shamir share,
+// threshold 2, of every hidden part and of the seed (journalshare.go,
+// shamir.go). When the host goes silent past DeadAfter, the player nodes
+// elect the one with the lowest peer ID (election.go); it asks each player
+// that rejoins for its shares, and with one other player's rebuilds the
+// exact journal, checks the seed against the commitment, replays the game
+// and plays on from the same play, with an open call window given its whole
+// time again. The term goes up by one and envelopes of an older term are
+// refused, so two hosts are never both obeyed.
+//
+// What this protects against: a host that leaves (the lid closes) and a
+// single curious player (one share tells nothing of a card). What it does
+// not: two players who collude can pool their shares and see every hidden
+// card; whoever hosts sees everything, as the first host did; a host that
+// cheats during the game is not prevented, only caught at the end, when it
+// reveals the seed and every card and every node replays the game against
+// what it was shown (engine.Audit: "deal verified", or what didn't match);
+// and a host could still try many seeds before committing to one it likes
+// (players' nonces mixed into the seed would close that; not built). With
+// one player node left there is no second share, and the table waits for
+// its host.
+package node

@@ -1,0 +1,221 @@
+package node
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+)
+
+// A player whose link drops comes back to its own seat, with everything it
+// missed for its audit; the others don't hold an election over it.
+func TestNetPlayerDropsAndRejoins(t *testing.T) {
+	rules := engine.Standard()
+	rules.Window = time.Second
+	hn, tb, _ := hostTable(t, Settings{Name: "T", Rules: rules, Seats: 4, Bots: []string{"x"}, Reveal: 20 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var rs []*Remote
+	for range 3 {
+		pn := newLoopNode(t)
+		r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.UseBots(dumbMaker, dumbFallback)
+		defer r.Close()
+		rs = append(rs, r)
+	}
+	tb.Start()
+	ends := make([]Update, 3)
+	var wg sync.WaitGroup
+	for i, r := range rs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ends[i], _ = PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", nil)
+		}()
+	}
+	for tb.Plays() < 4 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Player 1's stream dies under it.
+	victim := rs[1]
+	victim.mu.Lock()
+	victim.st.Reset()
+	victim.mu.Unlock()
+	wg.Wait()
+	for i, u := range ends {
+		if u.View.Phase != engine.PhaseOver {
+			t.Fatalf("player %d did not see the end", i)
+		}
+		if u.Audit == nil || !u.Audit.Verified {
+			t.Fatalf("player %d audit %+v", i, u.Audit)
+		}
+		if u.Table.You != i {
+			t.Fatalf("player %d ended in seat %d", i, u.Table.You)
+		}
+	}
+	for _, r := range rs {
+		if r.server != nil {
+			t.Fatal("a player took over a table whose host was alive")
+		}
+	}
+}
+
+// A person gone past the grace period is played by a bot until they are
+// back, and the table never waits for them forever.
+func TestTableBotCoversAwaySeat(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rules := engine.Standard()
+		tb, err := NewTable(Settings{Rules: rules, Seats: 3, Bots: []string{"a", "b"}, Grace: 5 * time.Second, Seed: 3}, "h", dumbMaker, dumbFallback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Close()
+		_, sess, err := tb.Sit("ada", "Ada")
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, _ := tb.Watch()
+		tb.Start()
+		sess.Close() // Ada walks away before her first move
+		covered := false
+		for u := range spec.Updates() {
+			if u.Table.Seats[0].Covered {
+				covered = true
+			}
+			if u.View.Phase == engine.PhaseOver {
+				break
+			}
+		}
+		if !covered {
+			t.Fatal("no bot covered the away seat")
+		}
+	})
+}
+
+// The optional turn clock plays the fallback for a person who lets it run
+// out; without it a connected person's turn waits.
+func TestTableTurnClock(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rules := engine.Standard()
+		first := 0
+		_ = first
+		tb, err := NewTable(Settings{Rules: rules, Seats: 2, Bots: []string{"b"}, TurnClock: 30 * time.Second, Seed: 5}, "h", dumbMaker, dumbFallback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Close()
+		_, sess, _ := tb.Sit("ada", "Ada")
+		tb.Start()
+		start := time.Now()
+		var last Update
+		for u := range sess.Updates() {
+			last = u
+			if u.View.Phase == engine.PhaseOver {
+				break
+			}
+		}
+		if last.View.Phase != engine.PhaseOver {
+			t.Fatal("the game did not end with a silent player on a turn clock")
+		}
+		if took := time.Since(start); took < 30*time.Second {
+			t.Fatalf("the game ended in %v: the clock didn't wait for the person", took)
+		}
+	})
+}
+
+// The host is killed at a chosen moment — a call window open, a hand-over
+// under way, between plays — and the game plays on under a new host to a
+// verified end, every card there.
+func TestElectionKillAt(t *testing.T) {
+	for _, when := range []engine.Phase{engine.PhaseCall, engine.PhaseGive, engine.PhasePlay} {
+		t.Run(when.String(), func(t *testing.T) {
+			rules, _ := engine.Preset("twist")
+			rules.Window = 400 * time.Millisecond
+			hn, tb, srv := hostTableWith(t, Settings{Name: "K", Rules: rules, Seats: 4, Bots: []string{"always"},
+				Reveal: 20 * time.Millisecond, Pace: "fast"}, realMaker)
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			var rs []*Remote
+			for range 3 {
+				pn := newLoopNode(t)
+				r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.UseBots(realMaker, dumbFallback)
+				defer r.Close()
+				rs = append(rs, r)
+			}
+			tb.Start()
+			ends := make([]Update, 3)
+			var wg sync.WaitGroup
+			var killedNo, resumed atomic.Int64
+			for i, r := range rs {
+				wg.Add(1)
+				p, _ := realMaker("hard", r.Seat(), uint64(i))
+				go func() {
+					defer wg.Done()
+					ends[i], _ = PlayBot(ctx, r, p, dumbFallback, "fast", func(u Update) {
+						if k := killedNo.Load(); k > 0 && int64(u.View.No) > k && len(u.Events) > 0 {
+							resumed.CompareAndSwap(0, time.Now().UnixNano())
+						}
+						if u.Notice != "" {
+							t.Logf("player %d: %q %v (play %d, %v)", i, u.Notice, u.Refusal, u.View.No, u.View.Phase)
+						}
+					})
+				}()
+			}
+			// Wait for the moment, then the host is gone.
+			var killedAt int
+			for {
+				var ph engine.Phase
+				var no int
+				tb.do(func() {
+					if tb.game != nil {
+						ph, no = tb.game.Phase(), tb.game.Plays()
+					}
+				})
+				if ph == when && no > 2 {
+					killedAt = no
+					break
+				}
+				if ph == engine.PhaseOver || ctx.Err() != nil {
+					t.Skipf("the game ended before a %s phase came up (seeded bots)", when)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			killed := time.Now()
+			killedNo.Store(int64(killedAt))
+			srv.Close()
+			tb.Close()
+			hn.h.Close()
+			wg.Wait()
+			t.Logf("killed in phase %s at play %d; game over %v later", when, killedAt, time.Since(killed).Round(time.Millisecond))
+			if ns := resumed.Load(); ns > 0 {
+				t.Logf("FIGURE failover: host killed to the next play under the new host: %v", time.Unix(0, ns).Sub(killed).Round(time.Millisecond))
+			}
+			for i, u := range ends {
+				if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
+					t.Fatalf("player %d: no end", i)
+				}
+				total := len(u.View.Final.Pile) + len(u.View.Final.Gone)
+				for _, h := range u.View.Final.Hands {
+					total += len(h)
+				}
+				if total != 52 {
+					t.Fatalf("player %d: %d cards", i, total)
+				}
+				if u.Audit == nil || !u.Audit.Verified {
+					t.Fatalf("player %d: audit %+v", i, u.Audit)
+				}
+			}
+		})
+	}
+}
