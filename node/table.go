@@ -20,6 +20,9 @@ type Player interface {
 	Act(v *engine.View) (cmd engine.Command, think time.Duration, ok bool)
 }
 
+// blocking is a bot whose Act waits on another program (exec: bots).
+type blocking interface{ Blocking() bool }
+
 // retrier is a bot that may try again after a refusal (engine/bot.Retrier).
 type retrier interface {
 	Retry(v *engine.View, refusal error) (engine.Command, bool)
@@ -601,6 +604,54 @@ func (t *Table) schedule() {
 		if s.act != nil {
 			s.act.Stop()
 			s.act = nil
+		}
+		if bl, ok := s.bot.(blocking); ok && bl.Blocking() {
+			// An external program answers in its own time: ask it off the
+			// table goroutine, and act on the answer only if the situation
+			// still stands.
+			b, seatNo := s.bot, i
+			go func() {
+				cmd, _, ok := b.Act(&v)
+				if !ok {
+					return
+				}
+				t.post(func() {
+					if t.phase != "playing" || s.decided != key || s.bot != b {
+						return
+					}
+					err := t.apply(seatNo, cmd)
+					if err == nil {
+						return
+					}
+					v := t.game.View(seatNo)
+					fallback := func() {
+						if t.fall != nil {
+							v := t.game.View(seatNo)
+							if fb, ok := t.fall(&v); ok {
+								t.apply(seatNo, fb)
+							}
+						}
+					}
+					rt, ok := b.(retrier)
+					if !ok {
+						fallback()
+						return
+					}
+					// Its one retry, asked off the table goroutine too.
+					go func() {
+						again, ok := rt.Retry(&v, err)
+						t.post(func() {
+							if t.phase != "playing" || s.decided != key || s.bot != b {
+								return
+							}
+							if !ok || t.apply(seatNo, again) != nil {
+								fallback()
+							}
+						})
+					}()
+				})
+			}()
+			continue
 		}
 		cmd, think, ok := s.bot.Act(&v)
 		if !ok {

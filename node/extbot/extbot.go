@@ -462,3 +462,7 @@ func (b *Bot) Close() error {
 	}
 	return nil
 }
+
+// Blocking tells a host that Act waits on another program (up to the
+// think-time limit), so it must be asked off the table's own goroutine.
+func (b *Bot) Blocking() bool { return true }
