@@ -2,6 +2,8 @@ package node
 
 import (
 	"context"
+	"os/exec"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -9,6 +11,8 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/bot"
+	"github.com/bullshit-game/bullshit/node/extbot"
 )
 
 // A player whose link drops comes back to its own seat, with everything it
@@ -217,5 +221,40 @@ func TestElectionKillAt(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An exec: bot in a seat of a hosted table plays its moves, slow or not,
+// without stalling the table: the game ends.
+func TestTableExecBotSeat(t *testing.T) {
+	script, err := filepath.Abs("extbot/testdata/first.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed (CI installs it)")
+	}
+	rules := engine.Standard()
+	rules.Window = time.Second
+	maker := func(name string, seat int, seed uint64) (Player, error) { return extbot.Resolve(name, seat, seed) }
+	tb, err := NewTable(Settings{Rules: rules, Seats: 3, Bots: []string{"exec:" + script, "medium", "easy"}, Reveal: 10 * time.Millisecond, Pace: "fast"}, "h", maker, bot.Fallback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	spec, _ := tb.Watch()
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	timeout := time.After(90 * time.Second)
+	for {
+		select {
+		case u := <-spec.Updates():
+			if u.View.Phase == engine.PhaseOver {
+				return
+			}
+		case <-timeout:
+			t.Fatal("a table with an exec: bot did not finish")
+		}
 	}
 }
