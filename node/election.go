@@ -84,7 +84,11 @@ func (r *Remote) candidates(old peer.ID) []candidate {
 	return out
 }
 
-// failover runs when the host went silent.
+// failover runs when the host went silent. It tries the host, then the
+// candidates, lowest peer ID first, and takes over itself only when it is
+// first in line and can reach another player: a player cut off from
+// everyone (its own Wi-Fi dropped) keeps trying instead, and gets its seat
+// back when its link heals.
 func (r *Remote) failover() {
 	r.mu.Lock()
 	if r.closed.Load() || r.watch || r.server != nil {
@@ -97,39 +101,30 @@ func (r *Remote) failover() {
 	oldInfo := r.info
 	old := r.info.ID
 	r.mu.Unlock()
-	// The host itself first: a dropped link often comes straight back, and
-	// a player whose own link failed must not start an election.
-	ctx, cancel := context.WithTimeout(r.ctx, HostRetry)
-	err := r.connect(ctx)
-	cancel()
-	if err == nil {
-		r.notice("Reconnected.")
-		return
+	said := ""
+	say := func(text string) {
+		if text != said {
+			said = text
+			r.notice(text)
+		}
 	}
-	var ref *ErrRefused
-	if errors.As(err, &ref) {
-		r.notice("The host refused us: " + ref.Msg)
-		r.Close()
-		return
-	}
-	r.mu.Lock()
-	r.info = oldInfo
-	cands := r.candidates(old)
-	if r.elect == 0 && len(cands) >= 2 {
-		r.elect = r.term + 1
-	}
-	r.mu.Unlock()
-	if len(cands) < 2 {
-		r.notice("The host is gone and you're the only player left: waiting for it to come back.")
-		r.reconnect()
-		return
-	}
-	for _, c := range cands {
-		if r.closed.Load() {
+	for !r.closed.Load() {
+		// The host itself first: a dropped link often comes straight back,
+		// and a player whose own link failed must not start an election.
+		r.mu.Lock()
+		r.info, r.elect = oldInfo, 0
+		r.mu.Unlock()
+		ctx, cancel := context.WithTimeout(r.ctx, HostRetry)
+		err := r.connect(ctx)
+		cancel()
+		if err == nil {
+			r.notice("Reconnected.")
 			return
 		}
-		if c.id == r.h.ID() {
-			r.takeover()
+		var ref *ErrRefused
+		if errors.As(err, &ref) {
+			r.notice("The host refused us: " + ref.Msg)
+			r.Close()
 			return
 		}
 		r.mu.Lock()
@@ -137,26 +132,77 @@ func (r *Remote) failover() {
 			r.mu.Unlock()
 			return
 		}
-		r.info = peer.AddrInfo{ID: c.id, Addrs: c.addrs}
+		cands := r.candidates(old)
+		if len(cands) >= 2 {
+			r.elect = r.term + 1
+		}
 		r.mu.Unlock()
-		ctx, cancel := context.WithTimeout(r.ctx, DeadAfter)
-		err := r.connect(ctx)
-		cancel()
-		if err == nil {
-			r.notice(fmt.Sprintf("Host left; %s is now hosting.", r.nameOf(c.id)))
+		if len(cands) < 2 {
+			say("The host is gone and you're the only player left: waiting for it to come back.")
+			r.pause()
+			continue
+		}
+		for _, c := range cands {
+			if r.closed.Load() {
+				return
+			}
+			if c.id == r.h.ID() {
+				if r.reachesAnother(cands) && r.takeover() != nil {
+					return
+				}
+				break // nobody in reach: the fault is ours
+			}
+			r.mu.Lock()
+			if r.server != nil {
+				r.mu.Unlock()
+				return
+			}
+			r.info = peer.AddrInfo{ID: c.id, Addrs: c.addrs}
+			r.mu.Unlock()
+			ctx, cancel := context.WithTimeout(r.ctx, DeadAfter)
+			err := r.connect(ctx)
+			cancel()
+			if err == nil {
+				r.notice(fmt.Sprintf("Host left; %s is now hosting.", r.nameOf(c.id)))
+				return
+			}
+			if errors.As(err, &ref) && ref.Code == codeHostAlive {
+				break // the others still hear the host: the fault is our link
+			}
+		}
+		r.mu.Lock()
+		done := r.server != nil
+		r.mu.Unlock()
+		if done {
 			return
 		}
-		if errors.As(err, &ref) && ref.Code == codeHostAlive {
-			// The others still hear the host: the fault is our link.
-			break
+		say("Lost the table: trying to get back…")
+		r.pause()
+	}
+}
+
+// pause waits a little between rounds of trying.
+func (r *Remote) pause() {
+	select {
+	case <-r.ctx.Done():
+	case <-time.After(500 * time.Millisecond):
+	}
+}
+
+// reachesAnother reports whether any other candidate answers at all.
+func (r *Remote) reachesAnother(cands []candidate) bool {
+	for _, c := range cands {
+		if c.id == r.h.ID() {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(r.ctx, HostRetry)
+		err := r.h.Connect(ctx, peer.AddrInfo{ID: c.id, Addrs: c.addrs})
+		cancel()
+		if err == nil {
+			return true
 		}
 	}
-	r.notice("The host is gone and no player answered: waiting.")
-	r.mu.Lock()
-	r.info = oldInfo
-	r.elect = 0
-	r.mu.Unlock()
-	r.reconnect()
+	return false
 }
 
 func (r *Remote) nameOf(id peer.ID) string {
@@ -301,7 +347,7 @@ func (r *Remote) takeover() *Server {
 				srv.Close()
 				r.h.SetStreamHandler(ProtocolID, r.standby)
 				r.notice("No other player came back to rebuild the table: waiting for the host.")
-				r.reconnect()
+				go r.failover()
 			}
 		case <-r.ctx.Done():
 		}
