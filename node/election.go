@@ -50,6 +50,13 @@ var HostRetry = 700 * time.Millisecond
 // hears the host: no election.
 const codeHostAlive = "host_alive"
 
+// Hosting reports whether this seat won an election and hosts the table.
+func (r *Remote) Hosting() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.server != nil
+}
+
 // UseBots gives a remote seat what it needs to host, should it be elected:
 // the bots for the bot seats and the fallback move.
 func (r *Remote) UseBots(b BotMaker, fall func(*engine.View) (engine.Command, bool)) {
@@ -96,6 +103,13 @@ func (r *Remote) failover() {
 		if !r.closed.Load() && r.server == nil {
 			r.reconnect()
 		}
+		return
+	}
+	if r.view.Phase == engine.PhaseOver {
+		// The game is over: a host that leaves now owes us nothing more.
+		r.mu.Unlock()
+		r.notice("The host has left the finished game.")
+		r.Close()
 		return
 	}
 	oldInfo := r.info
@@ -486,6 +500,18 @@ func (rc *recovery) try() {
 	r.mu.Unlock()
 	go func() {
 		for u := range sess.Updates() {
+			if u.Backlog {
+				// What we were sent before, as the rebuilt table knows it:
+				// for the audit, not to be shown or learnt again.
+				r.mu.Lock()
+				r.got = append([]engine.Event(nil), u.Events...)
+				r.mu.Unlock()
+				u.Events = nil
+			} else if len(u.Events) > 0 {
+				r.mu.Lock()
+				r.got = append(r.got, u.Events...)
+				r.mu.Unlock()
+			}
 			r.box.put(u)
 		}
 	}()

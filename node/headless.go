@@ -32,7 +32,9 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 			return last, ctx.Err()
 		case <-fire:
 			fire = nil
-			s.Send(pending)
+			if s.Send(pending) != nil {
+				decided = "" // lost on the way (the host was changing): decide again
+			}
 		case u, ok := <-s.Updates():
 			if !ok {
 				return last, nil
@@ -56,6 +58,11 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 			}
 			if p == nil || u.Table.You < 0 || u.Table.Phase != "playing" {
 				continue
+			}
+			if u.Backlog {
+				// Back at the table (maybe a new host's): whatever we had
+				// decided may never have arrived.
+				decided = ""
 			}
 			key := situation(&u.View)
 			if u.Refusal != nil {

@@ -356,6 +356,10 @@ func runJoin(args []string) error {
 	}
 	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, *pace, show)
 	out.result(last, r.Seat())
+	if r.Hosting() {
+		// We host since an election: stay a moment so the players get the end.
+		time.Sleep(time.Second)
+	}
 	return err
 }
 
