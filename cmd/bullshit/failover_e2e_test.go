@@ -4,13 +4,10 @@ package main
 
 // The host dies (kill -9) while a call window is open: the players must
 // elect one of themselves, rebuild the table from their shares and finish
-// the same game. Host election is being built in node/; until it lands
-// this test runs only with BS_E2E_FAILOVER=1, the one end-to-end test that
-// skips on a machine that could run it.
+// the same game.
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,10 +17,6 @@ import (
 )
 
 func TestE2EHostKilled(t *testing.T) {
-	if os.Getenv("BS_E2E_FAILOVER") != "1" {
-		t.Skip("host failover (election, node/election.go) is still being built: set BS_E2E_FAILOVER=1 to run this test; " +
-			"this skip goes when election lands")
-	}
 	l := newLAN(t, 4, false)
 	dir := t.TempDir()
 	name := "failover-" + l.prefix
