@@ -8,6 +8,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -114,7 +115,7 @@ func runBench(args []string) error {
 	return nil
 }
 
-// The report's sections, in BENCHMARKS.md's order.
+// The report's sections, as BENCHMARKS.md names them.
 const (
 	secEngine   = "Engine"
 	secSim      = "Bots and simulator"
@@ -219,7 +220,7 @@ func median(runs int, f func(b *testing.B)) testing.BenchmarkResult {
 	for i := range rs {
 		rs[i] = testing.Benchmark(f)
 	}
-	slices.SortFunc(rs, func(a, b testing.BenchmarkResult) int { return int(a.NsPerOp() - b.NsPerOp()) })
+	slices.SortFunc(rs, func(a, b testing.BenchmarkResult) int { return cmp.Compare(a.NsPerOp(), b.NsPerOp()) })
 	return rs[len(rs)/2]
 }
 
