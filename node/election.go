@@ -524,8 +524,23 @@ func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, c
 	r.mu.Unlock()
 	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Reveal: ts.Reveal, TurnClock: ts.TurnClock,
 		Code: r.code, Seed: cfg.Seed}
-	return restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), ts.Seats, cfg, salt, commit, steps, term, bots, fall,
+	r.mu.Lock()
+	gone := r.oldHost
+	r.mu.Unlock()
+	t, err := restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), ts.Seats, cfg, salt, commit, steps, term, bots, fall,
 		fmt.Sprintf("Host left; %s is now hosting.", r.nick), nil)
+	if err == nil && gone != "" {
+		// The old host's own seat, if it had one, is played by a bot at
+		// once: its player is the one who left.
+		t.do(func() {
+			for i, s := range t.seats {
+				if s.owner == gone.String() {
+					t.cover(i)
+				}
+			}
+		})
+	}
+	return t, err
 }
 
 // restoreTable builds a playing table from a whole journal: after an

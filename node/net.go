@@ -579,6 +579,7 @@ type Remote struct {
 	gen      int
 	heard    time.Time        // when the host was last heard
 	hostLost bool             // our link to the host is down
+	oldHost  peer.ID          // the host we lost
 	got      []engine.Event   // every event we were sent, for the audit
 	parts    []protocol.Audit // the host's reveal, as it arrives
 	journal  []PubStep        // the host's journal as we may know it
@@ -855,6 +856,7 @@ func (r *Remote) lost(gen int) {
 	}
 	r.st = nil
 	r.hostLost = true
+	r.oldHost = r.info.ID
 	u := Update{Table: r.table, View: r.view, Notice: "Lost the host: reconnecting…"}
 	r.mu.Unlock()
 	r.box.put(u)
