@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -104,6 +105,9 @@ type Table struct {
 	term     uint64          // the host term: 1, more after elections
 	hostPeer string          // the hosting node's peer ID, for the seat it sits at
 	listen   []string        // where the host listens, for a restart from the journal
+	waiting  map[int]bool    // seats whose move the reveal pause refused
+	plays    atomic.Int64    // the last play's number, for heartbeats off the table goroutine
+	startNS  atomic.Int64    // the deal's wall clock, likewise
 
 	// OnChange, if set, is told of every accepted command (the journal and
 	// the network hook in here). It runs on the table goroutine.
@@ -493,6 +497,10 @@ func (t *Table) apply(seatNo int, cmd engine.Command) error {
 			if len(ticked) > 0 {
 				t.changed(ticked)
 			}
+			if t.waiting == nil {
+				t.waiting = map[int]bool{}
+			}
+			t.waiting[seatNo] = true
 			return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "Wait: the cards are still being shown."}
 		}
 	}
@@ -522,6 +530,23 @@ func (t *Table) record(e Entry) {
 	}
 }
 
+// pauseOver is the end of a reveal pause: the bots may move again, and a
+// person whose move the pause refused hears the table is open.
+func (t *Table) pauseOver() {
+	t.schedule()
+	if t.game == nil {
+		return
+	}
+	for seatNo := range t.waiting {
+		if s := t.seats[seatNo]; s.box != nil {
+			u := Update{Table: t.state(seatNo), At: t.now(), View: t.game.View(seatNo)}
+			u.Deadline, _ = t.game.Deadline()
+			s.box.put(u)
+		}
+	}
+	t.waiting = nil
+}
+
 // tick fires the engine's deadlines that are due.
 func (t *Table) tick() {
 	if t.game == nil || t.phase != "playing" {
@@ -546,7 +571,7 @@ func (t *Table) changed(events []engine.Event) {
 			time.AfterFunc(t.set.Reveal, func() {
 				t.post(func() {
 					if t.phase == "playing" && t.now() >= t.pause {
-						t.changed(nil)
+						t.pauseOver()
 					}
 				})
 			})
@@ -555,6 +580,12 @@ func (t *Table) changed(events []engine.Event) {
 	if t.game.Over() && t.phase == "playing" {
 		t.phase = "over"
 		t.phaseChanged()
+	}
+	if t.game != nil {
+		t.plays.Store(int64(t.game.Plays()))
+	}
+	if !t.start.IsZero() {
+		t.startNS.Store(t.start.UnixNano())
 	}
 	t.deliver(events, "")
 	if t.phase != "playing" {
@@ -940,22 +971,17 @@ func (t *Table) Keep(path string) error {
 	return t.do(func() { t.jpath = path })
 }
 
-// Plays is the number of the last play.
-func (t *Table) Plays() int {
-	n := 0
-	t.do(func() {
-		if t.game != nil {
-			n = t.game.Plays()
-		}
-	})
-	return n
-}
+// Plays is the number of the last play. It doesn't wait on the table.
+func (t *Table) Plays() int { return int(t.plays.Load()) }
 
-// Clock is the table's clock: time since the deal.
+// Clock is the table's clock: time since the deal. It doesn't wait on the
+// table.
 func (t *Table) Clock() time.Duration {
-	var d time.Duration
-	t.do(func() { d = t.now() })
-	return d
+	ns := t.startNS.Load()
+	if ns == 0 {
+		return 0
+	}
+	return time.Since(time.Unix(0, ns))
 }
 
 // Paced scales a bot's think time by the table's pace: "relaxed" is easier
