@@ -211,19 +211,6 @@ func (t *tableModel) claim() int {
 	return k - min(t.sneak, t.maxSneak())
 }
 
-// situation names the moment a seat acts in; the hand is set up for a move
-// once per situation, so a refused move keeps the player's picks.
-func situation(v *engine.View) string {
-	giver, skips := -1, 0
-	if v.Give != nil {
-		giver = v.Give.From
-	}
-	if v.Round != nil {
-		skips = v.Round.Skips
-	}
-	return fmt.Sprintf("%d/%d/%d/%d/%d/%d", v.Phase, v.No, v.Turn, giver, skips, len(v.Hand))
-}
-
 // onUpdate takes an update from the table.
 func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	if t.now.Before(at) {
@@ -268,7 +255,7 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	t.layout(v.Hand)
 
 	c := t.can()
-	key := situation(v)
+	key := v.Situation()
 	switch {
 	case c.give && key != t.mine:
 		t.mine = key

@@ -1,5 +1,7 @@
 package engine
 
+import "fmt"
+
 // View is what one seat may see (R15), and nothing more: its own hand,
 // every claim, every hand's size and the pile's (rough under V14), cards a
 // call turned up, whose turn it is and the clock. A spectator's view
@@ -210,4 +212,20 @@ func (g *Game) State() State {
 		st.Hands[s] = append([]Card{}, h...)
 	}
 	return st
+}
+
+// Situation names the moment a seat acts in: the phase, the play, whose
+// turn, who hands over, the round's skips and the size of the viewer's
+// hand. A player (a bot, a screen, a host's clock) decides once per
+// situation, and again only when it changes: another seat letting a play
+// go doesn't change it.
+func (v *View) Situation() string {
+	giver, skips := -1, 0
+	if v.Give != nil {
+		giver = v.Give.From
+	}
+	if v.Round != nil {
+		skips = v.Round.Skips
+	}
+	return fmt.Sprintf("%d/%d/%d/%d/%d/%d", v.Phase, v.No, v.Turn, giver, skips, len(v.Hand))
 }

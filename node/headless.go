@@ -64,7 +64,7 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 				// decided may never have arrived.
 				decided = ""
 			}
-			key := situation(&u.View)
+			key := u.View.Situation()
 			if u.Refusal != nil {
 				key += "/refused"
 			}

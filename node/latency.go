@@ -269,7 +269,7 @@ func follow(i int, r *Remote, notes chan<- shoutNote, st *shoutState) {
 		if u.Table.Phase != "playing" || u.Table.You < 0 {
 			continue
 		}
-		key := situation(&v)
+		key := v.Situation()
 		if key == decided {
 			continue
 		}

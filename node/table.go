@@ -603,21 +603,6 @@ func (t *Table) changed(events []engine.Event) {
 	t.schedule()
 }
 
-// situation is what a bot's decision depends on: when it changes, the bot
-// decides again; when it doesn't (another seat let the play go), a pending
-// decision stands.
-func situation(v *engine.View) string {
-	giver := -1
-	if v.Give != nil {
-		giver = v.Give.From
-	}
-	skips := 0
-	if v.Round != nil {
-		skips = v.Round.Skips
-	}
-	return fmt.Sprintf("%d/%d/%d/%d/%d/%d", v.Phase, v.No, v.Turn, giver, skips, len(v.Hand))
-}
-
 // schedule lets every bot (and the turn clock) look at the new state.
 func (t *Table) schedule() {
 	now := t.now()
@@ -627,7 +612,7 @@ func (t *Table) schedule() {
 			continue
 		}
 		v := t.game.View(i)
-		key := situation(&v)
+		key := v.Situation()
 		if key == s.decided {
 			continue
 		}
@@ -729,7 +714,7 @@ func (t *Table) personClock(i int, s *seat) {
 		return
 	}
 	v := t.game.View(i)
-	key := situation(&v)
+	key := v.Situation()
 	if key == s.decided {
 		return
 	}

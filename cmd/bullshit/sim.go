@@ -160,18 +160,9 @@ func checkPlan(p *sim.Plan) error {
 }
 
 func simRules(preset string, kv []string) (engine.Rules, error) {
-	r, ok := engine.Preset(preset)
-	if !ok {
-		return r, fmt.Errorf("sim: there is no preset %q (try %s)", preset, strings.Join(engine.Presets, ", "))
-	}
-	for _, s := range kv {
-		k, v, ok := strings.Cut(s, "=")
-		if !ok {
-			return r, fmt.Errorf("sim: --rules takes key=value, not %q", s)
-		}
-		if err := r.Set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
-			return r, fmt.Errorf("sim: %w", err)
-		}
+	r, err := parseRules(preset, kv)
+	if err != nil {
+		return r, fmt.Errorf("sim: %w", err)
 	}
 	return r, nil
 }

@@ -208,17 +208,6 @@ func contains(xs []int, x int) bool {
 	return false
 }
 
-func situation(v *engine.View) string {
-	giver, skips := -1, 0
-	if v.Give != nil {
-		giver = v.Give.From
-	}
-	if v.Round != nil {
-		skips = v.Round.Skips
-	}
-	return fmt.Sprintf("%d/%d/%d/%d/%d/%d", v.Phase, v.No, v.Turn, giver, skips, len(v.Hand))
-}
-
 // Act asks the program what to do. The answer took real time already, so
 // think is 0. Asked twice over the same situation with no Retry between,
 // the first answer must have been dropped: the fallback is played.
@@ -227,7 +216,7 @@ func (b *Bot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
 	if len(moves) == 0 {
 		return engine.Command{}, 0, false
 	}
-	key := situation(v)
+	key := v.Situation()
 	if key == b.key {
 		return b.fallback(v, "asked again")
 	}
