@@ -31,10 +31,6 @@ func goldenLines(t *testing.T) []string {
 	for i, s := range samples() {
 		lines = append(lines, fmt.Sprintf("%s %x", s.name, mustSeal(t, alice, uint64(i+1), s.msg)))
 	}
-	lines = append(lines,
-		"# Commitment(42, \"salt-salt-salt-!\")",
-		fmt.Sprintf("commitment %x", Commitment(42, []byte("salt-salt-salt-!"))),
-	)
 	return lines
 }
 

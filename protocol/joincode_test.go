@@ -50,15 +50,3 @@ func TestJoinCodeProof(t *testing.T) {
 	}
 }
 
-func TestCommitment(t *testing.T) {
-	salt := []byte("salt-salt-salt-!")
-	a := Audit{Seed: 42, Salt: salt}
-	if !a.Matches(Commit{Hash: Commitment(42, salt)}) {
-		t.Error("the audit does not match its own commitment")
-	}
-	for _, other := range []Audit{{Seed: 43, Salt: salt}, {Seed: 42, Salt: salt[1:]}, {Seed: 42}} {
-		if other.Matches(Commit{Hash: Commitment(42, salt)}) {
-			t.Errorf("%+v matches a commitment to seed 42", other)
-		}
-	}
-}

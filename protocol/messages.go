@@ -445,7 +445,7 @@ type State struct {
 // ---- Fair play ----
 
 // Commit binds the host to the deal's seed before the deal: Hash is
-// Commitment(seed, salt).
+// node.Commit(seed, salt): SHA-256 of a domain, the seed and a 32-byte salt.
 type Commit struct {
 	Hash [32]byte
 }
