@@ -49,4 +49,3 @@ func TestJoinCodeProof(t *testing.T) {
 		t.Errorf("proof %x, want %x", proof, want)
 	}
 }
-
