@@ -23,17 +23,7 @@ func TestElectionHostVanishes(t *testing.T) {
 	hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Bots: []string{"x"}, Reveal: 50 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	var remotes []*Remote
-	for range 3 {
-		pn := newLoopNode(t)
-		r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.UseBots(dumbMaker, dumbFallback)
-		defer r.Close()
-		remotes = append(remotes, r)
-	}
+	remotes := seatPlayers(t, ctx, hn, 3, dumbMaker)
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -23,17 +23,7 @@ func TestNetPlayerDropsAndRejoins(t *testing.T) {
 	hn, tb, _ := hostTable(t, Settings{Name: "T", Rules: rules, Seats: 4, Bots: []string{"x"}, Reveal: 20 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	var rs []*Remote
-	for range 3 {
-		pn := newLoopNode(t)
-		r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.UseBots(dumbMaker, dumbFallback)
-		defer r.Close()
-		rs = append(rs, r)
-	}
+	rs := seatPlayers(t, ctx, hn, 3, dumbMaker)
 	tb.Start()
 	ends := make([]Update, 3)
 	var wg sync.WaitGroup
@@ -146,17 +136,7 @@ func TestElectionKillAt(t *testing.T) {
 				Reveal: 20 * time.Millisecond, Pace: "fast"}, realMaker)
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
-			var rs []*Remote
-			for range 3 {
-				pn := newLoopNode(t)
-				r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				r.UseBots(realMaker, dumbFallback)
-				defer r.Close()
-				rs = append(rs, r)
-			}
+			rs := seatPlayers(t, ctx, hn, 3, realMaker)
 			tb.Start()
 			ends := make([]Update, 3)
 			var wg sync.WaitGroup

@@ -267,3 +267,22 @@ func TestNetJoinCode(t *testing.T) {
 		t.Fatalf("after %d wrong codes the right one got %v, want a rate-limit refusal", MaxCodeTries, err)
 	}
 }
+
+// seatPlayers dials n players into the table at hn, each on its own node
+// and able to host should it be elected (with maker's bots); they close
+// with the test.
+func seatPlayers(t *testing.T, ctx context.Context, hn loopNode, n int, maker BotMaker) []*Remote {
+	t.Helper()
+	var rs []*Remote
+	for range n {
+		pn := newLoopNode(t)
+		r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.UseBots(maker, dumbFallback)
+		t.Cleanup(func() { r.Close() })
+		rs = append(rs, r)
+	}
+	return rs
+}
