@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/enginetest"
 )
 
 // A driver plays a game at random: mostly moves a table could make, some
@@ -220,39 +221,5 @@ func (d *driver) random() engine.Command {
 	return c
 }
 
-// randomRules is a rules object with random keys, as a table could send it:
-// sometimes over a preset, sometimes with a value out of range.
-func randomRules(rng *rand.Rand) map[string]any {
-	m := map[string]any{}
-	if rng.IntN(2) == 0 {
-		m["preset"] = engine.Presets[rng.IntN(len(engine.Presets))]
-	}
-	values := map[string][]any{
-		"sequence":   {"up", "down", "free", "near", "near-strict"},
-		"start":      {"A", "5", "10", "K"},
-		"cap":        {1.0, 2.0, 4.0, 6.0, 8.0},
-		"direction":  {"cw", "ccw"},
-		"jokers":     {0.0, 2.0},
-		"places":     {false, true},
-		"quads":      {false, true},
-		"first":      {"dealer-left", "holder:AS", "holder:2C", "random"},
-		"callers":    {"any", "next"},
-		"count_lies": {false, true},
-		"rapid":      {false, true},
-		"sneak":      {0.0, 1.0, 2.0, 3.0},
-		"counts":     {"exact", "rough"},
-		"window":     {1.0, 2.5, 6.0, 60.0},
-		"decks":      {0.0, 1.0, 2.0, 3.0},
-		"mode":       {"classic", "doubt"},
-	}
-	for _, k := range engine.RuleKeys {
-		if rng.IntN(3) == 0 {
-			vs := values[k]
-			m[k] = vs[rng.IntN(len(vs))]
-		}
-	}
-	if rng.IntN(50) == 0 {
-		m["bogus"] = 1.0 // refused: unknown key
-	}
-	return m
-}
+// randomRules is enginetest.RandomRules: a rules object with random keys.
+func randomRules(rng *rand.Rand) map[string]any { return enginetest.RandomRules(rng) }

@@ -215,10 +215,17 @@ func (g *Game) State() State {
 }
 
 // Situation names the moment a seat acts in: the phase, the play, whose
-// turn, who hands over, the round's skips and the size of the viewer's
-// hand. A player (a bot, a screen, a host's clock) decides once per
-// situation, and again only when it changes: another seat letting a play
-// go doesn't change it.
+// turn, who hands over, the round's skips, whether the last play has been
+// turned up, the cards out of the game and the size of the viewer's hand.
+// A player (a bot, a screen, a host's clock) decides once per situation,
+// and again only when it changes: another seat letting a play go doesn't
+// change it.
+//
+// Every move that can give the same seat the turn again must change the
+// key, or a table that waits for a new situation waits for ever: in I Doubt
+// It a believer whose belief is borne out starts the next round with the
+// same play number, turn, skips and hand as when it believed; only the
+// turned-up play and the cards gone tell the two moments apart.
 func (v *View) Situation() string {
 	giver, skips := -1, 0
 	if v.Give != nil {
@@ -227,5 +234,6 @@ func (v *View) Situation() string {
 	if v.Round != nil {
 		skips = v.Round.Skips
 	}
-	return fmt.Sprintf("%d/%d/%d/%d/%d/%d", v.Phase, v.No, v.Turn, giver, skips, len(v.Hand))
+	shown := v.Last != nil && v.Last.Shown
+	return fmt.Sprintf("%d/%d/%d/%d/%d/%t/%d/%d", v.Phase, v.No, v.Turn, giver, skips, shown, v.Gone, len(v.Hand))
 }
