@@ -18,6 +18,9 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 		timer   *time.Timer
 		fire    <-chan time.Time
 		pending engine.Command
+		// hold is when the reveal pause of the last call ends, on this
+		// clock: the table refuses a new play until then.
+		hold time.Time
 	)
 	stop := func() {
 		if timer != nil {
@@ -47,6 +50,9 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 				for i := range u.Events {
 					p.Observe(&u.Events[i])
 				}
+			}
+			if !u.Backlog && revealIn(u.Events) {
+				hold = time.Now().Add(revealPause(u.Table))
 			}
 			if u.View.Phase == engine.PhaseOver {
 				return awaitAudit(ctx, s, last, show), nil
@@ -85,10 +91,32 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 				continue
 			}
 			pending = cmd
-			timer = time.NewTimer(Paced(think, pace))
+			think = Paced(think, pace)
+			if HeldByReveal(cmd.Move) {
+				think = max(think, time.Until(hold))
+			}
+			timer = time.NewTimer(think)
 			fire = timer.C
 		}
 	}
+}
+
+// revealIn says whether a call's cards were turned up in events.
+func revealIn(events []engine.Event) bool {
+	for i := range events {
+		if events[i].Type == "reveal" {
+			return true
+		}
+	}
+	return false
+}
+
+// revealPause is how long the table shows a call's cards.
+func revealPause(ts TableState) time.Duration {
+	if ts.Reveal > 0 {
+		return ts.Reveal
+	}
+	return DefaultReveal
 }
 
 // awaitAudit waits a little for the fairness audit that follows the end of

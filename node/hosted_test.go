@@ -111,3 +111,46 @@ func TestHostedRulesMixesPlayToTheEnd(t *testing.T) {
 		})
 	}
 }
+
+// A headless player (the host's own seat of `host --headless`, a joiner)
+// waits out the reveal pause before its next play, as the table's own bots
+// do, instead of sending it into the pause and being refused ("Wait: the
+// cards are still being shown.") several times a game.
+func TestPlayBotWaitsOutTheReveal(t *testing.T) {
+	for _, preset := range engine.Presets {
+		t.Run(preset, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				rules, _ := engine.Preset(preset)
+				set := Settings{Name: "T", Rules: rules, Seats: 4, Bots: []string{"medium", "hard", "medium"}, Seed: 5, Pace: "fast"}
+				tb, sess, err := Local(set, "Ada", realMaker, bot.Fallback)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer tb.Close()
+				p, _ := realMaker("caller", sess.Seat(), 9)
+				refused, reveals := 0, 0
+				last, err := PlayBot(t.Context(), sess, p, bot.Fallback, "fast", func(u Update) {
+					if u.Refusal != nil {
+						refused++
+						t.Logf("refused: %s", u.Refusal.Msg)
+					}
+					for _, e := range u.Events {
+						if e.Type == "reveal" {
+							reveals++
+						}
+					}
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkEnded(t, last, rules, 4)
+				if reveals == 0 {
+					t.Fatal("no call was made: the test shows nothing")
+				}
+				if refused > 0 {
+					t.Fatalf("the headless player was refused %d times in a game with %d reveals", refused, reveals)
+				}
+			})
+		})
+	}
+}

@@ -47,6 +47,10 @@ type Settings struct {
 	Seed      uint64        // 0: drawn from crypto/rand at the deal
 }
 
+// DefaultReveal is how long a table shows a call's cards unless its host
+// says otherwise.
+const DefaultReveal = 2 * time.Second
+
 func (s *Settings) defaults() {
 	if s.Seats == 0 {
 		s.Seats = 4
@@ -55,7 +59,7 @@ func (s *Settings) defaults() {
 		s.Rules = engine.Standard()
 	}
 	if s.Reveal == 0 {
-		s.Reveal = 2 * time.Second
+		s.Reveal = DefaultReveal
 	}
 	if s.Grace == 0 {
 		s.Grace = 30 * time.Second
@@ -491,18 +495,15 @@ func (t *Table) apply(seatNo int, cmd engine.Command) error {
 	if len(ticked) > 0 {
 		t.record(Entry{At: now})
 	}
-	if now < t.pause {
-		switch cmd.Move {
-		case engine.MovePlay, engine.MoveQuads, engine.MoveDoubt, engine.MoveBelieve, engine.MoveSkip:
-			if len(ticked) > 0 {
-				t.changed(ticked)
-			}
-			if t.waiting == nil {
-				t.waiting = map[int]bool{}
-			}
-			t.waiting[seatNo] = true
-			return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "Wait: the cards are still being shown."}
+	if now < t.pause && HeldByReveal(cmd.Move) {
+		if len(ticked) > 0 {
+			t.changed(ticked)
 		}
+		if t.waiting == nil {
+			t.waiting = map[int]bool{}
+		}
+		t.waiting[seatNo] = true
+		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "Wait: the cards are still being shown."}
 	}
 	events, err := t.game.Apply(now, cmd)
 	if err != nil {
@@ -515,6 +516,17 @@ func (t *Table) apply(seatNo int, cmd engine.Command) error {
 	t.record(Entry{At: now, Cmd: &c})
 	t.changed(append(ticked, events...))
 	return nil
+}
+
+// HeldByReveal says whether the table refuses move m during the reveal
+// pause ("Wait: the cards are still being shown."): the moves that start
+// the next play. A call, a pass or a hand-over is never held.
+func HeldByReveal(m engine.Move) bool {
+	switch m {
+	case engine.MovePlay, engine.MoveQuads, engine.MoveDoubt, engine.MoveBelieve, engine.MoveSkip:
+		return true
+	}
+	return false
 }
 
 func (t *Table) record(e Entry) {
@@ -674,7 +686,7 @@ func (t *Table) schedule() {
 			continue
 		}
 		think = Paced(think, t.set.Pace)
-		if cmd.Move == engine.MovePlay || cmd.Move == engine.MoveQuads || cmd.Move >= engine.MoveDoubt {
+		if HeldByReveal(cmd.Move) {
 			think = max(think, t.pause-now)
 		}
 		seatNo := i
