@@ -154,3 +154,53 @@ func TestPlayBotWaitsOutTheReveal(t *testing.T) {
 		})
 	}
 }
+
+// A player whose link drops is "away", not gone, and the table says so
+// when they come back (it once said "left the table" and nothing after).
+func TestAwayAndBackNotices(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tb, err := NewTable(Settings{Name: "T", Seats: 3, Bots: []string{"medium"}, Seed: 3}, "host", realMaker, bot.Fallback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Close()
+		_, ada, err := tb.Sit("a", "Ada")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ben, err := tb.Sit("b", "Ben")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// notices reads what Ada's screen is told until the table goes quiet.
+		notices := func() []string {
+			var got []string
+			for {
+				select {
+				case u := <-ada.Updates():
+					if u.Notice != "" {
+						got = append(got, u.Notice)
+					}
+				case <-time.After(time.Second):
+					return got
+				}
+			}
+		}
+		notices()
+		ben.Close()
+		away := notices()
+		if len(away) != 1 || away[0] != "Ben is away: a bot plays for them if they're not back in 30 s." {
+			t.Fatalf("when Ben's link dropped Ada was told %q", away)
+		}
+		if _, _, err := tb.Sit("b", "Ben"); err != nil {
+			t.Fatal(err)
+		}
+		back := notices()
+		if len(back) != 1 || back[0] != "Ben is back." {
+			t.Fatalf("when Ben came back Ada was told %q", back)
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -270,11 +271,13 @@ func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
 		}
 		s.box = newMailbox()
 		box = s.box
+		if s.away >= 0 && t.phase != "waiting" {
+			t.notice = fmt.Sprintf("%s is back.", name)
+		}
 		s.away = -1
 		if s.covered {
 			s.covered, s.bot = false, nil
 			s.decided = ""
-			t.notice = fmt.Sprintf("%s is back.", name)
 		}
 		if s.clock != nil {
 			s.clock.Stop()
@@ -325,13 +328,18 @@ func (t *Table) Leave(seatNo int, box *mailbox) {
 			return
 		}
 		s.away = t.now()
-		t.notice = fmt.Sprintf("%s left the table.", s.name)
+		t.notice = fmt.Sprintf("%s is away: a bot plays for them if they're not back in %s.", s.name, seconds(t.set.Grace))
 		if s.clock != nil {
 			s.clock.Stop()
 		}
 		s.clock = time.AfterFunc(t.set.Grace, func() { t.post(func() { t.cover(seatNo) }) })
 		t.deliver(nil, "")
 	})
+}
+
+// seconds says d for a player: "30 s", "1.5 s".
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
 }
 
 // cover hands an away person's seat to a bot until they return.
