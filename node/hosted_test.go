@@ -192,7 +192,7 @@ func TestAwayAndBackNotices(t *testing.T) {
 		notices()
 		ben.Close()
 		away := notices()
-		if len(away) != 1 || away[0] != "Ben is away: a bot plays for them if they're not back in 30 s." {
+		if len(away) != 1 || away[0] != "Ben is away; a bot takes the seat if they're not back in 30 s." {
 			t.Fatalf("when Ben's link dropped Ada was told %q", away)
 		}
 		if _, _, err := tb.Sit("b", "Ben"); err != nil {

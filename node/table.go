@@ -328,7 +328,7 @@ func (t *Table) Leave(seatNo int, box *mailbox) {
 			return
 		}
 		s.away = t.now()
-		t.notice = fmt.Sprintf("%s is away: a bot plays for them if they're not back in %s.", s.name, seconds(t.set.Grace))
+		t.notice = fmt.Sprintf("%s is away; a bot takes the seat if they're not back in %s.", s.name, seconds(t.set.Grace))
 		if s.clock != nil {
 			s.clock.Stop()
 		}

@@ -89,7 +89,7 @@ func cutLink(t *testing.T, down, grace time.Duration) {
 	if err != nil {
 		t.Errorf("the cut player never noticed it lost the host")
 	}
-	left, err := host.await(time.Second, notice("left the table", cut))
+	left, err := host.await(time.Second, notice("is away", cut))
 	if err != nil {
 		t.Errorf("the host never saw the cut player leave")
 	}
