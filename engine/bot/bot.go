@@ -27,7 +27,7 @@ type Player interface {
 	// ("hand") and plays ("mine") included.
 	Observe(e *engine.Event)
 	// Act is what to do now, if anything. think is how long a real-time
-	// table waits before sending it (brisk pace; see Think). ok is false
+	// table waits before sending it (brisk pace; see ThinkAt). ok is false
 	// when the seat has nothing to do: not its turn, already let this
 	// play go, out of the game.
 	Act(v *engine.View) (cmd engine.Command, think time.Duration, ok bool)
@@ -115,6 +115,26 @@ func Think(level string, seat, no int, pace string) time.Duration {
 	return d
 }
 
+// ThinkAt is how long a bot at level takes over cmd in the situation v, at
+// brisk pace: Think for v's seat and play, half as long again on its own
+// turn, and for anything but a play in an open window at most four fifths
+// of the time the window has left, so it shouts inside the window however
+// short the table set it. Bot.Act returns it; the simulator gives it to a
+// player whose answers take real time (an exec: bot), so every seat races
+// to call on the same clock.
+func ThinkAt(level Level, v *engine.View, cmd engine.Command) time.Duration {
+	think := Think(level.String(), v.Seat, v.No, "brisk")
+	if v.Phase == engine.PhasePlay {
+		think = think * 3 / 2
+	}
+	if v.Window != nil && cmd.Move != engine.MovePlay {
+		if room := time.Duration(v.Window.Closes-v.Now) * 4 / 5; think > room {
+			think = max(room, 0)
+		}
+	}
+	return think
+}
+
 // Bot is a built-in player.
 type Bot struct {
 	seat  int
@@ -185,54 +205,48 @@ func (b *Bot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
 		left := b.think - time.Duration(v.Now-b.first)
 		return b.cmd, max(left, 0), true
 	}
-	cmd, think, ok := b.decide(v)
+	cmd, ok := b.decide(v)
 	if !ok {
 		return engine.Command{}, 0, false
 	}
-	if v.Window != nil && cmd.Move != engine.MovePlay {
-		// Shout inside the window, however short the table set it.
-		if room := time.Duration(v.Window.Closes-v.Now) * 4 / 5; think > room {
-			think = max(room, 0)
-		}
-	}
+	think := ThinkAt(b.level, v, cmd)
 	b.key, b.first, b.cmd, b.think = key, v.Now, cmd, think
 	return cmd, think, true
 }
 
-func (b *Bot) decide(v *engine.View) (engine.Command, time.Duration, bool) {
+func (b *Bot) decide(v *engine.View) (engine.Command, bool) {
 	me := b.seat
 	if v.Placed != nil && me < len(v.Placed) && v.Placed[me] != 0 {
-		return engine.Command{}, 0, false
+		return engine.Command{}, false
 	}
-	base := Think(b.level.String(), me, v.No, "brisk")
 	switch v.Phase {
 	case engine.PhaseGive:
 		if v.Give == nil || v.Give.From != me {
-			return engine.Command{}, 0, false
+			return engine.Command{}, false
 		}
 		b.reseed(v.No, 3)
 		cards := leastUseful(v, v.Give.Count, nil)
-		return engine.Command{Move: engine.MoveGive, Seat: me, Cards: cards}, base, true
+		return engine.Command{Move: engine.MoveGive, Seat: me, Cards: cards}, true
 	case engine.PhaseCall:
 		if v.Window == nil || !has(v.Window.Callers, me) || v.Last == nil || v.Last.Seat == me {
-			return engine.Command{}, 0, false
+			return engine.Command{}, false
 		}
 		b.reseed(v.Window.No, 1)
 		m := engine.MovePass
 		if b.shouldCall(v) {
 			m = engine.MoveCall
 		}
-		return engine.Command{Move: m, Seat: me, No: v.Window.No}, base, true
+		return engine.Command{Move: m, Seat: me, No: v.Window.No}, true
 	case engine.PhasePlay:
 		if v.Turn != me || len(v.Hand) == 0 {
-			return engine.Command{}, 0, false
+			return engine.Command{}, false
 		}
 		b.reseed(v.No+1, 2+4*len(v.Hand))
 		cmd := b.play(v)
 		cmd.Seat = me
-		return cmd, base * 3 / 2, true
+		return cmd, true
 	}
-	return engine.Command{}, 0, false
+	return engine.Command{}, false
 }
 
 // mayAct reports whether the view's seat has something to do: its turn,

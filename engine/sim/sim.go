@@ -4,6 +4,10 @@
 // A game is a pure function of its Config: after each play, the seats that
 // may call answer in think-time order (the quickest first), a call ends the
 // window, and the engine's clock jumps to the deadline when nobody calls.
+// A player whose answers take real time (an exec: bot) says it took none,
+// having spent it already; with no clock to measure it, the simulator gives
+// it the think time a medium built-in bot takes in the same situation
+// (bot.ThinkAt), so it neither wins every race to call nor loses every one.
 // The package starts no goroutine and reads no clock: a command that wants
 // every core runs many Runners side by side and merges their Reports.
 package sim
@@ -60,6 +64,7 @@ type Runner struct {
 	g       *engine.Game
 	players []bot.Player
 	names   []string
+	real    []bool // the seat's player answers in real time (an exec: bot)
 	views   []engine.View
 	asks    []ask
 	now     time.Duration
@@ -102,8 +107,9 @@ func (r *Runner) Play(cfg Config) (Result, error) {
 	for len(r.players) < n {
 		r.players = append(r.players, nil)
 		r.names = append(r.names, "")
+		r.real = append(r.real, false)
 	}
-	r.players, r.names = r.players[:n], r.names[:n]
+	r.players, r.names, r.real = r.players[:n], r.names[:n], r.real[:n]
 	for s := 0; s < n; s++ {
 		name := cfg.Bots[s%len(cfg.Bots)]
 		seed := Mix(cfg.Seed, uint64(s)+1000)
@@ -118,6 +124,8 @@ func (r *Runner) Play(cfg Config) (Result, error) {
 			}
 			r.players[s], r.names[s] = p, name
 		}
+		rt, ok := r.players[s].(realTime)
+		r.real[s] = ok && rt.Blocking()
 		r.res.Seats[s].Bot = name
 	}
 	if cap(r.views) < n {
@@ -137,6 +145,22 @@ func (r *Runner) Play(cfg Config) (Result, error) {
 }
 
 type resetter interface{ Reset(seat int, seed uint64) }
+
+// realTime is a player whose answers take real time, as an exec: bot's do
+// (extbot.Bot, which tells a host the same way to ask it off the table's
+// goroutine): the think time its Act returns is 0.
+type realTime interface{ Blocking() bool }
+
+// act asks seat s's player what to do in v. A player that answers in real
+// time is given the think time of a medium built-in bot at its seat (brisk
+// pace, as Act's are), drawn by the same function, in place of its 0.
+func (r *Runner) act(s int, v *engine.View) (engine.Command, time.Duration, bool) {
+	cmd, think, ok := r.players[s].Act(v)
+	if ok && r.real[s] {
+		think = bot.ThinkAt(bot.Medium, v, cmd)
+	}
+	return cmd, think, ok
+}
 
 // close ends players that hold something open (external bots); they are
 // not reused.
@@ -173,7 +197,7 @@ func (r *Runner) step() error {
 	case engine.PhasePlay:
 		s := g.Turn()
 		v := r.view(s)
-		cmd, think, ok := r.players[s].Act(v)
+		cmd, think, ok := r.act(s, v)
 		if !ok {
 			r.res.Seats[s].Refused++
 			cmd, ok = bot.Fallback(v)
@@ -224,7 +248,7 @@ func (r *Runner) window() error {
 	}
 	n, player := g.Seats(), r.spec.Last.Seat
 	for _, s := range r.spec.Window.Callers {
-		cmd, think, ok := r.players[s].Act(r.view(s))
+		cmd, think, ok := r.act(s, r.view(s))
 		if !ok {
 			continue
 		}

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/bot"
 )
 
 // levels mixes every level and style at a table.
@@ -144,5 +146,60 @@ func TestDeterministic(t *testing.T) {
 		if fmt.Sprint(a) != fmt.Sprint(b) {
 			t.Fatalf("game %d differs:\n%v\n%v", i, a, b)
 		}
+	}
+}
+
+// asExec plays a built-in bot as the simulator sees an exec: bot: its
+// answers take real time (Blocking), so the think time it returns is 0.
+type asExec struct{ bot.Player }
+
+func (a asExec) Act(v *engine.View) (engine.Command, time.Duration, bool) {
+	cmd, _, ok := a.Player.Act(v)
+	return cmd, 0, ok
+}
+
+func (asExec) Blocking() bool { return true }
+
+// A player that answers in real time (an exec: bot) is given the think time
+// a medium built-in bot takes, by the same function: one that decides as
+// medium does plays the very game medium plays, where with think time 0 it
+// answered first in every window and won every race to call (issue 11,
+// defect 8).
+func TestRealTimeThink(t *testing.T) {
+	mk := func(name string, seat int, seed uint64) (bot.Player, error) {
+		if name == "exec-medium" {
+			p, err := bot.New("medium", seat, seed)
+			return asExec{p}, err
+		}
+		return bot.New(name, seat, seed)
+	}
+	games, differ := 0, 0
+	for _, preset := range engine.Presets {
+		r, _ := engine.Preset(preset)
+		for i := range 12 {
+			seats := 3 + i%3
+			seed := uint64(i)*104729 + 17
+			want, err := Play(Config{Rules: r, Seats: seats, Bots: []string{"medium", "caller"}, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Play(Config{Rules: r, Seats: seats, Bots: []string{"exec-medium", "caller"}, Seed: seed, Make: mk})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for s := range got.Seats {
+				got.Seats[s].Bot = want.Seats[s].Bot
+			}
+			games++
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				differ++
+				if differ <= 3 {
+					t.Errorf("%s, %d seats, seed %d: exec-medium fared otherwise than medium:\n got %v\nwant %v", preset, seats, seed, got, want)
+				}
+			}
+		}
+	}
+	if differ > 0 {
+		t.Errorf("%d of %d games went otherwise with exec-medium in medium's seats", differ, games)
 	}
 }

@@ -209,8 +209,10 @@ func contains(xs []int, x int) bool {
 }
 
 // Act asks the program what to do. The answer took real time already, so
-// think is 0. Asked twice over the same situation with no Retry between,
-// the first answer must have been dropped: the fallback is played.
+// think is 0 (the simulator, which has no clock, gives it the think time of
+// a medium built-in bot: engine/sim, bot.ThinkAt). Asked twice over the
+// same situation with no Retry between, the first answer must have been
+// dropped: the fallback is played.
 func (b *Bot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
 	moves := Moves(v)
 	if len(moves) == 0 {
