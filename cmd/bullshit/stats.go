@@ -1,0 +1,56 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/bullshit-game/bullshit/cli/rating"
+	"github.com/bullshit-game/bullshit/node"
+)
+
+func init() { commands["stats"] = runStats }
+
+// runStats prints the profile's record: games, wins, average place, rating
+// and deviation, calls, sneaks, and the people played most.
+func runStats(args []string) error { return printStats(os.Stdout, os.Stderr, args) }
+
+func printStats(out, errOut io.Writer, args []string) error {
+	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	dir := fs.String("config", "", "profile `dir` (default: the user config dir's bullshit/)")
+	asJSON := fs.Bool("json", false, "print the whole ratings file's contents as JSON")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "Usage: bullshit stats [--config DIR] [--json]\n\nPrints your record: games, wins, average place, your rating ± its deviation,\nyour calls and sneaks, and the people you play most and how you fare against each.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("stats takes no arguments, only flags (got %q)", fs.Arg(0))
+	}
+	if *dir == "" {
+		d, err := node.DefaultDir()
+		if err != nil {
+			return err
+		}
+		*dir = d
+	}
+	s, err := rating.Load(*dir)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(out, s)
+	}
+	for _, l := range s.Lines() {
+		fmt.Fprintln(out, l)
+	}
+	return nil
+}
