@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
 )
@@ -378,7 +379,7 @@ func countsText(r engine.Rules) string {
 		engine.HandExact, buckets(engine.HandBuckets), engine.PileExact, buckets(engine.PileBuckets))
 }
 
-func secs(d interface{ Seconds() float64 }) string {
+func secs(d time.Duration) string {
 	s := d.Seconds()
 	if s == 1 {
 		return "1 second"
