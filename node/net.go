@@ -858,9 +858,17 @@ func (r *Remote) lost(gen int) {
 	r.hostLost = true
 	r.oldHost = r.info.ID
 	u := Update{Table: r.table, View: r.view, Notice: "Lost the host: reconnecting…"}
+	old := r.oldHost
 	r.mu.Unlock()
 	r.box.put(u)
-	go r.failover()
+	go func() {
+		// Dial afresh: after a link was down for seconds the old connection
+		// still looks open, but its TCP retransmits on a backed-off timer,
+		// so the host's answer to a join on it comes too late: the host
+		// seats us, we give up, and the table hears us leave twice.
+		r.h.Network().ClosePeer(old)
+		r.failover()
+	}()
 }
 
 // reconnect dials the host we had until it answers or the session closes:

@@ -93,6 +93,25 @@ func cutLink(t *testing.T, down, grace time.Duration) {
 	if err != nil {
 		t.Errorf("the host never saw the cut player leave")
 	}
+	// Once each: a player back on a connection that died during the cut
+	// (TCP retransmitting on a backed-off timer) was seated, gave up
+	// waiting for the answer, and was announced away a second time.
+	for _, p := range append([]*proc{host}, players...) {
+		if p == victim {
+			continue
+		}
+		for _, what := range []string{"is away", "is back"} {
+			var said []string
+			for _, l := range p.snapshot() {
+				if notice(what, cut)(l) {
+					said = append(said, l.at.Format("15:04:05.000")+" "+l.str("text"))
+				}
+			}
+			if len(said) > 1 {
+				t.Errorf("%s was told %d times that the cut player %s: %q", p.name, len(said), what, said)
+			}
+		}
+	}
 	covered, isCovered := host.find(notice("A bot plays for", cut))
 	switch {
 	case grace == 0 && isCovered:
@@ -120,6 +139,58 @@ func cutLink(t *testing.T, down, grace time.Duration) {
 	checkCapture(t, victim.name, filepath.Join(dir, "capture3"), hostPeer(t, table), journal)
 	t.Logf("FIGURE cut %v (grace %v): player noticed after %s, host after %s; back in its seat %s after the heal; game %s",
 		down, grace, fmtMS(lost.at.Sub(cut)), fmtMS(left.at.Sub(cut)), fmtMS(back.at.Sub(healed)), fmtMS(gameLength(host)))
+}
+
+// TestE2ECutLinkOnce: a player whose link was down for ten seconds is away
+// once and back once, for the host and every other player. It came back on
+// the connection that died in the cut, where TCP retransmits on a backed-off
+// timer: the host seated it ("is back") but its answer came too late, the
+// player gave up and dialled again, and the host, hearing nothing more on
+// the first connection, said it was away a second time ("P3 left the
+// table." twice, before the notices said "away" and "back"). It plays at
+// the default pace, where that showed, and stops once the player is back.
+func TestE2ECutLinkOnce(t *testing.T) {
+	l := newLAN(t, 4, false)
+	dir := t.TempDir()
+	name := "once-" + l.prefix
+	host := l.start(1, "host", "host", "--headless", "--json", "--config", filepath.Join(dir, "host"), "--name", name,
+		"--players", "3", "--bots", "0", "--wait", "90s")
+	host.waitFor(20*time.Second, "the table line", isType("table"))
+	var players []*proc
+	for i := 2; i <= 4; i++ {
+		players = append(players, l.start(i, fmt.Sprintf("join%d", i), "join", "--headless", "--json",
+			"--config", filepath.Join(dir, strconv.Itoa(i)), "--table", name, "--wait", "60s"))
+	}
+	victim := players[2] // on host 4
+	seat := seatOf(t, victim)
+	for _, p := range players[:2] {
+		seatOf(t, p)
+	}
+	host.waitFor(60*time.Second, "the deal", isType("deal"))
+
+	cut := time.Now()
+	l.sh("cut", "4")
+	time.Sleep(10 * time.Second)
+	l.sh("heal", "4")
+	back := victim.waitFor(time.Minute, "the cut player back", notice("Reconnected", cut))
+	moved := func(l outLine) bool {
+		return (l.typ() == "play" || l.typ() == "pass" || l.typ() == "call") && l.num("seat") == seat && l.at.After(back.at)
+	}
+	for _, p := range append([]*proc{host}, players[:2]...) {
+		// Its next move, past every notice of its return.
+		p.waitFor(2*time.Minute, "a move of the player back", moved)
+		for _, what := range []string{"is away", "is back"} {
+			var said []string
+			for _, l := range p.snapshot() {
+				if notice(what, cut)(l) {
+					said = append(said, l.at.Format("15:04:05.000")+" "+l.str("text"))
+				}
+			}
+			if len(said) != 1 {
+				t.Errorf("%s was told %d times that the cut player %s: %q", p.name, len(said), what, said)
+			}
+		}
+	}
 }
 
 // TestE2ELossyLink: the host's link drops 10 % of the packets it sends,
