@@ -586,6 +586,8 @@ type Remote struct {
 	shares   map[int]Share    // our shares of its hidden parts
 
 	saveDir string
+	savedTo string // where the game was saved at its end
+	saveErr error  // why it could not be
 
 	// The election (election.go).
 	elect  uint64        // the term being elected, 0 when none
@@ -622,11 +624,21 @@ func Dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrIn
 	return r, nil
 }
 
-// SaveTo sets where the game is saved at its end, for `bullshit verify`.
+// SaveTo sets where the game is saved at its end, for `bullshit verify`:
+// in dir (which must exist), as game-DATE-TIME-seatN.json (N counted from
+// 1) or game-DATE-TIME-watcher.json.
 func (r *Remote) SaveTo(dir string) {
 	r.mu.Lock()
 	r.saveDir = dir
 	r.mu.Unlock()
+}
+
+// Saved is where the game was saved at its end, or why it could not be;
+// "" and nil before then.
+func (r *Remote) Saved() (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.savedTo, r.saveErr
 }
 
 // Seat is our seat, -1 for a spectator.
@@ -824,8 +836,16 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 	problems := VerifyGame(g)
 	u := Update{Table: r.table, View: r.view, Audit: &AuditResult{Verified: len(problems) == 0, Problems: problems}}
 	if r.saveDir != "" {
-		path := filepath.Join(r.saveDir, fmt.Sprintf("game-%s-%d.json", time.Now().Format("20060102-150405"), r.seat))
-		if err := SaveGame(path, g); err == nil {
+		who := fmt.Sprintf("seat%d", r.seat+1)
+		if r.seat < 0 {
+			who = "watcher"
+		}
+		path := filepath.Join(r.saveDir, fmt.Sprintf("game-%s-%s.json", time.Now().Format("20060102-150405"), who))
+		if err := SaveGame(path, g); err != nil {
+			r.saveErr = err
+			u.Notice = "The game could not be saved: " + err.Error()
+		} else {
+			r.savedTo, r.saveErr = path, nil
 			u.Notice = "Saved for `bullshit verify`: " + path
 		}
 	}

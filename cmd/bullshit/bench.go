@@ -77,7 +77,7 @@ func runBench(args []string) error {
 	if err := flag.Set("test.benchtime", c.benchT.String()); err != nil {
 		return err
 	}
-	ctx, cancel := signalContext()
+	ctx, cancel, _ := signalContext()
 	defer cancel()
 	rep := &benchReport{Machine: thisMachine(), Quick: c.quick}
 	rep.Machine.LoadBefore = loadAvg()

@@ -111,7 +111,9 @@ func makeAnyBot(name string, seat int, seed uint64) (node.Player, error) {
 	return extbot.Resolve(name, seat, seed)
 }
 
-// printer writes what a seat sees.
+// printer writes what a seat sees: a line a person reads for each event
+// and notice, seats counted from 1 (headless_text.go), or with --json the
+// engine's JSON objects, seats counted from 0.
 type printer struct {
 	w    io.Writer
 	json bool
@@ -139,12 +141,23 @@ func (p printer) update(u node.Update) {
 			fmt.Fprintln(p.w, string(b))
 			continue
 		}
-		b, _ := json.Marshal(e)
-		fmt.Fprintln(p.w, string(b))
+		fmt.Fprintln(p.w, eventText(e, seatNamer{u.Table}))
 	}
 }
 
-func (p printer) result(u node.Update, seat int) {
+// seated says which seat this program plays (0-based in JSON).
+func (p printer) seated(seat int) {
+	text := fmt.Sprintf("Seated at seat %d.", seat+1)
+	if seat < 0 {
+		text = "Watching the table."
+	}
+	p.line(map[string]any{"type": "seated", "seat": seat}, text)
+}
+
+// result is the end of a seat's game: the places and the audit when the game
+// finished; when it did not (a signal stopped this program, or the table
+// ended without a result), a line that says so and never "game over".
+func (p printer) result(u node.Update, seat int, stop os.Signal) {
 	v := u.View
 	left := []int{}
 	if v.Final != nil {
@@ -156,15 +169,124 @@ func (p printer) result(u node.Update, seat int) {
 	if u.Audit != nil {
 		m["audit"] = map[string]any{"verified": u.Audit.Verified, "problems": u.Audit.Problems}
 	}
-	if v.Phase != engine.PhaseOver {
-		m["unfinished"] = true
+	if v.Phase == engine.PhaseOver {
+		u.Table.You = seat
+		p.line(m, strings.Join(resultText(v, seatNamer{u.Table}, u.Audit), "\n"))
+		return
 	}
-	text := fmt.Sprintf("game over after %d plays: places %v, cards left %v", v.No, v.Places, left)
+	m["unfinished"] = true
+	var text string
+	switch {
+	case stop != nil && u.Table.Phase != "" && u.Table.Phase != "waiting":
+		m["stopped"] = signalName(stop)
+		text = fmt.Sprintf("Stopped (%s) after %d plays; the game did not finish.", signalName(stop), v.No)
+	case stop != nil:
+		m["stopped"] = signalName(stop)
+		text = fmt.Sprintf("Stopped (%s) before the game began.", signalName(stop))
+	default:
+		text = fmt.Sprintf("The game did not finish: the table closed after %d plays without a result.", v.No)
+	}
 	p.line(m, text)
 }
 
-func signalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+// stopper is how a headless run ends early: SIGINT or SIGTERM cancels its
+// context, and it remembers which. A second signal kills the program at
+// once, as it would without us.
+type stopper struct {
+	mu  sync.Mutex
+	sig os.Signal
+}
+
+func signalContext() (context.Context, context.CancelFunc, *stopper) {
+	ctx, cancel := context.WithCancel(context.Background())
+	st := &stopper{}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		defer signal.Stop(ch)
+		select {
+		case s := <-ch:
+			st.mu.Lock()
+			st.sig = s
+			st.mu.Unlock()
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel, st
+}
+
+// signal is the signal that stopped the run, nil if none did.
+func (s *stopper) signal() os.Signal {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sig
+}
+
+// or is err, or, when a signal stopped the run, the error that exits with
+// 128 plus the signal's number (130 for SIGINT, 143 for SIGTERM).
+func (s *stopper) or(err error) error {
+	sig := s.signal()
+	if sig == nil {
+		return err
+	}
+	code := 1
+	if n, ok := sig.(syscall.Signal); ok {
+		code = 128 + int(n)
+	}
+	return &exitError{code: code, err: fmt.Errorf("stopped by %s; the game did not finish", signalName(sig))}
+}
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case os.Interrupt:
+		return "SIGINT"
+	}
+	return sig.String()
+}
+
+// ended is what a headless run returns once its game is over or stopped: a
+// signal's exit status, PlayBot's error, or an error for a game that did not
+// finish (nil when it did).
+func ended(last node.Update, err error, stop *stopper) error {
+	if last.View.Phase == engine.PhaseOver {
+		return err
+	}
+	if stop.signal() != nil {
+		return stop.or(err)
+	}
+	if err != nil {
+		return err
+	}
+	return errors.New("the game did not finish")
+}
+
+// joinLines are the commands that join a table hosted at addrs: one a
+// line, each one that runs as printed.
+func joinLines(addrs []string, code string) []string {
+	var out []string
+	for _, a := range addrs {
+		c := "bullshit join --headless"
+		if code != "" {
+			c += " --code " + code
+		}
+		out = append(out, c+" "+a)
+	}
+	return out
+}
+
+// tableText is the host's first line for a person: how to join, one
+// command a line, and the lobby's way.
+func tableText(head string, addrs []string, code string) string {
+	lines := []string{head + "; to join, run:"}
+	for _, l := range joinLines(addrs, code) {
+		lines = append(lines, "  "+l)
+	}
+	lines = append(lines, "or press A in bullshit's lobby and type the address"+
+		map[bool]string{true: " and the code.", false: "."}[code != ""])
+	return strings.Join(lines, "\n")
 }
 
 func runHost(args []string) error {
@@ -217,10 +339,10 @@ func runHost(args []string) error {
 			n++
 		}
 	}
-	ctx, cancel := signalContext()
+	ctx, cancel, stop := signalContext()
 	defer cancel()
 	if *resume != "" {
-		return resumeHost(ctx, nf, *resume, *pace)
+		return resumeHost(ctx, stop, nf, *resume, *pace)
 	}
 	dev, err := nf.device(ctx)
 	if err != nil {
@@ -239,8 +361,9 @@ func runHost(args []string) error {
 		}
 	}
 	out := printer{os.Stdout, nf.json}
-	out.line(map[string]any{"type": "table", "id": hosted.ID, "name": *name, "seats": n, "addrs": dev.Addrs()},
-		fmt.Sprintf("hosting %q (%d seats); join with: bullshit join %s", *name, n, strings.Join(dev.Addrs(), " or ")))
+	out.line(map[string]any{"type": "table", "id": hosted.ID, "name": *name, "seats": n, "addrs": dev.Addrs(),
+		"join": joinLines(dev.Addrs(), *code)},
+		tableText(fmt.Sprintf("Hosting %q (%d seats)", *name, n), dev.Addrs(), *code))
 	var sess *node.LocalSession
 	seatNo := -1
 	if *sit {
@@ -251,11 +374,15 @@ func runHost(args []string) error {
 	} else if sess, err = hosted.Watch(); err != nil {
 		return err
 	}
+	if seatNo >= 0 && !nf.json {
+		out.seated(seatNo)
+	}
 	wctx, wcancel := context.WithTimeout(ctx, *wait)
 	err = hosted.WaitSeated(wctx, n)
 	wcancel()
 	if err != nil && ctx.Err() != nil {
-		return ctx.Err()
+		out.result(node.Update{}, seatNo, stop.signal())
+		return stop.or(ctx.Err())
 	}
 	if err := hosted.Start(); err != nil {
 		return err
@@ -267,10 +394,12 @@ func runHost(args []string) error {
 		}
 	}
 	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, *pace, out.update)
-	out.result(last, seatNo)
-	// Stay a moment so the players' screens get the end.
-	time.Sleep(300 * time.Millisecond)
-	return err
+	out.result(last, seatNo, stop.signal())
+	if last.View.Phase == engine.PhaseOver {
+		// Stay a moment so the players' screens get the end.
+		time.Sleep(300 * time.Millisecond)
+	}
+	return ended(last, err, stop)
 }
 
 func runJoin(args []string) error {
@@ -293,9 +422,14 @@ func runJoin(args []string) error {
 		return err
 	}
 	if !*headless {
-		return errors.New("join needs --headless (to join with a screen, run bullshit)")
+		return errors.New("join needs --headless (to join with a screen, run bullshit, press A in the lobby and type the address)")
 	}
-	ctx, cancel := signalContext()
+	if *save != "" {
+		if err := saveDir(*save); err != nil {
+			return fmt.Errorf("--save %s: %w", *save, err)
+		}
+	}
+	ctx, cancel, stop := signalContext()
 	defer cancel()
 	dev, err := nf.device(ctx)
 	if err != nil {
@@ -329,13 +463,16 @@ func runJoin(args []string) error {
 		}
 	}
 	wcancel()
+	out := printer{os.Stdout, nf.json}
 	if err != nil {
-		return err
+		if stop.signal() != nil {
+			out.result(node.Update{}, -1, stop.signal())
+		}
+		return stop.or(err)
 	}
 	defer r.Close()
 	r.SaveTo(*save)
-	out := printer{os.Stdout, nf.json}
-	out.line(map[string]any{"type": "seated", "seat": r.Seat()}, fmt.Sprintf("seated at seat %d", r.Seat()))
+	out.seated(r.Seat())
 	var p node.Player
 	if !*watch {
 		if p, err = makeAnyBot(nf.botName, r.Seat(), uint64(time.Now().UnixNano())); err != nil {
@@ -344,23 +481,64 @@ func runJoin(args []string) error {
 	}
 	var sess node.Session = r
 	show := out.update
+	var lat *latencyLog
 	if *latency != "" {
 		f, err := os.Create(*latency)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		lat := &latencyLog{w: f, seat: r.Seat()}
+		lat = &latencyLog{w: f, seat: r.Seat()}
 		sess = latencySession{r, lat}
 		show = func(u node.Update) { lat.answered(u); out.update(u) }
 	}
 	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, *pace, show)
-	out.result(last, r.Seat())
-	if r.Hosting() {
+	out.result(last, r.Seat(), stop.signal())
+	if lat != nil {
+		lat.close(last)
+	}
+	over := last.View.Phase == engine.PhaseOver
+	if over && r.Hosting() {
 		// We host since an election: stay a moment so the players get the end.
 		time.Sleep(time.Second)
 	}
-	return err
+	if over && *save != "" {
+		if serr := savedOK(r, *save, last); serr != nil {
+			return errors.Join(err, serr)
+		}
+	}
+	return ended(last, err, stop)
+}
+
+// saveDir makes --save's directory (and its parents) if it is missing, and
+// checks a game can be written there, so that a game isn't played for
+// nothing.
+func saveDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".bullshit-save-check-*")
+	if err != nil {
+		return fmt.Errorf("can't write there: %w", err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// savedOK says what went wrong when a finished game was not saved.
+func savedOK(r *node.Remote, dir string, last node.Update) error {
+	path, err := r.Saved()
+	switch {
+	case err != nil:
+		return fmt.Errorf("--save %s: the game was not saved: %w", dir, err)
+	case path != "":
+		return nil
+	case r.Hosting():
+		return fmt.Errorf("--save %s: the game was not saved: this program took over hosting it, and a host does not save its own seat's game", dir)
+	case last.Audit == nil:
+		return fmt.Errorf("--save %s: the game was not saved: the host's reveal of the deal never came", dir)
+	}
+	return fmt.Errorf("--save %s: the game was not saved", dir)
 }
 
 // latencyLog writes, for each move the seat sends, when it was sent and when
@@ -373,12 +551,14 @@ type latencyLog struct {
 	seat    int
 	pending []sentMove
 	calls   map[int]bool // calls answered whose reveal hasn't come
+	seen    int          // the last play the seat has seen
 }
 
 type sentMove struct {
 	move engine.Move
 	no   int
 	at   time.Time
+	seen int // the last play the seat had seen when it sent the move
 }
 
 // latencySession notes every move on its way out.
@@ -387,17 +567,38 @@ type latencySession struct {
 	log *latencyLog
 }
 
+// Send notes a move that went out. Its answer can't be read before Send
+// returns (PlayBot reads updates and sends on one goroutine), so a move
+// that never left isn't noted.
 func (s latencySession) Send(cmd engine.Command) error {
-	s.log.mu.Lock()
-	s.log.pending = append(s.log.pending, sentMove{cmd.Move, cmd.No, time.Now()})
-	s.log.mu.Unlock()
-	return s.Session.Send(cmd)
+	at := time.Now()
+	err := s.Session.Send(cmd)
+	if err == nil {
+		s.log.mu.Lock()
+		s.log.pending = append(s.log.pending, sentMove{cmd.Move, cmd.No, at, s.log.seen})
+		s.log.mu.Unlock()
+	}
+	return err
+}
+
+// close notes every move still unanswered when the game ended, with the
+// play the seat had seen when it sent it and the game's last.
+func (l *latencyLog) close(last node.Update) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, m := range l.pending {
+		b, _ := json.Marshal(map[string]any{"unanswered": m.move.String(), "no": m.no, "sent": m.at.UnixNano(),
+			"seen": m.seen, "plays": last.View.No})
+		fmt.Fprintf(l.w, "%s\n", b)
+	}
+	l.pending = nil
 }
 
 func (l *latencyLog) answered(u node.Update) {
 	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.seen = max(l.seen, u.View.No)
 	write := func(m sentMove, refused bool, no int) {
 		b, _ := json.Marshal(map[string]any{"move": m.move.String(), "no": no, "sent": m.at.UnixNano(),
 			"answer": now.UnixNano(), "refused": refused})
@@ -451,7 +652,7 @@ func parseRules(preset string, kv []string) (engine.Rules, error) {
 }
 
 // resumeHost hosts a journal's table again and plays on.
-func resumeHost(ctx context.Context, nf netFlags, path, pace string) error {
+func resumeHost(ctx context.Context, stop *stopper, nf netFlags, path, pace string) error {
 	if nf.listen == "" {
 		addrs, err := node.JournalListen(path)
 		if err != nil {
@@ -472,8 +673,8 @@ func resumeHost(ctx context.Context, nf netFlags, path, pace string) error {
 	}
 	defer hosted.Close()
 	out := printer{os.Stdout, nf.json}
-	out.line(map[string]any{"type": "table", "id": hosted.ID, "resumed": true, "addrs": dev.Addrs()},
-		fmt.Sprintf("hosting again from %s; join with: bullshit join %s", path, strings.Join(dev.Addrs(), " or ")))
+	out.line(map[string]any{"type": "table", "id": hosted.ID, "resumed": true, "addrs": dev.Addrs(), "join": joinLines(dev.Addrs(), "")},
+		tableText("Hosting again from "+path, dev.Addrs(), ""))
 	seatNo, sess, err := hosted.Sit("local", dev.Name)
 	var p node.Player
 	if err != nil {
@@ -486,7 +687,9 @@ func resumeHost(ctx context.Context, nf netFlags, path, pace string) error {
 		return err
 	}
 	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, pace, out.update)
-	out.result(last, seatNo)
-	time.Sleep(300 * time.Millisecond)
-	return err
+	out.result(last, seatNo, stop.signal())
+	if last.View.Phase == engine.PhaseOver {
+		time.Sleep(300 * time.Millisecond)
+	}
+	return ended(last, err, stop)
 }

@@ -4,7 +4,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -14,9 +16,25 @@ import (
 func main() {
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "bullshit:", err)
-		os.Exit(1)
+		code := 1
+		var ee *exitError
+		if errors.As(err, &ee) {
+			code = ee.code
+		}
+		os.Exit(code)
 	}
 }
+
+// exitError is an error that ends the program with its own status: 128
+// plus the signal's number when a signal stopped it, as a shell reports a
+// program a signal killed.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
 
 // commands are the subcommands; each lives in its own file.
 var commands = map[string]func(args []string) error{
@@ -30,7 +48,7 @@ func run(args []string) error {
 	}
 	switch {
 	case cmd == "help" || len(args) > 0 && cmd == "" && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help"):
-		usage()
+		usage(os.Stdout)
 		return nil
 	}
 	if f, ok := commands[cmd]; ok {
@@ -41,19 +59,25 @@ func run(args []string) error {
 			return f(args)
 		}
 	}
-	usage()
+	usage(os.Stderr)
 	return fmt.Errorf("unknown command %q", cmd)
 }
 
-func usage() {
-	fmt.Fprint(os.Stderr, `Usage: bullshit [command] [flags]
+func usage(w io.Writer) {
+	fmt.Fprint(w, `Usage: bullshit [command] [flags]
 
   (none)     the lobby: tables on this network, or a game against bots
-  referee    the engine's JSON line protocol on stdin/stdout
-  sim        bot-only games, and a report on how the bots fare
+  play       the same, with flags: --solo deals a game against bots at once,
+             --name, --bots, --preset, --config, --iface, --no-bell
   host       host a table (--headless for scripts)
   join       join a table by name or address (--headless for scripts)
+  sim        bot-only games, and a report on how the bots fare
+  referee    the engine's JSON line protocol on stdin/stdout
   verify     check a saved game's fairness audit
+  rules      how to play a preset with rules keys, as the table's rules screen says it
+  stats      your record: games, wins, rating, calls, sneaks, the people you play most
   bench      print every figure of BENCHMARKS.md
+
+bullshit COMMAND --help lists a command's flags.
 `)
 }

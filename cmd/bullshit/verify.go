@@ -39,7 +39,7 @@ func verify(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	problems := node.VerifyGame(g)
-	who := fmt.Sprintf("seat %d", g.Seat)
+	who := fmt.Sprintf("seat %d", g.Seat+1) // counted from 1, as on the screen
 	if g.Seat < 0 {
 		who = "a spectator"
 	}

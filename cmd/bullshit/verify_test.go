@@ -83,7 +83,8 @@ func TestVerifyCommand(t *testing.T) {
 	if err := verify([]string{good}, &out, &errs); err != nil {
 		t.Fatalf("an honest game: %v\n%s", err, out.String())
 	}
-	if !strings.HasPrefix(out.String(), "verified: \"Kitchen\" as seat 1, ") {
+	// Seat 1 counted from 0 is the screen's seat 2.
+	if !strings.HasPrefix(out.String(), "verified: \"Kitchen\" as seat 2, ") {
 		t.Fatalf("an honest game printed %q", out.String())
 	}
 
