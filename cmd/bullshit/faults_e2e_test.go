@@ -248,12 +248,36 @@ func TestE2EChurn(t *testing.T) {
 	restarted := again(0)
 	seat := seatOf(t, restarted)
 
-	// Spectators come and go until the game ends.
+	// Spectators come and go until the game ends. Every other one waits to
+	// be let in before it goes (however long that takes on a busy machine);
+	// the rest go at a random moment, in or not.
 	stop := make(chan struct{})
-	churned := make(chan [2]int, 1)
+	stopped := func() bool {
+		select {
+		case <-stop:
+			return true
+		default:
+			return false
+		}
+	}
+	// letIn waits until w is let in (or the game is over); false if it
+	// never is, or not in a minute: a liveness bound, not a speed.
+	letIn := func(w *proc) bool {
+		for end := time.Now().Add(time.Minute); time.Now().Before(end); {
+			_, err := w.await(200*time.Millisecond, isType("seated"))
+			switch {
+			case err == nil || stopped():
+				return true
+			case strings.Contains(err.Error(), "ended"):
+				return false
+			}
+		}
+		return false
+	}
+	churned := make(chan [3]int, 1)
 	go func() {
-		started, seated := 0, 0
-		defer func() { churned <- [2]int{started, seated} }()
+		started, seated, stuck := 0, 0, 0
+		defer func() { churned <- [3]int{started, seated, stuck} }()
 		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 8))
 		for {
 			select {
@@ -263,6 +287,9 @@ func TestE2EChurn(t *testing.T) {
 			}
 			w := l.start(5, fmt.Sprintf("churn%d", started), joinArgs(watchDir, name, "--watch")...)
 			started++
+			if started%2 == 1 && !letIn(w) {
+				stuck++
+			}
 			select {
 			case <-stop:
 			case <-time.After(time.Duration(300+rng.IntN(1200)) * time.Millisecond):
@@ -296,7 +323,7 @@ func TestE2EChurn(t *testing.T) {
 	close(stop)
 	counts := <-churned
 
-	if _, err := host.await(time.Second, notice("left the table", time.Time{})); err != nil {
+	if _, err := host.await(time.Second, notice("is away", time.Time{})); err != nil {
 		t.Errorf("the host never saw the killed player leave")
 	}
 	res := stayer.waitFor(30*time.Second, "the watcher's result", isType("result"))
@@ -305,8 +332,11 @@ func TestE2EChurn(t *testing.T) {
 	if len(games) > 0 && fmt.Sprint(r.Places) != fmt.Sprint(games[0].res.Places) {
 		t.Errorf("the watcher saw places %v, the players %v", r.Places, games[0].res.Places)
 	}
-	if counts[1] < 3 {
-		t.Errorf("only %d of %d spectators got in", counts[1], counts[0])
+	if counts[2] > 0 {
+		t.Errorf("%d spectators that waited to be let in never were (%d of %d got in)", counts[2], counts[1], counts[0])
+	}
+	if counts[1] < 1 {
+		t.Errorf("none of %d spectators got in", counts[0])
 	}
 	checkCapture(t, restarted.name, filepath.Join(dir, "capture4-2"), hostPeer(t, table), journal)
 	t.Logf("FIGURE churn: %d spectators came and went (%d got in), a player killed and back twice (back in its seat %s, %s after start); game %s",
