@@ -384,6 +384,7 @@ const (
 	CodeStarted   = "started"
 	CodeVersion   = "version"
 	CodeBadCode   = "bad_code"
+	CodeBadName   = "bad_name" // a nickname or name out of bounds (CheckNick)
 )
 
 // ---- Liveness, election and hand-over ----

@@ -28,17 +28,33 @@ type mark struct{ term, seq uint64 }
 func (r *Replay) Check(sender peer.ID, term, seq uint64) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if term < r.term {
-		return fmt.Errorf("%w: term %d from %s, table is at %d", ErrStaleTerm, term, sender, r.term)
-	}
-	if m, ok := r.last[sender]; ok && m.term == term && seq <= m.seq {
-		return fmt.Errorf("%w: %d from %s, last was %d", ErrReplay, seq, sender, m.seq)
+	if err := r.peek(sender, term, seq); err != nil {
+		return err
 	}
 	if r.last == nil {
 		r.last = make(map[peer.ID]mark)
 	}
 	r.last[sender] = mark{term, seq}
 	r.term = term
+	return nil
+}
+
+// Peek is Check without recording: what Check would say now. A node asks
+// it before it verifies an envelope's signature, to refuse a replay without
+// the work, and calls Check once the envelope is verified.
+func (r *Replay) Peek(sender peer.ID, term, seq uint64) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.peek(sender, term, seq)
+}
+
+func (r *Replay) peek(sender peer.ID, term, seq uint64) error {
+	if term < r.term {
+		return fmt.Errorf("%w: term %d from %s, table is at %d", ErrStaleTerm, term, sender, r.term)
+	}
+	if m, ok := r.last[sender]; ok && m.term == term && seq <= m.seq {
+		return fmt.Errorf("%w: %d from %s, last was %d", ErrReplay, seq, sender, m.seq)
+	}
 	return nil
 }
 
