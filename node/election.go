@@ -173,9 +173,18 @@ func (r *Remote) failover() {
 			}
 			r.info = peer.AddrInfo{ID: c.id, Addrs: c.addrs}
 			r.mu.Unlock()
-			ctx, cancel := context.WithTimeout(r.ctx, DeadAfter)
-			err := r.connect(ctx)
-			cancel()
+			err := r.connectOnce(DeadAfter)
+			if err != nil && !errors.As(err, &ref) && !r.closed.Load() {
+				// Two nodes that dial each other at the same moment can
+				// both fail (each takes the client's side of the same TCP
+				// connection): one more try before passing a candidate
+				// over, or the next in line hosts too.
+				select {
+				case <-r.ctx.Done():
+				case <-time.After(200 * time.Millisecond):
+				}
+				err = r.connectOnce(DeadAfter)
+			}
 			if err == nil {
 				r.notice(fmt.Sprintf("Host left; %s is now hosting.", r.nameOf(c.id)))
 				return
@@ -193,6 +202,13 @@ func (r *Remote) failover() {
 		say("Lost the table: trying to get back…")
 		r.pause()
 	}
+}
+
+// connectOnce tries the node in r.info, for at most d.
+func (r *Remote) connectOnce(d time.Duration) error {
+	ctx, cancel := context.WithTimeout(r.ctx, d)
+	defer cancel()
+	return r.connect(ctx)
 }
 
 // pause waits a little between rounds of trying.
@@ -268,7 +284,13 @@ func (r *Remote) standby(st network.Stream) {
 	}
 	_, hello := env.Msg.(protocol.Hello)
 	r.mu.Lock()
-	ok := hello && env.Table == r.tid && env.Term == r.term+1 && r.isPlayer(env.Sender) && !r.closed.Load()
+	term := r.term + 1
+	if r.server != nil {
+		// We took over a moment ago and this rejoin came in before our
+		// stream handler changed: it is for the term we host.
+		term = r.term
+	}
+	ok := hello && env.Table == r.tid && env.Term == term && r.isPlayer(env.Sender) && !r.closed.Load()
 	if ok && r.server == nil && !r.hostLost && time.Since(r.heard) < 2*HeartbeatEvery+HeartbeatEvery/2 {
 		// We still hear the host: the rejoiner lost only its own link.
 		r.mu.Unlock()
@@ -281,7 +303,7 @@ func (r *Remote) standby(st network.Stream) {
 		st.Close()
 		return
 	}
-	if ok && r.elect == 0 {
+	if ok && r.server == nil && r.elect == 0 {
 		r.elect = r.term + 1
 	}
 	r.mu.Unlock()
