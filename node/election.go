@@ -529,6 +529,10 @@ func (rc *recovery) try() {
 				r.got = append([]engine.Event(nil), u.Events...)
 				r.mu.Unlock()
 				u.Events = nil
+			} else if i := dealAt(u.Events); i >= 0 {
+				r.mu.Lock()
+				r.got = append([]engine.Event(nil), u.Events[i:]...)
+				r.mu.Unlock()
 			} else if len(u.Events) > 0 {
 				r.mu.Lock()
 				r.got = append(r.got, u.Events...)
@@ -543,26 +547,26 @@ func (rc *recovery) try() {
 func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, term uint64) (*Table, error) {
 	r.mu.Lock()
 	bots, fall := r.bots, r.fall
-	r.mu.Unlock()
-	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Reveal: ts.Reveal, TurnClock: ts.TurnClock,
-		Code: r.code, Seed: cfg.Seed}
-	r.mu.Lock()
 	gone := r.oldHost
 	r.mu.Unlock()
-	t, err := restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), ts.Seats, cfg, salt, commit, steps, term, bots, fall,
-		fmt.Sprintf("Host left; %s is now hosting.", r.nick), nil)
-	if err == nil && gone != "" {
-		// The old host's own seat, if it had one, is played by a bot at
-		// once: its player is the one who left.
-		t.do(func() {
-			for i, s := range t.seats {
-				if s.owner == gone.String() {
-					t.cover(i)
-				}
-			}
-		})
+	// No fixed seed: the next game's (N on the result sheet) is drawn at
+	// its deal. This game's seed is revealed at its end, and a next seed
+	// worked out from it would be known to every player.
+	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Reveal: ts.Reveal, TurnClock: ts.TurnClock,
+		Code: r.code}
+	notice := fmt.Sprintf("Host left; %s is now hosting.", r.nick)
+	// The old host's own seat, if it had one, is a bot's from now on, in
+	// this game and the next: its player is the one who left, and a seat
+	// kept for them would hold up every game dealt after.
+	seats := append([]SeatInfo(nil), ts.Seats...)
+	for i, s := range seats {
+		if gone != "" && s.Peer == gone.String() && s.Bot == "" {
+			seats[i] = SeatInfo{Name: s.Name, Bot: "medium", Connected: true}
+			notice += fmt.Sprintf(" A bot plays for %s.", s.Name)
+		}
 	}
-	return t, err
+	return restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), seats, cfg, salt, commit, steps, term, bots, fall,
+		notice, nil)
 }
 
 // restoreTable builds a playing table from a whole journal: after an

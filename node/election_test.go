@@ -169,3 +169,122 @@ func TestHostRestartsFromJournal(t *testing.T) {
 	}
 	t.Logf("notices: %q", notices)
 }
+
+// After an election the new host's own screen deals the next game (N on
+// its result sheet): its session passes the table action to the table it
+// now hosts, the others are told in a sentence that only the host can, and
+// the new game — a fresh deal, not one anybody can work out from the last
+// game's revealed seed — plays to a verified end for every player,
+// the old host's seat played by a bot.
+func TestElectionNewHostDealsAgain(t *testing.T) {
+	rules := engine.Standard()
+	rules.Window = time.Second
+	hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Reveal: 50 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	_, hostSess, err := tb.Sit("local", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	remotes := seatPlayers(t, ctx, hn, 3, dumbMaker)
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go PlayBot(ctx, hostSess, slowBot{&dumbBot{seat: hostSess.Seat()}}, dumbFallback, "brisk", nil)
+	play := func(sessions []Session) []Update {
+		var wg sync.WaitGroup
+		ends := make([]Update, len(sessions))
+		for i, s := range sessions {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ends[i], _ = PlayBot(ctx, s, slowBot{&dumbBot{seat: remotes[i].Seat()}}, dumbFallback, "brisk", func(u Update) {
+					if u.Notice != "" || u.Refusal != nil {
+						t.Logf("player %d: %q %v (play %d, %v)", i, u.Notice, u.Refusal, u.View.No, u.View.Phase)
+					}
+				})
+			}()
+		}
+		wg.Wait()
+		return ends
+	}
+	var first []Session
+	for _, r := range remotes {
+		first = append(first, r)
+	}
+	done := make(chan []Update)
+	go func() { done <- play(first) }()
+	for tb.Plays() < 4 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Gone at once, as a closed lid: the table first, so the dying host
+	// tells nobody that a player left as its links drop.
+	tb.Close()
+	hn.h.Close()
+	srv.Close()
+	ends := <-done
+	var host *Remote
+	for i, r := range remotes {
+		if ends[i].View.Phase != engine.PhaseOver || ends[i].Audit == nil || !ends[i].Audit.Verified {
+			t.Fatalf("player %d, first game: phase %v audit %+v", i, ends[i].View.Phase, ends[i].Audit)
+		}
+		if r.Hosting() {
+			host = r
+		}
+	}
+	if host == nil {
+		t.Fatal("nobody hosts after the election")
+	}
+	commit := ends[0].Table.Commit
+
+	var next []Session
+	for _, r := range remotes {
+		if r != host {
+			err := r.Control("again")
+			if err == nil || err.Error() != "Only the host can deal a new game." {
+				t.Errorf("a player's N: %v", err)
+			}
+		}
+		next = append(next, fromNextDeal(r))
+	}
+	if err := host.Control("again"); err != nil {
+		t.Fatalf("the new host's N: %v", err)
+	}
+	ends = play(next)
+	for i, u := range ends {
+		if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
+			t.Fatalf("player %d: the second game did not end (phase %v, turn %d, seats %+v)", i, u.View.Phase, u.View.Turn, u.Table.Seats)
+		}
+		if u.Table.Commit == commit {
+			t.Errorf("player %d: the second game has the first game's commitment", i)
+		}
+		if u.Audit == nil || !u.Audit.Verified {
+			t.Errorf("player %d, second game: audit %+v", i, u.Audit)
+		}
+	}
+}
+
+// fromNextDeal is s from the next deal on: what came before it (the end of
+// the last game) is dropped.
+func fromNextDeal(s Session) Session {
+	ch := make(chan Update, 16)
+	go func() {
+		defer close(ch)
+		dealt := false
+		for u := range s.Updates() {
+			if !dealt && (u.Table.Phase != "playing" || u.View.Phase == engine.PhaseOver || len(u.View.Hands) == 0) {
+				continue
+			}
+			dealt = true
+			ch <- u
+		}
+	}()
+	return nextDeal{s, ch}
+}
+
+type nextDeal struct {
+	Session
+	ch chan Update
+}
+
+func (n nextDeal) Updates() <-chan Update { return n.ch }

@@ -649,6 +649,15 @@ func (r *Remote) Seat() int {
 }
 
 func (r *Remote) connect(ctx context.Context) error {
+	r.mu.Lock()
+	back := r.oldHost != "" && r.info.ID == r.oldHost
+	r.mu.Unlock()
+	if back {
+		// Back to the host we lost (whose connection lost() closed): past
+		// libp2p's dial backoff, which the dials that failed while the
+		// link was down set, so the host is reached as soon as the link is.
+		ctx = network.WithForceDirectDial(ctx, "back to the host")
+	}
 	if err := r.h.Connect(ctx, r.info); err != nil {
 		return err
 	}
@@ -781,6 +790,11 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 				u.Events = nil
 				u.Backlog = true
 				r.journal, r.shares = nil, nil
+			} else if i := dealAt(u.Events); i >= 0 {
+				// A new game at the same seats: the audit and the journal
+				// are of this game alone.
+				r.got = append([]engine.Event(nil), u.Events[i:]...)
+				r.journal, r.shares, r.parts = nil, nil, nil
 			} else {
 				r.got = append(r.got, u.Events...)
 			}
@@ -805,6 +819,16 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 		case protocol.Heartbeat:
 		}
 	}
+}
+
+// dealAt is where a new game's deal is among events, or -1.
+func dealAt(events []engine.Event) int {
+	for i := range events {
+		if events[i].Type == "deal" {
+			return i
+		}
+	}
+	return -1
 }
 
 // audit gathers the host's reveal and, once whole, checks the game: the
@@ -942,9 +966,30 @@ func (r *Remote) Send(cmd engine.Command) error {
 	return r.send(m)
 }
 
-// Control is for the host's own session; a remote player can't.
+// Control is a table action, which only the host may take. A player that
+// took over hosting after an election passes it to the table it now hosts:
+// its screen is the host's now (N on the result sheet deals again).
 func (r *Remote) Control(action string) error {
-	return errors.New("only the host can " + action + " the game")
+	r.mu.Lock()
+	local := r.local
+	r.mu.Unlock()
+	if local != nil {
+		return local.Control(action)
+	}
+	return errors.New(hostOnly(action))
+}
+
+// hostOnly is the sentence that refuses a table action to a player.
+func hostOnly(action string) string {
+	switch action {
+	case "start":
+		return "Only the host can start the game."
+	case "again":
+		return "Only the host can deal a new game."
+	case "end":
+		return "Only the host can end the game."
+	}
+	return "Only the host can do that."
 }
 
 // Close leaves the table.
