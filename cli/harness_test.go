@@ -21,6 +21,9 @@ type fakeSession struct {
 	sent     []engine.Command
 	controls []string
 	closed   bool
+	// controlErr, if set, is how the table answers a table action: as a
+	// player's session answers N on the result sheet.
+	controlErr error
 }
 
 func newFake() *fakeSession { return &fakeSession{ch: make(chan node.Update, 256)} }
@@ -38,7 +41,7 @@ func (f *fakeSession) Control(a string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.controls = append(f.controls, a)
-	return nil
+	return f.controlErr
 }
 
 func (f *fakeSession) Close() error {
@@ -284,7 +287,7 @@ func (h *harness) send(m tea.Msg) {
 	h.last = run(cmd)
 	for _, m := range h.last {
 		switch m.(type) {
-		case leaveMsg:
+		case leaveMsg, sentMsg:
 			_, cmd := h.app.Update(m)
 			h.last = append(h.last, run(cmd)...)
 		}

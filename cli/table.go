@@ -736,7 +736,9 @@ func (t *tableModel) resultKey(k string) tea.Cmd {
 			t.say("The table has closed.", true)
 			return nil
 		}
-		t.audit, t.end, t.reveal = nil, 0, nil
+		// The sheet, its audit with it, stays until the new deal comes
+		// (onUpdate clears it then): a host action can be refused.
+		t.status = ""
 		return control(t.sess, "again")
 	case "l":
 		return func() tea.Msg { return leaveMsg{} }
