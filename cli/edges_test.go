@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
@@ -60,4 +61,29 @@ func TestAgainKeepsTheVerifiedSheet(t *testing.T) {
 	h.deliver(deal)
 	h.has("first play", "Your hand")
 	h.lacks("Game over", "deal verified")
+}
+
+// The twist counts hands and piles roughly, as a table sees them; but your
+// own hand is yours to count, and so is a pile of your own cards: your
+// play's sizes, the pile, and the pile you take back are exact.
+func TestTwistOwnCountsExact(t *testing.T) {
+	rules, _ := engine.Preset("twist")
+	h := newHarness(t, opts{rules: rules, hands: fixedHands(t), first: seat(0), plain: true, w: 100, h: 30})
+	// A♠ A♥ are picked; add 2♣ and 3♦ and claim 4 aces: a lie.
+	h.press("right", "right", "space", "right", "space")
+	h.has("C  Claim 4 aces")
+	h.press("c")
+	h.sent()
+	h.has("Your hand 13 → 9 · pile 0 → 4", "Pile  4 cards", "Your hand · 9")
+	h.lacks("Your hand 11–13", "4–6")
+	// Ben calls it: the pile is the four cards you put there.
+	h.apply(engine.Command{Move: engine.MoveCall, Seat: 1, No: 1, Rank: engine.NoRank})
+	h.has("A lie!", "You take the pile: 4 cards come to your hand.")
+	h.lacks("4–6")
+	h.wait(2 * time.Second)
+	h.has("Your hand · 13", "Pile  0 cards")
+	// Ben's play is counted as the table sees it; you put 1 card on it
+	// and the pile is rough again.
+	h.botsPlay(1)
+	h.has("Ben's hand 11–13 → 11–13")
 }

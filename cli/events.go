@@ -35,6 +35,78 @@ func (t *tableModel) verb(s int, you, them string) string {
 	return t.name(s) + " " + them
 }
 
+// ownPlay is your last play with its sizes as you know them: exact, where
+// the table may see them roughly (V14).
+type ownPlay struct {
+	no     int
+	before int // your hand before it
+	pile   int // the pile before it, -1 if not known
+	sizes  engine.Sizes
+}
+
+// exactSizes is what your own play did to your hand and the pile: you
+// count your own cards exactly, and the pile too while you know every card
+// in it. before is your hand before the play, put the cards you put down,
+// pile the pile before it (-1: not known); the table's rough sizes stay
+// where they don't fit what you know.
+func exactSizes(rough engine.Sizes, before, put, pile int) engine.Sizes {
+	s := rough
+	if rough.HandBefore.Has(before) && rough.HandAfter.Has(before-put) {
+		s.HandBefore, s.HandAfter = engine.Exact(before), engine.Exact(before-put)
+	}
+	if pile >= 0 && rough.PileBefore.Has(pile) && rough.PileAfter.Has(pile+put) {
+		s.PileBefore, s.PileAfter = engine.Exact(pile), engine.Exact(pile+put)
+	}
+	return s
+}
+
+// sizes is how a play changed the counts: exact for your own.
+func (t *tableModel) sizes(l *engine.Last) engine.Sizes {
+	if l.Seat == t.me() && t.own.no == l.No && l.No > 0 {
+		return t.own.sizes
+	}
+	return l.Sizes
+}
+
+// pileCount is the pile as you can count it: exact while you know every
+// card in it, else as the table sees it.
+func (t *tableModel) pileCount(v *engine.View) engine.Count {
+	if !v.Pile.IsExact() && t.pileKnown >= 0 && v.Pile.Has(t.pileKnown) {
+		return engine.Exact(t.pileKnown)
+	}
+	return v.Pile
+}
+
+// taken is how many cards a seat took with the pile: exact when you know
+// the pile, or when you took it (your hand is yours to count).
+func (t *tableModel) taken(e engine.Event) engine.Count {
+	if e.Count.IsExact() {
+		return e.Count
+	}
+	if t.pileKnown >= 0 && e.Count.Has(t.pileKnown) {
+		return engine.Exact(t.pileKnown)
+	}
+	if e.Seat == t.me() && e.Seat >= 0 {
+		// t.hand is still the hand before this update.
+		if d := len(t.u.View.Hand) - len(t.hand); d > 0 && e.Count.Has(d) {
+			return engine.Exact(d)
+		}
+	}
+	return e.Count
+}
+
+// checkPile keeps the known pile honest with the view: the view's count
+// when it is exact, and nothing known when they disagree or updates were
+// missed (a reconnection's backlog).
+func (t *tableModel) checkPile(v *engine.View, backlog bool) {
+	switch {
+	case v.Pile.IsExact():
+		t.pileKnown = v.Pile.Lo
+	case backlog || !v.Pile.Has(t.pileKnown):
+		t.pileKnown = -1
+	}
+}
+
 func (t *tableModel) addLog(line string) {
 	t.log = append(t.log, line)
 	if len(t.log) > 60 {
@@ -72,6 +144,7 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 		switch e.Type {
 		case "deal":
 			t.bubbles = map[int]bubble{}
+			t.pileKnown, t.own = 0, ownPlay{}
 			if e.Rank.Valid() {
 				t.addLog(fmt.Sprintf("New deal: %s first, calling %s.", t.verb(e.Target, "play", "plays"), e.Rank.Word(2)))
 			} else {
@@ -88,6 +161,13 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			} else {
 				t.bubbles[e.Seat] = bubble{text: "“" + claimWords(e.Claim, e.Rank) + "”"}
 			}
+			if e.Seat == t.me() && e.Seat >= 0 {
+				t.own = ownPlay{no: e.No, before: len(t.hand), pile: t.pileKnown, sizes: e.Sizes}
+			}
+			t.pileKnown = -1
+			if e.Sizes.PileAfter.IsExact() {
+				t.pileKnown = e.Sizes.PileAfter.Lo
+			}
 			line := t.verb(e.Seat, "claim ", "claims ") + claimWords(e.Claim, e.Rank)
 			if e.Out {
 				line += ": their last cards!"
@@ -97,6 +177,13 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			}
 			t.addLog(line)
 		case "mine":
+			if e.Seat == t.me() && t.own.no == e.No {
+				o := &t.own
+				o.sizes = exactSizes(o.sizes, o.before, len(e.Cards), o.pile)
+				if o.sizes.PileAfter.IsExact() {
+					t.pileKnown = o.sizes.PileAfter.Lo
+				}
+			}
 			if n := len(t.log); n > 0 && strings.HasPrefix(t.log[n-1], "You claim") {
 				t.log[n-1] += " (you put down " + cardList(e.Cards) + ")"
 			}
@@ -154,18 +241,20 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			p.lines = append(p.lines, verdict)
 			t.addLog(stripANSI(verdict) + " " + stripANSI(up))
 		case "take":
-			line := fmt.Sprintf("%s takes the pile: %s.", t.name(e.Seat), countWords(e.Count))
+			n := t.taken(e)
+			t.pileKnown = 0
+			line := fmt.Sprintf("%s takes the pile: %s.", t.name(e.Seat), countWords(n))
 			if e.Seat == t.me() {
 				verb := "come"
-				if e.Count == engine.Exact(1) {
+				if n == engine.Exact(1) {
 					verb = "comes"
 				}
-				line = fmt.Sprintf("You take the pile: %s %s to your hand.", countWords(e.Count), verb)
+				line = fmt.Sprintf("You take the pile: %s %s to your hand.", countWords(n), verb)
 			}
 			if b := t.bubbles[e.Seat]; b.kind == bubbleShout {
-				t.bubbles[e.Seat] = bubble{text: b.text + " +" + e.Count.String(), kind: bubbleShout}
+				t.bubbles[e.Seat] = bubble{text: b.text + " +" + n.String(), kind: bubbleShout}
 			} else {
-				t.bubbles[e.Seat] = bubble{text: "picks up " + e.Count.String(), kind: bubbleQuiet}
+				t.bubbles[e.Seat] = bubble{text: "picks up " + n.String(), kind: bubbleQuiet}
 			}
 			if panel != nil && len(panel.lines) > 0 {
 				// The verdict and the sweep read as one line.
@@ -193,7 +282,12 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			t.bubbles[e.Seat] = bubble{text: "skips", kind: bubbleQuiet}
 			t.addLog(t.verb(e.Seat, "skip.", "skips."))
 		case "leave":
-			news(fmt.Sprintf("The round's %s leave the game.", countWords(e.Count)), false)
+			n := e.Count
+			if !n.IsExact() && t.pileKnown >= 0 && n.Has(t.pileKnown) {
+				n = engine.Exact(t.pileKnown)
+			}
+			t.pileKnown = 0
+			news(fmt.Sprintf("The round's %s leave the game.", countWords(n)), false)
 		case "round":
 			for s, b := range t.bubbles {
 				if !b.keep {

@@ -289,7 +289,7 @@ func (t *tableModel) middle(w int) []string {
 	default:
 		rank = "Any rank: the player names it"
 	}
-	pile := "Pile  " + countWords(v.Pile)
+	pile := "Pile  " + countWords(t.pileCount(v))
 	if v.Gone > 0 {
 		pile += fmt.Sprintf(" · %d out of the game", v.Gone)
 	}
@@ -301,7 +301,7 @@ func (t *tableModel) middle(w int) []string {
 		if l.Shown {
 			claim += " (turned up)"
 		}
-		s := l.Sizes
+		s := t.sizes(l)
 		if s.HandBefore != (engine.Count{}) || s.HandAfter != (engine.Count{}) {
 			who := t.possessive(l.Seat)
 			who = strings.ToUpper(who[:1]) + who[1:]

@@ -33,6 +33,11 @@ type tableModel struct {
 	rank   engine.Rank // the rank to claim where it is free (V1, V4, V15)
 
 	mine    string // the situation in which the hand was last set up for a move
+	// Counts you know exactly where the table sees them roughly (V14):
+	// the pile while every card in it is one you put there or could
+	// count, and your own last play.
+	pileKnown int // -1: not known
+	own       ownPlay
 	bubbles map[int]bubble
 	log     []string
 	reveal  *revealPanel
@@ -68,7 +73,7 @@ const (
 )
 
 func newTable(e *env, s node.Session) *tableModel {
-	return &tableModel{env: e, sess: s, bubbles: map[int]bubble{}, rank: engine.NoRank, rang2s: -1}
+	return &tableModel{env: e, sess: s, bubbles: map[int]bubble{}, rank: engine.NoRank, rang2s: -1, pileKnown: -1}
 }
 
 // v is the view, or nil before the deal.
@@ -252,6 +257,7 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	}
 	t.plays = v.No
 	t.events(u.Events, at)
+	t.checkPile(v, u.Backlog)
 	t.layout(v.Hand)
 
 	c := t.can()
