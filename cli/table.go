@@ -32,26 +32,26 @@ type tableModel struct {
 	extra  int         // V12: the claim minus the cards picked
 	rank   engine.Rank // the rank to claim where it is free (V1, V4, V15)
 
-	mine    string // the situation in which the hand was last set up for a move
+	mine string // the situation in which the hand was last set up for a move
 	// Counts you know exactly where the table sees them roughly (V14):
 	// the pile while every card in it is one you put there or could
 	// count, and your own last play.
 	pileKnown int // -1: not known
 	own       ownPlay
-	bubbles map[int]bubble
-	log     []string
-	reveal  *revealPanel
-	status  string // a refusal, or news from the table
-	bad     bool   // status is a refusal
-	until   time.Time
-	hint    string // the first-run hint on screen
-	rang2s  int    // the window whose 2-second bell rang
-	audit   *node.AuditResult
-	start   time.Duration // the host clock at the deal
-	end     time.Duration // and at the end
-	plays   int
-	closed  bool // the session ended after the game
-	ticking bool
+	bubbles   map[int]bubble
+	log       []string
+	reveal    *revealPanel
+	status    string // a refusal, or news from the table
+	bad       bool   // status is a refusal
+	until     time.Time
+	hint      string // the first-run hint on screen
+	rang2s    int    // the window whose 2-second bell rang
+	audit     *node.AuditResult
+	start     time.Duration // the host clock at the deal
+	end       time.Duration // and at the end
+	plays     int
+	closed    bool // the session ended after the game
+	ticking   bool
 
 	confirm bool // "Leave the table?"
 	help    bool
