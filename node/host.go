@@ -16,7 +16,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/protocol"
-	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
+	"github.com/libp2p/go-libp2p/p2p/net/connmgr"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 )
@@ -66,12 +66,24 @@ func NewHost(ctx context.Context, cfg HostConfig) (host.Host, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	rm, err := newResourceManager()
+	if err != nil {
+		return nil, fmt.Errorf("resource manager: %w", err)
+	}
+	cm, err := connmgr.NewConnManager(connLow, connHigh, connmgr.WithGracePeriod(connGrace))
+	if err != nil {
+		rm.Close()
+		return nil, fmt.Errorf("connection manager: %w", err)
+	}
 	h, err := libp2p.New(
 		libp2p.Identity(cfg.Key),
 		libp2p.ListenAddrs(listen...),
 		// TCP only: QUIC, WebTransport, WebRTC and WebSocket add nothing on
-		// a LAN but sockets and build weight.
-		libp2p.Transport(tcp.NewTCPTransport),
+		// a LAN but sockets and build weight. Its handshake is cut short
+		// (HandshakeTimeout).
+		libp2p.Transport(newTCP),
+		libp2p.ResourceManager(rm),
+		libp2p.ConnectionManager(cm),
 		// The defaults this replaces are the ones that reach the internet.
 		libp2p.DisableRelay(),
 		libp2p.DisableMetrics(),

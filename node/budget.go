@@ -1,0 +1,153 @@
+// This file sets what a stranger on the LAN may cost a node: connections,
+// handshakes, streams and memory, per address and in all (libp2p's resource
+// and connection managers, configured for a card table rather than for the
+// public network), so that a slowloris, a connect flood or a spectator
+// swarm never keeps a player from joining nor drops a seated one.
+
+package node
+
+import (
+	"math"
+	"net/netip"
+	"time"
+
+	"go.uber.org/fx"
+
+	"github.com/libp2p/go-libp2p/core/connmgr"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/pnet"
+	"github.com/libp2p/go-libp2p/core/protocol"
+	"github.com/libp2p/go-libp2p/core/sec"
+	rcmgr "github.com/libp2p/go-libp2p/p2p/host/resource-manager"
+	tptu "github.com/libp2p/go-libp2p/p2p/net/upgrader"
+	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
+	"github.com/libp2p/go-libp2p/x/rate"
+)
+
+// The budgets. A LAN game has a handful of players and a few spectators;
+// everything past that is someone else's traffic. The defence against many
+// connections is the per-address count, and the totals are sized so that
+// the per-address counts of every other address of a /24 LAN together
+// (253 × ConnsPerAddr = 1,012) still leave room: whoever else fills a home
+// or office subnet, a player's connection finds a place. (A bigger LAN lets
+// someone with thousands of addresses exhaust any total; no count per
+// address helps there.)
+const (
+	// HandshakeTimeout is how long a new TCP connection may take to finish
+	// the security handshake and pick a muxer (libp2p's default is 15 s). A
+	// LAN does it in milliseconds; a connection that trickles a byte every
+	// few seconds is dropped when it runs out.
+	HandshakeTimeout = 3 * time.Second
+	// DialTimeout bounds a TCP connect on our side.
+	DialTimeout = 5 * time.Second
+
+	// ConnsPerAddr is how many connections one IPv4 address may hold at
+	// once, handshaking or not. A player's node needs one (two for a moment
+	// while it reconnects).
+	ConnsPerAddr = 4
+	// connsInbound is the most inbound connections in all, and the most
+	// still in their handshake.
+	connsInbound = 1024
+	// Per peer ID (identities are free: these bound one identity's weight,
+	// not a person's): connections, and streams of any protocol.
+	connsPerPeer   = 4
+	streamsPerPeer = 32
+	// gameStreamsPerPeer is streams of the game's protocol per peer: one
+	// for the seat, one more while a reconnection replaces it.
+	gameStreamsPerPeer = 4
+	// memPerPeer is what one peer's connections and streams may reserve
+	// (yamux windows, mostly).
+	memPerPeer = 16 << 20
+
+	// The connection manager closes the least valued connections when more
+	// than connHigh are open, down to connLow; seated players (and, on a
+	// player's node, its host) are protected from that (Server, Remote), so
+	// a swarm of spectators or idle strangers is what goes.
+	connLow   = 192
+	connHigh  = 384
+	connGrace = 20 * time.Second
+)
+
+// connRate is how fast one address may open connections: a burst of 16,
+// then one every 5 s (libp2p's default, kept: a reconnecting player needs a
+// few). It counts attempts, so with HandshakeTimeout it bounds the
+// half-open connections one address keeps up after its burst.
+var connRate = rate.Limit{RPS: 0.2, Burst: 16}
+
+// unlimited are the addresses no count applies to: this machine's own
+// loopback, where tests and a second program on the same laptop connect
+// from. Only 127.0.0.1 and ::1: the rest of 127/8 counts as addresses of
+// their own (tests play strangers from there).
+var unlimited = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
+
+// limits are the resource manager's limits: libp2p's defaults scaled to the
+// machine, with the game's budgets above.
+func limits() rcmgr.ConcreteLimitConfig {
+	n := func(v int) rcmgr.LimitVal { return rcmgr.LimitVal(v) }
+	game := rcmgr.ResourceLimits{StreamsInbound: n(gameStreamsPerPeer), Streams: n(2 * gameStreamsPerPeer)}
+	cfg := rcmgr.PartialLimitConfig{
+		System: rcmgr.ResourceLimits{ConnsInbound: n(connsInbound), Conns: n(connsInbound + 256),
+			StreamsInbound: n(4 * connsInbound), Streams: n(8 * connsInbound)},
+		Transient: rcmgr.ResourceLimits{ConnsInbound: n(connsInbound), Conns: n(connsInbound + 128),
+			StreamsInbound: n(connsInbound), Streams: n(2 * connsInbound)},
+		PeerDefault: rcmgr.ResourceLimits{ConnsInbound: n(connsPerPeer), ConnsOutbound: n(connsPerPeer), Conns: n(2 * connsPerPeer),
+			StreamsInbound: n(streamsPerPeer), StreamsOutbound: n(streamsPerPeer), Streams: n(2 * streamsPerPeer),
+			Memory: rcmgr.LimitVal64(memPerPeer)},
+		ProtocolPeer: map[protocol.ID]rcmgr.ResourceLimits{ProtocolID: game},
+	}
+	return cfg.Build(rcmgr.DefaultLimits.AutoScale())
+}
+
+func newResourceManager() (network.ResourceManager, error) {
+	v4 := []rcmgr.ConnLimitPerSubnet{{PrefixLength: 32, ConnCount: ConnsPerAddr}}
+	// The game listens on IPv4 only (PickLAN); for a dial over IPv6 the
+	// counts go by /64, a LAN's whole prefix, as privacy addresses are free.
+	v6 := []rcmgr.ConnLimitPerSubnet{{PrefixLength: 64, ConnCount: 4 * ConnsPerAddr}}
+	var free4, free6 []rcmgr.NetworkPrefixLimit
+	var freeRate []rate.PrefixLimit
+	for _, p := range unlimited {
+		l := rcmgr.NetworkPrefixLimit{Network: p, ConnCount: math.MaxInt}
+		if p.Addr().Is4() {
+			free4 = append(free4, l)
+		} else {
+			free6 = append(free6, l)
+		}
+		freeRate = append(freeRate, rate.PrefixLimit{Prefix: p}) // zero: no limit
+	}
+	connRates := &rate.Limiter{
+		NetworkPrefixLimits: freeRate,
+		SubnetRateLimiter: rate.SubnetLimiter{
+			IPv4SubnetLimits: []rate.SubnetLimit{{PrefixLength: 32, Limit: connRate}},
+			IPv6SubnetLimits: []rate.SubnetLimit{{PrefixLength: 64, Limit: rate.Limit{RPS: 4 * connRate.RPS, Burst: 4 * connRate.Burst}}},
+			GracePeriod:      time.Minute,
+		},
+	}
+	return rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(limits()),
+		rcmgr.WithLimitPerSubnet(v4, v6),
+		rcmgr.WithNetworkPrefixLimit(free4, free6),
+		rcmgr.WithConnRateLimiters(connRates),
+		rcmgr.WithMetricsDisabled(),
+	)
+}
+
+// tcpDeps is what libp2p's constructor has ready for a transport: the
+// pieces of an upgrader, so that newTCP can build one with the game's
+// handshake timeout (libp2p.New has no option for it).
+type tcpDeps struct {
+	fx.In
+	Security []sec.SecureTransport `name:"security"`
+	Muxers   []tptu.StreamMuxer
+	PSK      pnet.PSK
+	RM       network.ResourceManager
+	Gater    connmgr.ConnectionGater
+}
+
+// newTCP is the TCP transport with an upgrader whose handshakes end after
+// HandshakeTimeout.
+func newTCP(d tcpDeps) (*tcp.TcpTransport, error) {
+	u, err := tptu.New(d.Security, d.Muxers, d.PSK, d.RM, d.Gater, tptu.WithAcceptTimeout(HandshakeTimeout))
+	if err != nil {
+		return nil, err
+	}
+	return tcp.NewTCPTransport(u, d.RM, nil, tcp.WithConnectionTimeout(DialTimeout))
+}

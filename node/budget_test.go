@@ -1,0 +1,188 @@
+package node
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
+)
+
+// newLoopNodeAt is a node listening (and so dialling from) 127.0.0.ip: each
+// address of 127/8 but 127.0.0.1 counts as an address of its own.
+func newLoopNodeAt(t testing.TB, ip int) loopNode {
+	t.Helper()
+	k, _, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHost(context.Background(), HostConfig{Key: k, Listen: []ma.Multiaddr{ma.StringCast(fmt.Sprintf("/ip4/127.0.0.%d/tcp/0", ip))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return loopNode{h, k}
+}
+
+// tcpAddrOf is the host's TCP listening address.
+func tcpAddrOf(t testing.TB, n loopNode) string {
+	t.Helper()
+	for _, a := range n.h.Addrs() {
+		if na, err := manet.ToNetAddr(a); err == nil {
+			return na.String()
+		}
+	}
+	t.Fatal("no TCP address")
+	return ""
+}
+
+// A handshake that doesn't finish is cut after HandshakeTimeout, not
+// libp2p's 15 s.
+func TestHandshakeTimeout(t *testing.T) {
+	hn := newLoopNode(t)
+	c, err := net.Dial("tcp", tcpAddrOf(t, hn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// A bound for "never", well under libp2p's default, not a speed.
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	start := time.Now()
+	_, err = io.Copy(io.Discard, c)
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Fatalf("the host kept a silent connection open for %v", time.Since(start).Round(time.Second))
+	}
+	t.Logf("a silent connection was closed after %v", time.Since(start).Round(100*time.Millisecond))
+}
+
+// Strangers can't crowd out players. While 200 TCP connections from 50
+// addresses sit in the handshake (reopened as soon as they are closed) and
+// 100 fresh identities from 25 more addresses connect and ask to watch, a
+// new player still joins, and the player seated before it all began keeps
+// its connection.
+func TestStrangersCantCrowdOutPlayers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens 300 connections")
+	}
+	hn, _, srv := hostTable(t, Settings{Name: "Kitchen", Seats: 4, Bots: []string{"b"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	seatedNode := newLoopNodeAt(t, 201)
+	seated, err := Dial(ctx, seatedNode.h, seatedNode.key, info(hn), "Ada", "", false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seated.Close()
+	lostNotice := make(chan string, 1)
+	go func() {
+		for u := range seated.Updates() {
+			if strings.Contains(u.Notice, "Lost the host") {
+				select {
+				case lostNotice <- u.Notice:
+				default:
+				}
+			}
+		}
+	}()
+
+	// The slowloris: connections that never say a word.
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() { close(stop); wg.Wait() }()
+	target := tcpAddrOf(t, hn)
+	var opened, closedByHost atomic.Int64
+	for a := range 50 {
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(2+a))}}
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					c, err := d.Dial("tcp", target)
+					if err == nil {
+						opened.Add(1)
+						done := make(chan struct{})
+						go func() {
+							select {
+							case <-stop:
+								c.Close()
+							case <-done:
+							}
+						}()
+						io.Copy(io.Discard, c) // until the host hangs up
+						close(done)
+						c.Close()
+						closedByHost.Add(1)
+					}
+					select {
+					case <-stop:
+						return
+					case <-time.After(50 * time.Millisecond):
+					}
+				}
+			}()
+		}
+	}
+	// The crowd: fresh identities that connect and ask to watch.
+	var watching, refused, failed atomic.Int64
+	var crowd sync.WaitGroup
+	for i := range 100 {
+		n := newLoopNodeAt(t, 60+i/4)
+		crowd.Add(1)
+		go func() {
+			defer crowd.Done()
+			r, err := Dial(ctx, n.h, n.key, info(hn), fmt.Sprintf("w%d", i), "", true, nil)
+			switch {
+			case err == nil:
+				watching.Add(1)
+				t.Cleanup(func() { r.Close() })
+			case strings.Contains(err.Error(), "spectators"):
+				refused.Add(1)
+			default:
+				failed.Add(1)
+			}
+		}()
+	}
+	crowd.Wait()
+	t.Logf("crowd: %d watching, %d refused a place, %d could not connect; slowloris: %d connections opened, %d closed by the host so far",
+		watching.Load(), refused.Load(), failed.Load(), opened.Load(), closedByHost.Load())
+
+	// A new player joins in the middle of it.
+	newNode := newLoopNodeAt(t, 202)
+	joined, err := Dial(ctx, newNode.h, newNode.key, info(hn), "Bea", "", false, nil)
+	if err != nil {
+		t.Fatalf("a new player could not join during the flood: %v", err)
+	}
+	defer joined.Close()
+	if joined.Seat() < 0 {
+		t.Fatalf("the new player got no seat")
+	}
+	// And the seated player kept its link through it all, and for a few
+	// heartbeats more.
+	select {
+	case n := <-lostNotice:
+		t.Fatalf("the seated player lost the host: %s", n)
+	case <-time.After(2 * DeadAfter):
+	}
+	seated.mu.Lock()
+	gen := seated.gen
+	seated.mu.Unlock()
+	if gen != 1 {
+		t.Fatalf("the seated player connected %d times", gen)
+	}
+	t.Logf("host: %d connections open at the end; %d refused envelopes", len(hn.h.Network().Conns()), srv.Refused.Load())
+}
