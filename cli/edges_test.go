@@ -87,3 +87,47 @@ func TestTwistOwnCountsExact(t *testing.T) {
 	h.botsPlay(1)
 	h.has("Ben's hand 11–13 → 11–13")
 }
+
+// While a call's cards are shown the host holds every play: the dock
+// offers none, C says why, and the line goes once the cards are put away.
+func TestNoPlayOfferedDuringReveal(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(3), plain: true})
+	// Dev plays before you: you call it, and your turn comes with the reveal.
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 3, Cards: cards(t, "3S"), Rank: engine.NoRank})
+	h.press("b")
+	h.sent()
+	h.has("Turned up", "Your turn is next: the cards are still being shown…")
+	h.lacks("C  Claim", "C  Pick")
+	h.press("c")
+	if got := h.sess.takeSent(); len(got) != 0 {
+		t.Fatalf("sent %+v", got)
+	}
+	h.has("Wait: the cards are still being shown.")
+	h.wait(2100 * time.Millisecond)
+	if h.app.table.reveal != nil {
+		t.Fatal("the reveal outstayed the pause")
+	}
+	h.lacks("Wait: the cards", "still being shown")
+	h.has("C  Claim")
+}
+
+// A refusal is about its moment: once the game moves on it goes, and the
+// result sheet never shows one from the game.
+func TestRefusalDoesNotLinger(t *testing.T) {
+	h := newHarness(t, opts{seats: 3, seed: 7, plain: true, w: 100, h: 30})
+	refuse := func() {
+		u := h.update(nil)
+		u.Refusal = &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "It isn't your turn: Ben plays."}
+		h.send(updateMsg{sess: h.sess, u: u, at: h.local})
+		h.has("It isn't your turn: Ben plays.")
+	}
+	refuse()
+	h.botsPlay(1)
+	h.lacks("It isn't your turn")
+	for !h.g.Over() {
+		refuse()
+		playToEnd(t, h)
+	}
+	h.has("Game over")
+	h.lacks("It isn't your turn")
+}

@@ -563,6 +563,10 @@ func (t *tableModel) dock(w int) string {
 		} else {
 			main = st.r(st.faint, "H  Pick a card to hand over")
 		}
+	case t.reveal != nil && (c.play || c.judge):
+		// The host holds every play until the reveal pause is over:
+		// offer nothing it would refuse.
+		left = append(left, "Your turn is next: the cards are still being shown…")
 	case c.call:
 		left = append(left, st.keyed("G", "Let it go"))
 		if c.play {

@@ -228,6 +228,9 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	}
 	if u.Refusal != nil {
 		t.say(u.Refusal.Msg, true)
+	} else if t.bad && len(u.Events) > 0 {
+		// The game moved on: a refusal of a moment ago no longer holds.
+		t.status, t.bad, t.until = "", false, time.Time{}
 	}
 	if u.Audit != nil {
 		t.audit = u.Audit
@@ -432,6 +435,9 @@ func (t *tableModel) onTick(at time.Time) tea.Cmd {
 	var cmds []tea.Cmd
 	if t.reveal != nil && !t.now.Before(t.reveal.until) {
 		t.reveal = nil
+		if t.bad {
+			t.status, t.bad, t.until = "", false, time.Time{}
+		}
 	}
 	if t.status != "" && !t.until.IsZero() && !t.now.Before(t.until) {
 		t.status, t.until = "", time.Time{}
@@ -629,6 +635,10 @@ func (t *tableModel) gameKey(k string) tea.Cmd {
 			t.say(t.notYourTurn(), true)
 			return nil
 		}
+		if t.reveal != nil {
+			t.say("Wait: the cards are still being shown.", true)
+			return nil
+		}
 		move := map[string]engine.Move{"d": engine.MoveDoubt, "v": engine.MoveBelieve, "k": engine.MoveSkip}[k]
 		return send(t.sess, engine.Command{Move: move, Seat: me, No: v.No, Rank: engine.NoRank})
 	case "4":
@@ -636,6 +646,10 @@ func (t *tableModel) gameKey(k string) tea.Cmd {
 			if v.Rules.Quads {
 				t.say("Lay out four of a kind on your turn, before you play, when you hold four.", true)
 			}
+			return nil
+		}
+		if t.reveal != nil {
+			t.say("Wait: the cards are still being shown.", true)
 			return nil
 		}
 		cards := t.quadCards()
