@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -72,6 +73,12 @@ var ruleRows = []formRow{
 	{key: "mode", label: "Mode", help: "classic, or I Doubt It (V15)", choices: []string{"classic", "doubt"}},
 }
 
+// turnClocks are the turn clock's choices, in seconds ("0": off).
+var turnClocks = []string{"0", "15", "30", "45", "60", "90", "120"}
+
+// defaultTurnClock is a table on the network's turn clock, in seconds.
+const defaultTurnClock = "60"
+
 func nums(lo, hi int) []string {
 	var out []string
 	for i := lo; i <= hi; i++ {
@@ -95,10 +102,15 @@ func newForm(cfg Config, local bool) formModel {
 		{key: "seats", label: "Seats", help: "2 to 10, people first", choices: nums(2, 10)},
 		{key: "bots", label: "Bots", help: "seats bots take", choices: nums(0, 9)},
 		{key: "code", label: "Join code", text: true, help: "empty: anyone may join"},
+		{key: "turn_clock", label: "Turn clock", help: "then a move is made for the player",
+			choices: turnClocks, show: []string{"off", "15 s", "30 s", "45 s", "60 s", "90 s", "2 min"}},
 	}}
 	f.rows = append(f.rows, ruleRows...)
 	f.row("preset").set(cfg.Preset)
 	f.row("seats").set("4")
+	// One idle player holds up a table of people for ever without a clock;
+	// a minute is time enough to think.
+	f.row("turn_clock").set(defaultTurnClock)
 	bots := max(0, min(cfg.Bots, 9))
 	if !local {
 		bots = min(bots, 2) // room for people: that's what a table on the network is for
@@ -171,11 +183,11 @@ func (f *formModel) fixBots() {
 	}
 }
 
-// hidden reports whether a row doesn't apply: seats and code are for the
-// network only.
+// hidden reports whether a row doesn't apply: seats, code and the turn
+// clock are for the network only (alone with bots, nobody waits on you).
 func (f *formModel) hidden(r *formRow) bool {
 	local := f.row("where").get() == "here"
-	return local && (r.key == "seats" || r.key == "code")
+	return local && (r.key == "seats" || r.key == "code" || r.key == "turn_clock")
 }
 
 // settings reads the form, refusing what can't be played.
@@ -199,6 +211,9 @@ func (f *formModel) settings() (TableSettings, bool, error) {
 		}
 	}
 	local := f.row("where").get() == "here"
+	if secs, err := strconv.Atoi(f.row("turn_clock").get()); err == nil && !local {
+		set.TurnClock = time.Duration(secs) * time.Second
+	}
 	if local {
 		set.Code = ""
 	}

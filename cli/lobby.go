@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -54,6 +55,9 @@ type TableSettings struct {
 	Seats int
 	Bots  []string // a level for each bot seat: easy, medium, hard
 	Code  string   // join code; "" for an open table
+	// TurnClock is how long a person's turn waits before the table plays
+	// the fallback move for them; 0 waits for ever (node.Settings.TurnClock).
+	TurnClock time.Duration
 }
 
 // BotLevels are the levels a bot seat can be given.

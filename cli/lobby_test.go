@@ -261,3 +261,52 @@ func TestGiveUpJoining(t *testing.T) {
 		t.Error("the session we gave up on is still open")
 	}
 }
+
+// A table on the network has a turn clock, a minute unless the form says
+// otherwise (or off); a game here alone with bots has none. The waiting
+// room says what it is.
+func TestFormTurnClock(t *testing.T) {
+	l := &fakeLobby{}
+	a := lobbyApp(t, l, Config{Bots: 1})
+	a.env.h = 60
+	press(a, "n")
+	contains(t, text(a), "Turn clock", "60 s")
+	f := &a.form
+	for f.rows[f.cursor].key != "turn_clock" {
+		press(a, "down")
+	}
+	press(a, "left")
+	contains(t, text(a), "‹ 45 s ›")
+	press(a, "enter")
+	if len(l.created) != 1 || l.created[0].TurnClock != 45*time.Second {
+		t.Fatalf("created %+v", l.created)
+	}
+	u := node.Update{Table: node.TableState{Name: "Kitchen", Preset: "standard", Rules: engine.Standard(), You: 0, Host: "Ada",
+		Phase: "waiting", TurnClock: 45 * time.Second, Seats: []node.SeatInfo{{Name: "Ada", Connected: true}, {}}}}
+	step(a, updateMsg{sess: l.sess, u: u, at: time.Now()})
+	contains(t, text(a), "turn clock 45 s")
+
+	// Off is a choice.
+	a = lobbyApp(t, l, Config{Bots: 1})
+	press(a, "n")
+	f = &a.form
+	f.row("turn_clock").set("0")
+	press(a, "enter")
+	if len(l.created) != 2 || l.created[1].TurnClock != 0 {
+		t.Fatalf("created %+v", l.created)
+	}
+	// Alone with bots: no clock, and no row for it.
+	a = lobbyApp(t, l, Config{Bots: 1})
+	a.env.h = 60
+	press(a, "n")
+	f = &a.form
+	f.row("where").set("here")
+	f.fixBots()
+	if s := text(a); strings.Contains(s, "Turn clock") {
+		t.Errorf("a game here offers a turn clock:\n%s", s)
+	}
+	press(a, "enter")
+	if len(l.solo) != 1 || l.solo[0].TurnClock != 0 {
+		t.Fatalf("solo %+v", l.solo)
+	}
+}

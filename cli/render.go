@@ -639,8 +639,17 @@ func (t *tableModel) helpView() string {
 		"  " + k("5", "Show the first-run hints again"),
 		"",
 	}
-	lines = append(lines, wrap("  This table: ", rulesSummary(t.u.Table.Rules), w)...)
+	lines = append(lines, wrap("  This table: ", t.tableSummary(), w)...)
 	return screen(lines, nil, w, e.h)
+}
+
+// tableSummary is the table's rules and its turn clock, in a line.
+func (t *tableModel) tableSummary() string {
+	s := rulesSummary(t.u.Table.Rules)
+	if c := t.u.Table.TurnClock; c > 0 {
+		s += fmt.Sprintf(" · turn clock %g s", c.Seconds())
+	}
+	return s
 }
 
 // rulesSummary is a table's rules in a line: the preset, the keys that

@@ -56,7 +56,7 @@ func (t *tableModel) waitingView() string {
 	} else {
 		top = append(top, "  Others on this network find this table in their lobby.")
 	}
-	top = append(top, wrap("  Rules: ", rulesSummary(ts.Rules), w)...)
+	top = append(top, wrap("  Rules: ", t.tableSummary(), w)...)
 	var keys string
 	if t.isHost() {
 		keys = keyBar([]string{st.k1("Enter", "start the game (empty seats get bots)"), st.k1("Q", "leave")}, w)
