@@ -333,11 +333,19 @@ func (a *App) formView() string {
 		}
 		rows = append(rows, " "+line)
 	}
-	room := h - len(top) - len(bottom)
-	first := 0
-	if len(rows) > room {
-		first = max(0, min(at-room/2, len(rows)-room))
-		rows = rows[first : first+room]
+	// Too many rows for the screen: a window on them round the cursor,
+	// with a line above and below that says how many more there are.
+	if room := h - len(top) - len(bottom); len(rows) > room {
+		n := max(room-2, 1)
+		first := max(0, min(at-n/2, len(rows)-n))
+		more := func(arrow string, k int) string {
+			if k <= 0 {
+				return ""
+			}
+			return "   " + st.r(st.faint, fmt.Sprintf("%s %d more", arrow, k))
+		}
+		win := append([]string{more("▲", first)}, rows[first:first+n]...)
+		rows = append(win, more("▼", len(rows)-first-n))
 	}
 	return screen(append(top, rows...), bottom, w, h)
 }

@@ -310,3 +310,34 @@ func TestFormTurnClock(t *testing.T) {
 		t.Fatalf("solo %+v", l.solo)
 	}
 }
+
+// At 80×24 the form has more rows than room: it says so above and below,
+// and the field being changed is always on screen.
+func TestFormScrollsInSight(t *testing.T) {
+	l := &fakeLobby{}
+	a := lobbyApp(t, l, Config{Bots: 2})
+	press(a, "n")
+	s := text(a)
+	contains(t, s, "Table name", "▼")
+	if strings.Contains(s, "▲") {
+		t.Errorf("more above at the top:\n%s", s)
+	}
+	f := &a.form
+	for i := 0; i < 2*len(f.rows); i++ {
+		s := text(a)
+		if lines := strings.Split(s, "\n"); len(lines) != 24 {
+			t.Fatalf("%d lines", len(lines))
+		}
+		label := f.rows[f.cursor].label
+		if !strings.Contains(s, "▸ "+label) {
+			t.Fatalf("the field %q is off screen:\n%s", label, s)
+		}
+		if f.cursor == len(f.rows)-1 {
+			contains(t, s, "▲", "Mode")
+			if strings.Contains(s, "▼") {
+				t.Errorf("more below at the bottom:\n%s", s)
+			}
+		}
+		press(a, "down")
+	}
+}
