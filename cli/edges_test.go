@@ -131,3 +131,18 @@ func TestRefusalDoesNotLinger(t *testing.T) {
 	h.has("Game over")
 	h.lacks("It isn't your turn")
 }
+
+// Help covers the table, but the game goes on behind it: the line under
+// it says when a call window is open for you and when your turn comes.
+func TestHelpSaysYourTurn(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(3), plain: true})
+	h.press("?")
+	h.has("Help · keys and assists", "any other key goes back")
+	h.lacks("Your turn —")
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 3, Cards: cards(t, "3S"), Rank: engine.NoRank})
+	h.has("Help · keys and assists", "▸ A play is open to call — press ? to go back to the table")
+	h.wait(6 * time.Second) // nobody calls: your turn
+	h.has("Help · keys and assists", "▸ Your turn — press ? to go back to the table")
+	h.press("?")
+	h.has("Your turn: claim twos")
+}

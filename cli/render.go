@@ -640,7 +640,24 @@ func (t *tableModel) helpView() string {
 		"",
 	}
 	lines = append(lines, wrap("  This table: ", t.tableSummary(), w)...)
-	return screen(lines, nil, w, e.h)
+	return screen(lines, []string{st.ruleLine(w), t.helpNote()}, w, e.h)
+}
+
+// helpNote is the line under help: the table goes on behind it, so it
+// says when something waits on you.
+func (t *tableModel) helpNote() string {
+	st := t.env.st
+	c := t.can()
+	back := " — press ? to go back to the table"
+	switch {
+	case c.give:
+		return " " + st.r(st.turn, "▸ Your turn: hand over a card"+back)
+	case c.play || c.judge:
+		return " " + st.r(st.turn, "▸ Your turn"+back)
+	case c.call:
+		return " " + st.r(st.turn, "▸ A play is open to call"+back)
+	}
+	return " " + st.r(st.faint, "The game goes on behind this screen; any other key goes back to the table.")
 }
 
 // tableSummary is the table's rules and its turn clock, in a line.
