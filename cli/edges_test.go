@@ -146,3 +146,32 @@ func TestHelpSaysYourTurn(t *testing.T) {
 	h.press("?")
 	h.has("Your turn: claim twos")
 }
+
+// The claim cap is shown before the press: five picked under a cap of four
+// is not offered as a claim, and C says the limit without sending.
+func TestClaimLimitShownBeforePress(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(0), plain: true})
+	h.has("C  Claim 2 aces")
+	// A♠ A♥ are picked; add 2♣ 3♦ 5♦.
+	h.press("right", "right", "space", "right", "space", "right", "space")
+	h.has("picked 5", "Claim 1 to 4 cards (5 picked)")
+	h.lacks("C  Claim 5", "C  Claim")
+	h.press("c")
+	if got := h.sess.takeSent(); len(got) != 0 {
+		t.Fatalf("sent %+v", got)
+	}
+	h.has("Claim 1 to 4 cards (5 picked).")
+	h.press("down")
+	h.has("C  Claim 4 aces")
+
+	// The twist: one may go under, so five is a claim of four +1 — once S
+	// puts it there.
+	rules, _ := engine.Preset("twist")
+	h = newHarness(t, opts{rules: rules, hands: fixedHands(t), first: seat(0), plain: true})
+	h.press("right", "right", "space", "right", "space", "right", "space")
+	h.has("Claim 1 to 4 cards (5 picked): S puts some under")
+	h.press("s")
+	h.has("C  Claim 4 aces +1")
+	h.press("right", "space", "right", "space")
+	h.has("Put down 1 to 6 cards (7 picked)")
+}

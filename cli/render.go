@@ -546,6 +546,9 @@ func (t *tableModel) dock(w int) string {
 		if k == 0 || !r.Valid() {
 			return st.r(st.faint, "C  Pick cards to claim")
 		}
+		if p := t.claimProblem(); p != "" {
+			return st.r(st.warn, p)
+		}
 		label := verb + " " + claimWords(t.claim(), r)
 		if under := k - t.claim(); under > 0 {
 			label += fmt.Sprintf(" +%d", under)

@@ -216,6 +216,30 @@ func (t *tableModel) claim() int {
 	return k - min(t.sneak, t.maxSneak())
 }
 
+// claimProblem is why the picked cards can't be played as they stand, or
+// "": the engine's counts (R6, V5, V12, V14), said before the press.
+func (t *tableModel) claimProblem() string {
+	v := t.v()
+	k := t.nPicked()
+	if v == nil || k == 0 {
+		return ""
+	}
+	s := v.Rules.Sneak
+	switch {
+	case v.Rules.CountLies || (s > 0 && k > v.Cap+s):
+		if k > v.Cap+s {
+			return fmt.Sprintf("Put down 1 to %d cards (%d picked)", v.Cap+s, k)
+		}
+	case s > 0:
+		if t.claim() > v.Cap {
+			return fmt.Sprintf("Claim 1 to %d cards (%d picked): S puts some under", v.Cap, k)
+		}
+	case k > v.Cap:
+		return fmt.Sprintf("Claim 1 to %d cards (%d picked)", v.Cap, k)
+	}
+	return ""
+}
+
 // onUpdate takes an update from the table.
 func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	if t.now.Before(at) {
@@ -597,6 +621,10 @@ func (t *tableModel) gameKey(k string) tea.Cmd {
 		cards := t.pickedCards(r)
 		if len(cards) == 0 {
 			t.say("Pick the cards to put down first: ← → move, space picks.", true)
+			return nil
+		}
+		if p := t.claimProblem(); p != "" {
+			t.say(p+".", true)
 			return nil
 		}
 		if !r.Valid() {
