@@ -289,6 +289,7 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			t.pileKnown = 0
 			news(fmt.Sprintf("The round's %s leave the game.", countWords(n)), false)
 		case "round":
+			t.newRound = true
 			for s, b := range t.bubbles {
 				if !b.keep {
 					delete(t.bubbles, s)

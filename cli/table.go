@@ -38,6 +38,7 @@ type tableModel struct {
 	// count, and your own last play.
 	pileKnown int // -1: not known
 	own       ownPlay
+	newRound  bool // a V15 round started in the update being taken
 	bubbles   map[int]bubble
 	log       []string
 	reveal    *revealPanel
@@ -285,6 +286,14 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	t.plays = v.No
 	t.events(u.Events, at)
 	t.checkPile(v, u.Backlog)
+	if t.newRound {
+		// What was picked, or named, in the last round is of no use in
+		// this one: start the hand afresh, and set it up again if it's
+		// your move.
+		t.newRound = false
+		t.clearPicks()
+		t.sneak, t.extra, t.rank, t.mine = 0, 0, engine.NoRank, ""
+	}
 	t.layout(v.Hand)
 
 	c := t.can()
@@ -310,6 +319,10 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 		if t.hint == "" || t.hint == HintClaim {
 			cmds = append(cmds, t.showHint(HintWindow))
 		}
+	}
+	if c.choose && !slices.Contains(c.ranks, t.rank) {
+		// Never "name cards": a rank to claim is always one of the choices.
+		t.rank = bestRank(v.Hand, c.ranks, v.Rules)
 	}
 	if !c.play && !c.judge && !c.give {
 		t.mine = ""

@@ -289,3 +289,46 @@ func checkFits(t *testing.T, h *harness) {
 		t.Fatal("escape codes on a plain screen")
 	}
 }
+
+// V15: a new round is named afresh. After your doubt finds a lie you start
+// the next round: the rank you'd name is one you hold (not "cards"), and
+// what was picked in the last round is dropped — yours or not your turn.
+func TestDoubtNewRoundNamesARank(t *testing.T) {
+	rules, _ := engine.Preset("doubt")
+	h := newHarness(t, opts{rules: rules, hands: fixedHands(t), first: seat(1), plain: true})
+	// Ben starts a round of kings with an ace: a lie.
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 1, Cards: cards(t, "AC"), Rank: 12})
+	// Not your turn: you pick a card meanwhile.
+	h.press("space")
+	h.has("picked 1")
+	h.apply(engine.Command{Move: engine.MoveSkip, Seat: 2, Rank: engine.NoRank})
+	h.apply(engine.Command{Move: engine.MoveSkip, Seat: 3, Rank: engine.NoRank})
+	h.has("Round of  KINGS", "D  Doubt")
+	h.press("x", "space") // your own pick: the A♠
+	h.press("d")
+	h.sent()
+	h.has("You doubt Ben's play", "A lie!")
+	h.wait(2100 * time.Millisecond)
+	h.has("New round: you name it  KINGS", "R  Rank ▸ kings", "[K♣*]", "[K♥*]", "[K♠*]", "picked 3")
+	h.lacks("CARDS", "▸ cards", "[A♠")
+	// Whatever the view's situation says, a rank to name is never none.
+	tm := h.app.table
+	tm.rank, tm.mine = engine.NoRank, tm.u.View.Situation()
+	h.deliver(nil)
+	h.has("New round: you name it  KINGS", "R  Rank ▸ kings")
+
+	// Ben names the next round after you: a pick of yours in it goes
+	// when the round is over.
+	h.press("x", "space", "c")
+	h.sent()
+	h.apply(engine.Command{Move: engine.MoveDoubt, Seat: 1, No: h.g.Plays(), Rank: engine.NoRank})
+	h.wait(2100 * time.Millisecond)
+	h.press("right", "space")
+	h.has("picked 1")
+	// Ben took the pile and Cleo starts the next round, with a lie that
+	// Dev doubts: Dev starts a new round while your card is picked.
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 2, Cards: cards(t, "2S"), Rank: 0})
+	h.apply(engine.Command{Move: engine.MoveDoubt, Seat: 3, No: h.g.Plays(), Rank: engine.NoRank})
+	h.has("New round: Dev names the rank")
+	h.lacks("picked 1")
+}
