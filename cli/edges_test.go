@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -174,4 +175,32 @@ func TestClaimLimitShownBeforePress(t *testing.T) {
 	h.has("C  Claim 4 aces +1")
 	h.press("right", "space", "right", "space")
 	h.has("Put down 1 to 6 cards (7 picked)")
+}
+
+// A long line of news wraps at the screen's edge instead of being cut
+// ("(2 sneaked under the claim of …"), in the table talk and in the reveal.
+func TestLongNewsWraps(t *testing.T) {
+	for _, w := range []int{80, 60} {
+		rules, _ := engine.Preset("twist")
+		h := newHarness(t, opts{rules: rules, hands: fixedHands(t), first: seat(3), plain: true, w: w, h: 24})
+		// Dev claims 2 aces and slips 2 cards under them; you call it.
+		h.apply(engine.Command{Move: engine.MovePlay, Seat: 3, Cards: cards(t, "3S", "4S", "5S", "6S"), Claim: 2, Rank: engine.NoRank})
+		h.press("b")
+		h.sent()
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if strings.HasSuffix(strings.TrimRight(l, " "), "…") {
+				t.Errorf("%d columns: a line is cut: %q\n%s", w, l, h.screen())
+			}
+		}
+		flat := strings.Join(strings.Fields(h.screen()), " ")
+		for _, want := range []string{
+			// The news, and the reveal: the cards, then the verdict.
+			"Caught sneaking! Turned up: 3♠ 4♠ 5♠ 6♠ (2 sneaked under the claim of 2 aces)",
+			"Turned up: 3♠ 4♠ 5♠ 6♠ (2 sneaked under the claim of 2 aces) Caught sneaking! Dev takes the pile:",
+		} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("%d columns: screen lacks %q:\n%s", w, want, h.screen())
+			}
+		}
+	}
 }

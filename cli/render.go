@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/bullshit-game/bullshit/engine"
 )
 
@@ -85,11 +87,9 @@ func (t *tableModel) gameView() string {
 		room-- // the rule over the hand
 	}
 	if room > 0 && len(t.log) > 0 {
-		n := min(room, len(t.log))
-		for _, l := range t.log[len(t.log)-n:] {
-			top = append(top, "   "+st.r(st.faint, l))
-		}
-		room -= n
+		talk := t.talk(room, w)
+		top = append(top, talk...)
+		room -= len(talk)
 	}
 	for ; room > 0; room-- {
 		top = append(top, "")
@@ -98,6 +98,29 @@ func (t *tableModel) gameView() string {
 		top = append(top, st.ruleLine(w))
 	}
 	return screen(append(top, hand...), bottom, w, h)
+}
+
+// talk is the latest news, newest last, in at most room lines of w
+// columns: a long line wraps (indented under its start) instead of being
+// cut at the screen's edge.
+func (t *tableModel) talk(room, w int) []string {
+	st := t.env.st
+	var out []string
+	for i := len(t.log) - 1; i >= 0 && len(out) < room; i-- {
+		lines := strings.Split(ansi.Wrap(t.log[i], max(w-5, 10), ""), "\n")
+		for j, l := range lines {
+			pad := "   "
+			if j > 0 {
+				pad = "     "
+			}
+			lines[j] = pad + st.r(st.faint, strings.TrimRight(l, " "))
+		}
+		out = append(lines, out...)
+	}
+	if len(out) > room {
+		out = out[len(out)-room:]
+	}
+	return out
 }
 
 // others are the seats round the table from your left to your right; a
@@ -251,8 +274,10 @@ func (t *tableModel) middle(w int) []string {
 		for _, l := range t.reveal.lines {
 			out = append(out, wrap("   ", l, w)...)
 		}
-		if len(out) > 4 {
-			out = append(out[:3], out[len(out)-1])
+		if len(out) > 6 {
+			// Up to six lines, so a line that wraps loses nothing; past
+			// that the shout and the cards, and the latest news.
+			out = append(out[:5], out[len(out)-1])
 		}
 		for len(out) < 4 {
 			out = append(out, "")
