@@ -87,6 +87,16 @@ func TestTwistOwnCountsExact(t *testing.T) {
 	// and the pile is rough again.
 	h.botsPlay(1)
 	h.has("Ben's hand 11–13 → 11–13")
+
+	// Cards a call turns up are counted too: a pile that was empty and a
+	// play of four turned up is four cards.
+	h = newHarness(t, opts{rules: rules, hands: fixedHands(t), first: seat(3), plain: true})
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 3, Cards: cards(t, "3S", "4S", "5S", "6S"), Claim: 2, Rank: engine.NoRank})
+	h.has("Pile  4–6 cards")
+	h.press("b")
+	h.sent()
+	h.has("Dev takes the pile: 4 cards.", "picks up 4")
+	h.lacks("4–6")
 }
 
 // While a call's cards are shown the host holds every play: the dock

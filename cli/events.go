@@ -144,7 +144,7 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 		switch e.Type {
 		case "deal":
 			t.bubbles = map[int]bubble{}
-			t.pileKnown, t.own = 0, ownPlay{}
+			t.pileKnown, t.own, t.lastPile, t.lastNo = 0, ownPlay{}, -1, 0
 			if e.Rank.Valid() {
 				t.addLog(fmt.Sprintf("New deal: %s first, calling %s.", t.verb(e.Target, "play", "plays"), e.Rank.Word(2)))
 			} else {
@@ -164,6 +164,7 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			if e.Seat == t.me() && e.Seat >= 0 {
 				t.own = ownPlay{no: e.No, before: len(t.hand), pile: t.pileKnown, sizes: e.Sizes}
 			}
+			t.lastPile, t.lastNo = t.pileKnown, e.No
 			t.pileKnown = -1
 			if e.Sizes.PileAfter.IsExact() {
 				t.pileKnown = e.Sizes.PileAfter.Lo
@@ -223,6 +224,11 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			p.lines = append(p.lines, st.r(st.shout, line))
 			t.addLog(stripANSI(line))
 		case "reveal":
+			if e.No == t.lastNo && t.lastPile >= 0 {
+				// Every card of the play is on the table now: the pile
+				// is what it was before it and these.
+				t.pileKnown = t.lastPile + len(e.Cards)
+			}
 			p := open()
 			up := "Turned up:  " + cardList(e.Cards)
 			if e.Sneaked > 0 {

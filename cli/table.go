@@ -39,6 +39,8 @@ type tableModel struct {
 	pileKnown int // -1: not known
 	own       ownPlay
 	newRound  bool // a V15 round started in the update being taken
+	lastPile  int  // the known pile before the last play, -1: not known
+	lastNo    int  // and that play's number
 	bubbles   map[int]bubble
 	log       []string
 	reveal    *revealPanel
@@ -74,7 +76,7 @@ const (
 )
 
 func newTable(e *env, s node.Session) *tableModel {
-	return &tableModel{env: e, sess: s, bubbles: map[int]bubble{}, rank: engine.NoRank, rang2s: -1, pileKnown: -1}
+	return &tableModel{env: e, sess: s, bubbles: map[int]bubble{}, rank: engine.NoRank, rang2s: -1, pileKnown: -1, lastPile: -1}
 }
 
 // v is the view, or nil before the deal.
