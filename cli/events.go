@@ -318,6 +318,9 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 	}
 	if panel != nil {
 		t.reveal = panel
+		if t.over() {
+			t.lastCall = panel.lines
+		}
 	}
 }
 

@@ -22,7 +22,9 @@ func (t *tableModel) view() string {
 		e := t.env
 		return screen([]string{e.st.titleBar("bullshit", "", e.w), e.st.ruleLine(e.w), "", "  Sitting down…"},
 			[]string{e.st.ruleLine(e.w), keyBar([]string{e.st.k1("Q", "leave")}, e.w)}, e.w, e.h)
-	case t.over():
+	case t.over() && t.reveal == nil:
+		// A call that ended the game is shown like any other, for the
+		// host's reveal pause, before the sheet.
 		return t.resultView()
 	case t.v() == nil:
 		return t.waitingView()
@@ -581,6 +583,8 @@ func (t *tableModel) dock(w int) string {
 		return st.keyed("C", st.r(st.main, label))
 	}
 	switch {
+	case v.Phase == engine.PhaseOver:
+		left = append(left, "Game over: the result follows the cards.")
 	case t.me() < 0:
 		left = append(left, "Watching")
 	case c.give:

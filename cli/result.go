@@ -109,6 +109,10 @@ func (t *tableModel) resultView() string {
 	default:
 		top = append(top, "  Nobody won outright: first place is shared.")
 	}
+	if len(t.lastCall) > 0 {
+		// The call that ended the game, as the table showed it.
+		top = append(top, wrap("  Last call: ", strings.Join(t.lastCall, " "), w)...)
+	}
 	if t.audit != nil && !t.audit.Verified {
 		for _, p := range t.audit.Problems {
 			top = append(top, wrap("  ✘ ", p, w)...)

@@ -44,8 +44,9 @@ type tableModel struct {
 	bubbles   map[int]bubble
 	log       []string
 	reveal    *revealPanel
-	status    string // a refusal, or news from the table
-	bad       bool   // status is a refusal
+	lastCall  []string // the reveal of a call that ended the game, for the sheet
+	status    string   // a refusal, or news from the table
+	bad       bool     // status is a refusal
 	until     time.Time
 	hint      string // the first-run hint on screen
 	rang2s    int    // the window whose 2-second bell rang
@@ -284,6 +285,7 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	if fresh && v.Phase != engine.PhaseOver {
 		// A deal: the first, or a new game at the same seats.
 		t.start, t.end, t.audit, t.reveal, t.mine, t.log = u.At, 0, nil, nil, "", nil
+		t.lastCall = nil
 	}
 	t.plays = v.No
 	t.events(u.Events, at)

@@ -393,3 +393,30 @@ func TestEndedEarly(t *testing.T) {
 	h.has("Game ended early · 0 plays", "The host ended the game before anyone won.", "Place", "–", "13", "The host ended the game early.")
 	h.lacks("0th")
 }
+
+// A call on the game's last play is revealed like any other, for the
+// host's pause, and only then comes the sheet, which says how the game
+// ended (it once jumped from the window to the sheet in a tenth of a
+// second, the cards never shown).
+func TestLastCallRevealedBeforeTheSheet(t *testing.T) {
+	hands := [][]engine.Card{
+		cards(t, "2C", "3C", "4C"),
+		cards(t, "AC"),
+		cards(t, "5D", "6D"),
+		cards(t, "7H", "8H"),
+	}
+	h := newHarness(t, opts{hands: hands, first: seat(1), plain: true})
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 1, Cards: cards(t, "AC"), Rank: engine.NoRank})
+	h.press("b")
+	got := h.sent()
+	if len(got) != 1 || got[0].Move != engine.MoveCall {
+		t.Fatalf("sent %+v", got)
+	}
+	if !h.g.Over() {
+		t.Fatal("the game should be over: Ben went out with the truth")
+	}
+	h.has("Turned up:  A♣", "Truth!", "Game over: the result follows the cards.")
+	h.lacks("Game over ·")
+	h.wait(2100 * time.Millisecond)
+	h.has("Game over ·", "Ben wins.", "Last call:", "Truth!")
+}

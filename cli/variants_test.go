@@ -176,6 +176,7 @@ func TestWholeGamesByKeys(t *testing.T) {
 				if !h.g.Over() {
 					t.Fatalf("no end after 3000 steps; play %d", h.g.Plays())
 				}
+				h.wait(2100 * time.Millisecond) // a last call's reveal, if any
 				h.has("Game over", "Place", "Calls right/made")
 			})
 		}

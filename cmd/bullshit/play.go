@@ -191,7 +191,7 @@ func (l *lanLobby) Create(s cli.TableSettings) (node.Session, error) {
 	if l.dev == nil {
 		return nil, errNoNet
 	}
-	ho, err := l.dev.Open(node.Settings{Name: s.Name, Rules: s.Rules, Seats: s.Seats, Bots: s.Bots, Code: s.Code, Pace: "brisk"})
+	ho, err := l.dev.Open(tableSettings(s))
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +239,8 @@ func (l *lanLobby) JoinAddr(addr string) (node.Session, error) {
 }
 
 func (l *lanLobby) Solo(s cli.TableSettings) (node.Session, error) {
-	set := node.Settings{Name: s.Name, Rules: s.Rules, Seats: s.Seats, Bots: s.Bots, Pace: "brisk"}
+	set := tableSettings(s)
+	set.Code = "" // nobody else can join a game on this machine alone
 	t, sess, err := node.Local(set, l.name, makePlayBot, bot.Fallback)
 	if err != nil {
 		return nil, err
@@ -263,4 +264,10 @@ func (s *ownSession) Close() error {
 	err := s.LocalSession.Close()
 	s.close()
 	return err
+}
+
+// tableSettings is what the new-table form chose, as the node takes it.
+func tableSettings(s cli.TableSettings) node.Settings {
+	return node.Settings{Name: s.Name, Rules: s.Rules, Seats: s.Seats, Bots: s.Bots, Code: s.Code,
+		TurnClock: s.TurnClock, Pace: "brisk"}
 }
