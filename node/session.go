@@ -85,6 +85,7 @@ type TableState struct {
 	TurnClock time.Duration // 0: off
 	Addr      string        // an address to join by hand, for the lobby and waiting room
 	Commit    [32]byte      // the host's commitment to the deal's seed, published before the deal
+	Evening   Evening       // the running score of the games at these seats (evening.go)
 }
 
 // SeatInfo is one seat as the table shows it.

@@ -247,3 +247,43 @@ func TestDecodeErrorText(t *testing.T) {
 		t.Errorf("got %q, want %q", err, want)
 	}
 }
+
+// A Lobby from a 1.0 peer, without the evening, decodes with none; one
+// with it comes back whole.
+func TestLobbyEveningOptional(t *testing.T) {
+	type lobby10 struct {
+		Settings Settings
+		Players  []Player
+		Started  bool
+		Phase    string
+		Host     string
+		You      int
+		Commit   [32]byte
+	}
+	var buf bytes.Buffer
+	enc := msgpack.NewEncoder(&buf)
+	old := lobby10{Settings: Settings{Name: "Kitchen", Preset: "standard", Seats: 3}, Phase: "over", Host: "ada", You: 1}
+	if err := compile(reflect.TypeOf(old)).encode(enc, reflect.ValueOf(old)); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Decode(TypeLobby, buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := m.(Lobby); l.Evening != nil || l.Host != "ada" || l.Settings.Name != "Kitchen" {
+		t.Fatalf("a 1.0 lobby decoded as %+v", l)
+	}
+	with := sampleOf(t, TypeLobby).(Lobby)
+	with.Evening = &Evening{Games: 3, Lines: []EveningLine{{Key: "seat:0", Name: "ada", Games: 3, Wins: 2, Halves: 11, Places: []int{1, 1, 2}}}}
+	b, err := Encode(with)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err = Decode(TypeLobby, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.(Lobby).Evening; !reflect.DeepEqual(got, with.Evening) {
+		t.Fatalf("evening came back as %+v", got)
+	}
+}

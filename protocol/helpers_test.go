@@ -108,6 +108,11 @@ func samples() []sample {
 		{"state", State{Term: 4, No: 10, Data: []byte("opaque node state")}},
 		{"commit", Commit{Hash: hash}},
 		{"audit", Audit{Seed: 1<<64 - 1, Salt: []byte("salt-salt-salt-!"), Hidden: []Hidden{{No: 1, Cards: []Card{4, 5}}, {No: 2, Cards: []Card{52}}}, Steps: []Step{{At: 1500000000, Move: 1, Seat: 2, Cards: []Card{0, 1}, Claim: 2, Rank: -1}, {At: 7500000000, Tick: true, Rank: -1}}, Part: 0, Parts: 1}},
+		{"lobby-evening", Lobby{Settings: settings, Players: players, Started: true, Phase: "over", Host: "alice", You: 1, Commit: hash,
+			Evening: &Evening{Games: 2, Last: hash, Lines: []EveningLine{
+				{Key: "peer:" + bobID.String(), Name: "bob", Games: 2, Wins: 1, Halves: 9, Places: []int{1, 2}},
+				{Key: "bot:2:medium", Name: "Cleo", Bot: "medium", Games: 2, Wins: 1, Halves: 7, Places: []int{2, 1}},
+			}}}},
 	}
 }
 

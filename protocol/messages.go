@@ -135,6 +135,27 @@ type Lobby struct {
 	Host     string   // the host's nickname
 	You      int      // the recipient's seat, -1 for a spectator
 	Commit   [32]byte // the host's commitment to the deal's seed, zero before the deal
+	// Evening is the table's running score across its games (1.1): it
+	// rides here so that a host elected after this one carries it on.
+	Evening *Evening `protocol:"optional"`
+}
+
+// Evening is a table's running score across the games at the same seats.
+type Evening struct {
+	Games int
+	Last  [32]byte // the commitment of the last game counted
+	Lines []EveningLine
+}
+
+// EveningLine is one player's line of the evening.
+type EveningLine struct {
+	Key    string // "peer:ID" for a person, "bot:SEAT:NAME" for a bot, "seat:SEAT"
+	Name   string
+	Bot    string
+	Games  int
+	Wins   int
+	Halves int   // points, in halves
+	Places []int // the places of the last games, oldest first
 }
 
 // Start starts the game with these settings and players. The host has sent

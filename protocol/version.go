@@ -5,8 +5,8 @@ import "strconv"
 // Version is a protocol version, major<<8 | minor.
 type Version uint16
 
-// Current is the version this package speaks: 1.0.
-const Current Version = 1<<8 | 0
+// Current is the version this package speaks: 1.1 (1.1 added Lobby.Evening).
+const Current Version = 1<<8 | 1
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }
