@@ -71,12 +71,16 @@ type candidate struct {
 }
 
 // candidates are the person seats' nodes that may host next, lowest peer
-// ID first, the old host left out.
+// ID first, the old host left out. A seat shown away is kept in line: each
+// player saw the table's last word on who was connected at its own moment
+// (a dying host may tell one player "Ada is away" and not another), so
+// leaving those out gave two players two different lines and two hosts. A
+// candidate really gone costs a failed dial before the next in line.
 func (r *Remote) candidates(old peer.ID) []candidate {
 	var out []candidate
 	for _, s := range r.table.Seats {
 		id, err := peer.Decode(s.Peer)
-		if err != nil || id == old || s.Bot != "" || (!s.Connected && id != r.h.ID()) {
+		if err != nil || id == old || s.Bot != "" {
 			continue
 		}
 		c := candidate{id: id}

@@ -2,12 +2,14 @@ package node
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
@@ -288,3 +290,39 @@ type nextDeal struct {
 }
 
 func (n nextDeal) Updates() <-chan Update { return n.ch }
+
+// Two players who saw the table's connected flags at different moments (a
+// dying host told one "Ada is away" and not the other) still agree on who
+// is next in line: both put the lowest peer ID first, connected or not.
+func TestCandidatesAgreeWhateverTheyLastHeard(t *testing.T) {
+	ids := make([]peer.ID, 4)
+	for i := range ids {
+		_, pub, err := crypto.GenerateEd25519Key(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ids[i], err = peer.IDFromPublicKey(pub); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seats := func(away int) []SeatInfo {
+		var out []SeatInfo
+		for i, id := range ids {
+			out = append(out, SeatInfo{Name: fmt.Sprint("p", i), Peer: id.String(), Connected: i != away})
+		}
+		return append(out, SeatInfo{Name: "bot", Bot: "medium", Connected: true})
+	}
+	old := ids[3]
+	heardAll := (&Remote{table: TableState{Seats: seats(-1)}}).candidates(old)
+	for away := range 3 {
+		heardAway := (&Remote{table: TableState{Seats: seats(away)}}).candidates(old)
+		if len(heardAway) != 3 || len(heardAll) != 3 {
+			t.Fatalf("candidates: %d and %d, want 3 (the old host and the bot left out)", len(heardAll), len(heardAway))
+		}
+		for i := range heardAll {
+			if heardAll[i].id != heardAway[i].id {
+				t.Fatalf("seat %d shown away: line %v, but %v for a player who saw it connected", away, heardAway, heardAll)
+			}
+		}
+	}
+}
