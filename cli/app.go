@@ -67,6 +67,7 @@ type App struct {
 	table  *tableModel
 	busy   string // what we wait for on the busy screen
 	err    string // the last thing that went wrong, shown in the lobby
+	rules  rulesPage
 }
 
 // New makes the client. lobby may be nil: then only P (bots here) works,
@@ -238,6 +239,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		a.table, a.screen = nil, scrLobby
 		a.err = "The connection to the table ended."
+		if a.rules.from == scrTable {
+			a.rules.open = false
+		}
 		return a, nil
 	case tickMsg:
 		if a.table != nil {
@@ -251,10 +255,23 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case savedMsg:
 		return a, nil
+	case ratedMsg:
+		if a.table != nil && msg.sess == a.table.sess {
+			a.table.rated(msg)
+		}
+		return a, nil
+	case sharedMsg:
+		if a.table != nil && msg.sess == a.table.sess {
+			a.table.shared(msg)
+		}
+		return a, nil
 	case leaveMsg:
 		if a.table != nil {
 			s := a.table.sess
 			a.table, a.screen = nil, scrLobby
+			if a.rules.from == scrTable {
+				a.rules.open = false
+			}
 			cmds := []tea.Cmd{closeSession(s)}
 			if msg.quit {
 				cmds = append(cmds, tea.Quit)
@@ -291,6 +308,13 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return tea.Quit
 	}
+	if a.rules.open {
+		return a.rulesPageKey(name)
+	}
+	if name == rulesKey && a.screen == scrTable && a.table != nil && a.table.have && !a.table.help && !a.table.confirm {
+		a.tableRules()
+		return nil
+	}
 	switch a.screen {
 	case scrLobby:
 		return a.lobbyKey(name)
@@ -321,6 +345,9 @@ func (a *App) View() tea.View {
 
 // render is the screen's text, for View and for tests.
 func (a *App) render() string {
+	if a.rules.open {
+		return a.rulesView()
+	}
 	switch a.screen {
 	case scrForm:
 		return a.formView()

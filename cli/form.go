@@ -242,6 +242,9 @@ func (a *App) formKey(k tea.KeyPressMsg, name string) tea.Cmd {
 	case "esc":
 		a.screen = scrLobby
 		return nil
+	case rulesFormKey:
+		a.formRules()
+		return nil
 	case "up", "shift+tab":
 		move(-1)
 		return nil
@@ -301,7 +304,7 @@ func (a *App) formView() string {
 		bottom = append(bottom, " "+st.r(st.refusal, f.err))
 	}
 	bottom = append(bottom, keyBar([]string{st.k1("↑↓", "field"), st.k1("← →", "change"),
-		"type to edit", st.k1("Enter", "create"), st.k1("Esc", "back")}, w))
+		"type to edit", st.k1("Enter", "create"), st.k1("^R", "rules"), st.k1("Esc", "back")}, w))
 	var rows []string
 	at := 0
 	for i := range f.rows {

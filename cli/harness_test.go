@@ -176,6 +176,10 @@ func key(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+r":
+		return tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	}
 	r := []rune(k)
 	return tea.KeyPressMsg{Code: r[0], Text: k}
@@ -194,6 +198,8 @@ type harness struct {
 	sess  *fakeSession
 	dir   string
 	last  []tea.Msg // what the last step's commands gave
+	cfg   engine.Config
+	steps []engine.Step // the host's log, as a Reveal carries it
 }
 
 type opts struct {
@@ -222,7 +228,8 @@ func newHarness(t *testing.T, o opts) *harness {
 	if o.w == 0 {
 		o.w, o.h = 80, 24
 	}
-	g, deal, err := engine.New(engine.Config{Rules: o.rules, Seats: o.seats, Seed: o.seed, Hands: o.hands, First: o.first})
+	cfg := engine.Config{Rules: o.rules, Seats: o.seats, Seed: o.seed, Hands: o.hands, First: o.first}
+	g, deal, err := engine.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +248,8 @@ func newHarness(t *testing.T, o opts) *harness {
 		// Tests see the hints only when they ask for them.
 		hints = map[string]bool{HintClaim: true, HintWindow: true, HintHandOver: true}
 	}
-	h := &harness{t: t, g: g, you: o.you, ts: ts, sess: newFake(), dir: o.dir,
+	ts.Commit[0], ts.Commit[31] = byte(o.seed), 0xc0
+	h := &harness{t: t, g: g, you: o.you, ts: ts, sess: newFake(), dir: o.dir, cfg: cfg,
 		local: time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)}
 	me := "Zed"
 	if o.you >= 0 {
@@ -272,7 +280,23 @@ func (h *harness) update(events []engine.Event) node.Update {
 	if d, ok := h.g.Deadline(); ok {
 		u.Deadline = d
 	}
+	if h.g.Over() && len(events) > 0 {
+		// The host's reveal at the end, as a table sends it.
+		u.Reveal = &node.Reveal{Config: h.cfg, Steps: append([]engine.Step(nil), h.steps...)}
+	}
 	return u
+}
+
+// newGame deals the next game at the table, as the host's N does.
+func (h *harness) newGame(cfg engine.Config) {
+	h.t.Helper()
+	g, deal, err := engine.New(cfg)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.g, h.cfg, h.steps = g, cfg, nil
+	h.ts.Commit[0]++
+	h.deliver(deal)
 }
 
 func (h *harness) deliver(events []engine.Event) {
@@ -287,7 +311,7 @@ func (h *harness) send(m tea.Msg) {
 	h.last = run(cmd)
 	for _, m := range h.last {
 		switch m.(type) {
-		case leaveMsg, sentMsg:
+		case leaveMsg, sentMsg, ratedMsg, sharedMsg:
 			_, cmd := h.app.Update(m)
 			h.last = append(h.last, run(cmd)...)
 		}
@@ -301,6 +325,7 @@ func (h *harness) apply(c engine.Command) {
 	if err != nil {
 		h.t.Fatalf("%v: %v", c, err)
 	}
+	h.steps = append(h.steps, engine.Step{At: h.now, Cmd: &c})
 	h.deliver(ev)
 }
 
@@ -312,6 +337,7 @@ func (h *harness) wait(d time.Duration) {
 	ev := h.g.Tick(h.now)
 	var all []tea.Msg
 	if len(ev) > 0 {
+		h.steps = append(h.steps, engine.Step{At: h.now})
 		h.deliver(ev)
 		all = append(all, h.last...)
 	}
@@ -336,6 +362,7 @@ func (h *harness) sent() []engine.Command {
 		if err != nil {
 			h.t.Fatalf("the client sent a move the engine refused: %+v: %v", c, err)
 		}
+		h.steps = append(h.steps, engine.Step{At: h.now, Cmd: &c})
 		h.deliver(ev)
 	}
 	return cs

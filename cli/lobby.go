@@ -179,15 +179,20 @@ func (a *App) lobbyView() string {
 		out = append(out, "", "  "+e.st.r(e.st.refusal, a.err))
 	}
 	var keys []string
-	if !a.offline() && len(m.tables) > 0 {
-		keys = append(keys, e.st.k1("↑↓", "choose"), e.st.k1("Enter", "join"), e.st.k1("W", "watch"))
+	listed := !a.offline() && len(m.tables) > 0
+	if listed {
+		keys = append(keys, e.st.k1("↑↓", "choose"), e.st.k1("Enter", "join"), e.st.k1("W", "watch"), e.st.k1("I", "rules"))
 	}
 	if !a.offline() {
 		keys = append(keys, e.st.k1("N", "new table"))
 	} else {
 		keys = append(keys, e.st.k1("N", "set up a game here"))
 	}
-	keys = append(keys, e.st.k1("P", "play bots here"))
+	if listed {
+		keys = append(keys, e.st.k1("P", "solo"))
+	} else {
+		keys = append(keys, e.st.k1("P", "play bots here"), e.st.k1("I", "rules"))
+	}
 	if !a.offline() {
 		keys = append(keys, e.st.k1("A", "address"))
 	}
@@ -233,6 +238,8 @@ func (a *App) lobbyKey(k string) tea.Cmd {
 		a.screen = scrForm
 	case "p":
 		return a.solo(quickSolo(a.env.cfg))
+	case rulesKey:
+		a.lobbyRules()
 	case "a":
 		if a.offline() {
 			return nil

@@ -73,7 +73,7 @@ func TestLobbyListsTables(t *testing.T) {
 		"▸ Kitchen", "host Ben", "3/5 seats", "standard", "waiting",
 		"Living room", "6/6 seats", "twist", "playing", "(watch)",
 		"Balcony", "needs code",
-		"↑↓ choose  Enter join  W watch  N new table  P play bots here  A address  Q quit")
+		"↑↓ choose  Enter join  W watch  I rules  N new table  P solo  A address  Q quit")
 	for i, line := range strings.Split(s, "\n") {
 		if width(line) > 80 {
 			t.Errorf("line %d too wide: %q", i, line)
@@ -339,5 +339,83 @@ func TestFormScrollsInSight(t *testing.T) {
 			}
 		}
 		press(a, "down")
+	}
+}
+
+// I shows how to play: in the lobby the chosen table's preset (all the
+// lobby knows of it), saying so; in the waiting room the table's own
+// rules; the form's ^R the rules it would set up. Esc or the key again
+// goes back.
+func TestRulesScreenLobbyWaitingForm(t *testing.T) {
+	l := &fakeLobby{tables: []TableSummary{
+		{ID: "k", Name: "Kitchen", Host: "Ben", Taken: 3, Seats: 5, Preset: "standard"},
+		{ID: "l", Name: "Living room", Host: "Cleo", Taken: 6, Seats: 6, Preset: "twist", Playing: true},
+	}}
+	a := lobbyApp(t, l, Config{})
+	contains(t, text(a), "I rules")
+	press(a, "down", "i")
+	s := text(a)
+	contains(t, s, "How to play · twist · 6 seats", "The twist preset, as Living room plays it unless the host changed a rule",
+		"Sneak:", "↑↓ scroll", "▼ ", " more", "I/Esc back")
+	fits(t, a)
+	// Scrolled to the end, the keys of the game show.
+	for range 30 {
+		press(a, "down")
+	}
+	contains(t, text(a), "Counts are rough", "Keys  ", "(the end)")
+	fits(t, a)
+	press(a, "esc")
+	contains(t, text(a), "Tables on this network", "▸ Living room")
+	press(a, "i")
+	contains(t, text(a), "How to play · twist")
+	press(a, "i")
+	contains(t, text(a), "Tables on this network")
+
+	// The waiting room: this table's own rules, changed keys and all.
+	press(a, "up", "enter")
+	rules := engine.Standard()
+	if err := rules.Set("sneak", "2"); err != nil {
+		t.Fatal(err)
+	}
+	u := node.Update{Table: node.TableState{Name: "Kitchen", Preset: "standard", Rules: rules, You: 1, Host: "Ben",
+		Phase: "waiting", Seats: []node.SeatInfo{{Name: "Ben", Connected: true}, {Name: "Ada", Connected: true}, {}}}}
+	step(a, updateMsg{sess: l.sess, u: u, at: time.Now()})
+	contains(t, text(a), "waiting for players", "I rules")
+	press(a, "i")
+	s = text(a)
+	contains(t, s, "How to play · standard, changed · 3 seats", "Sneak: you may slip up to 2 extra cards", "I goes back to the table.")
+	if strings.Contains(s, "preset, as") {
+		t.Errorf("a table's own rules said to be the preset's:\n%s", s)
+	}
+	fits(t, a)
+	press(a, "i")
+	contains(t, text(a), "waiting for players")
+
+	// The form: ^R shows the rules it is set to, as they are changed.
+	press(a, "q")
+	press(a, "n")
+	for text(a) != "" && !strings.Contains(text(a), "▸ Preset") {
+		press(a, "down")
+	}
+	press(a, "right") // the next preset
+	preset := a.form.row("preset").get()
+	press(a, "ctrl+r")
+	contains(t, text(a), "How to play · "+preset, "The rules this form sets the table up with.", "^R/Esc back")
+	fits(t, a)
+	press(a, "ctrl+r")
+	contains(t, text(a), "bullshit · new table", "^R rules")
+}
+
+// fits checks the screen is exactly the window, no line wider.
+func fits(t *testing.T, a *App) {
+	t.Helper()
+	lines := strings.Split(a.render(), "\n")
+	if len(lines) != a.env.h {
+		t.Fatalf("%d lines on a screen of %d:\n%s", len(lines), a.env.h, text(a))
+	}
+	for i, l := range lines {
+		if width(l) > a.env.w {
+			t.Fatalf("line %d is %d wide:\n%s", i, width(l), text(a))
+		}
 	}
 }

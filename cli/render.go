@@ -64,7 +64,7 @@ func (t *tableModel) gameView() string {
 	if t.me() < 0 {
 		what += " · watching"
 	}
-	top := []string{st.titleBar(t.title(what), "O sort  ? help  Q leave", w), st.ruleLine(w)}
+	top := []string{st.titleBar(t.title(what), "O sort  I rules  ? help  Q leave", w), st.ruleLine(w)}
 	// The seats take three lines a row, or one where the screen is short:
 	// the hand always keeps a row.
 	seatLines := t.seatsBlock(w, false)
@@ -678,9 +678,31 @@ func (t *tableModel) helpView() string {
 // helpNote is the line under help: the table goes on behind it, so it
 // says when something waits on you.
 func (t *tableModel) helpNote() string {
+	if n := t.turnNote("?"); n != "" {
+		return n
+	}
+	return " " + t.env.st.r(t.env.st.faint, "The game goes on behind this screen; any other key goes back to the table.")
+}
+
+// waitsNote is the line under the rules screen at a table: what waits on
+// you, or how to go back.
+func (t *tableModel) waitsNote(key string) string {
+	st := t.env.st
+	if n := t.turnNote(key); n != "" {
+		return n
+	}
+	if v := t.v(); v != nil && v.Phase != engine.PhaseOver {
+		return " " + st.r(st.faint, "The game goes on behind this screen; "+key+" goes back to the table.")
+	}
+	return " " + st.r(st.faint, key+" goes back to the table.")
+}
+
+// turnNote says what waits on you at the table, when something does, for
+// a screen over it that key closes.
+func (t *tableModel) turnNote(key string) string {
 	st := t.env.st
 	c := t.can()
-	back := " — press ? to go back to the table"
+	back := " — press " + key + " to go back to the table"
 	switch {
 	case c.give:
 		return " " + st.r(st.turn, "▸ Your turn: hand over a card"+back)
@@ -689,7 +711,7 @@ func (t *tableModel) helpNote() string {
 	case c.call:
 		return " " + st.r(st.turn, "▸ A play is open to call"+back)
 	}
-	return " " + st.r(st.faint, "The game goes on behind this screen; any other key goes back to the table.")
+	return ""
 }
 
 // tableSummary is the table's rules and its turn clock, in a line.

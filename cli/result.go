@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node"
 )
 
 // waitingView is the waiting room: the seats, who is a bot, and the host's
@@ -59,16 +60,84 @@ func (t *tableModel) waitingView() string {
 	top = append(top, wrap("  Rules: ", t.tableSummary(), w)...)
 	var keys string
 	if t.isHost() {
-		keys = keyBar([]string{st.k1("Enter", "start the game (empty seats get bots)"), st.k1("Q", "leave")}, w)
+		keys = keyBar([]string{st.k1("Enter", "start the game (empty seats get bots)"), st.k1("I", "rules"), st.k1("Q", "leave")}, w)
 	} else {
 		host := ts.Host
 		if host == "" {
 			host = "the host"
 		}
-		keys = keyBar([]string{fmt.Sprintf("Waiting for %s to start the game.", host), st.k1("Q", "leave")}, w)
+		keys = keyBar([]string{fmt.Sprintf("Waiting for %s to start the game.", host), st.k1("I", "rules"), st.k1("Q", "leave")}, w)
 	}
 	bottom := []string{st.ruleLine(w), t.statusLine(w), keys}
+	if ev := t.eveningBlock(w, e.h-len(top)-len(bottom)-1); len(ev) > 0 {
+		top = append(top, "")
+		top = append(top, ev...)
+	}
 	return screen(top, bottom, w, e.h)
+}
+
+// eveningBlock is the table's running score in at most room lines: a
+// line a player (most points first) under a heading that says how points
+// are scored, or, short of room, the points in a wrapped line or two.
+// Nothing before the evening's first game ends.
+func (t *tableModel) eveningBlock(w, room int) []string {
+	st := t.env.st
+	ev := t.u.Table.Evening
+	if ev.Games == 0 || room < 2 {
+		return nil
+	}
+	lines := eveningOrder(ev)
+	mine := ""
+	if me := t.me(); me >= 0 && me < len(t.u.Table.Seats) {
+		mine = node.SeatKey(me, t.u.Table.Seats[me])
+	}
+	name := func(l node.EveningLine) string {
+		if l.Key == mine {
+			return "You"
+		}
+		if l.Bot != "" {
+			return l.Name + " " + st.r(st.faint, "bot")
+		}
+		return l.Name
+	}
+	head := fmt.Sprintf("The evening · %s · ", plural(ev.Games, "game")) + shortPointsRule(len(t.u.Table.Seats))
+	out := wrap("  ", head, w)
+	out[0] = st.r(st.bold, out[0])
+	if len(out)+len(lines) <= room {
+		nameW := max(10, min(18, w-50))
+		for _, l := range lines {
+			line := fmt.Sprintf("    %s %s %s %s", fit(name(l), nameW), fit(points(l.Halves, "pt"), 9), fit(plural(l.Wins, "win"), 7), eveningPlaces(l, ev.Games))
+			if l.Key == mine {
+				line = st.r(st.turn, line)
+			}
+			out = append(out, line)
+		}
+		return out
+	}
+	var parts []string
+	for _, l := range lines {
+		n := l.Name
+		if l.Key == mine {
+			n = "You"
+		}
+		parts = append(parts, n+" "+l.Points())
+	}
+	out = append(out, wrap("    ", joinDots(parts), w)...)
+	if len(out) > room {
+		out = out[:room]
+	}
+	return out
+}
+
+func joinDots(ps []string) string {
+	s := ""
+	for i, p := range ps {
+		if i > 0 {
+			s += " · "
+		}
+		s += p
+	}
+	return s
 }
 
 // resultView is the result sheet: place, player, cards left, sneaks
@@ -119,8 +188,19 @@ func (t *tableModel) resultView() string {
 		}
 	}
 	top = append(top, "")
+	rated := t.showRatings()
 	nameW := max(10, min(20, w-62))
-	top = append(top, st.r(st.bold, fmt.Sprintf("  %-6s %s %-11s %-8s %-7s %s", "Place", fit("Player", nameW), "Cards left", "Sneaked", "Caught", "Calls right/made")))
+	head = fmt.Sprintf("  %-6s %s %-11s %-8s %-7s %s", "Place", fit("Player", nameW), "Cards left", "Sneaked", "Caught", "Calls right/made")
+	leftW, leftHead := 11, "Cards left"
+	if rated {
+		// The rating takes the room of "Cards left" on a narrow screen.
+		if w < 90 {
+			leftW, leftHead = 5, "Left"
+		}
+		nameW = max(8, min(20, w-56-leftW))
+		head = fmt.Sprintf("  %-6s %s %s %-8s %-7s %-17s%s", "Place", fit("Player", nameW), fit(leftHead, leftW), "Sneaked", "Caught", "Calls right/made", "Rating")
+	}
+	top = append(top, st.r(st.bold, head))
 	order := make([]int, seats(v))
 	for i := range order {
 		order[i] = i
@@ -158,17 +238,43 @@ func (t *tableModel) resultView() string {
 			calls = fmt.Sprintf("%d/%d", x.Right, x.Calls)
 		}
 		line := fmt.Sprintf("  %s %s %-11s %-8s %-7s %s", fit(placeText(s), 6), fit(name, nameW), left, sneaks, caught, calls)
+		if rated {
+			line = fmt.Sprintf("  %s %s %s %-8s %-7s %-17s%s", fit(placeText(s), 6), fit(name, nameW), fit(left, leftW), sneaks, caught, calls, t.ratingCell(s))
+		}
 		if s == t.me() {
 			line = st.r(st.turn, line)
 		}
 		top = append(top, line)
 	}
-	if t.closed {
-		top = append(top, "", "  The table has closed.")
-	} else if t.status != "" {
-		top = append(top, "", "  "+t.status)
+	if rated {
+		if why := t.unrated(); why != "" {
+			top = append(top, wrap("  ", why, w)...)
+		}
 	}
-	return screen(top, t.resultKeys(w), w, e.h)
+	var news []string
+	if t.closed {
+		news = append(news, "  The table has closed.")
+	} else if t.status != "" {
+		news = append(news, "  "+t.status)
+	}
+	if l := t.sharedLine(); l != "" {
+		news = append(news, wrap("  ", l, w)...)
+	}
+	bottom := t.resultKeys(w)
+	// The evening goes between the seats and the news, in the room left.
+	room := e.h - len(top) - len(bottom) - 1
+	if len(news) > 0 {
+		room -= len(news) + 1
+	}
+	if ev := t.eveningBlock(w, room); len(ev) > 0 {
+		top = append(top, "")
+		top = append(top, ev...)
+	}
+	if len(news) > 0 {
+		top = append(top, "")
+		top = append(top, news...)
+	}
+	return screen(top, bottom, w, e.h)
 }
 
 func (t *tableModel) resultKeys(w int) []string {
@@ -177,7 +283,10 @@ func (t *tableModel) resultKeys(w int) []string {
 	if t.isHost() && !t.closed {
 		keys = append(keys, st.k1("N", "new game with the same seats"))
 	}
-	keys = append(keys, st.k1("L", "lobby"), st.k1("Q", "quit"))
+	if t.v() != nil {
+		keys = append(keys, st.k1("S", "share"))
+	}
+	keys = append(keys, st.k1("I", "rules"), st.k1("L", "lobby"), st.k1("Q", "quit"))
 	return []string{st.ruleLine(w), keyBar(keys, w)}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
 )
@@ -59,6 +60,16 @@ type tableModel struct {
 
 	confirm bool // "Leave the table?"
 	help    bool
+
+	// The result sheet's: the ratings and the share (sheet.go).
+	covered    CoverCount      // moves bots made for away people this game
+	rating     bool            // the game is recorded, or on its way
+	ratings    []rating.Change // its changes, a seat each
+	rateErr    string
+	final      *node.Reveal // the host's reveal at the end: the highlights
+	dealtAt    time.Time    // when the deal came, on our clock
+	shareDone  bool
+	sharedPath string
 }
 
 // bubble is what a seat is doing, under its name.
@@ -263,9 +274,12 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	if u.Audit != nil {
 		t.audit = u.Audit
 	}
+	if u.Reveal != nil {
+		t.final = u.Reveal
+	}
 	if u.Table.Phase == "" {
 		// A reply to a move, or news: no new view.
-		return t.startTick()
+		return tea.Batch(t.startTick(), t.rate())
 	}
 	// prev points into t.u: read what's needed of it before t.u changes.
 	prev := t.v()
@@ -286,7 +300,13 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 		// A deal: the first, or a new game at the same seats.
 		t.start, t.end, t.audit, t.reveal, t.mine, t.log = u.At, 0, nil, nil, "", nil
 		t.lastCall = nil
+		t.covered, t.rating, t.ratings, t.rateErr = nil, false, nil, ""
+		t.final, t.dealtAt, t.shareDone, t.sharedPath = nil, at, false, ""
+		if u.Reveal != nil {
+			t.final = u.Reveal
+		}
 	}
+	t.covered.Observe(u)
 	t.plays = v.No
 	t.events(u.Events, at)
 	t.checkPile(v, u.Backlog)
@@ -340,7 +360,7 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	if v.Phase == engine.PhaseOver && t.end == 0 {
 		t.end = u.At
 	}
-	cmds = append(cmds, t.startTick())
+	cmds = append(cmds, t.startTick(), t.rate())
 	return tea.Batch(cmds...)
 }
 
@@ -807,6 +827,8 @@ func (t *tableModel) resultKey(k string) tea.Cmd {
 		return control(t.sess, "again")
 	case "l":
 		return func() tea.Msg { return leaveMsg{} }
+	case "s":
+		return t.share()
 	}
 	return nil
 }

@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
 )
@@ -419,4 +423,149 @@ func TestLastCallRevealedBeforeTheSheet(t *testing.T) {
 	h.lacks("Game over ·")
 	h.wait(2100 * time.Millisecond)
 	h.has("Game over ·", "Ben wins.", "Last call:", "Truth!")
+}
+
+// I at the table shows how to play this table, over the game: it says
+// when your turn comes, the game goes on behind it, and I or Esc goes
+// back to the table as it is now. The sheet has it too.
+func TestRulesScreenAtTheTable(t *testing.T) {
+	rules, _ := engine.Preset("twist")
+	h := newHarness(t, opts{rules: rules, seats: 4, hands: fixedHands(t), first: seat(3), plain: true})
+	h.has("I rules")
+	h.press("i")
+	h.has("How to play · twist · 4 seats", "Sneak:", "The game goes on behind this screen; I goes back to the table.", "▼ ")
+	h.lacks("Rank called")
+	checkFits(t, h)
+	// Dev plays: the window is open to you, then your turn comes, both
+	// said over the rules; a key there is the rules screen's.
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 3, Cards: cards(t, "3S"), Rank: engine.NoRank})
+	h.has("▸ A play is open to call — press I to go back to the table")
+	h.press("g")
+	if got := h.sess.takeSent(); len(got) != 0 {
+		t.Fatalf("a key on the rules screen played: %+v", got)
+	}
+	h.wait(7 * time.Second)
+	h.has("▸ Your turn — press I to go back to the table")
+	h.press("pgdown", "pgdown")
+	h.has("Keys  ", "(the end)")
+	checkFits(t, h)
+	h.press("esc")
+	h.has("Rank called", "Your hand")
+	h.lacks("How to play")
+
+	// Q on the rules screen goes back, never leaves the table.
+	h.press("i", "q")
+	h.has("Your hand")
+	if h.app.table == nil || h.app.table.confirm {
+		t.Fatal("Q on the rules screen asked to leave the table")
+	}
+}
+
+// The sheet rates the game once the deal is verified, and shows each
+// seat's change: "+31 (1531)" for you, "fixed" for a bot, "not rated"
+// with why for a person it can't rate. The profile keeps it; the same
+// game shown again records nothing new.
+func TestResultSheetRatings(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, opts{seats: 4, seed: 7, you: 1, plain: true, dir: dir})
+	playToEnd(t, h)
+	h.has("Rating", "…")
+	if _, err := os.Stat(filepath.Join(dir, rating.File)); err == nil {
+		t.Fatal("rated before the deal was verified")
+	}
+	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Verified: true}}, at: h.local})
+	h.has("deal verified ✔", "fixed", "Not rated: Ada (not known by peer ID).")
+	if !regexp.MustCompile(`You +.*[+-]\d+ \(1\d{3}\)`).MatchString(h.screen()) {
+		t.Errorf("no rating change for you:\n%s", h.screen())
+	}
+	checkFits(t, h)
+	s, err := rating.Load(dir)
+	if err != nil || s.Tally.Games != 1 || s.Me == nil {
+		t.Fatalf("the profile's ratings: %+v, %v", s, err)
+	}
+	before := *s.Me
+	// The audit again (a reconnection's): nothing recorded twice.
+	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Verified: true}}, at: h.local})
+	if s, _ := rating.Load(dir); s.Tally.Games != 1 || *s.Me != before {
+		t.Fatalf("recorded twice: %+v", s.Tally)
+	}
+
+	// The next game, with a bot covering you for a while: not rated.
+	h.newGame(engine.Config{Rules: engine.Standard(), Seats: 4, Seed: 8})
+	h.lacks("Rating")
+	h.ts.Seats[1].Covered = true
+	for i := 0; i < 400 && h.app.table.covered[1] <= rating.MaxCovered && !h.g.Over(); i++ {
+		if c, ok := botMove(h.g.View(1), 1); ok && c.Move == engine.MovePlay {
+			h.apply(c)
+		} else {
+			h.botsPlay(1)
+			if d, ok := h.g.Deadline(); ok {
+				h.wait(d - h.now)
+			}
+		}
+	}
+	h.ts.Seats[1].Covered = false
+	playToEnd(t, h)
+	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Verified: true}}, at: h.local})
+	h.has("Not rated: Ada (not known by peer ID); You (a bot covered this seat).")
+	if s, _ := rating.Load(dir); s.Tally.Games != 2 || *s.Me != before {
+		t.Fatalf("a covered game moved your rating: %+v", s)
+	}
+}
+
+// A deal that doesn't verify rates nobody, and a screen with no profile
+// has no rating column.
+func TestResultSheetNotVerifiedNotRated(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, opts{seats: 3, seed: 7, plain: true, dir: dir})
+	playToEnd(t, h)
+	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Problems: []string{"seat 2's hand doesn't match"}}}, at: h.local})
+	h.has("Rating", "not rated", "Not rated: the deal was not verified.")
+	if _, err := os.Stat(filepath.Join(dir, rating.File)); err == nil {
+		t.Fatal("an unverified game was recorded")
+	}
+	h = newHarness(t, opts{seats: 3, seed: 7, plain: true})
+	playToEnd(t, h)
+	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Verified: true}}, at: h.local})
+	h.lacks("Rating", "not rated")
+}
+
+// The evening's score: on the sheet a line a player, most points first,
+// under the rule of the points; you are "You" by your key; at ten seats on
+// 80×24 it closes up into a line or two rather than run off the screen.
+// The waiting room shows it too.
+func TestEveningOnTheSheet(t *testing.T) {
+	ev := node.Evening{Games: 2, Lines: []node.EveningLine{
+		{Key: "bot:1:medium", Name: "Ben", Bot: "medium", Games: 2, Wins: 1, Halves: 7, Places: []int{2, 1}},
+		{Key: "seat:0", Name: "Ada", Games: 2, Wins: 1, Halves: 9, Places: []int{1, 2}},
+		{Key: "peer:P-eve", Name: "Eve", Games: 1, Halves: 0, Places: []int{4}},
+	}}
+	h := newHarness(t, opts{seats: 4, seed: 7, plain: true})
+	h.ts.Evening = ev
+	playToEnd(t, h)
+	h.has("The evening · 2 games · 3 points for 1st down to 0 for last; ties share",
+		"You ", "4½ pts", "1 win", "places 1 2", "Ben bot", "3½ pts", "Eve", "0 pts", "places 4 (1 of 2 games)")
+	if s := h.screen(); strings.Index(s, "4½ pts") > strings.Index(s, "3½ pts") {
+		t.Errorf("not most points first:\n%s", s)
+	}
+	checkFits(t, h)
+
+	h = newHarness(t, opts{seats: 10, seed: 3, plain: true})
+	names := []string{"Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun"}
+	h.ts.Evening = node.Evening{Games: 3}
+	for i, n := range names {
+		h.ts.Evening.Lines = append(h.ts.Evening.Lines, node.EveningLine{Key: node.SeatKey(i, h.ts.Seats[i]), Name: n,
+			Bot: h.ts.Seats[i].Bot, Games: 3, Halves: 2 * i, Places: []int{10 - i, 10 - i, 10 - i}})
+	}
+	playToEnd(t, h)
+	h.has("The evening · 3 games · 9 points for 1st down to 0 for last; ties share", "Jun 9 · Ivo 8")
+	checkFits(t, h)
+
+	// The waiting room.
+	h = newHarness(t, opts{seats: 4, seed: 7, plain: true})
+	h.ts.Evening = ev
+	h.ts.Phase = "waiting"
+	h.send(updateMsg{sess: h.sess, u: node.Update{Table: h.ts}, at: h.local})
+	h.has("waiting for players", "The evening · 2 games", "4½ pts")
+	checkFits(t, h)
 }
