@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/cli"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
 )
@@ -115,5 +118,73 @@ func TestVerifyCommand(t *testing.T) {
 		if err := verify(args, &out, &errs); err == nil || strings.Contains(out.String(), "verified") {
 			t.Errorf("verify %q: %v, %q", args, err, out.String())
 		}
+	}
+}
+
+// verify GAME SHARED: the text S wrote on the result sheet is held
+// against the saved game: the same game, its places and winner, its best
+// call. A text with a place changed, or of another game, is refused.
+func TestVerifyShared(t *testing.T) {
+	dir := t.TempDir()
+	g := verifyGame(t)
+	game := filepath.Join(dir, "game.json")
+	if err := node.SaveGame(game, g); err != nil {
+		t.Fatal(err)
+	}
+	h, end, err := cli.GameHighlights(g.Config, g.Steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Call == nil {
+		t.Fatal("the test game has no call that found a lie")
+	}
+	sg := cli.ShareGame{Table: "Kitchen", Rules: g.Config.Rules, Names: []string{"Ada", "Ben", "Cleo"}, Bots: []bool{false, false, true},
+		Places: end.Places(), Winner: end.Winner(), Plays: end.Plays(), Audit: "verified", Commit: g.Commitment, High: &h}
+	text := cli.ShareText(sg)
+	shared := filepath.Join(dir, "shared.txt")
+	write := func(s string) {
+		if err := os.WriteFile(shared, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(text)
+	var out, errs bytes.Buffer
+	if err := verify([]string{game, shared}, &out, &errs); err != nil {
+		t.Fatalf("the game's own text: %v\n%s\n%s", err, out.String(), text)
+	}
+	if !strings.Contains(out.String(), "verified: \"Kitchen\"") || !strings.Contains(out.String(), "the shared text tells this game: 3 places, the winner and the best call match") {
+		t.Fatalf("printed %q", out.String())
+	}
+
+	// Two places swapped, as a boast might.
+	w := end.Winner()
+	if w < 0 {
+		t.Fatal("the test game has no winner")
+	}
+	other := (w + 1) % 3
+	swapped := sg
+	swapped.Places = append([]int(nil), sg.Places...)
+	swapped.Places[w], swapped.Places[other] = swapped.Places[other], swapped.Places[w]
+	swapped.Winner = other
+	write(cli.ShareText(swapped))
+	out.Reset()
+	err = verify([]string{game, shared}, &out, &errs)
+	if err == nil || !strings.Contains(out.String(), "the shared text does NOT tell this game") ||
+		!strings.Contains(out.String(), fmt.Sprintf("seat %d (%s) is", w+1, sg.Names[w])) || !strings.Contains(out.String(), "won") {
+		t.Fatalf("swapped places: %v\n%s", err, out.String())
+	}
+
+	// Another game's text.
+	sg.Commit[0]++
+	write(cli.ShareText(sg))
+	out.Reset()
+	if err := verify([]string{game, shared}, &out, &errs); err == nil || !strings.Contains(out.String(), "another game") {
+		t.Fatalf("another game's text: %v\n%s", err, out.String())
+	}
+	// Not a shared text at all: a usage error, before any verdict.
+	write("hello")
+	out.Reset()
+	if err := verify([]string{game, shared}, &out, &errs); err == nil || out.Len() != 0 {
+		t.Fatalf("not a shared text: %v, %q", err, out.String())
 	}
 }
