@@ -197,8 +197,8 @@ func (t *tableModel) resultView() string {
 		if w < 90 {
 			leftW, leftHead = 5, "Left"
 		}
-		nameW = max(8, min(20, w-56-leftW))
-		head = fmt.Sprintf("  %-6s %s %s %-8s %-7s %-17s%s", "Place", fit("Player", nameW), fit(leftHead, leftW), "Sneaked", "Caught", "Calls right/made", "Rating")
+		nameW = max(8, min(20, w-57-leftW))
+		head = fmt.Sprintf("  %-6s %s %s %-8s %-7s %-18s%s", "Place", fit("Player", nameW), fit(leftHead, leftW), "Sneaked", "Caught", "Calls right/made", "Rating")
 	}
 	top = append(top, st.r(st.bold, head))
 	order := make([]int, seats(v))
@@ -239,7 +239,7 @@ func (t *tableModel) resultView() string {
 		}
 		line := fmt.Sprintf("  %s %s %-11s %-8s %-7s %s", fit(placeText(s), 6), fit(name, nameW), left, sneaks, caught, calls)
 		if rated {
-			line = fmt.Sprintf("  %s %s %s %-8s %-7s %-17s%s", fit(placeText(s), 6), fit(name, nameW), fit(left, leftW), sneaks, caught, calls, t.ratingCell(s))
+			line = fmt.Sprintf("  %s %s %s %-8s %-7s %-18s%s", fit(placeText(s), 6), fit(name, nameW), fit(left, leftW), sneaks, caught, calls, t.ratingCell(s))
 		}
 		if s == t.me() {
 			line = st.r(st.turn, line)

@@ -124,8 +124,14 @@ func TestSoloGameByKeys(t *testing.T) {
 		t.Errorf("no audit on the sheet")
 	}
 	t.Logf("played %d times, answered %d windows, called %d; the result sheet:\n%s", plays, windows, calls, s)
-	for _, want := range []string{"Game over", "plays", "Place", "Player", "Cards left", "Sneaked", "Caught",
-		"Calls right/made", "1st", "You", "Ben", "Cleo", "L lobby", "Q quit"} {
+	// With a profile, the game is rated: at 80 columns "Left" makes room
+	// for the rating column.
+	for i := 0; i < 50 && !strings.Contains(s, "fixed"); i++ {
+		time.Sleep(100 * time.Millisecond)
+		s = x.screen()
+	}
+	for _, want := range []string{"Game over", "plays", "Place", "Player", "Left", "Sneaked", "Caught",
+		"Calls right/made", "Rating", "fixed", "1st", "You", "Ben", "Cleo", "S share", "L lobby", "Q quit"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("result sheet lacks %q", want)
 		}
@@ -137,6 +143,21 @@ func TestSoloGameByKeys(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(prof, "hints.json"))
 	if err != nil || !strings.Contains(string(b), `"claim": true`) {
 		t.Errorf("hints.json: %s %v", b, err)
+	}
+	// The game is in the profile's ratings, and S writes it out there.
+	if _, err := os.Stat(filepath.Join(prof, "ratings.json")); err != nil {
+		t.Errorf("no ratings kept: %v", err)
+	}
+	x.keys("s")
+	var shared []string
+	for i := 0; i < 50 && len(shared) == 0; i++ {
+		time.Sleep(100 * time.Millisecond)
+		shared, _ = filepath.Glob(filepath.Join(prof, "shared", "*.txt"))
+	}
+	if len(shared) != 1 {
+		t.Errorf("S wrote %v; the screen:\n%s", shared, x.screen())
+	} else if b, err := os.ReadFile(shared[0]); err != nil || !strings.Contains(string(b), "seat 1") {
+		t.Errorf("the shared game: %s %v", b, err)
 	}
 	// Q quits, and the program exits cleanly.
 	x.keys("q")
