@@ -12,14 +12,17 @@ package node
 // can't be obeyed again: nobody dials it, and what it sends is stale.
 //
 // What: the new host knows the public journal (every step, its hidden cards
-// left out) and one threshold-2 share of each hidden part and of the seed
-// (journalshare.go). It asks each player that rejoins for its shares; with
-// one other player's it rebuilds the exact journal, checks the seed against
+// left out) and one share of each hidden part and of the seed
+// (journalshare.go), at a threshold of every player node but the old
+// host's. It asks each player that rejoins for its shares; with every
+// other player's it rebuilds the exact journal, checks the seed against
 // the commitment published before the deal, replays the game, restarts an
 // open window's clock (engine.MoveResume), seats the bots with their
-// memories replayed, and seats the players as they come back. With only
-// one player node left there is no second share: the game waits for the
-// old host (its journal) or another player.
+// memories replayed, and seats the players. A player node that vanished
+// with the host holds a share nobody else has: the game waits (RebuildWait)
+// for it to come back, then for the old host (its journal). With only one
+// player node left there is nobody to rebuild with, and nothing to rebuild
+// alone: it waits for the old host.
 
 import (
 	"bufio"
@@ -266,7 +269,7 @@ func (r *Remote) stateMsg(term uint64) protocol.State {
 		st.Steps = append(st.Steps, wireStep(p))
 	}
 	for step, sh := range r.shares {
-		st.Shares = append(st.Shares, protocol.StepShare{Step: step, X: sh.X, Y: sh.Y})
+		st.Shares = append(st.Shares, protocol.StepShare{Step: step, X: sh.X, Y: sh.Y, K: sh.K})
 	}
 	return st
 }
@@ -595,13 +598,6 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	}
 	t.start = time.Now().Add(-last)
 	t.log = append([]engine.Step(nil), steps...)
-	t.shares = map[int][]Share{}
-	if sh, err := SplitSeed(cfg.Seed, salt, len(seats), nil); err == nil {
-		t.shares[-1] = sh
-	}
-	for i, st := range t.log {
-		t.split(i, st)
-	}
 	t.cursor = make([]int, len(seats))
 	t.sent = make([][]engine.Event, len(seats))
 	t.seats = make([]*seat, len(seats))
@@ -609,10 +605,10 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 		s := &seat{name: si.Name, away: -1}
 		if si.Peer != "" && si.Bot == "" {
 			s.owner = si.Peer
+			s.away = 0 // until they rejoin this host
 			if si.Peer == hostPeer {
-				s.owner = "local"
+				s.owner, s.away = "local", -1
 			}
-			s.away = 0
 		} else {
 			s.botName = si.Bot
 			if s.botName == "" {
@@ -625,6 +621,15 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 			s.bot = b
 		}
 		t.seats[i] = s
+	}
+	// Every hidden part shared anew among the players of this term (the
+	// threshold counts them, so the seats come first).
+	t.shares = map[int][]Share{}
+	if sh, err := SplitSeed(cfg.Seed, salt, len(seats), t.threshold(), nil); err == nil {
+		t.shares[-1] = sh
+	}
+	for i, st := range t.log {
+		t.split(i, st)
 	}
 	// What every seat was sent, as an honest host sent it; the bots
 	// remember the game they watched.

@@ -3,11 +3,32 @@ package node
 import "github.com/bullshit-game/bullshit/engine"
 
 // The host's journal travels to every seat as it grows, with the hidden
-// cards of each play and hand-over split into threshold-2 Shamir shares,
-// one a seat. No seat can read a card it may not see from its own share;
-// any two seats together can rebuild the whole journal, and so the exact
-// game, when the host vanishes (election.go). The deal's seed and salt
-// are shared the same way.
+// cards of each play and hand-over split into Shamir shares, one a seat.
+// The threshold is every player node but the host's (at least two): only
+// all of them together can rebuild the whole journal, and so the exact
+// game, when the host vanishes (election.go). The deal's seed and salt are
+// shared the same way.
+//
+// Why all of them: identities are free, so one person can hold two seats
+// (two phones) and pool their shares; at threshold 2 that person read
+// every hand at the deal. With the threshold at every player node, no
+// coalition smaller than all the other players learns a card it may not
+// see. The price: a failover needs every player node back at the new host
+// (a player who vanishes with the host stalls it until one of them
+// returns, or the old host resumes from its journal).
+
+// threshold is how many shares rebuild a hidden part: one from every
+// player node other than the host's own, and never fewer than two (a lone
+// player can't rebuild anything, and must not read anything either).
+func (t *Table) threshold() int {
+	k := 0
+	for _, s := range t.seats {
+		if s.owner != "" && s.owner != "local" {
+			k++
+		}
+	}
+	return max(2, k)
+}
 
 // hiddenCards is what a step hides from the table: the cards of a play or
 // of a hand-over.
@@ -44,7 +65,7 @@ func (t *Table) split(i int, s engine.Step) {
 	for j, c := range h {
 		b[j] = byte(c)
 	}
-	if sh, err := Split(b, len(t.seats), 2, nil); err == nil {
+	if sh, err := Split(b, len(t.seats), t.threshold(), nil); err == nil {
 		t.shares[i] = sh
 	}
 }

@@ -436,7 +436,7 @@ func wireUpdate(u *Update) protocol.Update {
 		w.Steps = append(w.Steps, wireStep(p))
 	}
 	for _, sh := range u.Shares {
-		w.Shares = append(w.Shares, protocol.StepShare{Step: sh.Step, X: sh.Share.X, Y: sh.Share.Y})
+		w.Shares = append(w.Shares, protocol.StepShare{Step: sh.Step, X: sh.Share.X, Y: sh.Share.Y, K: sh.Share.K})
 	}
 	return w
 }
@@ -460,7 +460,11 @@ func engPubSteps(ws []protocol.Step) []PubStep {
 func engShares(ws []protocol.StepShare) []StepShare {
 	out := make([]StepShare, len(ws))
 	for i, w := range ws {
-		out[i] = StepShare{Step: w.Step, Share: Share{X: w.X, K: 2, Y: w.Y}}
+		k := w.K
+		if k == 0 {
+			k = 2 // a 1.0 peer's, always threshold 2
+		}
+		out[i] = StepShare{Step: w.Step, Share: Share{X: w.X, K: k, Y: w.Y}}
 	}
 	return out
 }
@@ -676,8 +680,9 @@ func (r *Remote) connect(ctx context.Context) error {
 	if err := r.send(protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch}); err != nil {
 		return fail(err)
 	}
+	wait := DeadAfter
 	for {
-		st.SetReadDeadline(time.Now().Add(DeadAfter))
+		st.SetReadDeadline(time.Now().Add(wait))
 		env, err := r.read(br)
 		if err != nil {
 			return fail(err)
@@ -694,6 +699,10 @@ func (r *Remote) connect(ctx context.Context) error {
 			if err := r.send(r.stateMsg(m.Term)); err != nil {
 				return fail(err)
 			}
+			// A new host seats us once every player's shares are in:
+			// give it the whole rebuild, or we would pass it over for
+			// the next in line and the table would split in two.
+			wait = RebuildWait + DeadAfter
 		case protocol.Seated:
 			r.mu.Lock()
 			r.seat, r.tid = m.Seat, m.Table

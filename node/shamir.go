@@ -169,13 +169,13 @@ func (s *Share) UnmarshalBinary(b []byte) error {
 // seedSecretSize is the seed and the salt.
 const seedSecretSize = 8 + SaltSize
 
-// SplitSeed shares a game's seed and salt among n players, threshold 2.
-func SplitSeed(seed uint64, salt [SaltSize]byte, n int, rnd io.Reader) ([]Share, error) {
+// SplitSeed shares a game's seed and salt among n players, threshold k.
+func SplitSeed(seed uint64, salt [SaltSize]byte, n, k int, rnd io.Reader) ([]Share, error) {
 	var secret [seedSecretSize]byte
 	binary.LittleEndian.PutUint64(secret[:], seed)
 	copy(secret[8:], salt[:])
 	defer clear(secret[:])
-	return Split(secret[:], n, 2, rnd)
+	return Split(secret[:], n, k, rnd)
 }
 
 // RecoverSeed rebuilds a game's seed and salt from shares and checks them

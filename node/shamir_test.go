@@ -159,7 +159,7 @@ func TestShamirSeed(t *testing.T) {
 	salt, _ := NewSalt()
 	const seed = 0xdeadbeefcafef00d
 	c := Commit(seed, salt)
-	shares, err := SplitSeed(seed, salt, 4, nil)
+	shares, err := SplitSeed(seed, salt, 4, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

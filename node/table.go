@@ -138,7 +138,7 @@ type seat struct {
 	bot     Player // the seat's bot, or the bot covering an away person
 	covered bool
 	box     *mailbox
-	away    time.Duration // when the person left; -1 while connected
+	away    time.Duration // when the person left; -1 while connected; 0 until they rejoin a table rebuilt by an election
 	decided string        // the situation the bot last decided on
 	act     *time.Timer
 	clock   *time.Timer // the turn clock or the grace period
@@ -271,7 +271,7 @@ func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
 		}
 		s.box = newMailbox()
 		box = s.box
-		if s.away >= 0 && t.phase != "waiting" {
+		if s.away > 0 && t.phase != "waiting" {
 			t.notice = fmt.Sprintf("%s is back.", name)
 		}
 		s.away = -1
@@ -393,7 +393,7 @@ func (t *Table) deal() error {
 	t.sent = make([][]engine.Event, len(t.seats))
 	t.cursor = make([]int, len(t.seats))
 	t.shares = map[int][]Share{}
-	if sh, err := SplitSeed(seed, t.salt, len(t.seats), nil); err == nil {
+	if sh, err := SplitSeed(seed, t.salt, len(t.seats), t.threshold(), nil); err == nil {
 		t.shares[-1] = sh
 	}
 	for i, s := range t.seats {

@@ -244,19 +244,21 @@ type Update struct {
 	Backlog  bool   // Events are every event sent so far (after a reconnection), for the audit
 	// The host's journal, as this seat may know it: every step since the
 	// last update, its hidden cards left out, and this seat's threshold
-	// shares of them, so that two players can rebuild the table if the
-	// host vanishes (node: election.go).
+	// shares of them, so that the players together can rebuild the table
+	// if the host vanishes (node: election.go).
 	Steps  []Step
 	Shares []StepShare
 }
 
-// StepShare is one seat's Shamir share (threshold 2) of a secret of the
-// host's: the hidden cards of step Step, or, for Step -1, the deal's seed
-// and salt.
+// StepShare is one seat's Shamir share of a secret of the host's: the
+// hidden cards of step Step, or, for Step -1, the deal's seed and salt. K
+// is the threshold, every player node but the host's (a trailing field
+// since protocol 1.1: 0 from an older peer means 2).
 type StepShare struct {
 	Step int
 	X    uint8
 	Y    []byte
+	K    uint8
 }
 
 // Count is a hand or pile size: exact when Hi == Lo, a range when Hi > Lo,
