@@ -204,3 +204,44 @@ func TestAwayAndBackNotices(t *testing.T) {
 		}
 	})
 }
+
+// A person still away when the next game is dealt ("new game with the same
+// seats") is played by a bot until they're back; the new game once waited
+// on their turn for ever.
+func TestNextDealCoversAnAwayPlayer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tb, err := NewTable(Settings{Name: "T", Seats: 3, Bots: []string{"medium", "hard"}, Pace: "fast"}, "host", realMaker, bot.Fallback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Close()
+		_, ben, err := tb.Sit("b", "Ben")
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := tb.Watch()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.Start(); err != nil {
+			t.Fatal(err)
+		}
+		ben.Close() // gone for good: a bot covers after the grace
+		stall := time.After(24 * time.Hour)
+		for games := 0; games < 2; {
+			select {
+			case u := <-spec.Updates():
+				if u.Table.Phase == "over" && u.View.Final != nil {
+					games++
+					if games == 1 {
+						if err := tb.Control("again"); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+			case <-stall:
+				t.Fatalf("game %d stalled with Ben away", games+1)
+			}
+		}
+	})
+}

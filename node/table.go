@@ -348,14 +348,22 @@ func (t *Table) cover(seatNo int) {
 	if s.box != nil || s.covered || t.game == nil || t.phase != "playing" {
 		return
 	}
+	if t.coverBot(seatNo) {
+		t.changed(nil)
+	}
+}
+
+// coverBot seats the bot that plays for an away person, and says so.
+func (t *Table) coverBot(seatNo int) bool {
+	s := t.seats[seatNo]
 	b, err := t.makeBot("medium", seatNo, t.seed+uint64(seatNo)*7919+1)
 	if err != nil {
-		return
+		return false
 	}
 	// The bot learns the seat's hand from its view; its memory starts now.
 	s.bot, s.covered, s.decided = b, true, ""
 	t.notice = fmt.Sprintf("A bot plays for %s until they're back.", s.name)
-	t.changed(nil)
+	return true
 }
 
 // Start deals. Seats no person took get bots.
@@ -413,6 +421,13 @@ func (t *Table) deal() error {
 		}
 	}
 	t.game, t.start, t.phase, t.pause, t.log = g, time.Now(), "playing", 0, nil
+	for i, s := range t.seats {
+		if s.owner != "" && s.box == nil {
+			// Still away from the last game: a bot plays for them from
+			// the deal, or the new game would wait on their turn.
+			t.coverBot(i)
+		}
+	}
 	if t.jpath != "" {
 		if t.jour != nil {
 			t.jour.Close()
