@@ -303,8 +303,8 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			}
 			t.addLog(fmt.Sprintf("New round: %s the rank.", t.verb(e.Seat, "name", "names")))
 		case "out":
-			t.bubbles[e.Seat] = bubble{text: "Out! " + ordinal(e.Place), kind: bubbleOut, keep: true}
-			news(fmt.Sprintf("%s out, in %s place.", t.verb(e.Seat, "are", "is"), ordinal(e.Place)), false)
+			t.bubbles[e.Seat] = bubble{text: "Out! " + Ordinal(e.Place), kind: bubbleOut, keep: true}
+			news(fmt.Sprintf("%s out, in %s place.", t.verb(e.Seat, "are", "is"), Ordinal(e.Place)), false)
 		case "win":
 			t.bubbles[e.Seat] = bubble{text: "Out! Wins", kind: bubbleOut, keep: true}
 			if e.Seat == t.me() {
@@ -332,8 +332,8 @@ func (t *tableModel) nameObj(s int) string {
 	return t.name(s)
 }
 
-// ordinal is 1st, 2nd, 3rd …
-func ordinal(n int) string {
+// Ordinal is 1st, 2nd, 3rd …
+func Ordinal(n int) string {
 	suf := "th"
 	switch {
 	case n%100 >= 11 && n%100 <= 13:

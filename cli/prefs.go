@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/bullshit-game/bullshit/cli/internal/atomicfile"
 )
 
 // Files in the profile directory that the client keeps.
@@ -54,32 +56,7 @@ func loadJSON(dir, name string, v any) error {
 
 // saveJSON writes v to dir/name, through a temporary file so a crash never
 // leaves half a file.
-func saveJSON(dir, name string, v any) error {
-	if dir == "" {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+name+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, name))
-}
+func saveJSON(dir, name string, v any) error { return atomicfile.WriteJSON(dir, name, v) }
 
 // LoadHints reads the hints already shown.
 func LoadHints(dir string) (map[string]bool, error) {

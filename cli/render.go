@@ -205,7 +205,7 @@ func (t *tableModel) seatCell(v *engine.View, s, w int) (string, string, string)
 	}
 	count := "  " + countWords(v.Hands[s])
 	if out(v, s) {
-		count = "  " + st.r(st.good, "Out! "+ordinal(v.Placed[s]))
+		count = "  " + st.r(st.good, "Out! "+Ordinal(v.Placed[s]))
 	}
 	b := t.bubbles[s]
 	bub := b.text
@@ -416,7 +416,7 @@ func (t *tableModel) handBlock(w, rows int) []string {
 	c := t.can()
 	head := fmt.Sprintf(" Your hand · %d", len(t.hand))
 	if out(v, t.me()) {
-		head = " You're out: " + ordinal(v.Placed[t.me()]) + " place"
+		head = " You're out: " + Ordinal(v.Placed[t.me()]) + " place"
 	}
 	info := ""
 	if k := t.nPicked(); k > 0 {

@@ -213,7 +213,7 @@ func (t *tableModel) resultView() string {
 	}
 	placeText := func(s int) string {
 		if p := place(s); p > 0 {
-			return ordinal(p)
+			return Ordinal(p)
 		}
 		return "–"
 	}

@@ -221,7 +221,7 @@ func ShareText(s ShareGame) string {
 		}
 		place := "–"
 		if s.Places[i] > 0 {
-			place = ordinal(s.Places[i])
+			place = Ordinal(s.Places[i])
 		}
 		line("  %-4s %s  seat %-2d  %s", place, fit(s.tagged(i), nameW), i+1, left)
 	}
@@ -440,9 +440,9 @@ func CheckShare(g node.SavedGame, f SharedFacts) []string {
 		got, ok := f.Places[s]
 		switch {
 		case !ok:
-			out = append(out, fmt.Sprintf("seat %d's place is missing from the shared text (%s in the game)", s+1, ordinal(p)))
+			out = append(out, fmt.Sprintf("seat %d's place is missing from the shared text (%s in the game)", s+1, Ordinal(p)))
 		case got != p:
-			out = append(out, fmt.Sprintf("seat %d (%s) is %s in the shared text, %s in the game", s+1, f.Names[s], ordinal(got), ordinal(p)))
+			out = append(out, fmt.Sprintf("seat %d (%s) is %s in the shared text, %s in the game", s+1, f.Names[s], Ordinal(got), Ordinal(p)))
 		}
 	}
 	for s := range f.Places {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/bullshit-game/bullshit/cli/internal/atomicfile"
 )
 
 // File is the ratings file in the profile directory.
@@ -122,32 +124,7 @@ func Load(dir string) (*Store, error) {
 
 // Save writes the store to dir, through a temporary file so a crash never
 // leaves half a file.
-func (s *Store) Save(dir string) error {
-	if dir == "" {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+File+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, File))
-}
+func (s *Store) Save(dir string) error { return atomicfile.WriteJSON(dir, File, s) }
 
 // Record adds a finished game to the profile in dir and returns every
 // seat's rating change, for the result sheet. A game with an ID already

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bullshit-game/bullshit/cli"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
 )
@@ -64,20 +65,6 @@ func cardsText(c engine.Count) string {
 		return "1 card"
 	}
 	return c.String() + " cards"
-}
-
-func ordinal(n int) string {
-	suf := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suf = "st"
-	case n%10 == 2:
-		suf = "nd"
-	case n%10 == 3:
-		suf = "rd"
-	}
-	return fmt.Sprintf("%d%s", n, suf)
 }
 
 // eventText is an event as a line for a person.
@@ -149,7 +136,7 @@ func eventText(e engine.Event, n seatNamer) string {
 	case "round":
 		return n.verb(e.Seat, "start", "starts") + " a new round."
 	case "out":
-		return fmt.Sprintf("%s out, in %s place.", n.verb(e.Seat, "are", "is"), ordinal(e.Place))
+		return fmt.Sprintf("%s out, in %s place.", n.verb(e.Seat, "are", "is"), cli.Ordinal(e.Place))
 	case "win":
 		return n.verb(e.Seat, "win!", "wins!")
 	case "over":
@@ -187,7 +174,7 @@ func resultText(v engine.View, n seatNamer, audit *node.AuditResult) []string {
 		if v.Final != nil && s < len(v.Final.Hands) {
 			left = ", " + cardsText(engine.Exact(len(v.Final.Hands[s]))) + " left"
 		}
-		lines = append(lines, fmt.Sprintf("  %s  %s%s", ordinal(v.Places[s]), n.who(s), left))
+		lines = append(lines, fmt.Sprintf("  %s  %s%s", cli.Ordinal(v.Places[s]), n.who(s), left))
 	}
 	return lines
 }
