@@ -573,14 +573,15 @@ func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, c
 		}
 	}
 	return restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), seats, cfg, salt, commit, steps, term, bots, fall,
-		notice, nil)
+		notice, nil, ts.Evening)
 }
 
 // restoreTable builds a playing table from a whole journal: after an
-// election, or when a host restarts from its journal file.
+// election, or when a host restarts from its journal file. evening is the
+// table's running score as the players had it: a new host carries it on.
 func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer string, seats []SeatInfo,
 	cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, term uint64,
-	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *Journal) (*Table, error) {
+	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *Journal, evening Evening) (*Table, error) {
 	g, evs, err := engine.Replay(cfg, steps)
 	if err != nil {
 		return nil, fmt.Errorf("the journal doesn't replay: %w", err)
@@ -588,7 +589,8 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	set.defaults()
 	t := &Table{ID: id, tid: tid, host: host, set: set, makeBot: bots, fall: fall,
 		in: make(chan func(), 64), quit: make(chan struct{}), phase: "playing", specs: map[*mailbox]bool{},
-		game: g, seed: cfg.Seed, salt: salt, commit: commit, term: term, hostPeer: hostPeer, jour: jour}
+		game: g, seed: cfg.Seed, salt: salt, commit: commit, term: term, hostPeer: hostPeer, jour: jour,
+		evening: evening.Clone()}
 	if jour != nil {
 		t.jpath = jour.Path()
 	}
@@ -659,6 +661,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 		var events []engine.Event
 		if g.Over() {
 			t.phase = "over"
+			t.tally() // if the old host went before it could
 		} else if ph := g.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
 			// The open window (or hand-over) gets its whole time again.
 			c := engine.Command{Move: engine.MoveResume, Seat: -1, Rank: engine.NoRank}

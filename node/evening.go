@@ -162,6 +162,10 @@ func (e *Evening) tallyGame(commit [32]byte, seats []SeatInfo, g *engine.Game) b
 	return e.Add(commit, seats, g.Places(), g.Winner())
 }
 
+// tally counts the game that just ended into the table's evening, with
+// the seats as every player is shown them. It runs on the table goroutine.
+func (t *Table) tally() { t.evening.tallyGame(t.commit, t.state(-1).Seats, t.game) }
+
 // wireEvening is e as the Lobby carries it; nil when there is none.
 func wireEvening(e Evening) *protocol.Evening {
 	if e.Games == 0 && len(e.Lines) == 0 {

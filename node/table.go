@@ -111,6 +111,7 @@ type Table struct {
 	hostPeer string          // the hosting node's peer ID, for the seat it sits at
 	listen   []string        // where the host listens, for a restart from the journal
 	waiting  map[int]bool    // seats whose move the reveal pause refused
+	evening  Evening         // the running score of the games at these seats (evening.go)
 	plays    atomic.Int64    // the last play's number, for heartbeats off the table goroutine
 	startNS  atomic.Int64    // the deal's wall clock, likewise
 
@@ -614,6 +615,7 @@ func (t *Table) changed(events []engine.Event) {
 	}
 	if t.game.Over() && t.phase == "playing" {
 		t.phase = "over"
+		t.tally()
 		t.phaseChanged()
 	}
 	if t.game != nil {
@@ -793,7 +795,8 @@ func (t *Table) stopTimers() {
 // state is the table around the game, as every session sees it.
 func (t *Table) state(you int) TableState {
 	ts := TableState{ID: t.ID, Name: t.set.Name, Preset: t.set.Rules.Preset, Rules: t.set.Rules, You: you,
-		Host: t.host, Phase: t.phase, Reveal: t.set.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit}
+		Host: t.host, Phase: t.phase, Reveal: t.set.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit,
+		Evening: t.evening.Clone()}
 	ts.Seats = make([]SeatInfo, len(t.seats))
 	for i, s := range t.seats {
 		name := s.name
