@@ -478,7 +478,7 @@ func wireLobby(t *TableState) protocol.Lobby {
 	}
 	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
 		Window: int(t.Rules.Window / time.Second), Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second)},
-		Started: t.Phase != "waiting", Phase: t.Phase, Host: t.Host, You: t.You, Commit: t.Commit}
+		Started: t.Phase != "waiting", Phase: t.Phase, Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening)}
 	for i, s := range t.Seats {
 		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs}
 		if id, err := peer.Decode(s.Peer); err == nil {
@@ -544,7 +544,7 @@ func engLobby(l *protocol.Lobby) TableState {
 	rules.Preset = l.Settings.Preset
 	t := TableState{Name: l.Settings.Name, Preset: l.Settings.Preset, Rules: rules, You: l.You, Host: l.Host,
 		Phase: l.Phase, Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
-		Commit: l.Commit}
+		Commit: l.Commit, Evening: engEvening(l.Evening)}
 	for _, p := range l.Players {
 		si := SeatInfo{Name: p.Nick, Bot: p.Bot, Connected: p.Connected, Covered: p.Covered, Addrs: p.Addrs}
 		if p.Peer != "" {
@@ -867,7 +867,8 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 		return Update{Table: r.table, View: r.view, Audit: &AuditResult{Problems: []string{"the host revealed a salt of the wrong size"}}}, true
 	}
 	problems := VerifyGame(g)
-	u := Update{Table: r.table, View: r.view, Audit: &AuditResult{Verified: len(problems) == 0, Problems: problems}}
+	u := Update{Table: r.table, View: r.view, Audit: &AuditResult{Verified: len(problems) == 0, Problems: problems},
+		Reveal: &Reveal{Config: g.Config, Salt: salt, Steps: steps}} // for the sheet's highlights
 	if r.saveDir != "" {
 		who := fmt.Sprintf("seat%d", r.seat+1)
 		if r.seat < 0 {
