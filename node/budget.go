@@ -58,11 +58,15 @@ const (
 	// memPerPeer is what one peer's connections and streams may reserve
 	// (yamux windows, mostly).
 	memPerPeer = 16 << 20
+)
 
-	// The connection manager closes the least valued connections when more
-	// than connHigh are open, down to connLow; seated players (and, on a
-	// player's node, its host) are protected from that (Server, Remote), so
-	// a swarm of spectators or idle strangers is what goes.
+// The connection manager closes the least valued connections when more
+// than connHigh are open, down to connLow, sparing those younger than
+// connGrace; seated players (and, on a player's node, its host) are
+// protected from that and spectators weigh more than strangers (Server,
+// Remote), so idle strangers go first, then spectators, never a seat.
+// Variables for the tests.
+var (
 	connLow   = 192
 	connHigh  = 384
 	connGrace = 20 * time.Second

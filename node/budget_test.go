@@ -158,6 +158,9 @@ func TestStrangersCantCrowdOutPlayers(t *testing.T) {
 		}()
 	}
 	crowd.Wait()
+	if w := watching.Load(); w > MaxWatchers {
+		t.Errorf("%d spectators were given a place, more than %d", w, MaxWatchers)
+	}
 	t.Logf("crowd: %d watching, %d refused a place, %d could not connect; slowloris: %d connections opened, %d closed by the host so far",
 		watching.Load(), refused.Load(), failed.Load(), opened.Load(), closedByHost.Load())
 
@@ -185,4 +188,68 @@ func TestStrangersCantCrowdOutPlayers(t *testing.T) {
 		t.Fatalf("the seated player connected %d times", gen)
 	}
 	t.Logf("host: %d connections open at the end; %d refused envelopes", len(hn.h.Network().Conns()), srv.Refused.Load())
+}
+
+// When the connection manager trims (more than connHigh connections), idle
+// strangers go first, then spectators, never a seated player.
+func TestTrimSparesSeats(t *testing.T) {
+	low, high, grace := connLow, connHigh, connGrace
+	connLow, connHigh, connGrace = 4, 8, 0
+	defer func() { connLow, connHigh, connGrace = low, high, grace }()
+	hn, _, _ := hostTable(t, Settings{Seats: 3, Bots: []string{"b"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var seated []*Remote
+	for i := range 2 {
+		n := newLoopNodeAt(t, 210+i)
+		r, err := Dial(ctx, n.h, n.key, info(hn), fmt.Sprintf("p%d", i), "", false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		seated = append(seated, r)
+	}
+	var watchers []*Remote
+	for i := range 6 {
+		n := newLoopNodeAt(t, 220+i)
+		r, err := Dial(ctx, n.h, n.key, info(hn), fmt.Sprintf("w%d", i), "", true, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		watchers = append(watchers, r)
+	}
+	var strangers []loopNode
+	for i := range 30 {
+		n := newLoopNodeAt(t, 100+i/3)
+		if err := n.h.Connect(ctx, info(hn)); err != nil {
+			t.Fatal(err)
+		}
+		strangers = append(strangers, n)
+	}
+	before := len(hn.h.Network().Conns())
+	hn.h.ConnManager().TrimOpenConns(ctx)
+	time.Sleep(100 * time.Millisecond) // the closes are asynchronous
+	open := func(n loopNode) bool { return len(hn.h.Network().ConnsToPeer(n.h.ID())) > 0 }
+	var strangersLeft, watchersLeft int
+	for _, n := range strangers {
+		if open(n) {
+			strangersLeft++
+		}
+	}
+	for _, r := range watchers {
+		if len(hn.h.Network().ConnsToPeer(r.h.ID())) > 0 {
+			watchersLeft++
+		}
+	}
+	t.Logf("trim: %d connections before, %d after; strangers left %d of 30, spectators %d of 6",
+		before, len(hn.h.Network().Conns()), strangersLeft, watchersLeft)
+	for i, r := range seated {
+		if len(hn.h.Network().ConnsToPeer(r.h.ID())) == 0 || gen(r) != 1 {
+			t.Fatalf("seated player %d lost its connection to the trim", i)
+		}
+	}
+	if strangersLeft > 0 && watchersLeft < 6 {
+		t.Fatalf("a spectator was trimmed while %d idle strangers were kept", strangersLeft)
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -79,17 +80,25 @@ type Server struct {
 	term   atomic.Uint64
 	replay protocol.Replay
 
-	mu     sync.Mutex
-	conns  map[*srvConn]bool
-	misses map[peer.ID][]time.Time // wrong join codes, per peer, for rate limiting
+	mu    sync.Mutex
+	conns map[*srvConn]bool
+	lims  serverLimits // limits.go
 
 	// Refused counts envelopes refused for being forged, replayed, stale or
 	// malformed; tests and the bench read it.
 	Refused atomic.Int64
+	// Dropped counts messages to a peer that could not be sealed (over the
+	// size limit) and were left out; the connection's updates go on.
+	Dropped atomic.Int64
+
+	failSend func(*srvConn, protocol.Message) error // tests: a send that fails before it is sealed
 }
 
 // Serve starts serving t on h, signing with key (h's own identity key).
 func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
+	if err := namesOK(t); err != nil {
+		return nil, err
+	}
 	signer, err := protocol.NewSigner(key, uint64(time.Now().UnixNano()))
 	if err != nil {
 		return nil, err
@@ -103,7 +112,7 @@ func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
 		listen = append(listen, a.String())
 	}
 	t.do(func() { t.hostPeer, t.listen = h.ID().String(), listen })
-	h.SetStreamHandler(ProtocolID, s.handle)
+	h.SetStreamHandler(ProtocolID, s.handler())
 	return s, nil
 }
 
@@ -112,51 +121,24 @@ func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
 func (s *Server) addrsOf(id peer.ID) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, a := range s.h.Peerstore().Addrs(id) {
-		if !seen[a.String()] {
-			seen[a.String()] = true
-			out = append(out, a.String())
+	add := func(a ma.Multiaddr) {
+		// What a peer told us through identify is its to choose: only
+		// short TCP addresses, and a few (seatAddrs).
+		if str := a.String(); len(out) < seatAddrs && len(str) <= maxSeatAddr && isTCP(a) && !seen[str] {
+			seen[str] = true
+			out = append(out, str)
 		}
 	}
+	for _, a := range s.h.Peerstore().Addrs(id) {
+		add(a)
+	}
 	for _, c := range s.h.Network().ConnsToPeer(id) {
-		a := c.RemoteMultiaddr().String()
-		if !seen[a] {
-			seen[a] = true
-			out = append(out, a)
-		}
+		add(c.RemoteMultiaddr())
 	}
 	return out
 }
 
 func (s *Server) selfID() string { return s.h.ID().String() }
-
-// A short join code can be guessed online: a peer gets MaxCodeTries wrong
-// codes a minute.
-const MaxCodeTries = 5
-
-func (s *Server) guessing(id peer.ID) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var recent []time.Time
-	for _, t := range s.misses[id] {
-		if time.Since(t) < time.Minute {
-			recent = append(recent, t)
-		}
-	}
-	if s.misses != nil {
-		s.misses[id] = recent
-	}
-	return len(recent) >= MaxCodeTries
-}
-
-func (s *Server) missed(id peer.ID) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.misses == nil {
-		s.misses = map[peer.ID][]time.Time{}
-	}
-	s.misses[id] = append(s.misses[id], time.Now())
-}
 
 // Close stops answering and drops every connection.
 func (s *Server) Close() {
@@ -182,6 +164,9 @@ type srvConn struct {
 	sess *LocalSession
 	last TableState
 	sent bool
+
+	lim     *frameLimit // how fast its frames are read (limits.go)
+	joining bool        // before a seat or a place: the first refusal ends it
 }
 
 func (c *srvConn) send(m protocol.Message) error {
@@ -189,6 +174,11 @@ func (c *srvConn) send(m protocol.Message) error {
 	// order, or it drops the late one as a replay.
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if f := c.s.failSend; f != nil {
+		if err := f(c, m); err != nil {
+			return err
+		}
+	}
 	b, _, err := c.s.signer.Seal(c.s.tid, c.s.term.Load(), m)
 	if err != nil {
 		return err
@@ -207,35 +197,30 @@ func (c *srvConn) refuse(code, msg string, ref uint64) {
 func (c *srvConn) read() (*protocol.Envelope, error) {
 	for {
 		c.st.SetReadDeadline(time.Now().Add(DeadAfter))
-		b, err := readFrame(c.r)
+		b, err := c.lim.read(c.r, c.st, DeadAfter)
 		if err != nil {
 			if errors.Is(err, errFrameTooBig) {
 				c.refuse(protocol.CodeBadCommand, "That message is over the size limit.", 0)
 			}
 			return nil, err
 		}
-		env, err := protocol.Open(b, c.peer)
+		// The table, the term, the number and the type are checked on the
+		// header, before the signature and the body cost anything.
+		var ref uint64
+		env, err := protocol.OpenChecked(b, c.peer, func(h *protocol.Header) error { ref = h.Seq; return c.admit(h) })
+		if err == nil {
+			err = c.s.replay.Check(env.Sender, env.Term, env.Seq)
+		}
 		if err != nil {
-			var ref uint64
-			if env != nil {
-				ref = env.Seq
+			var no *refusal
+			if errors.As(err, &no) {
+				c.refuse(no.code, no.msg, ref)
+			} else {
+				c.refuse(protocol.CodeBadCommand, "Refused: "+err.Error(), ref)
 			}
-			c.refuse(protocol.CodeBadCommand, "Refused: "+err.Error(), ref)
-			continue
-		}
-		// A joiner who dialled an address may not know the table's ID yet.
-		if env.Table != c.s.tid && !(c.sess == nil && env.Table == (protocol.TableID{})) {
-			c.refuse(protocol.CodeBadCommand, "That message is for another table.", env.Seq)
-			continue
-		}
-		// Only an elected host raises the term: a player's envelope must carry
-		// the table's current one, or anyone could fence everyone else out.
-		if t := c.s.term.Load(); env.Term != t {
-			c.refuse(protocol.CodeBadCommand, fmt.Sprintf("Refused: term %d, the table is at term %d.", env.Term, t), env.Seq)
-			continue
-		}
-		if err := c.s.replay.Check(env.Sender, env.Term, env.Seq); err != nil {
-			c.refuse(protocol.CodeBadCommand, "Refused: "+err.Error(), env.Seq)
+			if c.joining {
+				return nil, err
+			}
 			continue
 		}
 		return env, nil
@@ -247,7 +232,8 @@ func (s *Server) handle(st network.Stream) { s.serve(st, bufio.NewReader(st), ni
 // serve runs one player's connection; first is its hello when a standby
 // node already read it (an election).
 func (s *Server) serve(st network.Stream, br *bufio.Reader, first *protocol.Envelope) {
-	c := &srvConn{s: s, st: st, r: br, w: bufio.NewWriter(st), peer: st.Conn().RemotePeer(), seat: -1}
+	c := &srvConn{s: s, st: st, r: br, w: bufio.NewWriter(st), peer: st.Conn().RemotePeer(), seat: -1,
+		lim: newFrameLimit(), joining: true}
 	s.mu.Lock()
 	s.conns[c] = true
 	s.mu.Unlock()
@@ -260,6 +246,7 @@ func (s *Server) serve(st network.Stream, br *bufio.Reader, first *protocol.Enve
 	if err := c.join(first); err != nil {
 		return
 	}
+	defer c.unplaced()
 	defer c.sess.Close()
 	done := make(chan struct{})
 	defer close(done)
@@ -320,7 +307,20 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 			protocol.Current, hello.Version), env.Seq)
 		return errors.New("version")
 	}
+	// Everything a peer sends that others will see is bounded where it
+	// enters: refused with the reason, before anything changes.
+	if err := protocol.CheckNick(hello.Nick); err != nil {
+		c.refuse(protocol.CodeBadName, err.Error(), env.Seq)
+		return err
+	}
 	if c.s.code != "" {
+		// Counted per address and for the table, not per peer ID:
+		// identities are free (limits.go has the arithmetic).
+		src := sourceOf(c.st)
+		if why := c.s.codes().blocked(src); why != "" {
+			c.refuse(protocol.CodeBadCode, why, env.Seq)
+			return errors.New("rate limited")
+		}
 		nonce := make([]byte, protocol.NonceSize)
 		rand.Read(nonce)
 		if err := c.send(protocol.Challenge{Nonce: nonce}); err != nil {
@@ -330,13 +330,13 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 		if err != nil {
 			return err
 		}
-		hello, ok = env.Msg.(protocol.Hello)
-		if c.s.guessing(c.peer) {
-			c.refuse(protocol.CodeBadCode, "Too many wrong join codes: wait a minute before trying again.", env.Seq)
-			return errors.New("rate limited")
+		if proof, ok := env.Msg.(protocol.Hello); ok {
+			hello.Proof = proof.Proof // the rest as first said, and checked
+		} else {
+			hello.Proof = nil
 		}
-		if !ok || !protocol.CheckProof(c.s.code, nonce, c.peer, hello.Proof) {
-			c.s.missed(c.peer)
+		if !protocol.CheckProof(c.s.code, nonce, c.peer, hello.Proof) {
+			c.s.codes().missed(src)
 			c.refuse(protocol.CodeBadCode, "That join code is wrong.", env.Seq)
 			return errors.New("bad code")
 		}
@@ -350,12 +350,12 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 		}
 	}
 	if hello.Watch {
-		c.sess, err = c.s.tbl().Watch()
+		c.sess, err = c.watch()
 	} else {
 		c.seat, c.sess, err = c.s.tbl().Sit(c.peer.String(), hello.Nick)
 	}
 	switch {
-	case errors.Is(err, ErrTableFull):
+	case errors.Is(err, ErrTableFull), errors.Is(err, ErrNoRoom):
 		c.refuse(protocol.CodeTableFull, err.Error(), env.Seq)
 		return err
 	case errors.Is(err, ErrStarted):
@@ -365,6 +365,7 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 		c.refuse(protocol.CodeBadCommand, err.Error(), env.Seq)
 		return err
 	}
+	c.placed()
 	return c.send(protocol.Seated{Seat: c.seat, Nick: hello.Nick, Table: c.s.tid})
 }
 
@@ -391,18 +392,16 @@ func (c *srvConn) pump(done chan struct{}) {
 						ts.Seats[i].Addrs = c.s.addrsOf(id)
 					}
 				}
-				if c.send(wireLobby(&ts)) != nil {
+				if !c.ship(wireLobby(&ts)) {
 					return
 				}
 			}
-			if c.send(wireUpdate(&u)) != nil {
-				c.st.Reset()
+			if !c.ship(wireUpdate(&u)) {
 				return
 			}
 			if u.Reveal != nil {
 				for _, a := range wireAudit(u.Reveal) {
-					if c.send(a) != nil {
-						c.st.Reset()
+					if !c.ship(a) {
 						return
 					}
 				}
@@ -542,11 +541,15 @@ func engLobby(l *protocol.Lobby) TableState {
 		rules.Window = time.Duration(win * float64(time.Second))
 	}
 	rules.Preset = l.Settings.Preset
-	t := TableState{Name: l.Settings.Name, Preset: l.Settings.Preset, Rules: rules, You: l.You, Host: l.Host,
+	// The host's strings are shown as they are cleaned: a host (or whoever
+	// was elected) is a peer like any other.
+	t := TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,
+		You: l.You, Host: protocol.Clean(l.Host, protocol.MaxNick),
 		Phase: l.Phase, Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
 		Commit: l.Commit, Evening: engEvening(l.Evening)}
 	for _, p := range l.Players {
-		si := SeatInfo{Name: p.Nick, Bot: p.Bot, Connected: p.Connected, Covered: p.Covered, Addrs: p.Addrs}
+		si := SeatInfo{Name: protocol.Clean(p.Nick, protocol.MaxNick), Bot: protocol.Clean(p.Bot, protocol.MaxNick),
+			Connected: p.Connected, Covered: p.Covered, Addrs: p.Addrs}
 		if p.Peer != "" {
 			si.Peer = p.Peer.String()
 		}
@@ -694,7 +697,7 @@ func (r *Remote) connect(ctx context.Context) error {
 				return fail(err)
 			}
 		case protocol.Refusal:
-			return fail(&ErrRefused{Code: m.Code, Msg: m.Message})
+			return fail(&ErrRefused{Code: m.Code, Msg: protocol.Clean(m.Message, protocol.MaxText)})
 		case protocol.StateRequest:
 			if err := r.send(r.stateMsg(m.Term)); err != nil {
 				return fail(err)
@@ -712,6 +715,9 @@ func (r *Remote) connect(ctx context.Context) error {
 			}
 			r.mu.Unlock()
 			r.h.SetStreamHandler(ProtocolID, r.standby)
+			// Our host's connection is never one the connection manager
+			// trims for a crowd of strangers.
+			r.h.ConnManager().Protect(r.info.ID, "bullshit/host")
 			go r.readLoop(st, br, gen)
 			go r.heartbeat(gen)
 			return nil
@@ -777,7 +783,7 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			r.mu.Unlock()
 		case protocol.Update:
 			r.mu.Lock()
-			u := Update{Table: r.table, Notice: m.Notice, At: fromMS(m.At), Deadline: fromMS(m.Deadline)}
+			u := Update{Table: r.table, Notice: protocol.Clean(m.Notice, protocol.MaxText), At: fromMS(m.At), Deadline: fromMS(m.Deadline)}
 			if m.View != nil {
 				r.view = engView(m.View, r.table.Rules)
 			}
@@ -822,7 +828,7 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			}
 		case protocol.Refusal:
 			r.mu.Lock()
-			u := Update{Table: r.table, View: r.view, Refusal: &engine.Refusal{Code: engine.Code(m.Code), Msg: m.Message}}
+			u := Update{Table: r.table, View: r.view, Refusal: &engine.Refusal{Code: engine.Code(m.Code), Msg: protocol.Clean(m.Message, protocol.MaxText)}}
 			r.mu.Unlock()
 			r.box.put(u)
 		case protocol.Heartbeat:

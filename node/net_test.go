@@ -259,12 +259,12 @@ func TestNetJoinCode(t *testing.T) {
 	}
 	r.Close()
 	guesser := newLoopNode(t)
-	for i := 0; i < MaxCodeTries; i++ {
+	for i := 0; i < CodeTriesPerAddr; i++ {
 		Dial(ctx, guesser.h, guesser.key, info(hn), "g", "nope", false, nil)
 	}
 	_, err = Dial(ctx, guesser.h, guesser.key, info(hn), "g", "tulip-42", false, nil)
 	if !errors.As(err, &ref) || !strings.Contains(ref.Msg, "Too many") {
-		t.Fatalf("after %d wrong codes the right one got %v, want a rate-limit refusal", MaxCodeTries, err)
+		t.Fatalf("after %d wrong codes the right one got %v, want a rate-limit refusal", CodeTriesPerAddr, err)
 	}
 }
 

@@ -1,0 +1,221 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peerstore"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// A nickname out of bounds is refused with the reason, and the table is as
+// it was: the issue's 65,236-byte nickname, and one that clears the screen.
+func TestNetNickOutOfBoundsRefused(t *testing.T) {
+	hn, tb, _ := hostTable(t, Settings{Name: "Kitchen", Seats: 3, Bots: []string{"b"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for _, c := range []struct{ nick, says string }{
+		{strings.Repeat("x", 65236), "A nickname is at most 24 letters."},
+		{"\x1b[2J\x1b[Hroot", "A nickname can't hold control characters"},
+		{"", "A nickname can't be empty."},
+	} {
+		pn := newLoopNode(t)
+		r, err := Dial(ctx, pn.h, pn.key, info(hn), c.nick, "", false, nil)
+		var ref *ErrRefused
+		if !errors.As(err, &ref) || ref.Code != protocol.CodeBadName || !strings.HasPrefix(ref.Msg, c.says) {
+			if r != nil {
+				r.Close()
+			}
+			t.Fatalf("nickname %.20q: got %v, want a %s refusal saying %q", c.nick, err, protocol.CodeBadName, c.says)
+		}
+	}
+	// Nothing changed: nobody sits, and the next player takes seat 0.
+	var seats []SeatInfo
+	tb.do(func() { seats = tb.state(-1).Seats })
+	for i, s := range seats {
+		if s.Peer != "" || (s.Bot == "" && s.Name != "") {
+			t.Fatalf("seat %d is taken: %+v", i, s)
+		}
+	}
+	pn := newLoopNode(t)
+	r, err := Dial(ctx, pn.h, pn.key, info(hn), "Ada", "", false, nil)
+	if err != nil || r.Seat() != 0 {
+		t.Fatalf("the next player: seat %v, %v", r, err)
+	}
+	r.Close()
+	// A table's name and its host's are bounded where the table goes on
+	// the network.
+	for _, c := range []struct{ name, host string }{{strings.Repeat("t", protocol.MaxTableName+1), "host"}, {"T", "\x1b]0;pwned\a"}} {
+		tb, err := NewTable(Settings{Name: c.name}, c.host, dumbMaker, dumbFallback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Close()
+		if _, err := Serve(hn.h, hn.key, tb); !errors.Is(err, protocol.ErrBadName) {
+			t.Fatalf("serving a table named %.40q hosted by %q: %v", c.name, c.host, err)
+		}
+	}
+}
+
+// The biggest Lobby the host can build from peers' data fits the frame
+// limit: ten seats of the longest nicknames (24 runes of 4 bytes), every
+// player claiming a thousand addresses through identify. The players all
+// see the full table; before the bounds the lobby was over the limit and
+// each connection's updates stopped at "seated".
+func TestNetBiggestLobbyFits(t *testing.T) {
+	const n = 10
+	hn, tb, srv := hostTable(t, Settings{Name: strings.Repeat("𝕋", protocol.MaxTableName), Seats: n})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	nick := func(i int) string { return strings.Repeat(string(rune(0x1F600+i)), protocol.MaxNick) } // 😀😁…: 4 bytes each
+	var claims []ma.Multiaddr
+	for i := range 1000 {
+		claims = append(claims, ma.StringCast(fmt.Sprintf("/ip6/fd00:ffff:ffff:ffff:ffff:ffff:ffff:%x/tcp/65535", i)))
+	}
+	var rs []*Remote
+	for i := range n {
+		pn := newLoopNode(t)
+		// What the player's identify would claim, as the host stores it.
+		hn.h.Peerstore().AddAddrs(pn.h.ID(), claims, peerstore.PermanentAddrTTL)
+		r, err := Dial(ctx, pn.h, pn.key, info(hn), nick(i), "", false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		rs = append(rs, r)
+	}
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rs {
+		got := waitFor(t, ctx, r, func(u Update) bool { return len(u.View.Hand) > 0 && len(u.Table.Seats) == n })
+		for j, s := range got.Table.Seats {
+			if s.Name != nick(j) || len(s.Addrs) == 0 || len(s.Addrs) > seatAddrs {
+				t.Fatalf("player %d sees seat %d as %q with %d addresses", i, j, s.Name, len(s.Addrs))
+			}
+		}
+	}
+	if d := srv.Dropped.Load(); d != 0 {
+		t.Fatalf("%d messages dropped", d)
+	}
+
+	// The bound itself: the same lobby with every seat's addresses at their
+	// longest, sealed.
+	var ts TableState
+	tb.do(func() { ts = tb.state(0) })
+	for i := range ts.Seats {
+		ts.Seats[i].Addrs = nil
+		for range seatAddrs {
+			ts.Seats[i].Addrs = append(ts.Seats[i].Addrs, strings.Repeat("a", maxSeatAddr))
+		}
+	}
+	b, err := protocol.Seal(hn.key, tb.wireID(), 1, 1, wireLobby(&ts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > protocol.MaxSize/4 {
+		t.Fatalf("the biggest lobby is %d bytes, over a quarter of the frame limit", len(b))
+	}
+	t.Logf("the biggest lobby of %d seats is %d bytes (limit %d)", n, len(b), protocol.MaxSize)
+}
+
+// waitFor reads r's updates until ok says so.
+func waitFor(t *testing.T, ctx context.Context, r *Remote, ok func(Update) bool) Update {
+	t.Helper()
+	for {
+		select {
+		case u, open := <-r.Updates():
+			if !open {
+				t.Fatal("the session ended")
+			}
+			if ok(u) {
+				return u
+			}
+		case <-ctx.Done():
+			t.Fatal("no such update before the deadline")
+		}
+	}
+}
+
+// A send that fails never ends a connection's updates in silence: a
+// message that can't be sealed is dropped and counted and the updates go
+// on; a write that fails resets the connection, and the player, who
+// notices, comes back for its seat and plays on.
+func TestNetFailedSendNeverStalls(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+		what protocol.Type
+	}{
+		{"write fails on the lobby", errors.New("broken pipe"), protocol.TypeLobby},
+		{"write fails on an update", errors.New("broken pipe"), protocol.TypeUpdate},
+		{"lobby too big", protocol.ErrTooBig, protocol.TypeLobby},
+		{"update too big", protocol.ErrTooBig, protocol.TypeUpdate},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			hn, tb, srv := hostTable(t, Settings{Seats: 2, Bots: []string{"b"}})
+			var armed atomic.Bool
+			var failed atomic.Int64
+			srv.failSend = func(_ *srvConn, m protocol.Message) error {
+				// The first such message once the game starts, once; "too
+				// big" only while it carries what the host can leave out (a
+				// lobby's addresses, an update's events and journal).
+				if !armed.Load() || m.Type() != c.what || failed.Load() > 0 {
+					return nil
+				}
+				if c.err == protocol.ErrTooBig {
+					switch m := m.(type) {
+					case protocol.Lobby:
+						if len(m.Players) == 0 || len(m.Players[0].Addrs) == 0 {
+							return nil
+						}
+					case protocol.Update:
+						if len(m.Events) == 0 {
+							return nil
+						}
+					}
+				}
+				failed.Add(1)
+				return c.err
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			pn := newLoopNode(t)
+			r, err := Dial(ctx, pn.h, pn.key, info(hn), "Ada", "", false, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			armed.Store(true)
+			if err := tb.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// The game reaches the player: its cards, dealt.
+			waitFor(t, ctx, r, func(u Update) bool { return len(u.View.Hand) > 0 && u.View.Phase != engine.PhaseOver })
+			if failed.Load() == 0 {
+				t.Fatal("no send failed")
+			}
+			if c.err == protocol.ErrTooBig && srv.Dropped.Load() == 0 {
+				t.Fatal("a message left out was not counted")
+			}
+			if c.err != protocol.ErrTooBig && gen(r) < 2 {
+				t.Fatal("the player never reconnected after its connection failed")
+			}
+			t.Logf("dropped %d, player connected %d times", srv.Dropped.Load(), gen(r))
+		})
+	}
+}
+
+func gen(r *Remote) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.gen
+}

@@ -1,0 +1,453 @@
+// This file holds the host's limits on what peers send it: how fast a
+// connection's frames are read (before anything is parsed), and how many
+// wrong join codes an address, and the table, may try.
+
+package node
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/x/rate"
+	manet "github.com/multiformats/go-multiaddr/net"
+
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// ---- Frames ----
+
+// A connection's frames are read no faster than these, before a byte of
+// them is parsed: a peer that sends faster is simply read slower, its TCP
+// window closes, and the cost of its flood stays on its side. An honest
+// player sends two heartbeats a second and a move now and then; a frame is
+// one verification, one decode and, if refused, one signature.
+//
+// Who pays what: a seated player's connection has its own budget (at most
+// ten of them). Spectators share one budget between them all, so a swarm
+// of them costs the host what one busy spectator would. A joiner's frames
+// are few (a hello, a proof; the host hangs up at the first refusal), and
+// how often an address may open the game's stream is rate-limited
+// (StreamsPerAddr), so what joining costs is bounded per address without a
+// shared budget a crowd could use up to keep honest joiners waiting.
+var (
+	// Per connection.
+	FramesPerSec = 50.0
+	FrameBurst   = 100.0
+	BytesPerSec  = 256 * 1024.0
+	ByteBurst    = 1.0 * (1 << 20) // at least protocol.MaxSize, or a big frame would wait for ever
+	// Shared by every spectator's connection.
+	WatcherFramesPerSec = 100.0
+	WatcherFrameBurst   = 200.0
+	WatcherBytesPerSec  = 256 * 1024.0
+	WatcherByteBurst    = 1.0 * (1 << 20)
+)
+
+// StreamsPerAddr is how often one address may open the game's stream (a
+// join, a rejoin, a spectator): a burst, then a rate.
+var StreamsPerAddr = rate.Limit{RPS: 1, Burst: 10}
+
+// streamLimiter rate-limits opening the game's stream, per address (IPv4,
+// or an IPv6 /64) and not in total; this machine's loopback is free.
+func streamLimiter() *rate.Limiter {
+	var free []rate.PrefixLimit
+	for _, p := range unlimited {
+		free = append(free, rate.PrefixLimit{Prefix: p})
+	}
+	return &rate.Limiter{NetworkPrefixLimits: free, SubnetRateLimiter: rate.SubnetLimiter{
+		IPv4SubnetLimits: []rate.SubnetLimit{{PrefixLength: 32, Limit: StreamsPerAddr}},
+		IPv6SubnetLimits: []rate.SubnetLimit{{PrefixLength: 64, Limit: StreamsPerAddr}},
+		GracePeriod:      time.Minute,
+	}}
+}
+
+// bucket is a token bucket that may go into debt: take always succeeds and
+// says how long the taker must wait for its tokens. Takers are served in
+// the order they ask, so one that floods waits behind its own debt and one
+// that asks once (a joiner's hello) waits at most for those already
+// waiting. Safe for concurrent use.
+type bucket struct {
+	mu     sync.Mutex
+	rate   float64 // tokens a second
+	burst  float64
+	tokens float64 // may be negative: owed
+	last   time.Time
+}
+
+func newBucket(rate, burst float64, now time.Time) *bucket {
+	return &bucket{rate: rate, burst: burst, tokens: burst, last: now}
+}
+
+// take takes n tokens at now and returns how long until they are there.
+func (b *bucket) take(n float64, now time.Time) time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if now.After(b.last) {
+		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+		b.last = now
+	}
+	b.tokens -= n
+	if b.tokens >= 0 {
+		return 0
+	}
+	return time.Duration(-b.tokens / b.rate * float64(time.Second))
+}
+
+// frameLimit is the budgets one connection's frames are read under: its
+// own, and a spectator's the watchers' shared one too.
+type frameLimit struct {
+	frames, bytes *bucket // this connection's
+	shared        *watchers
+
+	now   func() time.Time
+	sleep func(time.Duration)
+
+	waited time.Duration // in all, for the tests
+}
+
+// watchers is the budget a server's spectators share.
+type watchers struct{ frames, bytes *bucket }
+
+func newWatchers() *watchers {
+	now := time.Now()
+	return &watchers{frames: newBucket(WatcherFramesPerSec, WatcherFrameBurst, now),
+		bytes: newBucket(WatcherBytesPerSec, WatcherByteBurst, now)}
+}
+
+func newFrameLimit() *frameLimit {
+	now := time.Now()
+	return &frameLimit{frames: newBucket(FramesPerSec, FrameBurst, now), bytes: newBucket(BytesPerSec, ByteBurst, now),
+		now: time.Now, sleep: time.Sleep}
+}
+
+// wait holds a frame of n bytes until every budget it falls under has its
+// tokens.
+func (l *frameLimit) wait(n int) {
+	now := l.now()
+	d := max(l.frames.take(1, now), l.bytes.take(float64(n), now))
+	if l.shared != nil {
+		d = max(d, l.shared.frames.take(1, now), l.shared.bytes.take(float64(n), now))
+	}
+	if d > 0 {
+		l.waited += d
+		l.sleep(d)
+	}
+}
+
+// read reads one length-prefixed frame under the limits. An oversize length
+// is refused before its bytes are read; a frame that fits waits for its
+// tokens before its body is read, with the stream's read deadline moved on
+// by the wait (st may be nil).
+func (l *frameLimit) read(r *bufio.Reader, st network.Stream, deadline time.Duration) ([]byte, error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return nil, err
+	}
+	if n > maxFrame {
+		return nil, fmt.Errorf("%w: %d bytes", errFrameTooBig, n)
+	}
+	if l != nil {
+		l.wait(int(n))
+		if st != nil {
+			st.SetReadDeadline(time.Now().Add(deadline))
+		}
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// ---- Join codes ----
+
+// A private table's code is proved online (protocol.Prove), one guess per
+// hello, so how fast a guesser may guess is the whole of its strength.
+// Wrong codes are counted per source address and for the table, over a
+// sliding minute; identities are free, so nothing is counted per peer ID.
+//
+// The arithmetic for an evening: however many addresses a guesser has, the
+// table takes CodeTriesPerTable wrong codes a minute, 1,800 an hour, 10,800
+// in six hours. A code drawn from N equally likely ones is found within the
+// evening with probability at most 10,800/N:
+//
+//	4 digits        10^4    certain (on average in 2.8 h)
+//	5 digits        10^5    11 %
+//	6 digits        10^6    1.1 %
+//	8 digits        10^8    0.011 %
+//	5 of 32 letters 3.4e7   0.03 %
+//
+// So a code of at least 6 digits (or 5 letters and digits) is safe for an
+// evening; 4 digits is a lock for a few minutes only. The price: a guesser
+// who spends the table's budget keeps honest joiners with the right code
+// waiting for the rest of that minute (the count can't tell them apart).
+const (
+	CodeTriesPerAddr  = 5  // wrong codes a minute from one address
+	CodeTriesPerTable = 30 // wrong codes a minute for the table, from everyone
+	codeWindow        = time.Minute
+)
+
+// codeGuard counts a table's wrong join codes.
+type codeGuard struct {
+	mu     sync.Mutex
+	now    func() time.Time
+	byAddr map[netip.Addr][]time.Time
+	table  []time.Time
+}
+
+func newCodeGuard() *codeGuard {
+	return &codeGuard{now: time.Now, byAddr: map[netip.Addr][]time.Time{}}
+}
+
+// recent drops the times older than the window.
+func recent(ts []time.Time, now time.Time) []time.Time {
+	i := 0
+	for i < len(ts) && now.Sub(ts[i]) >= codeWindow {
+		i++
+	}
+	return ts[i:]
+}
+
+// blocked says why a guess from addr is refused before it is checked, or
+// "" when it may be checked.
+func (g *codeGuard) blocked(addr netip.Addr) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	now := g.now()
+	g.prune(now)
+	if len(g.byAddr[addr]) >= CodeTriesPerAddr {
+		return fmt.Sprintf("Too many wrong join codes from your address (%d a minute): wait a minute before trying again.", CodeTriesPerAddr)
+	}
+	if len(g.table) >= CodeTriesPerTable {
+		return "Too many wrong join codes for this table this minute: wait a minute before trying again."
+	}
+	return ""
+}
+
+// missed records a wrong code from addr.
+func (g *codeGuard) missed(addr netip.Addr) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	now := g.now()
+	g.byAddr[addr] = append(g.byAddr[addr], now)
+	g.table = append(g.table, now)
+}
+
+func (g *codeGuard) prune(now time.Time) {
+	g.table = recent(g.table, now)
+	for a, ts := range g.byAddr {
+		if ts = recent(ts, now); len(ts) == 0 {
+			delete(g.byAddr, a)
+		} else {
+			g.byAddr[a] = ts
+		}
+	}
+}
+
+// sourceOf is the address a stream's connection comes from, as the code
+// limits count it: an IPv4 address, or an IPv6 address's /64 (a host
+// picks any number of addresses inside its prefix). The zero Addr when
+// there is none (an in-memory test network).
+func sourceOf(st network.Stream) netip.Addr {
+	ip, err := manet.ToIP(st.Conn().RemoteMultiaddr())
+	if err != nil {
+		return netip.Addr{}
+	}
+	a, ok := netip.AddrFromSlice(ip)
+	if !ok {
+		return netip.Addr{}
+	}
+	a = a.Unmap()
+	if a.Is6() {
+		p, _ := a.Prefix(64)
+		a = p.Addr()
+	}
+	return a
+}
+
+// ---- The server's gates ----
+
+// serverLimits is what a Server keeps for its limits, made on first use (a
+// server an election makes has none to begin with).
+type serverLimits struct {
+	codes    *codeGuard
+	watchers *watchers
+	watching int // spectators placed
+}
+
+// MaxWatchers is how many spectators a hosted table takes. Each costs the
+// host a signed update at every step, so past this they are refused.
+const MaxWatchers = 16
+
+// ErrNoRoom refuses a spectator past MaxWatchers.
+var ErrNoRoom = fmt.Errorf("This table has all the spectators it can take (%d).", MaxWatchers)
+
+// watch gives the joiner a spectator's place, if the table has room.
+func (c *srvConn) watch() (*LocalSession, error) {
+	c.s.mu.Lock()
+	if c.s.lims.watching >= MaxWatchers {
+		c.s.mu.Unlock()
+		return nil, ErrNoRoom
+	}
+	c.s.lims.watching++
+	c.s.mu.Unlock()
+	sess, err := c.s.tbl().Watch()
+	if err != nil {
+		c.unwatch()
+	}
+	return sess, err
+}
+
+func (c *srvConn) unwatch() {
+	c.s.mu.Lock()
+	c.s.lims.watching--
+	c.s.mu.Unlock()
+}
+
+// namesOK bounds the names a table is announced with, where the host's
+// player chose them, as a player's are where they enter (CheckNick): they
+// go to every player in every lobby.
+func namesOK(t *Table) error {
+	if err := protocol.CheckTableName(t.set.Name); err != nil {
+		return err
+	}
+	return protocol.CheckNick(t.host)
+}
+
+func (s *Server) codes() *codeGuard {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lims.codes == nil {
+		s.lims.codes = newCodeGuard()
+	}
+	return s.lims.codes
+}
+
+func (s *Server) watchers() *watchers {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lims.watchers == nil {
+		s.lims.watchers = newWatchers()
+	}
+	return s.lims.watchers
+}
+
+// handler is the game's stream handler, behind the rate at which one
+// address may open the stream (StreamsPerAddr).
+func (s *Server) handler() network.StreamHandler {
+	return streamLimiter().Limit(s.handle)
+}
+
+// A seat's addresses in a Lobby (for an election) are a few short ones:
+// with MaxNick names, ten seats of them stay far under the frame limit.
+const (
+	seatAddrs   = 4
+	maxSeatAddr = 64 // bytes of a multiaddr's text: /ip6/…/tcp/65535 is 50
+)
+
+// refusal is a check's answer that the peer is told as it is.
+type refusal struct{ code, msg string }
+
+func (r *refusal) Error() string { return r.msg }
+
+// playerTypes are the messages a host takes from a player's connection;
+// State only while it joins a table being rebuilt.
+var playerTypes = map[protocol.Type]bool{
+	protocol.TypeHello: true, protocol.TypeLeave: true, protocol.TypeHeartbeat: true, protocol.TypeState: true,
+	protocol.TypePlay: true, protocol.TypeCall: true, protocol.TypePass: true, protocol.TypeGive: true,
+	protocol.TypeQuads: true, protocol.TypeDoubt: true, protocol.TypeBelieve: true, protocol.TypeSkip: true,
+}
+
+// admit is the check on an envelope's header, before its signature is
+// verified or its body decoded: everything a host refuses without needing
+// to know the envelope is genuine. It records nothing.
+func (c *srvConn) admit(h *protocol.Header) error {
+	// A joiner who dialled an address may not know the table's ID yet.
+	if h.Table != c.s.tid && !(c.sess == nil && h.Table == (protocol.TableID{})) {
+		return &refusal{protocol.CodeBadCommand, "That message is for another table."}
+	}
+	// Only an elected host raises the term: a player's envelope must carry
+	// the table's current one, or anyone could fence everyone else out.
+	if t := c.s.term.Load(); h.Term != t {
+		return &refusal{protocol.CodeBadCommand, fmt.Sprintf("Refused: term %d, the table is at term %d.", h.Term, t)}
+	}
+	if err := c.s.replay.Peek(h.Sender, h.Term, h.Seq); err != nil {
+		return err
+	}
+	switch {
+	case !h.Type.Known():
+		return &protocol.DecodeError{Kind: protocol.ErrUnknownType, Type: h.Type}
+	case !playerTypes[h.Type], h.Type == protocol.TypeState && !c.joining:
+		return &refusal{protocol.CodeBadCommand, "A player can't send that message."}
+	}
+	return nil
+}
+
+// ship sends one message of a connection's updates. One that can't be
+// sealed (over the size limit: the host's bounds should make it
+// impossible) goes without what can be left out, counted in Dropped: a
+// lobby without the seats' addresses (they are for an election), an update
+// with its view and notice but not its events and journal (the player's
+// audit will say what it missed); the updates go on. One that can't be
+// written ends the connection, reset, so the player notices and reconnects
+// for its backlog. The updates never stop in silence. It says whether to
+// go on.
+func (c *srvConn) ship(m protocol.Message) bool {
+	err := c.send(m)
+	if errors.Is(err, protocol.ErrTooBig) {
+		switch m := m.(type) {
+		case protocol.Lobby:
+			m.Players = append([]protocol.Player(nil), m.Players...)
+			for i := range m.Players {
+				m.Players[i].Addrs = nil
+			}
+			c.s.Dropped.Add(1)
+			err = c.send(m)
+		case protocol.Update:
+			m.Events, m.Steps, m.Shares = nil, nil, nil
+			c.s.Dropped.Add(1)
+			err = c.send(m)
+		}
+	}
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, protocol.ErrTooBig):
+		c.s.Dropped.Add(1)
+		return true
+	}
+	c.st.Reset()
+	return false
+}
+
+// placed is a joiner seated or watching: its frames are read under a
+// player's budget or the spectators' shared one, and a seated player's
+// connection is one the connection manager never trims.
+func (c *srvConn) placed() {
+	c.joining = false
+	if c.seat < 0 {
+		c.lim.shared = c.s.watchers()
+		c.s.h.ConnManager().TagPeer(c.peer, c.tag(), 10)
+		return
+	}
+	c.s.h.ConnManager().Protect(c.peer, c.tag())
+}
+
+func (c *srvConn) unplaced() {
+	if c.seat < 0 {
+		c.unwatch()
+		c.s.h.ConnManager().UntagPeer(c.peer, c.tag())
+		return
+	}
+	c.s.h.ConnManager().Unprotect(c.peer, c.tag())
+}
+
+// tag is this connection's own, so that a seat's new connection and its
+// old one don't undo each other.
+func (c *srvConn) tag() string { return fmt.Sprintf("bullshit/%p", c) }
