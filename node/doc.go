@@ -41,4 +41,18 @@
 // (players' nonces mixed into the seed would close that; not built). With
 // one player node left there is no second share, and the table waits for
 // its host.
+//
+// # Strangers
+//
+// Anyone on the LAN can connect, and identities are free, so what a peer
+// may cost a node is bounded per address and in total, never per peer ID
+// alone (budget.go: libp2p's resource and connection managers set for a
+// card table, the handshake cut short; limits.go: how fast a connection's
+// frames are read, a budget the spectators share, how often an address
+// may open the game's stream, wrong join codes per address and per table).
+// A host checks an envelope's table, term, sequence number and type on its
+// header before it verifies the signature or decodes the body
+// (protocol.OpenChecked), bounds every name a peer chooses where it enters
+// (protocol.CheckNick), and cleans every other string it shows. Seated
+// players' connections are never trimmed for a crowd.
 package node
