@@ -7,6 +7,9 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -218,5 +221,67 @@ func TestChainSeal(t *testing.T) {
 	if string(s) == string(sealCards(hiddenKey(chainSeed, chainSalt, 1), []engine.Card{4, 5})) ||
 		string(s) == string(sealCards(hiddenKey(chainSeed+1, chainSalt, 0), []engine.Card{4, 5})) {
 		t.Fatal("a seal matched under another key")
+	}
+}
+
+// chainPeer is a libp2p identity for a chain key.
+func chainPeer(t *testing.T, k ed25519.PrivateKey) peer.ID {
+	t.Helper()
+	pk, err := crypto.UnmarshalEd25519PrivateKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := peer.IDFromPrivateKey(pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// A player keeps what its host's chain vouches for, and a backlog that
+// rewrites the journal or the events it was sent is refused and told to
+// the audit.
+func TestChainPlayerKeepsItsRecord(t *testing.T) {
+	a := chainPeer(t, chainKey("A"))
+	r := &Remote{tid: chainTID}
+	r.table.Commit = chainCommit
+	ws := chainSteps(t)
+	r.takeSteps(a, 1, ws[:3], false)
+	if len(r.journal) != 3 || len(r.chain.doubt) != 0 {
+		t.Fatalf("honest steps: %d kept, doubt %q", len(r.journal), r.chain.doubt)
+	}
+	// An unsigned batch from the host, and one signed by somebody else.
+	extra := protocol.Step{At: 8000000000, Move: uint8(engine.MovePass), Seat: 2, Rank: protocol.NoRank, No: 1, Term: 1}
+	r.takeSteps(a, 1, []protocol.Step{extra}, false)
+	if len(r.journal) != 3 || len(r.chain.doubt) != 1 {
+		t.Fatalf("unsigned batch: %d kept, doubt %q", len(r.journal), r.chain.doubt)
+	}
+	// A backlog that changes step 1: ours stands.
+	bad := chainSteps(t)
+	bad[1].Seat = 2
+	signAt(bad, 2, chainKey("A"), chainCommit)
+	r.takeSteps(a, 1, bad, true)
+	if len(r.journal) != 3 || r.journal[1].Cmd.Seat != 1 || len(r.chain.doubt) != 2 {
+		t.Fatalf("rewriting backlog: seat %d, doubt %q", r.journal[1].Cmd.Seat, r.chain.doubt)
+	}
+	// Another host claiming term 1.
+	r.takeSteps(chainPeer(t, chainKey("B")), 1, nil, false)
+	if len(r.chain.doubt) != 3 {
+		t.Fatalf("two hosts of a term: doubt %q", r.chain.doubt)
+	}
+
+	// Events: a backlog must extend what we were sent.
+	deal := engine.Event{Type: "deal", Counts: []engine.Count{{Lo: 13, Hi: 13}}}
+	play := engine.Event{Type: "play", Seat: 0, Claim: 2}
+	call := engine.Event{Type: "call", Seat: 1}
+	r.got = []engine.Event{deal, play}
+	r.takeBacklog([]engine.Event{deal, play, call})
+	if len(r.got) != 3 {
+		t.Fatalf("extending backlog: %d events", len(r.got))
+	}
+	r.chain.doubt = nil
+	r.takeBacklog([]engine.Event{deal, call, call})
+	if len(r.got) != 3 || r.got[1].Type != "play" || len(r.chain.doubt) != 1 {
+		t.Fatalf("rewriting backlog: %+v, doubt %q", r.got, r.chain.doubt)
 	}
 }
