@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"crypto/ed25519"
 	"sort"
 	"sync"
 	"testing"
@@ -18,10 +19,17 @@ import (
 // end, or a step of the host's doctored. The new host refuses that journal
 // (the host's signatures don't cover it), rebuilds from the honest ones,
 // and the game ends verified for everyone, the forgery nowhere in it
-// (issue 13, items 1 and 2).
+// (issue 13, items 1 and 2). And should a step the host's key signed not
+// replay (the liar had the key), the new host rebuilds from the next
+// journal instead of stalling.
 func TestChainForgedJournalRefused(t *testing.T) {
-	lies := map[string]func(st *protocol.State) protocol.Step{
-		"extra call": func(st *protocol.State) protocol.Step {
+	var hostKey ed25519.PrivateKey
+	type lie struct {
+		f       func(r *Remote, st *protocol.State) protocol.Step
+		refused bool // refused at the signature, not at the replay
+	}
+	lies := map[string]lie{
+		"extra call": {refused: true, f: func(r *Remote, st *protocol.State) protocol.Step {
 			last := st.Steps[len(st.Steps)-1]
 			no := 0
 			for _, w := range st.Steps {
@@ -33,8 +41,8 @@ func TestChainForgedJournalRefused(t *testing.T) {
 				Rank: protocol.NoRank, No: no, Term: last.Term}
 			st.Steps = append(st.Steps, f)
 			return f
-		},
-		"doctored step": func(st *protocol.State) protocol.Step {
+		}},
+		"doctored step": {refused: true, f: func(r *Remote, st *protocol.State) protocol.Step {
 			for i := range st.Steps {
 				if w := &st.Steps[i]; w.Move == uint8(engine.MoveCall) || w.Move == uint8(engine.MovePass) {
 					w.Seat = (w.Seat + 1) % 4
@@ -44,7 +52,16 @@ func TestChainForgedJournalRefused(t *testing.T) {
 			w := &st.Steps[len(st.Steps)-1]
 			w.At += int64(time.Millisecond)
 			return *w
-		},
+		}},
+		"signed step that doesn't replay": {f: func(r *Remote, st *protocol.State) protocol.Step {
+			last := st.Steps[len(st.Steps)-1]
+			f := protocol.Step{At: last.At + int64(time.Millisecond), Move: uint8(engine.MoveCall), Seat: 3,
+				Rank: protocol.NoRank, No: 999, Term: last.Term}
+			st.Steps = append(st.Steps, f)
+			i := len(st.Steps) - 1
+			st.Steps[i].Sig = signStep(hostKey, r.tid, f.Term, i, chainHead(r.table.Commit, st.Steps))
+			return f
+		}},
 	}
 	for name, lie := range lies {
 		t.Run(name, func(t *testing.T) {
@@ -52,6 +69,7 @@ func TestChainForgedJournalRefused(t *testing.T) {
 			rules.Window = 300 * time.Millisecond
 			hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Bots: []string{"x"},
 				Reveal: 20 * time.Millisecond})
+			hostKey = edPriv(hn.key)
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
 			remotes := seatPlayers(t, ctx, hn, 3, dumbMaker)
@@ -64,12 +82,12 @@ func TestChainForgedJournalRefused(t *testing.T) {
 			liar := ids[len(ids)-1]
 			var mu sync.Mutex
 			var forged []protocol.Step
-			stateHook = func(id peer.ID, st *protocol.State) {
-				if id != liar || len(st.Steps) == 0 {
+			stateHook = func(r *Remote, st *protocol.State) {
+				if r.h.ID() != liar || len(st.Steps) == 0 {
 					return
 				}
 				mu.Lock()
-				forged = append(forged, lie(st))
+				forged = append(forged, lie.f(r, st))
 				mu.Unlock()
 			}
 			defer func() { stateHook = nil }()
@@ -110,11 +128,15 @@ func TestChainForgedJournalRefused(t *testing.T) {
 			rec := host.server.rec
 			rec.mu.Lock()
 			refused := append([]string(nil), rec.refused...)
+			replayErr := rec.err
 			rec.mu.Unlock()
-			if len(refused) == 0 {
+			if lie.refused && len(refused) == 0 {
 				t.Fatal("the new host took the forged journal")
 			}
-			t.Logf("refused: %q", refused)
+			if !lie.refused && replayErr == nil {
+				t.Fatal("the journal that doesn't replay was never tried")
+			}
+			t.Logf("refused: %q; replay: %v", refused, replayErr)
 			for i, u := range ends {
 				if u.View.Phase != engine.PhaseOver {
 					t.Fatalf("player %d: the game did not end (phase %v)", i, u.View.Phase)

@@ -275,14 +275,14 @@ func (r *Remote) stateMsg(term uint64) protocol.State {
 		st.Shares = append(st.Shares, protocol.StepShare{Step: step, X: sh.X, Y: sh.Y, K: sh.K})
 	}
 	if stateHook != nil {
-		stateHook(r.h.ID(), &st)
+		stateHook(r, &st)
 	}
 	return st
 }
 
-// stateHook, in tests, rewrites a player's state for a new host: a player
-// who lies about the game.
-var stateHook func(peer.ID, *protocol.State)
+// stateHook, in tests, rewrites a player's state for a new host (r.mu is
+// held): a player who lies about the game.
+var stateHook func(r *Remote, st *protocol.State)
 
 // standby answers a player who rejoins us for the next term: the host is
 // gone and we are first in line.
