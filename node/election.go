@@ -12,7 +12,8 @@ package node
 // can't be obeyed again: nobody dials it, and what it sends is stale.
 //
 // What: the new host knows the public journal (every step, its hidden cards
-// left out) and one share of each hidden part and of the seed
+// left out; a journal a player relays counts only as far as the old host's
+// signed chain covers it, chain.go) and one share of each hidden part and of the seed
 // (journalshare.go), at a threshold of every player node but the old
 // host's. It asks each player that rejoins for its shares; with every
 // other player's it rebuilds the exact journal, checks the seed against
