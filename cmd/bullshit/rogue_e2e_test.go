@@ -554,11 +554,14 @@ func (r *rogue) play(ctx context.Context) {
 // ---- the attacks ----
 
 // reusable are the attacks refused before the host looks at the sequence
-// number (a signature, a sender, a table or a term that is wrong, a replay,
-// bytes that aren't an envelope): the flood makes each once and sends it
-// again and again, so that the rogue's own signing doesn't eat the CPU the
-// host and the honest players share with it.
-var reusable = map[string]bool{"forged-signature": true, "forged-sender": true, "stale-term": true,
+// number (a sender, a table or a term that is wrong, a replay, bytes that
+// aren't an envelope): the flood makes each once and sends it again and
+// again, so that the rogue's own signing doesn't eat the CPU the host and
+// the honest players share with it. A forged signature is not: the host
+// checks the number before the signature (issue 13: refuse before you
+// work), so a forged envelope sent twice is refused the second time as a
+// replay.
+var reusable = map[string]bool{"forged-sender": true, "stale-term": true,
 	"future-term": true, "other-table": true, "replay": true, "garbage": true}
 
 // cached wraps attackFrame: a reusable attack's frame is made once.
