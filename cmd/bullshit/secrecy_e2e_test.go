@@ -172,10 +172,11 @@ func readCapture(path string) ([][]byte, error) {
 }
 
 // notCards are the byte-slice fields that are not cards (protocol.Card is
-// a byte, so the type can't tell; Y is a Shamir share, checked apart):
-// anything else that is a []byte in a
-// message is taken for cards, so a new card field is checked unasked.
-var notCards = map[string]bool{"Salt": true, "Proof": true, "Nonce": true, "Data": true, "Y": true}
+// a byte, so the type can't tell; Y is a Shamir share, checked apart; Seal
+// and Sig are a step's hash commitment to its hidden cards and the host's
+// signature): anything else that is a []byte in a message is taken for
+// cards, so a new card field is checked unasked.
+var notCards = map[string]bool{"Salt": true, "Proof": true, "Nonce": true, "Data": true, "Y": true, "Seal": true, "Sig": true}
 
 // walkCards calls visit with every card slice in v, by field path.
 func walkCards(v reflect.Value, path string, visit func(path string, cards []byte)) {
