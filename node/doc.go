@@ -20,12 +20,14 @@
 //
 // Before the deal the host commits to the seed (commit.go). Every update a
 // seat receives also carries the journal as that seat may know it (each
-// play's and hand-over's cards left out) and the seat's Shamir share,
-// threshold 2, of every hidden part and of the seed (journalshare.go,
-// shamir.go). When the host goes silent past DeadAfter, the player nodes
-// elect the one with the lowest peer ID (election.go); it asks each player
-// that rejoins for its shares, and with one other player's rebuilds the
-// exact journal, checks the seed against the commitment, replays the game
+// play's and hand-over's cards left out) and the seat's Shamir share of
+// every hidden part and of the seed, at a threshold of every player node
+// but the host's (journalshare.go, shamir.go): one person with two seats
+// learns nothing from pooling them. When the host goes silent past
+// DeadAfter, the player nodes elect the one with the lowest peer ID
+// (election.go); it asks each player that rejoins for its shares, and with
+// every other player's rebuilds the exact journal, checks the seed against
+// the commitment, replays the game
 // and plays on from the same play, with an open call window given its whole
 // time again. The term goes up by one and envelopes of an older term are
 // refused, so two hosts are never both obeyed.
