@@ -396,11 +396,13 @@ func sameEvents(got, all []engine.Event) bool {
 // takeBacklog is a host's backlog, every event it says we were sent: it
 // becomes our record only when it extends the one we kept ourselves (the
 // same events first); otherwise ours stands and the audit is told. A
-// backlog of a new game (another deal) starts the record afresh. r.mu is
-// held.
-func (r *Remote) takeBacklog(events []engine.Event) {
+// backlog of a new game (another deal) starts the record afresh, and so
+// does a rollback: a new host that could rebuild only a signed prefix of
+// the journal we hold (the old host died sending its last step) plays on
+// from there. r.mu is held.
+func (r *Remote) takeBacklog(events []engine.Event, rollback bool) {
 	switch {
-	case sameEvents(r.got, events):
+	case sameEvents(r.got, events) || rollback:
 		r.got = append([]engine.Event(nil), events...)
 	case len(events) > 0 && events[0].Type == "deal" && (len(r.got) == 0 || !sameEvents(r.got[:1], events[:1])):
 		r.got = append([]engine.Event(nil), events...)
@@ -411,12 +413,13 @@ func (r *Remote) takeBacklog(events []engine.Event) {
 
 // takeSteps takes an update's journal steps into ours, from the host that
 // sent them (id, hosting term): kept only as far as that host's chain
-// verifies, ours never rewritten (a backlog must extend what we hold).
-// r.mu is held.
-func (r *Remote) takeSteps(id peer.ID, term uint64, ws []protocol.Step, backlog bool) {
+// verifies, ours never rewritten (a backlog must agree with what we hold).
+// It reports a rollback: a backlog that verifies and is a prefix of our
+// journal, from an earlier term's step on. r.mu is held.
+func (r *Remote) takeSteps(id peer.ID, term uint64, ws []protocol.Step, backlog bool) (rollback bool) {
 	if !r.chain.host(term, id) {
 		r.chain.flag(fmt.Sprintf("two hosts for term %d", term))
-		return
+		return false
 	}
 	if r.chain.commit != r.table.Commit {
 		// Another deal: another chain, and another audit.
@@ -425,33 +428,33 @@ func (r *Remote) takeSteps(id peer.ID, term uint64, ws []protocol.Step, backlog 
 	own := wireLinkedAll(r.journal)
 	all := ws
 	if backlog {
-		// The whole journal again: ours must be its start.
-		if len(own) > len(ws) {
-			r.chain.flag("the host's backlog is shorter than the journal we were sent")
-			return
-		}
-		for i := range own {
+		// The whole journal again: ours must be its start, or, after a
+		// failover, it a start of ours.
+		for i := range min(len(own), len(ws)) {
 			a, b := own[i], ws[i]
 			if !bytes.Equal(stepBytes(a), stepBytes(b)) || a.Term != b.Term || !bytes.Equal(a.Seal, b.Seal) {
 				r.chain.flag(fmt.Sprintf("the host's backlog rewrote step %d of the journal", i))
-				return
+				return false
 			}
 		}
+		rollback = len(ws) < len(own)
 	} else {
 		all = append(own, ws...)
 	}
 	if !signed(all) {
 		// A host older than the chain: taken as it comes.
 		r.journal = engLinked(all)
-		return
+		return rollback
 	}
 	n, _, err := verifyChain(r.tid, r.table.Commit, 0, all, r.chain.keyOf)
 	if err != nil {
 		r.chain.flag("the host's journal: " + err.Error())
+		return false
 	}
-	if n < len(own) {
-		return // never shorter than what verified before
+	if n < len(own) && !rollback {
+		return false // never shorter than what verified before
 	}
 	r.journal = engLinked(all[:n])
 	compact(r.journal)
+	return rollback
 }

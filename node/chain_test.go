@@ -264,6 +264,15 @@ func TestChainPlayerKeepsItsRecord(t *testing.T) {
 	if len(r.journal) != 3 || r.journal[1].Cmd.Seat != 1 || len(r.chain.doubt) != 2 {
 		t.Fatalf("rewriting backlog: seat %d, doubt %q", r.journal[1].Cmd.Seat, r.chain.doubt)
 	}
+	// A backlog that is a signed start of ours: the new host could rebuild
+	// only so far (the old one died sending the last step), and we play
+	// on from there.
+	short := chainSteps(t)[:2]
+	short[1].Sig = nil
+	signAt(short, 1, chainKey("A"), chainCommit)
+	if !r.takeSteps(a, 1, short, true) || len(r.journal) != 2 || len(r.chain.doubt) != 2 {
+		t.Fatalf("rollback: %d kept, doubt %q", len(r.journal), r.chain.doubt)
+	}
 	// Another host claiming term 1.
 	r.takeSteps(chainPeer(t, chainKey("B")), 1, nil, false)
 	if len(r.chain.doubt) != 3 {
@@ -275,12 +284,12 @@ func TestChainPlayerKeepsItsRecord(t *testing.T) {
 	play := engine.Event{Type: "play", Seat: 0, Claim: 2}
 	call := engine.Event{Type: "call", Seat: 1}
 	r.got = []engine.Event{deal, play}
-	r.takeBacklog([]engine.Event{deal, play, call})
+	r.takeBacklog([]engine.Event{deal, play, call}, false)
 	if len(r.got) != 3 {
 		t.Fatalf("extending backlog: %d events", len(r.got))
 	}
 	r.chain.doubt = nil
-	r.takeBacklog([]engine.Event{deal, call, call})
+	r.takeBacklog([]engine.Event{deal, call, call}, false)
 	if len(r.got) != 3 || r.got[1].Type != "play" || len(r.chain.doubt) != 1 {
 		t.Fatalf("rewriting backlog: %+v, doubt %q", r.got, r.chain.doubt)
 	}

@@ -389,6 +389,7 @@ func (r *Remote) takeover() *Server {
 	// A table whose host kept no chain (an older version) is rebuilt as
 	// before; once our own journal is signed, an unsigned one is refused.
 	rec.legacy = len(own) > 0 && !signed(own)
+	rec.ownLen = len(r.journal)
 	rec.add(r.h.ID(), r.journal, r.shares)
 	srv := &Server{h: r.h, signer: signer, tid: r.tid, code: r.code, conns: map[*srvConn]bool{}, rec: rec,
 		ready: make(chan struct{})}
@@ -412,6 +413,7 @@ func (r *Remote) takeover() *Server {
 				// Nobody came: give hosting up and wait for the old host.
 				r.mu.Lock()
 				r.server = nil
+				delete(r.chain.hosts, r.term) // whoever hosts this term next, it isn't us
 				r.term--
 				r.mu.Unlock()
 				srv.Close()
@@ -435,6 +437,7 @@ type recovery struct {
 	term   uint64             // the term we host
 	hosts  map[uint64]peer.ID // who hosted each term before ours, as we saw it
 	legacy bool               // the old host kept no chain: journals are taken unsigned
+	ownLen int                // how many steps our own journal had
 
 	mu       sync.Mutex
 	journals [][]PubStep // every journal that verified, our own first
@@ -555,9 +558,19 @@ func (rc *recovery) try() {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return len(rc.journals[order[a]]) > len(rc.journals[order[b]]) })
+	// A journal whose every hidden part rebuilds first: a longer one whose
+	// last step some player never got (nor its shares) would end on a
+	// step no signature covers.
+	full := make([]bool, len(rc.journals))
+	for i, j := range rc.journals {
+		full[i] = rc.whole(j, seed, salt)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return full[order[a]] && !full[order[b]] })
 	var t *Table
+	var rolled bool
 	for _, k := range order {
 		steps, links := rc.rebuild(rc.journals[k], seed, salt)
+		rolled = len(steps) < rc.ownLen
 		ts := rc.table
 		cfg := engine.Config{Rules: ts.Rules, Seats: len(ts.Seats), Seed: seed}
 		t, err = restore(rc.r, ts, cfg, salt, rc.commit, steps, links, rc.srv.term.Load())
@@ -591,7 +604,7 @@ func (rc *recovery) try() {
 				// for the audit, not to be shown or learnt again. It may
 				// add what we missed, never rewrite what we were sent.
 				r.mu.Lock()
-				r.takeBacklog(u.Events)
+				r.takeBacklog(u.Events, rolled)
 				r.mu.Unlock()
 				u.Events = nil
 			} else if i := dealAt(u.Events); i >= 0 {
@@ -606,6 +619,12 @@ func (rc *recovery) try() {
 			r.box.put(u)
 		}
 	}()
+}
+
+// whole says whether every step of journal rebuilds.
+func (rc *recovery) whole(journal []PubStep, seed uint64, salt [SaltSize]byte) bool {
+	steps, _ := rc.rebuild(journal, seed, salt)
+	return len(steps) == len(journal)
 }
 
 // rebuild is a journal with its hidden cards combined from the shares and

@@ -804,7 +804,7 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			if m.Backlog {
 				// It may add what we missed, never rewrite what we
 				// were sent (chain.go).
-				r.takeBacklog(u.Events)
+				r.takeBacklog(u.Events, r.takeSteps(env.Sender, env.Term, m.Steps, true))
 				u.Events = nil
 				u.Backlog = true
 				r.shares = nil // shares anew, of the whole journal
@@ -816,7 +816,9 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			} else {
 				r.got = append(r.got, u.Events...)
 			}
-			r.takeSteps(env.Sender, env.Term, m.Steps, m.Backlog)
+			if !m.Backlog {
+				r.takeSteps(env.Sender, env.Term, m.Steps, false)
+			}
 			if r.shares == nil {
 				r.shares = map[int]Share{}
 			}
