@@ -203,6 +203,12 @@ func (r *Remote) failover() {
 			if errors.As(err, &ref) && ref.Code == codeHostAlive {
 				break // the others still hear the host: the fault is our link
 			}
+			if r.h.Network().Connectedness(c.id) == network.Connected {
+				// Ahead of us in line and alive, only not ready for us
+				// yet (rebuilding, or taking over this very moment):
+				// passing it over would make a second host. Ask it again.
+				break
+			}
 		}
 		r.mu.Lock()
 		done := r.server != nil
