@@ -268,7 +268,7 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 	set := Settings{Name: hdr.Name, Rules: hdr.Config.Rules, Seats: hdr.Config.Seats, Reveal: hdr.Settings.Reveal,
 		TurnClock: hdr.Settings.TurnClock, Pace: hdr.Settings.Pace, Seed: hdr.Config.Seed}
 	t, err := restoreTable(set, hdr.Table, tid, d.Name, me, seats, hdr.Config, hdr.Salt, Commit(hdr.Config.Seed, hdr.Salt),
-		steps, nil, 1, d.bots, d.fall, "The host is back: the game goes on.", j, Evening{}, d.Key)
+		steps, 1, d.bots, d.fall, "The host is back: the game goes on.", j, Evening{})
 	if err != nil {
 		j.Close()
 		return nil, err

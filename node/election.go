@@ -12,8 +12,7 @@ package node
 // can't be obeyed again: nobody dials it, and what it sends is stale.
 //
 // What: the new host knows the public journal (every step, its hidden cards
-// left out; a journal a player relays counts only as far as the old host's
-// signed chain covers it, chain.go) and one share of each hidden part and of the seed
+// left out) and one share of each hidden part and of the seed
 // (journalshare.go), at a threshold of every player node but the old
 // host's. It asks each player that rejoins for its shares; with every
 // other player's it rebuilds the exact journal, checks the seed against
@@ -27,16 +26,13 @@ package node
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"sort"
 	"sync"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
@@ -276,20 +272,13 @@ func (r *Remote) stateMsg(term uint64) protocol.State {
 	defer r.mu.Unlock()
 	st := protocol.State{Term: term, No: r.view.No}
 	for _, p := range r.journal {
-		st.Steps = append(st.Steps, wireLinked(p))
+		st.Steps = append(st.Steps, wireStep(p))
 	}
 	for step, sh := range r.shares {
 		st.Shares = append(st.Shares, protocol.StepShare{Step: step, X: sh.X, Y: sh.Y, K: sh.K})
 	}
-	if stateHook != nil {
-		stateHook(r, &st)
-	}
 	return st
 }
-
-// stateHook, in tests, rewrites a player's state for a new host (r.mu is
-// held): a player who lies about the game.
-var stateHook func(r *Remote, st *protocol.State)
 
 // standby answers a player who rejoins us for the next term: the host is
 // gone and we are first in line.
@@ -378,25 +367,8 @@ func (r *Remote) takeover() *Server {
 		r.mu.Unlock()
 		return nil
 	}
-	rec := &recovery{r: r, table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{}),
-		term: term, hosts: map[uint64]peer.ID{}}
-	for t, id := range r.chain.hosts {
-		if t < term {
-			rec.hosts[t] = id
-		}
-	}
-	if r.oldHost != "" {
-		if _, ok := rec.hosts[term-1]; !ok {
-			rec.hosts[term-1] = r.oldHost
-		}
-	}
-	r.chain.host(term, r.h.ID())
-	own := wireLinkedAll(r.journal)
-	// A table whose host kept no chain (an older version) is rebuilt as
-	// before; once our own journal is signed, an unsigned one is refused.
-	rec.legacy = len(own) > 0 && !signed(own)
-	rec.ownLen = len(r.journal)
-	rec.add(r.h.ID(), r.journal, r.shares)
+	rec := &recovery{r: r, table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{})}
+	rec.add(r.journal, r.shares)
 	srv := &Server{h: r.h, signer: signer, tid: r.tid, code: r.code, conns: map[*srvConn]bool{}, rec: rec,
 		ready: make(chan struct{})}
 	srv.term.Store(term)
@@ -419,7 +391,6 @@ func (r *Remote) takeover() *Server {
 				// Nobody came: give hosting up and wait for the old host.
 				r.mu.Lock()
 				r.server = nil
-				delete(r.chain.hosts, r.term) // whoever hosts this term next, it isn't us
 				r.term--
 				r.mu.Unlock()
 				srv.Close()
@@ -440,51 +411,18 @@ type recovery struct {
 	table  TableState
 	commit [32]byte
 
-	term   uint64             // the term we host
-	hosts  map[uint64]peer.ID // who hosted each term before ours, as we saw it
-	legacy bool               // the old host kept no chain: journals are taken unsigned
-	ownLen int                // how many steps our own journal had
-
-	mu       sync.Mutex
-	journals [][]PubStep // every journal that verified, our own first
-	refused  []string    // whose journals didn't, and why
-	shares   map[int][]Share
-	done     chan struct{}
-	err      error
+	mu      sync.Mutex
+	journal []PubStep
+	shares  map[int][]Share
+	done    chan struct{}
+	err     error
 }
 
-// keyOf is the key of the host of an earlier term.
-func (rc *recovery) keyOf(term uint64) ed25519.PublicKey {
-	id, ok := rc.hosts[term]
-	if !ok || term >= rc.term {
-		return nil
-	}
-	return edPub(id)
-}
-
-// add takes a player's journal and shares. A journal is kept only when
-// every step of it is one the host of its term signed, in a chain from the
-// deal's commitment: a forged or doctored step, or a tail nobody signed,
-// and the whole journal is refused (its shares are still taken: they are
-// checked against the commitment and the seals when combined).
-func (rc *recovery) add(from peer.ID, journal []PubStep, shares map[int]Share) {
+func (rc *recovery) add(journal []PubStep, shares map[int]Share) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	ws := wireLinkedAll(journal)
-	var err error
-	switch {
-	case rc.legacy && !signed(ws):
-	case !signed(ws) && len(ws) > 0:
-		err = ErrChainUnsigned
-	default:
-		_, _, err = verifyChain(rc.r.tid, rc.commit, 0, ws, rc.keyOf)
-	}
-	if err != nil {
-		rc.refused = append(rc.refused, fmt.Sprintf("%s: %v", from.ShortString(), err))
-	} else {
-		j := append([]PubStep(nil), journal...)
-		compact(j)
-		rc.journals = append(rc.journals, j)
+	if len(journal) > len(rc.journal) {
+		rc.journal = append([]PubStep(nil), journal...)
 	}
 	for step, sh := range shares {
 		dup := false
@@ -536,7 +474,7 @@ func (c *srvConn) contribute() error {
 	for _, sh := range engShares(st.Shares) {
 		shares[sh.Step] = sh.Share
 	}
-	rc.add(c.peer, engLinked(st.Steps), shares)
+	rc.add(engPubSteps(st.Steps), shares)
 	rc.try()
 	select {
 	case <-c.s.ready:
@@ -546,9 +484,7 @@ func (c *srvConn) contribute() error {
 	}
 }
 
-// try rebuilds the game once every hidden part has its shares: from the
-// longest journal that verified, or, when that one doesn't rebuild or
-// replay, from the next (a bad journal never stalls the table).
+// try rebuilds the game once every hidden part has two shares.
 func (rc *recovery) try() {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
@@ -559,34 +495,28 @@ func (rc *recovery) try() {
 	if err != nil {
 		return
 	}
-	order := make([]int, len(rc.journals))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return len(rc.journals[order[a]]) > len(rc.journals[order[b]]) })
-	// A journal whose every hidden part rebuilds first: a longer one whose
-	// last step some player never got (nor its shares) would end on a
-	// step no signature covers.
-	full := make([]bool, len(rc.journals))
-	for i, j := range rc.journals {
-		full[i] = rc.whole(j, seed, salt)
-	}
-	sort.SliceStable(order, func(a, b int) bool { return full[order[a]] && !full[order[b]] })
-	var t *Table
-	var rolled bool
-	for _, k := range order {
-		steps, links := rc.rebuild(rc.journals[k], seed, salt)
-		rolled = len(steps) < rc.ownLen
-		ts := rc.table
-		cfg := engine.Config{Rules: ts.Rules, Seats: len(ts.Seats), Seed: seed}
-		t, err = restore(rc.r, ts, cfg, salt, rc.commit, steps, links, rc.srv.term.Load())
-		if err == nil {
-			break
+	steps := make([]engine.Step, 0, len(rc.journal))
+	for i, p := range rc.journal {
+		st := p.Step
+		if p.Hidden > 0 {
+			b, err := Combine(rc.shares[i])
+			if err != nil || len(b) != p.Hidden {
+				break // a journal's tail we can't rebuild yet
+			}
+			c := *st.Cmd
+			c.Cards = make([]engine.Card, len(b))
+			for j, x := range b {
+				c.Cards[j] = engine.Card(x)
+			}
+			st.Cmd = &c
 		}
-		rc.err = err
-		t = nil
+		steps = append(steps, st)
 	}
-	if t == nil {
+	ts := rc.table
+	cfg := engine.Config{Rules: ts.Rules, Seats: len(ts.Seats), Seed: seed}
+	t, err := restore(rc.r, ts, cfg, salt, rc.commit, steps, rc.srv.term.Load())
+	if err != nil {
+		rc.err = err
 		return
 	}
 	rc.srv.mu.Lock()
@@ -607,10 +537,9 @@ func (rc *recovery) try() {
 		for u := range sess.Updates() {
 			if u.Backlog {
 				// What we were sent before, as the rebuilt table knows it:
-				// for the audit, not to be shown or learnt again. It may
-				// add what we missed, never rewrite what we were sent.
+				// for the audit, not to be shown or learnt again.
 				r.mu.Lock()
-				r.takeBacklog(u.Events, rolled)
+				r.got = append([]engine.Event(nil), u.Events...)
 				r.mu.Unlock()
 				u.Events = nil
 			} else if i := dealAt(u.Events); i >= 0 {
@@ -627,44 +556,10 @@ func (rc *recovery) try() {
 	}()
 }
 
-// whole says whether every step of journal rebuilds.
-func (rc *recovery) whole(journal []PubStep, seed uint64, salt [SaltSize]byte) bool {
-	steps, _ := rc.rebuild(journal, seed, salt)
-	return len(steps) == len(journal)
-}
-
-// rebuild is a journal with its hidden cards combined from the shares and
-// checked against their seals, as far as it rebuilds.
-func (rc *recovery) rebuild(journal []PubStep, seed uint64, salt [SaltSize]byte) ([]engine.Step, []Link) {
-	steps := make([]engine.Step, 0, len(journal))
-	links := make([]Link, 0, len(journal))
-	for i, p := range journal {
-		st := p.Step
-		if p.Hidden > 0 {
-			b, err := Combine(rc.shares[i])
-			if err != nil || len(b) != p.Hidden {
-				break // a journal's tail we can't rebuild yet
-			}
-			c := *st.Cmd
-			c.Cards = make([]engine.Card, len(b))
-			for j, x := range b {
-				c.Cards[j] = engine.Card(x)
-			}
-			if p.Link.Seal != nil && !bytes.Equal(p.Link.Seal, sealCards(hiddenKey(seed, salt, i), c.Cards)) {
-				break // the shares don't give the cards the host sealed
-			}
-			st.Cmd = &c
-		}
-		steps = append(steps, st)
-		links = append(links, p.Link)
-	}
-	return steps, links
-}
-
 // restore builds the table of a new host from the rebuilt journal.
-func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64) (*Table, error) {
+func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, term uint64) (*Table, error) {
 	r.mu.Lock()
-	bots, fall, key := r.bots, r.fall, r.key
+	bots, fall := r.bots, r.fall
 	gone := r.oldHost
 	r.mu.Unlock()
 	// No fixed seed: the next game's (N on the result sheet) is drawn at
@@ -683,17 +578,16 @@ func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, c
 			notice += fmt.Sprintf(" A bot plays for %s.", s.Name)
 		}
 	}
-	return restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), seats, cfg, salt, commit, steps, links, term, bots, fall,
-		notice, nil, ts.Evening, key)
+	return restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), seats, cfg, salt, commit, steps, term, bots, fall,
+		notice, nil, ts.Evening)
 }
 
 // restoreTable builds a playing table from a whole journal: after an
 // election, or when a host restarts from its journal file. evening is the
 // table's running score as the players had it: a new host carries it on.
 func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer string, seats []SeatInfo,
-	cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64,
-	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *Journal, evening Evening,
-	key crypto.PrivKey) (*Table, error) {
+	cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, term uint64,
+	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *Journal, evening Evening) (*Table, error) {
 	g, evs, err := engine.Replay(cfg, steps)
 	if err != nil {
 		return nil, fmt.Errorf("the journal doesn't replay: %w", err)
@@ -712,20 +606,6 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	}
 	t.start = time.Now().Add(-last)
 	t.log = append([]engine.Step(nil), steps...)
-	// The chain as the steps' hosts signed it (links, from a verified
-	// journal); a step with no link (a journal file's) is of our term, and
-	// we sign it when we send it.
-	t.signWith(key)
-	for i, st := range t.log {
-		var l Link
-		if i < len(links) {
-			l = links[i]
-		}
-		if l.Term == 0 {
-			l.Term = term
-		}
-		t.chainAdd(i, st, l.Term, l.Sig)
-	}
 	t.cursor = make([]int, len(seats))
 	t.sent = make([][]engine.Event, len(seats))
 	t.seats = make([]*seat, len(seats))

@@ -111,7 +111,7 @@ func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
 	for _, a := range h.Addrs() {
 		listen = append(listen, a.String())
 	}
-	t.do(func() { t.hostPeer, t.listen = h.ID().String(), listen; t.signWith(key) })
+	t.do(func() { t.hostPeer, t.listen = h.ID().String(), listen })
 	h.SetStreamHandler(ProtocolID, s.handler())
 	return s, nil
 }
@@ -432,7 +432,7 @@ func wireUpdate(u *Update) protocol.Update {
 		w.Events = append(w.Events, wireEvent(&u.Events[i]))
 	}
 	for _, p := range u.Journal {
-		w.Steps = append(w.Steps, wireLinked(p))
+		w.Steps = append(w.Steps, wireStep(p))
 	}
 	for _, sh := range u.Shares {
 		w.Shares = append(w.Shares, protocol.StepShare{Step: sh.Step, X: sh.Share.X, Y: sh.Share.Y, K: sh.Share.K})
@@ -591,7 +591,6 @@ type Remote struct {
 	parts    []protocol.Audit // the host's reveal, as it arrives
 	journal  []PubStep        // the host's journal as we may know it
 	shares   map[int]Share    // our shares of its hidden parts
-	chain    remoteChain      // who hosted each term, and what didn't verify (chain.go)
 
 	saveDir string
 	savedTo string // where the game was saved at its end
@@ -802,12 +801,10 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			}
 			r.mu.Lock()
 			if m.Backlog {
-				// It may add what we missed, never rewrite what we
-				// were sent (chain.go).
-				r.takeBacklog(u.Events, r.takeSteps(env.Sender, env.Term, m.Steps, true))
+				r.got = append([]engine.Event(nil), u.Events...)
 				u.Events = nil
 				u.Backlog = true
-				r.shares = nil // shares anew, of the whole journal
+				r.journal, r.shares = nil, nil
 			} else if i := dealAt(u.Events); i >= 0 {
 				// A new game at the same seats: the audit and the journal
 				// are of this game alone.
@@ -816,9 +813,7 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			} else {
 				r.got = append(r.got, u.Events...)
 			}
-			if !m.Backlog {
-				r.takeSteps(env.Sender, env.Term, m.Steps, false)
-			}
+			r.journal = append(r.journal, engPubSteps(m.Steps)...)
 			if r.shares == nil {
 				r.shares = map[int]Share{}
 			}
@@ -877,7 +872,7 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 	if len(m.Salt) != SaltSize {
 		return Update{Table: r.table, View: r.view, Audit: &AuditResult{Problems: []string{"the host revealed a salt of the wrong size"}}}, true
 	}
-	problems := append(VerifyGame(g), r.chain.doubt...)
+	problems := VerifyGame(g)
 	u := Update{Table: r.table, View: r.view, Audit: &AuditResult{Verified: len(problems) == 0, Problems: problems},
 		Reveal: &Reveal{Config: g.Config, Salt: salt, Steps: steps}} // for the sheet's highlights
 	if r.saveDir != "" {

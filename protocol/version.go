@@ -5,9 +5,8 @@ import "strconv"
 // Version is a protocol version, major<<8 | minor.
 type Version uint16
 
-// Current is the version this package speaks: 1.2 (1.1 added Lobby.Evening
-// and StepShare.K, 1.2 the signed chain's Step.Term, Seal and Sig).
-const Current Version = 1<<8 | 2
+// Current is the version this package speaks: 1.1 (1.1 added Lobby.Evening).
+const Current Version = 1<<8 | 1
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }
