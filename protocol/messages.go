@@ -258,7 +258,7 @@ type StepShare struct {
 	Step int
 	X    uint8
 	Y    []byte
-	K    uint8
+	K    uint8 `protocol:"optional"`
 }
 
 // Count is a hand or pile size: exact when Hi == Lo, a range when Hi > Lo,

@@ -5,7 +5,8 @@ import "strconv"
 // Version is a protocol version, major<<8 | minor.
 type Version uint16
 
-// Current is the version this package speaks: 1.1 (1.1 added Lobby.Evening).
+// Current is the version this package speaks: 1.1 (1.1 added Lobby.Evening
+// and StepShare.K).
 const Current Version = 1<<8 | 1
 
 // MakeVersion returns major.minor.
