@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node"
 )
 
 // revealPanel is a call played out: the shout, the cards turned up, the
@@ -15,8 +16,6 @@ type revealPanel struct {
 	lines []string
 	until time.Time
 }
-
-const defaultReveal = 2 * time.Second
 
 // cardList is cards as a player reads them: "K♦  7♥".
 func cardList(cs []engine.Card) string {
@@ -123,7 +122,7 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 		if panel == nil {
 			pause := t.u.Table.Reveal
 			if pause <= 0 {
-				pause = defaultReveal
+				pause = node.DefaultReveal
 			}
 			panel = &revealPanel{until: at.Add(pause)}
 		}

@@ -86,16 +86,10 @@ func TestTableBotsPlayToTheEnd(t *testing.T) {
 						break
 					}
 				}
-				if last.Table.Phase != "over" || last.View.Places == nil {
+				if last.Table.Phase != "over" {
 					t.Fatalf("the game did not end: phase %q", last.Table.Phase)
 				}
-				total := len(last.View.Final.Pile) + len(last.View.Final.Gone)
-				for _, h := range last.View.Final.Hands {
-					total += len(h)
-				}
-				if total != 52 {
-					t.Fatalf("cards at the end: %d, want 52", total)
-				}
+				checkEnded(t, last, rules, 4)
 				for _, u := range []Update{last} {
 					if len(u.View.Hand) != 0 {
 						t.Fatalf("a spectator was sent a hand: %v", u.View.Hand)
