@@ -5,12 +5,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/netip"
 	"sync"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -24,6 +27,8 @@ type Device struct {
 	Name string
 
 	h        host.Host
+	web      *Web  // nil when off
+	webErr   error // why the default web entry is off
 	iface    *Iface
 	browser  Browser
 	advertis func() Advertiser
@@ -46,6 +51,12 @@ type DeviceConfig struct {
 	// move for a seat whose turn clock runs out.
 	Bots     BotMaker
 	Fallback func(*engine.View) (engine.Command, bool)
+	// Web, when set, serves phones (web.go) from the start, at whatever
+	// table this device hosts. With no Web.Addr it listens on Iface's
+	// address (or Listen's), and a device that can't is still made
+	// (WebErr says why); an address asked for that can't be listened on
+	// is an error.
+	Web *WebConfig
 }
 
 // NewDevice starts the libp2p host on the LAN.
@@ -59,6 +70,13 @@ func NewDevice(ctx context.Context, cfg DeviceConfig) (*Device, error) {
 		return nil, err
 	}
 	d := &Device{Key: cfg.Key, Name: cfg.Name, h: h, iface: cfg.Iface, bots: cfg.Bots, fall: cfg.Fallback}
+	if cfg.Web != nil {
+		d.web, d.webErr = ListenWeb(cfg.Key, webLAN(cfg), *cfg.Web)
+		if d.webErr != nil && cfg.Web.Addr != "" {
+			h.Close()
+			return nil, fmt.Errorf("web: %w", d.webErr)
+		}
+	}
 	switch {
 	case cfg.Mem != nil:
 		d.browser = cfg.Mem.Browser()
@@ -74,8 +92,72 @@ func NewDevice(ctx context.Context, cfg DeviceConfig) (*Device, error) {
 // Host is the device's libp2p host.
 func (d *Device) Host() host.Host { return d.h }
 
+// WebURL is where phones open the game (http://192.168.1.20:8080), ""
+// when the device serves none.
+func (d *Device) WebURL() string {
+	if d.web == nil {
+		return ""
+	}
+	return d.web.URL()
+}
+
+// Web is the device's web entry, nil when off.
+func (d *Device) Web() *Web { return d.web }
+
+// WebErr says why the web entry asked for by default is off, nil if it's on.
+func (d *Device) WebErr() error { return d.webErr }
+
+// webLAN is the address the default web entry listens on: the LAN
+// interface's first IPv4 address (a phone types it), or its first, or
+// the first listen address's.
+func webLAN(cfg DeviceConfig) netip.Addr {
+	if cfg.Iface != nil {
+		for _, a := range cfg.Iface.Addrs {
+			if a.Is4() {
+				return a
+			}
+		}
+		if len(cfg.Iface.Addrs) > 0 {
+			return cfg.Iface.Addrs[0]
+		}
+	}
+	for _, m := range cfg.Listen {
+		if ip, err := manet.ToIP(m); err == nil {
+			if a, ok := netip.AddrFromSlice(ip); ok && !a.Unmap().IsUnspecified() {
+				return a.Unmap()
+			}
+		}
+	}
+	return netip.Addr{}
+}
+
 // Close stops the device.
-func (d *Device) Close() error { return d.h.Close() }
+func (d *Device) Close() error {
+	if d.web != nil {
+		d.web.Close()
+	}
+	return d.h.Close()
+}
+
+// serveWeb points the web entry at a table this device hosts.
+func (d *Device) serveWeb(ho *Hosted) {
+	if d.web == nil {
+		return
+	}
+	ho.Server.selfWeb = d.web.URL()
+	ho.web = d.web
+	d.web.hosting(ho.Server)
+}
+
+// remoteWeb gives a seat at another node's table our web side.
+func (d *Device) remoteWeb(r *Remote) {
+	if d.web == nil {
+		return
+	}
+	r.mu.Lock()
+	r.webAddr, r.web = d.web.URL(), d.web
+	r.mu.Unlock()
+}
 
 // Addrs are the addresses a player can join this device's tables by.
 func (d *Device) Addrs() []string { return JoinAddrs(d.h) }
@@ -97,6 +179,7 @@ type Hosted struct {
 	*Table
 	Server *Server
 	adv    Advertiser
+	web    *Web
 	mu     sync.Mutex
 	info   TableInfo
 }
@@ -117,6 +200,7 @@ func (d *Device) Open(set Settings) (*Hosted, error) {
 		return nil, err
 	}
 	ho := &Hosted{Table: t, Server: srv}
+	d.serveWeb(ho)
 	ho.info = TableInfo{ID: t.ID, Name: t.set.Name, Host: d.Name, HostPeer: d.h.ID(), Seats: t.set.Seats,
 		Taken: len(set.Bots), Preset: t.set.Rules.Preset, Phase: PhaseWaiting, Version: protocol.Current.String(),
 		Private: set.Code != "", Addrs: d.h.Addrs()}
@@ -154,13 +238,16 @@ func (h *Hosted) Close() {
 	if adv != nil {
 		adv.Stop()
 	}
+	if h.web != nil {
+		h.web.unhost(h.Server)
+	}
 	h.Server.Close()
 	h.Table.Close()
 }
 
 // Join takes a seat (or watches) at a table found by Browse.
 func (d *Device) Join(ctx context.Context, t TableInfo, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
-	r, err := Dial(ctx, d.h, d.Key, t.AddrInfo(), d.Name, code, watch, onFrame)
+	r, err := dial(ctx, d, t.AddrInfo(), code, watch, onFrame)
 	if err == nil {
 		r.UseBots(d.bots, d.fall)
 	}
@@ -174,7 +261,7 @@ func (d *Device) JoinAddr(ctx context.Context, addr, code string, watch bool, on
 	if err != nil {
 		return nil, err
 	}
-	r, err := Dial(ctx, d.h, d.Key, info, d.Name, code, watch, onFrame)
+	r, err := dial(ctx, d, info, code, watch, onFrame)
 	if err == nil {
 		r.UseBots(d.bots, d.fall)
 	}
@@ -279,6 +366,7 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 		return nil, err
 	}
 	ho := &Hosted{Table: t, Server: srv}
+	d.serveWeb(ho)
 	ho.info = TableInfo{ID: t.ID, Name: hdr.Name, Host: d.Name, HostPeer: d.h.ID(), Seats: hdr.Config.Seats,
 		Taken: hdr.Config.Seats, Preset: hdr.Config.Rules.Preset, Phase: PhasePlaying, Version: protocol.Current.String(),
 		Private: hdr.Settings.Private, Addrs: d.h.Addrs()}
@@ -307,4 +395,10 @@ func JournalListen(path string) ([]ma.Multiaddr, error) {
 		}
 	}
 	return out, nil
+}
+
+// dial joins as Dial does, telling the host our web address when we
+// have one.
+func dial(ctx context.Context, d *Device, info peer.AddrInfo, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
+	return dialWith(ctx, d.h, d.Key, info, d.Name, code, watch, onFrame, d.remoteWeb)
 }

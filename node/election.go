@@ -83,8 +83,8 @@ func (r *Remote) candidates(old peer.ID) []candidate {
 	var out []candidate
 	for _, s := range r.table.Seats {
 		id, err := peer.Decode(s.Peer)
-		if err != nil || id == old || s.Bot != "" {
-			continue
+		if err != nil || id == old || s.Bot != "" || s.Web {
+			continue // a phone never hosts
 		}
 		c := candidate{id: id}
 		for _, a := range s.Addrs {
@@ -334,7 +334,7 @@ func (r *Remote) standby(st network.Stream) {
 		return
 	}
 	st.SetReadDeadline(time.Time{})
-	srv.serve(st, br, env)
+	srv.serve(p2pLink{st}, br, env)
 }
 
 func (r *Remote) isPlayer(id peer.ID) bool {
@@ -373,6 +373,16 @@ func (r *Remote) takeover() *Server {
 		ready: make(chan struct{})}
 	srv.term.Store(term)
 	rec.srv = srv
+	// The phones stay phones, and every node's web address is known,
+	// before they rejoin.
+	srv.web = map[string]webSeat{}
+	for _, si := range r.table.Seats {
+		if si.Peer != "" && si.Bot == "" && (si.Web || si.WebAddr != "") {
+			srv.web[si.Peer] = webSeat{phone: si.Web, addr: si.WebAddr}
+		}
+	}
+	srv.selfWeb = r.webAddr
+	web := r.web
 	r.server = srv
 	r.term, r.elect = term, 0
 	if r.st != nil {
@@ -382,6 +392,9 @@ func (r *Remote) takeover() *Server {
 	r.gen++ // the old host's read loop is done with
 	r.mu.Unlock()
 	r.h.SetStreamHandler(ProtocolID, srv.handle)
+	if web != nil {
+		web.hosting(srv) // the phones rejoin through our own /ws
+	}
 	r.notice("The host left: you are hosting now. Rebuilding the table with the other players…")
 	go func() {
 		select {
@@ -394,6 +407,9 @@ func (r *Remote) takeover() *Server {
 				r.term--
 				r.mu.Unlock()
 				srv.Close()
+				if web != nil {
+					web.unhost(srv)
+				}
 				r.h.SetStreamHandler(ProtocolID, r.standby)
 				r.notice("No other player came back to rebuild the table: waiting for the host.")
 				go r.failover()

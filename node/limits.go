@@ -144,7 +144,7 @@ func (l *frameLimit) wait(n int) {
 // is refused before its bytes are read; a frame that fits waits for its
 // tokens before its body is read, with the stream's read deadline moved on
 // by the wait (st may be nil).
-func (l *frameLimit) read(r *bufio.Reader, st network.Stream, deadline time.Duration) ([]byte, error) {
+func (l *frameLimit) read(r *bufio.Reader, st deadliner, deadline time.Duration) ([]byte, error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		return nil, err
@@ -164,6 +164,9 @@ func (l *frameLimit) read(r *bufio.Reader, st network.Stream, deadline time.Dura
 	}
 	return b, nil
 }
+
+// deadliner is what frameLimit.read moves the read deadline of.
+type deadliner interface{ SetReadDeadline(time.Time) error }
 
 // ---- Join codes ----
 
@@ -433,6 +436,11 @@ func (c *srvConn) placed() {
 	c.joining = false
 	if c.seat < 0 {
 		c.lim.shared = c.s.watchers()
+	}
+	if c.web {
+		return // no libp2p connection to keep
+	}
+	if c.seat < 0 {
 		c.s.h.ConnManager().TagPeer(c.peer, c.tag(), 10)
 		return
 	}
@@ -442,6 +450,11 @@ func (c *srvConn) placed() {
 func (c *srvConn) unplaced() {
 	if c.seat < 0 {
 		c.unwatch()
+	}
+	if c.web {
+		return
+	}
+	if c.seat < 0 {
 		c.s.h.ConnManager().UntagPeer(c.peer, c.tag())
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -80,9 +81,11 @@ type Server struct {
 	term   atomic.Uint64
 	replay protocol.Replay
 
-	mu    sync.Mutex
-	conns map[*srvConn]bool
-	lims  serverLimits // limits.go
+	mu      sync.Mutex
+	conns   map[*srvConn]bool
+	lims    serverLimits       // limits.go
+	web     map[string]webSeat // by peer ID: phones, and player nodes' web URLs (web.go)
+	selfWeb string             // this node's web base URL, "" without one
 
 	// Refused counts envelopes refused for being forged, replayed, stale or
 	// malformed; tests and the bench read it.
@@ -153,9 +156,28 @@ func (s *Server) Close() {
 // Addrs are the addresses a player can join by hand.
 func (s *Server) Addrs() []string { return JoinAddrs(s.h) }
 
+// link is one player's connection to the host: a libp2p stream, or a
+// phone's webwire channel (web.go). The host serves both the same way.
+type link interface {
+	io.ReadWriter
+	Close() error
+	Reset() error // ends the link at once, unsent bytes and all
+	SetReadDeadline(time.Time) error
+	SetWriteDeadline(time.Time) error
+	RemotePeer() peer.ID
+	Source() netip.Addr // as sourceOf counts it
+}
+
+// p2pLink is a libp2p stream as a link.
+type p2pLink struct{ network.Stream }
+
+func (l p2pLink) RemotePeer() peer.ID { return l.Conn().RemotePeer() }
+func (l p2pLink) Source() netip.Addr  { return sourceOf(l.Stream) }
+
 type srvConn struct {
 	s    *Server
-	st   network.Stream
+	st   link
+	web  bool // a phone, come in over the web entry: it never hosts
 	r    *bufio.Reader
 	wmu  sync.Mutex
 	w    *bufio.Writer
@@ -227,13 +249,14 @@ func (c *srvConn) read() (*protocol.Envelope, error) {
 	}
 }
 
-func (s *Server) handle(st network.Stream) { s.serve(st, bufio.NewReader(st), nil) }
+func (s *Server) handle(st network.Stream) { s.serve(p2pLink{st}, bufio.NewReader(st), nil) }
 
 // serve runs one player's connection; first is its hello when a standby
 // node already read it (an election).
-func (s *Server) serve(st network.Stream, br *bufio.Reader, first *protocol.Envelope) {
-	c := &srvConn{s: s, st: st, r: br, w: bufio.NewWriter(st), peer: st.Conn().RemotePeer(), seat: -1,
-		lim: newFrameLimit(), joining: true}
+func (s *Server) serve(st link, br *bufio.Reader, first *protocol.Envelope) {
+	_, web := st.(*webLink)
+	c := &srvConn{s: s, st: st, r: br, w: bufio.NewWriter(st), peer: st.RemotePeer(), seat: -1,
+		lim: newFrameLimit(), joining: true, web: web}
 	s.mu.Lock()
 	s.conns[c] = true
 	s.mu.Unlock()
@@ -316,7 +339,7 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 	if c.s.code != "" {
 		// Counted per address and for the table, not per peer ID:
 		// identities are free (limits.go has the arithmetic).
-		src := sourceOf(c.st)
+		src := c.st.Source()
 		if why := c.s.codes().blocked(src); why != "" {
 			c.refuse(protocol.CodeBadCode, why, env.Seq)
 			return errors.New("rate limited")
@@ -348,6 +371,13 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 			c.refuse(protocol.CodeNotAllowed, "The table is being rebuilt; try again in a moment.", env.Seq)
 			return err
 		}
+	}
+	// A phone is known by its link, never by what it says; a player
+	// node's web address is passed on to the phones, checked.
+	if c.web {
+		c.s.noteWeb(c.peer.String(), true, "")
+	} else if a := webAddrOK(hello.WebAddr); a != "" {
+		c.s.noteWeb(c.peer.String(), false, a)
 	}
 	if hello.Watch {
 		c.sess, err = c.watch()
@@ -389,7 +419,11 @@ func (c *srvConn) pump(done chan struct{}) {
 				ts.Seats = append([]SeatInfo(nil), ts.Seats...)
 				for i, si := range ts.Seats {
 					if id, err := peer.Decode(si.Peer); err == nil {
-						ts.Seats[i].Addrs = c.s.addrsOf(id)
+						ws := c.s.webOf(si.Peer)
+						ts.Seats[i].Web, ts.Seats[i].WebAddr = ws.phone, ws.addr
+						if !ws.phone {
+							ts.Seats[i].Addrs = c.s.addrsOf(id)
+						}
 					}
 				}
 				if !c.ship(wireLobby(&ts)) {
@@ -479,7 +513,8 @@ func wireLobby(t *TableState) protocol.Lobby {
 		Window: int(t.Rules.Window / time.Second), Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second)},
 		Started: t.Phase != "waiting", Phase: t.Phase, Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening)}
 	for i, s := range t.Seats {
-		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs}
+		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs,
+			Web: s.Web, WebAddr: s.WebAddr}
 		if id, err := peer.Decode(s.Peer); err == nil {
 			p.Peer = id
 		}
@@ -549,7 +584,7 @@ func engLobby(l *protocol.Lobby) TableState {
 		Commit: l.Commit, Evening: engEvening(l.Evening)}
 	for _, p := range l.Players {
 		si := SeatInfo{Name: protocol.Clean(p.Nick, protocol.MaxNick), Bot: protocol.Clean(p.Bot, protocol.MaxNick),
-			Connected: p.Connected, Covered: p.Covered, Addrs: p.Addrs}
+			Connected: p.Connected, Covered: p.Covered, Addrs: p.Addrs, Web: p.Web, WebAddr: webAddrOK(p.WebAddr)}
 		if p.Peer != "" {
 			si.Peer = p.Peer.String()
 		}
@@ -603,6 +638,11 @@ type Remote struct {
 	bots   BotMaker      // for the bot seats of a table we take over
 	fall   func(*engine.View) (engine.Command, bool)
 
+	// The web entry (web.go): our node's web URL, told the host so that
+	// phones can find us, and where a table we take over seats phones.
+	webAddr string
+	web     *Web
+
 	// OnFrame, if set before Dial returns, sees every frame received (the
 	// wire-secrecy test reads them).
 	OnFrame func([]byte)
@@ -616,12 +656,21 @@ func (e *ErrRefused) Error() string { return e.Msg }
 // Dial joins the table hosted at info: a seat (or a spectator's place when
 // watch), proving the join code when the table asks.
 func Dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
+	return dialWith(ctx, h, key, info, nick, code, watch, onFrame, nil)
+}
+
+// dialWith is Dial, with setup run on the session before it connects.
+func dialWith(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool,
+	onFrame func([]byte), setup func(*Remote)) (*Remote, error) {
 	signer, err := protocol.NewSigner(key, uint64(time.Now().UnixNano()))
 	if err != nil {
 		return nil, err
 	}
 	r := &Remote{h: h, key: key, signer: signer, info: info, nick: nick, code: code, watch: watch, box: newMailbox(), seat: -1,
 		term: 1, OnFrame: onFrame}
+	if setup != nil {
+		setup(r)
+	}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	if err := r.connect(ctx); err != nil {
 		r.box.close()
@@ -680,7 +729,7 @@ func (r *Remote) connect(ctx context.Context) error {
 	gen := r.gen
 	r.mu.Unlock()
 	fail := func(err error) error { st.Reset(); return err }
-	if err := r.send(protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch}); err != nil {
+	if err := r.send(protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch, WebAddr: r.webAddr}); err != nil {
 		return fail(err)
 	}
 	wait := DeadAfter
@@ -693,7 +742,8 @@ func (r *Remote) connect(ctx context.Context) error {
 		switch m := env.Msg.(type) {
 		case protocol.Challenge:
 			proof := protocol.Prove(r.code, m.Nonce, r.h.ID())
-			if err := r.send(protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch, Proof: proof}); err != nil {
+			if err := r.send(protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch, Proof: proof,
+				WebAddr: r.webAddr}); err != nil {
 				return fail(err)
 			}
 		case protocol.Refusal:
@@ -1024,6 +1074,9 @@ func (r *Remote) Close() error {
 		local.Close()
 	}
 	if srv != nil {
+		if r.web != nil {
+			r.web.unhost(srv)
+		}
 		srv.Close()
 		if t := srv.tbl(); t != nil {
 			t.Close()

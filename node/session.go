@@ -96,6 +96,8 @@ type SeatInfo struct {
 	Covered   bool     // a bot plays for a person who is away
 	Peer      string   // the person's node (a peer ID), "" for a bot
 	Addrs     []string // where that node listens, for an election
+	Web       bool     // a phone's seat (web.go): never a host
+	WebAddr   string   // the node's web base URL, where phones go next
 }
 
 // AuditResult is the end-of-game check that the deal was not rigged.

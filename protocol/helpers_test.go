@@ -14,6 +14,7 @@ import (
 var (
 	alice, aliceID = testKey("alice")
 	bob, bobID     = testKey("bob")
+	_, carolID     = testKey("carol")
 	testTable      = TableID{0xb5, 0x11, 0x5e, 0xed, 0x00, 0x01, 0x02, 0x03}
 )
 
@@ -52,7 +53,8 @@ func samples() []sample {
 	}
 	players := []Player{
 		{Seat: 0, Nick: "alice", Peer: aliceID},
-		{Seat: 1, Nick: "bob", Peer: bobID},
+		{Seat: 1, Nick: "bob", Peer: bobID, WebAddr: "http://192.168.1.20:8080"},
+		{Seat: 2, Nick: "carol", Peer: carolID, Web: true},
 		{Seat: 3, Nick: "Ruth", Bot: "sharp/liar"},
 	}
 	view := &View{
@@ -80,7 +82,7 @@ func samples() []sample {
 		hash[i] = byte(i * 7)
 	}
 	return []sample{
-		{"hello", Hello{Version: Current, Nick: "bob", Seat: -1, Watch: false, Proof: Prove("AB12", []byte("0123456789abcdef"), bobID)}},
+		{"hello", Hello{Version: Current, Nick: "bob", Seat: -1, Watch: false, Proof: Prove("AB12", []byte("0123456789abcdef"), bobID), WebAddr: "http://192.168.1.21:8080"}},
 		{"challenge", Challenge{Nonce: []byte("0123456789abcdef")}},
 		{"seated", Seated{Seat: 1, Nick: "bob (2)", Table: testTable}},
 		{"lobby", Lobby{Settings: settings, Players: players, Started: true}},

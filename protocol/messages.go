@@ -77,6 +77,10 @@ type Hello struct {
 	Seat    int  // the seat wanted, -1 for any
 	Watch   bool // join as a spectator
 	Proof   []byte
+	// WebAddr is the joiner node's web base URL (http://192.168.1.20:8080),
+	// "" for none and for a phone: the Lobby passes it on, so that phones
+	// find the next host (1.2).
+	WebAddr string `protocol:"optional"`
 }
 
 // Challenge is the host's nonce for a private table's join code proof.
@@ -101,6 +105,12 @@ type Player struct {
 	Connected bool     // a person whose link is up (bots always are)
 	Covered   bool     // a bot plays for a person who is away
 	Addrs     []string // where the player's node listens, for an election
+	// Web is a phone's seat: its player came in over the web entry, and a
+	// phone never hosts (1.2).
+	Web bool `protocol:"optional"`
+	// WebAddr is the player node's web base URL, where a phone goes when
+	// the host changes; "" for a phone, a bot or a node without web (1.2).
+	WebAddr string `protocol:"optional"`
 }
 
 // Bot is a bot seat in the settings.
@@ -408,6 +418,7 @@ const (
 	CodeVersion   = "version"
 	CodeBadCode   = "bad_code"
 	CodeBadName   = "bad_name" // a nickname or name out of bounds (CheckNick)
+	CodeNotHost   = "not_host" // a node's web entry, asked for a table it doesn't host (1.2)
 )
 
 // ---- Liveness, election and hand-over ----

@@ -5,9 +5,10 @@ import "strconv"
 // Version is a protocol version, major<<8 | minor.
 type Version uint16
 
-// Current is the version this package speaks: 1.1 (1.1 added Lobby.Evening
-// and StepShare.K).
-const Current Version = 1<<8 | 1
+// Current is the version this package speaks: 1.2 (1.1 added Lobby.Evening
+// and StepShare.K; 1.2 Hello.WebAddr, Player.Web and Player.WebAddr, and
+// CodeNotHost, for phones at the table).
+const Current Version = 1<<8 | 2
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }

@@ -1,0 +1,420 @@
+// This file is a node's web entry: the page a phone plays in (the assets
+// are given in: node never imports the page) and /ws, where the page's
+// player takes a seat at the table this node hosts.
+//
+// A phone speaks over /ws exactly what a libp2p stream carries (webwire
+// proves its key and seals the bytes), so the host serves it through the
+// same Server.serve as any player, under the same envelope checks. What is
+// the web entry's own: it listens on the LAN address only, answers private
+// sources only (RFC 1918, RFC 4193, link-local, loopback), refuses a
+// page of another site (its Origin), and bounds how often and how many
+// times at once one address may open /ws. A node that does not host the
+// table answers with a "not_host" refusal: the phone tries the next
+// player node's address (the Lobby's WebAddr) until one takes it back.
+
+package node
+
+import (
+	"bufio"
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/x/rate"
+
+	"github.com/bullshit-game/bullshit/node/webwire"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// WebConfig says where a node serves phones.
+type WebConfig struct {
+	// Addr is where to listen: "" for the LAN address at WebPort or the next
+	// free port up to WebPortLast; ":PORT" for the LAN address at PORT;
+	// "HOST:PORT" as given (tests: 127.0.0.1:0). An unspecified host
+	// (0.0.0.0, ::) is refused: the entry listens on the LAN only.
+	Addr string
+	// Assets serves every path but /ws (the page); nil answers 404.
+	Assets http.Handler
+}
+
+// The ports tried for the default address.
+const (
+	WebPort     = 8080
+	WebPortLast = 8090
+)
+
+// The web entry's limits, per source address as node/limits.go counts it
+// (an IPv4 address or an IPv6 /64) and in all. A phone holds one /ws; a
+// reload overlaps the next with the last for a moment.
+var (
+	WebConnsPerAddr = 4
+	WebConns        = 64
+	// WebHandshake bounds the webwire handshake.
+	WebHandshake = 5 * time.Second
+)
+
+// Web is a node's web entry.
+type Web struct {
+	id     peer.ID
+	key    ed25519.PrivateKey
+	signer *protocol.Signer // for the not_host refusal
+	assets http.Handler
+	ln     net.Listener
+	srv    *http.Server
+	url    string
+	opens  *rate.Limiter // how often an address may open /ws
+
+	mu     sync.Mutex
+	host   *Server // the table this node hosts; nil when none
+	open   map[netip.Addr]int
+	total  int
+	closed bool
+
+	// Refused counts what the entry turned away before a seat's envelope
+	// checks: a source off the LAN, a foreign Origin, an address over its
+	// limits, a failed handshake, a node that doesn't host.
+	Refused atomic.Int64
+}
+
+// ErrWebAddr refuses an address the web entry may not listen on.
+var ErrWebAddr = errors.New("node: the web address must be a LAN or loopback address (HOST:PORT)")
+
+// ListenWeb starts the web entry of a node with identity key. lan is the
+// node's LAN address, for an Addr without a host.
+func ListenWeb(key crypto.PrivKey, lan netip.Addr, cfg WebConfig) (*Web, error) {
+	raw, err := key.Raw()
+	if err != nil || key.Type() != crypto.Ed25519 || len(raw) != ed25519.PrivateKeySize {
+		return nil, errors.New("node: the web entry needs an ed25519 identity")
+	}
+	id, err := peer.IDFromPrivateKey(key)
+	if err != nil {
+		return nil, err
+	}
+	signer, err := protocol.NewSigner(key, uint64(time.Now().UnixNano()))
+	if err != nil {
+		return nil, err
+	}
+	ln, err := webListen(cfg.Addr, lan)
+	if err != nil {
+		return nil, err
+	}
+	w := &Web{id: id, key: ed25519.PrivateKey(raw), signer: signer, assets: cfg.Assets, ln: ln,
+		opens: webLimiter(unlimited), open: map[netip.Addr]int{}}
+	w.url = "http://" + ln.Addr().String()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ws", w.serveWS)
+	mux.HandleFunc("/", w.serveAsset)
+	w.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute,
+		MaxHeaderBytes: 16 << 10}
+	go w.srv.Serve(ln)
+	return w, nil
+}
+
+// webListen listens where cfg asks, on the LAN (or loopback) only.
+func webListen(addr string, lan netip.Addr) (net.Listener, error) {
+	if addr == "" {
+		if !lan.IsValid() {
+			return nil, ErrNoLAN
+		}
+		var err error
+		for p := WebPort; p <= WebPortLast; p++ {
+			var ln net.Listener
+			if ln, err = net.Listen("tcp", netip.AddrPortFrom(lan, uint16(p)).String()); err == nil {
+				return ln, nil
+			}
+		}
+		return nil, fmt.Errorf("no free port from %d to %d on %s: %w", WebPort, WebPortLast, lan, err)
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrWebAddr, err)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return nil, fmt.Errorf("%w: port %q", ErrWebAddr, port)
+	}
+	ip := lan
+	if host != "" {
+		if ip, err = netip.ParseAddr(host); err != nil {
+			return nil, fmt.Errorf("%w: %q is not an IP address", ErrWebAddr, host)
+		}
+	}
+	if !ip.IsValid() {
+		return nil, ErrNoLAN
+	}
+	if ip = ip.Unmap(); ip.IsUnspecified() || !privateSource(ip) {
+		return nil, fmt.Errorf("%w: not %s", ErrWebAddr, ip)
+	}
+	return net.Listen("tcp", net.JoinHostPort(ip.String(), port))
+}
+
+// URL is the entry's base address, as a phone types it
+// (http://192.168.1.20:8080).
+func (w *Web) URL() string { return w.url }
+
+// Close stops the entry and drops its connections.
+func (w *Web) Close() error {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+	return w.srv.Close()
+}
+
+// hosting makes s the table /ws seats phones at.
+func (w *Web) hosting(s *Server) {
+	w.mu.Lock()
+	w.host = s
+	w.mu.Unlock()
+}
+
+// unhost stops seating phones at s (if it is still the one).
+func (w *Web) unhost(s *Server) {
+	w.mu.Lock()
+	if w.host == s {
+		w.host = nil
+	}
+	w.mu.Unlock()
+}
+
+// privateSource reports whether a may use the entry: loopback, RFC 1918,
+// RFC 4193 (fc00::/7) and link-local unicast.
+func privateSource(a netip.Addr) bool {
+	a = a.Unmap()
+	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast()
+}
+
+// webSource is where a request comes from, as the limits count it, and
+// whether it may be answered at all.
+func webSource(r *http.Request) (netip.Addr, bool) {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	a := ap.Addr().Unmap()
+	if !privateSource(a) {
+		return a, false
+	}
+	if a.Is6() {
+		p, _ := a.Prefix(64)
+		a = p.Addr()
+	}
+	return a, true
+}
+
+// sameOrigin reports whether a WebSocket request comes from a page served
+// here: its Origin, if any, is the Host it asks. A browser always sends
+// one; a program that sends none is no page of another site.
+func sameOrigin(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	if o == "" {
+		return true
+	}
+	u, err := url.Parse(o)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Host == r.Host
+}
+
+func (w *Web) refuse(rw http.ResponseWriter, code int, why string) {
+	w.Refused.Add(1)
+	http.Error(rw, why, code)
+}
+
+func (w *Web) serveAsset(rw http.ResponseWriter, r *http.Request) {
+	if _, ok := webSource(r); !ok {
+		w.refuse(rw, http.StatusForbidden, "This game answers its local network only.")
+		return
+	}
+	if w.assets == nil {
+		http.NotFound(rw, r)
+		return
+	}
+	w.assets.ServeHTTP(rw, r)
+}
+
+// enter counts a /ws connection from src, or says why it may not open.
+func (w *Web) enter(src netip.Addr) string {
+	if !w.opens.Allow(src) {
+		return "Too many connections from your address: wait a moment."
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case w.closed:
+		return "This node is closing."
+	case w.open[src] >= WebConnsPerAddr:
+		return "Too many connections from your address at once."
+	case w.total >= WebConns:
+		return "This table has all the connections it can take."
+	}
+	w.open[src]++
+	w.total++
+	return ""
+}
+
+func (w *Web) leave(src netip.Addr) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.open[src]--; w.open[src] <= 0 {
+		delete(w.open, src)
+	}
+	w.total--
+}
+
+// serveWS is /ws: the door checks, the handshake, then the table's own
+// serve path, as for a libp2p stream.
+func (w *Web) serveWS(rw http.ResponseWriter, r *http.Request) {
+	src, ok := webSource(r)
+	if !ok {
+		w.refuse(rw, http.StatusForbidden, "This game answers its local network only.")
+		return
+	}
+	if !sameOrigin(r) {
+		w.refuse(rw, http.StatusForbidden, "That page is not this table's.")
+		return
+	}
+	if why := w.enter(src); why != "" {
+		w.refuse(rw, http.StatusTooManyRequests, why)
+		return
+	}
+	defer w.leave(src)
+	// The Origin was checked above, against the Host as given.
+	ws, err := websocket.Accept(rw, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	if err != nil {
+		w.Refused.Add(1)
+		return
+	}
+	defer ws.CloseNow()
+	ctx, cancel := context.WithTimeout(r.Context(), WebHandshake)
+	conn, err := webwire.Accept(ctx, ws, w.key)
+	cancel()
+	if err != nil {
+		w.Refused.Add(1)
+		return
+	}
+	id, err := phoneID(conn.Peer())
+	if err != nil {
+		w.Refused.Add(1)
+		return
+	}
+	l := &webLink{Conn: conn, ws: ws, peer: id, src: src}
+	w.mu.Lock()
+	s := w.host
+	w.mu.Unlock()
+	if s == nil {
+		w.Refused.Add(1)
+		if b, _, err := w.signer.Seal(protocol.TableID{}, 0,
+			protocol.Refusal{Code: protocol.CodeNotHost, Message: "This player's node doesn't host the table now."}); err == nil {
+			l.SetWriteDeadline(time.Now().Add(DeadAfter))
+			writeFrame(bufio.NewWriter(l), b)
+		}
+		l.Close()
+		return
+	}
+	s.serve(l, bufio.NewReader(l), nil)
+}
+
+// phoneID is the peer ID of a phone's ed25519 key, as libp2p derives it.
+func phoneID(pub ed25519.PublicKey) (peer.ID, error) {
+	k, err := crypto.UnmarshalEd25519PublicKey(pub)
+	if err != nil {
+		return "", err
+	}
+	return peer.IDFromPublicKey(k)
+}
+
+// webLimiter rate-limits opening /ws per address (StreamsPerAddr), free
+// for the prefixes given (this machine's loopback).
+func webLimiter(free []netip.Prefix) *rate.Limiter {
+	var pl []rate.PrefixLimit
+	for _, p := range free {
+		pl = append(pl, rate.PrefixLimit{Prefix: p})
+	}
+	return &rate.Limiter{NetworkPrefixLimits: pl, SubnetRateLimiter: rate.SubnetLimiter{
+		IPv4SubnetLimits: []rate.SubnetLimit{{PrefixLength: 32, Limit: StreamsPerAddr}},
+		IPv6SubnetLimits: []rate.SubnetLimit{{PrefixLength: 64, Limit: StreamsPerAddr}},
+		GracePeriod:      time.Minute,
+	}}
+}
+
+// webLink is a phone's webwire channel as a link.
+type webLink struct {
+	*webwire.Conn
+	ws   *websocket.Conn
+	peer peer.ID
+	src  netip.Addr
+}
+
+func (l *webLink) Reset() error        { return l.ws.CloseNow() }
+func (l *webLink) RemotePeer() peer.ID { return l.peer }
+func (l *webLink) Source() netip.Addr  { return l.src }
+
+// maxWebAddr bounds a node's web base URL where it enters (a Hello, a
+// Lobby): http://[IPv6 with a zone]:65535 fits.
+const maxWebAddr = 64
+
+// webAddrOK is a node's web base URL, normalised, if it is one a phone
+// may be sent to: http, an IP address on the LAN (or loopback), a port,
+// nothing else. "" otherwise.
+func webAddrOK(s string) string {
+	if s == "" || len(s) > maxWebAddr {
+		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "http" || u.User != nil || u.RawQuery != "" || u.Fragment != "" ||
+		(u.Path != "" && u.Path != "/") || u.Port() == "" {
+		return ""
+	}
+	ip, err := netip.ParseAddr(u.Hostname())
+	if err != nil || !privateSource(ip) || ip.IsUnspecified() {
+		return ""
+	}
+	port, err := strconv.ParseUint(u.Port(), 10, 16)
+	if err != nil || port == 0 {
+		return ""
+	}
+	return "http://" + net.JoinHostPort(ip.String(), u.Port())
+}
+
+// webSeat is what a host knows of a seat's web side: a phone's seat, or a
+// player node's web base URL.
+type webSeat struct {
+	phone bool
+	addr  string
+}
+
+// noteWeb records a seat's web side (a phone stays a phone).
+func (s *Server) noteWeb(id string, phone bool, addr string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.web == nil {
+		s.web = map[string]webSeat{}
+	}
+	ws := s.web[id]
+	ws.phone = ws.phone || phone
+	if ws.phone {
+		ws.addr = ""
+	} else if addr != "" {
+		ws.addr = addr
+	}
+	s.web[id] = ws
+}
+
+// webOf is a seat's web side, as known.
+func (s *Server) webOf(id string) webSeat {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id == s.selfID() {
+		return webSeat{addr: s.selfWeb}
+	}
+	return s.web[id]
+}

@@ -1,0 +1,654 @@
+package node
+
+import (
+	"bufio"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/webwire"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// phone is a browser's player as a Go program: its own ed25519 key, the
+// webwire channel to a node's /ws, and the node's frames of signed
+// envelopes over it. It is a Session, so PlayBot plays it.
+type phone struct {
+	key    crypto.PrivKey
+	id     peer.ID
+	host   peer.ID
+	signer *protocol.Signer
+	ws     *websocket.Conn
+	conn   *webwire.Conn
+	br     *bufio.Reader
+	wmu    sync.Mutex
+	w      *bufio.Writer
+	replay protocol.Replay
+
+	mu      sync.Mutex
+	seat    int
+	tid     protocol.TableID
+	term    uint64
+	table   TableState
+	view    engine.View
+	hands   [][]engine.Card // every hand it was shown before the end
+	audit   []protocol.Audit
+	refused []protocol.Refusal
+	box     *mailbox
+}
+
+func newPhoneKey(t testing.TB) crypto.PrivKey {
+	t.Helper()
+	k, _, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// dialWS opens /ws at base from the given local address ("" any), with
+// Origin origin ("" none): the response tells a refusal's status.
+func dialWS(ctx context.Context, base, origin, from string) (*websocket.Conn, *http.Response, error) {
+	hdr := http.Header{}
+	if origin != "" {
+		hdr.Set("Origin", origin)
+	}
+	opts := &websocket.DialOptions{HTTPHeader: hdr}
+	if from != "" {
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+		opts.HTTPClient = &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+	}
+	return websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", opts)
+}
+
+// dialPhone does the handshake with the node at base whose key is host.
+func dialPhone(ctx context.Context, t testing.TB, base string, key crypto.PrivKey, host crypto.PubKey, from string) *phone {
+	t.Helper()
+	ws, _, err := dialWS(ctx, base, base, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := key.Raw()
+	hraw, _ := host.Raw()
+	conn, err := webwire.Dial(ctx, ws, ed25519.PrivateKey(raw), ed25519.PublicKey(hraw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := protocol.NewSigner(key, uint64(time.Now().UnixNano()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := peer.IDFromPrivateKey(key)
+	hid, _ := peer.IDFromPublicKey(host)
+	p := &phone{key: key, id: id, host: hid, signer: signer, ws: ws, conn: conn, br: bufio.NewReader(conn),
+		w: bufio.NewWriter(conn), seat: -1, term: 1, box: newMailbox()}
+	t.Cleanup(func() { ws.CloseNow() })
+	return p
+}
+
+func (p *phone) seal(m protocol.Message) []byte {
+	p.mu.Lock()
+	tid, term := p.tid, p.term
+	p.mu.Unlock()
+	b, _, err := p.signer.Seal(tid, term, m)
+	if err != nil {
+		panic(err) // the test's own message
+	}
+	return b
+}
+
+func (p *phone) write(b []byte) error {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	return writeFrame(p.w, b)
+}
+
+func (p *phone) send(m protocol.Message) error { return p.write(p.seal(m)) }
+
+// next is the host's next envelope, checked as a player checks it.
+func (p *phone) next() (*protocol.Envelope, error) {
+	for {
+		p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		b, err := readFrame(p.br)
+		if err != nil {
+			return nil, err
+		}
+		env, err := protocol.Open(b, p.host)
+		if err != nil {
+			return nil, fmt.Errorf("a frame not from the host: %w", err)
+		}
+		if err := p.replay.Check(env.Sender, env.Term, env.Seq); err != nil {
+			return nil, err
+		}
+		return env, nil
+	}
+}
+
+// join says hello and waits for a seat; a refusal comes back as the error.
+func (p *phone) join(nick string) error {
+	if err := p.send(protocol.Hello{Version: protocol.Current, Nick: nick, Seat: -1}); err != nil {
+		return err
+	}
+	for {
+		env, err := p.next()
+		if err != nil {
+			return err
+		}
+		switch m := env.Msg.(type) {
+		case protocol.Refusal:
+			return &ErrRefused{Code: m.Code, Msg: m.Message}
+		case protocol.Seated:
+			p.mu.Lock()
+			p.seat, p.tid, p.term = m.Seat, m.Table, env.Term
+			p.mu.Unlock()
+			go p.readLoop()
+			go p.heartbeat()
+			return nil
+		}
+	}
+}
+
+func (p *phone) heartbeat() {
+	t := time.NewTicker(HeartbeatEvery)
+	defer t.Stop()
+	for range t.C {
+		if p.send(protocol.Heartbeat{}) != nil {
+			return
+		}
+	}
+}
+
+func (p *phone) readLoop() {
+	defer p.box.close()
+	for {
+		env, err := p.next()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		switch m := env.Msg.(type) {
+		case protocol.Lobby:
+			p.table = engLobby(&m)
+		case protocol.Update:
+			if m.View != nil {
+				p.view = engView(m.View, p.table.Rules)
+				if p.view.Phase != engine.PhaseOver && p.table.Phase == "playing" {
+					p.hands = append(p.hands, engCards(m.View.Hand))
+				}
+			}
+			u := Update{Table: p.table, View: p.view}
+			for _, e := range m.Events {
+				u.Events = append(u.Events, engEvent(e))
+			}
+			p.mu.Unlock()
+			p.box.put(u)
+			continue
+		case protocol.Refusal:
+			p.refused = append(p.refused, m)
+			u := Update{Table: p.table, View: p.view, Refusal: &engine.Refusal{Code: engine.Code(m.Code), Msg: m.Message}}
+			p.mu.Unlock()
+			p.box.put(u)
+			continue
+		case protocol.Audit:
+			p.audit = append(p.audit, m)
+			if len(p.audit) == m.Parts {
+				u := Update{Table: p.table, View: p.view, Audit: &AuditResult{}}
+				p.mu.Unlock()
+				p.box.put(u)
+				continue
+			}
+		}
+		p.mu.Unlock()
+	}
+}
+
+func (p *phone) Updates() <-chan Update { return p.box.out }
+func (p *phone) Send(c engine.Command) error {
+	p.mu.Lock()
+	seat := p.seat
+	p.mu.Unlock()
+	m := wireMove(c, seat)
+	if m == nil {
+		return errors.New("not a move")
+	}
+	return p.send(m)
+}
+func (p *phone) Control(string) error { return errors.New("a phone doesn't host") }
+func (p *phone) Close() error         { p.send(protocol.Leave{}); return p.ws.CloseNow() }
+
+// refusals is how many refusals the phone was sent, and the last.
+func (p *phone) refusals() (int, protocol.Refusal) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.refused) == 0 {
+		return 0, protocol.Refusal{}
+	}
+	return len(p.refused), p.refused[len(p.refused)-1]
+}
+
+// assets stands in for the page.
+var assets = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "the page") })
+
+// webTable hosts a table on loopback with its web entry.
+func webTable(t *testing.T, set Settings, maker BotMaker) (loopNode, *Table, *Server, *Web) {
+	t.Helper()
+	hn, tb, srv := hostTableWith(t, set, maker)
+	w, err := ListenWeb(hn.key, netip.Addr{}, WebConfig{Addr: "127.0.0.1:0", Assets: assets})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	srv.selfWeb = w.URL()
+	w.hosting(srv)
+	return hn, tb, srv, w
+}
+
+// A phone takes a seat over /ws, beside the bots, and plays the game to
+// its end through the host's own serve path. Its seat shows as a phone's
+// in the Lobby, and no view it is sent holds a card its seat never held:
+// the host's reveal at the end, replayed, says which cards those are.
+func TestWebPhonePlaysAWholeGame(t *testing.T) {
+	rules := engine.Standard()
+	rules.Window = 300 * time.Millisecond
+	const seats = 4
+	set := Settings{Name: "Kitchen", Rules: rules, Seats: seats, Bots: []string{"a", "b", "c"}, Reveal: 20 * time.Millisecond}
+	hn, tb, srv, w := webTable(t, set, dumbMaker)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), "")
+	if err := p.join("Ada"); err != nil {
+		t.Fatal(err)
+	}
+	if p.seat != 0 {
+		t.Fatalf("the phone got seat %d, want 0", p.seat)
+	}
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	last, err := PlayBot(ctx, p, &dumbBot{seat: p.seat}, dumbFallback, "brisk", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEnded(t, last, rules, seats)
+	if n := srv.Refused.Load(); n != 0 {
+		t.Fatalf("an honest phone's game had %d refusals", n)
+	}
+
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if got := p.table.Seats[p.seat]; !got.Web || got.WebAddr != "" || len(got.Addrs) != 0 {
+		t.Fatalf("the phone's seat in the Lobby: %+v, want a phone's", got)
+	}
+	if p.table.Seats[1].Web {
+		t.Fatalf("a bot's seat shows as a phone's")
+	}
+	// The reveal, replayed step by step: every card the seat held.
+	if len(p.audit) == 0 || len(p.audit) != p.audit[0].Parts {
+		t.Fatalf("the phone got %d parts of the reveal", len(p.audit))
+	}
+	var steps []engine.Step
+	for _, a := range p.audit {
+		steps = append(steps, engSteps(a.Steps)...)
+	}
+	cfg := engine.Config{Rules: rules, Seats: seats, Seed: p.audit[0].Seed}
+	held := map[engine.Card]bool{}
+	for k := 0; k <= len(steps); k++ {
+		g, _, err := engine.Replay(cfg, steps[:k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range g.View(p.seat).Hand {
+			held[c] = true
+		}
+		if k == 0 {
+			dealt := slices.Sorted(slices.Values(g.View(p.seat).Hand))
+			if len(p.hands) == 0 || !slices.Equal(slices.Sorted(slices.Values(p.hands[0])), dealt) {
+				t.Fatalf("the phone's first hand is not its deal")
+			}
+		}
+	}
+	if len(held) == 52 {
+		t.Fatalf("the seat held every card: the check can't tell anything")
+	}
+	for i, h := range p.hands {
+		for _, c := range h {
+			if !held[c] {
+				t.Fatalf("view %d showed the phone %v, a card its seat never held", i, c)
+			}
+		}
+	}
+}
+
+// The door: a page of another site (its Origin) is refused with 403, and
+// so is a source off the LAN; the page itself is served to the LAN.
+func TestWebDoorRefusesForeignOriginAndSource(t *testing.T) {
+	_, _, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, dumbMaker)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, origin := range []string{"http://evil.example", "http://192.168.1.66:8080", "null"} {
+		_, resp, err := dialWS(ctx, w.URL(), origin, "")
+		if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+			t.Fatalf("Origin %s: %v, status %v; want 403", origin, err, resp)
+		}
+	}
+	if _, _, err := dialWS(ctx, w.URL(), w.URL(), ""); err != nil {
+		t.Fatalf("the page's own Origin: %v", err)
+	}
+	resp, err := http.Get(w.URL() + "/")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("the page: %v %v", err, resp)
+	}
+	resp.Body.Close()
+
+	// A request from off the LAN, page or /ws, as the server sees it.
+	for _, path := range []string{"/", "/ws"} {
+		for _, from := range []string{"8.8.8.8:4000", "[2001:db8::1]:4000", "100.64.0.9:4000"} {
+			r := httptest.NewRequest("GET", path, nil)
+			r.RemoteAddr = from
+			rec := httptest.NewRecorder()
+			w.srv.Handler.ServeHTTP(rec, r)
+			if rec.Code != http.StatusForbidden {
+				t.Fatalf("%s from %s: %d, want 403", path, from, rec.Code)
+			}
+		}
+	}
+}
+
+// Which sources the entry answers: the LAN's and loopback, no other.
+func TestWebPrivateSource(t *testing.T) {
+	for _, c := range []struct {
+		addr string
+		ok   bool
+	}{
+		{"127.0.0.1", true}, {"::1", true}, {"10.1.2.3", true}, {"172.16.0.1", true}, {"172.31.255.255", true},
+		{"192.168.1.20", true}, {"169.254.10.1", true}, {"fe80::1", true}, {"fd12:3456::1", true},
+		{"::ffff:192.168.1.2", true},
+		{"8.8.8.8", false}, {"172.32.0.1", false}, {"100.64.0.1", false}, {"2001:db8::1", false},
+		{"0.0.0.0", false}, {"224.0.0.251", false}, {"::ffff:8.8.8.8", false},
+	} {
+		if got := privateSource(netip.MustParseAddr(c.addr)); got != c.ok {
+			t.Errorf("privateSource(%s) = %v, want %v", c.addr, got, c.ok)
+		}
+	}
+}
+
+// Where the entry listens: the LAN address or loopback as asked, never
+// every interface.
+func TestWebListen(t *testing.T) {
+	for _, bad := range []string{"0.0.0.0:0", "[::]:0", ":x", "8.8.8.8:0", "localhost:0", "nonsense"} {
+		if ln, err := webListen(bad, netip.MustParseAddr("127.0.0.1")); err == nil {
+			ln.Close()
+			t.Errorf("webListen(%q) listened on %s", bad, ln.Addr())
+		}
+	}
+	ln, err := webListen(":0", netip.MustParseAddr("127.0.0.1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := ln.Addr().String(); !strings.HasPrefix(a, "127.0.0.1:") {
+		t.Errorf(":0 listened on %s, want the LAN address's port", a)
+	}
+	ln.Close()
+	if _, err := webListen("", netip.Addr{}); !errors.Is(err, ErrNoLAN) {
+		t.Errorf("no LAN address: %v", err)
+	}
+}
+
+// What a node passes on as a player node's web address.
+func TestWebAddrOK(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://192.168.1.20:8080":   "http://192.168.1.20:8080",
+		"http://192.168.1.20:8080/":  "http://192.168.1.20:8080",
+		"http://[fe80::1]:8081":      "http://[fe80::1]:8081",
+		"http://127.0.0.1:9":         "http://127.0.0.1:9",
+		"https://192.168.1.20:8080":  "",
+		"http://8.8.8.8:8080":        "",
+		"http://example.com:8080":    "",
+		"http://192.168.1.20":        "",
+		"http://192.168.1.20:0":      "",
+		"http://u@192.168.1.20:8080": "",
+		"http://192.168.1.20:8080/x": "",
+		"javascript:alert(1)":        "",
+		"":                           "",
+		"http://192.168.1.20:8080/?" + strings.Repeat("a", 80): "",
+	} {
+		if got := webAddrOK(in); got != want {
+			t.Errorf("webAddrOK(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A seated phone that sends what it shouldn't is refused, each for its
+// reason, and plays on: an envelope signed by another key than the one it
+// proved, a replay of its own, garbage. An oversize frame ends its
+// connection (as on libp2p) and it takes its seat back.
+func TestWebRogueEnvelopesRefused(t *testing.T) {
+	hn, tb, srv, w := webTable(t, Settings{Seats: 3, Bots: []string{"b", "c"}}, stillMaker)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	key := newPhoneKey(t)
+	p := dialPhone(ctx, t, w.URL(), key, hn.key.GetPublic(), "")
+	if err := p.join("Ada"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// wait for the refusal count to reach n and return the last.
+	refusedAs := func(n int) protocol.Refusal {
+		t.Helper()
+		for ctx.Err() == nil {
+			if got, last := p.refusals(); got >= n {
+				return last
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		t.Fatalf("no refusal %d", n)
+		return protocol.Refusal{}
+	}
+
+	other := newPhoneKey(t)
+	forged, err := protocol.Seal(other, p.tid, p.term, 1, protocol.Pass{No: 0, Seat: p.seat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.write(forged)
+	if r := refusedAs(1); r.Code != protocol.CodeBadCommand || !strings.Contains(r.Message, "sender") {
+		t.Fatalf("a forged envelope: %+v", r)
+	}
+
+	hb := p.seal(protocol.Heartbeat{})
+	p.write(hb)
+	p.write(hb)
+	if r := refusedAs(2); !strings.Contains(strings.ToLower(r.Message), "replay") {
+		t.Fatalf("a replayed envelope: %+v", r)
+	}
+
+	garbage := make([]byte, 200)
+	rand.Read(garbage)
+	p.write(garbage)
+	if r := refusedAs(3); r.Code != protocol.CodeBadCommand {
+		t.Fatalf("garbage: %+v", r)
+	}
+
+	// Still seated and answered: a move out of turn is refused by the
+	// engine, not the door.
+	p.Send(engine.Command{Move: engine.MoveCall, No: 99, Rank: engine.NoRank})
+	if r := refusedAs(4); r.Code == protocol.CodeBadCommand {
+		t.Fatalf("a move after the rogue envelopes: %+v", r)
+	}
+	if got := srv.Refused.Load(); got < 4 {
+		t.Fatalf("the server counted %d refusals", got)
+	}
+
+	// An oversize frame: refused before its bytes are read, the link ends.
+	p.wmu.Lock()
+	p.w.Write([]byte{0xff, 0xff, 0xff, 0x7f})
+	p.w.Flush()
+	p.wmu.Unlock()
+	if r := refusedAs(5); !strings.Contains(r.Message, "size limit") {
+		t.Fatalf("an oversize frame: %+v", r)
+	}
+	for range p.Updates() {
+	}
+	// A WebSocket message over the channel's limit ends its link too.
+	q := dialPhone(ctx, t, w.URL(), key, hn.key.GetPublic(), "")
+	if err := q.join("Ada"); err != nil {
+		t.Fatalf("the phone could not take its seat back: %v", err)
+	}
+	if q.seat != p.seat {
+		t.Fatalf("back at seat %d, was %d", q.seat, p.seat)
+	}
+	// Frames inside, so that only the limit can end it: whatever reads
+	// the message must read past MaxMessage or refuse it whole.
+	big := make([]byte, webwire.MaxMessage+1)
+	rand.Read(big)
+	n := binary.PutUvarint(big, 60000)
+	binary.PutUvarint(big[n+60000:], 60000)
+	q.ws.Write(ctx, websocket.MessageBinary, big)
+	for range q.Updates() {
+	}
+	r := dialPhone(ctx, t, w.URL(), key, hn.key.GetPublic(), "")
+	if err := r.join("Ada"); err != nil || r.seat != p.seat {
+		t.Fatalf("after an oversize message: %v, seat %d", err, r.seat)
+	}
+}
+
+// A flood from one address: past its burst the address may not open /ws,
+// nor hold more than WebConnsPerAddr at once, nor read faster than its
+// budget on a connection; a player at another address is answered all
+// the while.
+func TestWebFloodFromOneAddress(t *testing.T) {
+	hn, tb, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, stillMaker)
+	w.opens = webLimiter(nil) // loopback counted like any address
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	var held []*websocket.Conn
+	statuses := map[int]int{}
+	for range 20 {
+		ws, resp, err := dialWS(ctx, w.URL(), "", "127.0.0.7")
+		switch {
+		case err == nil:
+			held = append(held, ws) // kept open, never shaking hands
+		case resp != nil:
+			statuses[resp.StatusCode]++
+		default:
+			t.Fatal(err)
+		}
+	}
+	if len(held) != WebConnsPerAddr || statuses[http.StatusTooManyRequests] != 20-WebConnsPerAddr {
+		t.Fatalf("20 opens from one address: %d open, refused %v; want %d open", len(held), statuses, WebConnsPerAddr)
+	}
+	for _, ws := range held {
+		ws.CloseNow()
+	}
+
+	// A seated flooder's frames are read under its own budget.
+	f := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), "127.0.0.8")
+	if err := f.join("Flood"); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if f.send(protocol.Call{No: 99, Seat: f.seat}) != nil {
+				return
+			}
+		}
+	}()
+	honest := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), "127.0.0.9")
+	if err := honest.join("Ben"); err != nil {
+		t.Fatalf("the honest player was not seated: %v", err)
+	}
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for u := range honest.Updates() {
+		if u.View.Phase != engine.PhasePlay || u.Table.Phase != "playing" {
+			continue
+		}
+		honest.Send(engine.Command{Move: engine.MoveCall, No: 99, Rank: engine.NoRank})
+		for u := range honest.Updates() {
+			if u.Refusal != nil {
+				return // answered
+			}
+		}
+	}
+	t.Fatal("the honest player got no answer")
+}
+
+// A node that doesn't host answers /ws with a not_host refusal, signed.
+func TestWebNotHost(t *testing.T) {
+	k := newPhoneKey(t)
+	w, err := ListenWeb(k, netip.Addr{}, WebConfig{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), k.GetPublic(), "")
+	err = p.join("Ada")
+	var ref *ErrRefused
+	if !errors.As(err, &ref) || ref.Code != protocol.CodeNotHost {
+		t.Fatalf("a node without a table: %v", err)
+	}
+}
+
+// A phone's seat is never an election candidate, whatever else the
+// Lobby says of it; a player node's is.
+func TestWebPhoneNeverCandidate(t *testing.T) {
+	hn, tb, _, w := webTable(t, Settings{Seats: 4, Bots: []string{"b"}}, stillMaker)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), "")
+	if err := p.join("Ada"); err != nil {
+		t.Fatal(err)
+	}
+	pn := newLoopNode(t)
+	r, err := dialWith(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, func(r *Remote) { r.webAddr = "http://127.0.0.1:8085" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	_ = tb
+	u := waitFor(t, ctx, r, func(u Update) bool { return len(u.Table.Seats) == 4 && u.Table.Seats[1].Peer != "" })
+	seats := u.Table.Seats
+	if !seats[0].Web || seats[0].Peer != p.id.String() {
+		t.Fatalf("the phone's seat: %+v", seats[0])
+	}
+	if seats[1].Web || seats[1].WebAddr != "http://127.0.0.1:8085" {
+		t.Fatalf("the player node's seat: %+v", seats[1])
+	}
+	r.mu.Lock()
+	cands := r.candidates(hn.h.ID())
+	r.mu.Unlock()
+	if len(cands) != 1 || cands[0].id != pn.h.ID() {
+		t.Fatalf("candidates: %v, want the player node alone", cands)
+	}
+}
