@@ -43,6 +43,7 @@ type netFlags struct {
 	dir, name, iface, listen string
 	noMDNS, json             bool
 	botName                  string
+	web                      string
 }
 
 func (n *netFlags) register(fs *flag.FlagSet) {
@@ -52,6 +53,7 @@ func (n *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.listen, "listen", "", "listen `multiaddr` instead of the LAN interface (e.g. /ip4/127.0.0.1/tcp/0)")
 	fs.BoolVar(&n.noMDNS, "no-mdns", false, "don't advertise or browse by mDNS (join by address)")
 	fs.BoolVar(&n.json, "json", false, "print one JSON object per line")
+	fs.StringVar(&n.web, "web", "on", webUsage)
 	fs.StringVar(&n.botName, "bot", "medium", "the bot that plays this seat: "+strings.Join(bot.Names, ", ")+", LEVEL/STYLE or exec:PATH")
 }
 
@@ -74,7 +76,7 @@ func (n *netFlags) device(ctx context.Context) (*node.Device, error) {
 	if nick == "" {
 		nick = "Player"
 	}
-	cfg := node.DeviceConfig{Key: prof.Key, Name: nick, Bots: makeAnyBot, Fallback: bot.Fallback}
+	cfg := node.DeviceConfig{Key: prof.Key, Name: nick, Bots: makeAnyBot, Fallback: bot.Fallback, Web: webConfig(n.web)}
 	if n.listen != "" {
 		a, err := ma.NewMultiaddr(n.listen)
 		if err != nil {
@@ -362,8 +364,11 @@ func runHost(args []string) error {
 	}
 	out := printer{os.Stdout, nf.json}
 	out.line(map[string]any{"type": "table", "id": hosted.ID, "name": *name, "seats": n, "addrs": dev.Addrs(),
-		"join": joinLines(dev.Addrs(), *code)},
+		"join": joinLines(dev.Addrs(), *code), "web": dev.WebURL()},
 		tableText(fmt.Sprintf("Hosting %q (%d seats)", *name, n), dev.Addrs(), *code))
+	if p := phonesText(dev); p != "" && !nf.json {
+		out.line(nil, p)
+	}
 	var sess *node.LocalSession
 	seatNo := -1
 	if *sit {
@@ -673,8 +678,12 @@ func resumeHost(ctx context.Context, stop *stopper, nf netFlags, path, pace stri
 	}
 	defer hosted.Close()
 	out := printer{os.Stdout, nf.json}
-	out.line(map[string]any{"type": "table", "id": hosted.ID, "resumed": true, "addrs": dev.Addrs(), "join": joinLines(dev.Addrs(), "")},
+	out.line(map[string]any{"type": "table", "id": hosted.ID, "resumed": true, "addrs": dev.Addrs(), "join": joinLines(dev.Addrs(), ""),
+		"web": dev.WebURL()},
 		tableText("Hosting again from "+path, dev.Addrs(), ""))
+	if p := phonesText(dev); p != "" && !nf.json {
+		out.line(nil, p)
+	}
 	seatNo, sess, err := hosted.Sit("local", dev.Name)
 	var p node.Player
 	if err != nil {

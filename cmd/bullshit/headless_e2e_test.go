@@ -22,7 +22,7 @@ import (
 )
 
 // loopback keeps a program off the LAN and off mDNS.
-var loopback = []string{"--no-mdns", "--listen", "/ip4/127.0.0.1/tcp/0"}
+var loopback = []string{"--no-mdns", "--listen", "/ip4/127.0.0.1/tcp/0", "--web", "127.0.0.1:0"}
 
 // exitCode is a program's exit status once it has ended (-1 if a signal
 // killed it without its say).

@@ -34,6 +34,7 @@ type playConfig struct {
 	bots   int
 	preset string
 	solo   bool
+	web    string
 }
 
 func parsePlay(args []string) (playConfig, error) {
@@ -45,6 +46,7 @@ func parsePlay(args []string) (playConfig, error) {
 	fs.BoolVar(&c.noBell, "no-bell", false, "never ring the terminal bell")
 	fs.IntVar(&c.bots, "bots", 3, "bots in a game here (P in the lobby, or --solo)")
 	fs.StringVar(&c.preset, "preset", "standard", "rules of a game here: "+strings.Join(engine.Presets, ", "))
+	fs.StringVar(&c.web, "web", "on", webUsage)
 	fs.BoolVar(&c.solo, "solo", false, "skip the lobby: deal a game against bots on this machine at once")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -102,7 +104,7 @@ func runPlay(args []string) error {
 	lobby := &lanLobby{name: name}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if err := lobby.start(ctx, prof, pc.iface); err != nil {
+	if err := lobby.start(ctx, prof, pc.iface, webConfig(pc.web)); err != nil {
 		cfg.LobbyErr = err
 	} else {
 		defer lobby.dev.Close()
@@ -127,13 +129,13 @@ type lanLobby struct {
 }
 
 // start brings up the device on the LAN and browses it.
-func (l *lanLobby) start(ctx context.Context, prof *node.Profile, iface string) error {
+func (l *lanLobby) start(ctx context.Context, prof *node.Profile, iface string, web *node.WebConfig) error {
 	ifcs, err := node.LAN(iface)
 	if err != nil {
 		return err
 	}
 	dev, err := node.NewDevice(ctx, node.DeviceConfig{Key: prof.Key, Name: l.name, Iface: &ifcs[0],
-		Bots: makePlayBot, Fallback: bot.Fallback})
+		Bots: makePlayBot, Fallback: bot.Fallback, Web: web})
 	if err != nil {
 		return err
 	}
