@@ -98,6 +98,17 @@ func (r *Remote) candidates(old peer.ID) []candidate {
 	return out
 }
 
+// phones is how many seats are phones' (r.mu held).
+func (r *Remote) phones() int {
+	n := 0
+	for _, s := range r.table.Seats {
+		if s.Web && s.Bot == "" && s.Peer != "" {
+			n++
+		}
+	}
+	return n
+}
+
 // failover runs when the host went silent. It tries the host, then the
 // candidates, lowest peer ID first, and takes over itself only when it is
 // first in line and can reach another player: a player cut off from
@@ -154,11 +165,14 @@ func (r *Remote) failover() {
 			return
 		}
 		cands := r.candidates(old)
-		if len(cands) >= 2 {
+		// Phones hold shares too: a player node and a phone can rebuild
+		// the table, the node hosting.
+		phones := r.phones()
+		if len(cands)+phones >= 2 {
 			r.elect = r.term + 1
 		}
 		r.mu.Unlock()
-		if len(cands) < 2 {
+		if len(cands)+phones < 2 {
 			say("The host is gone and you're the only player left: waiting for it to come back.")
 			r.pause()
 			continue
@@ -168,7 +182,7 @@ func (r *Remote) failover() {
 				return
 			}
 			if c.id == r.h.ID() {
-				if r.reachesAnother(cands) && r.takeover() != nil {
+				if r.reachesAnother(cands, phones) && r.takeover() != nil {
 					return
 				}
 				break // nobody in reach: the fault is ours
@@ -232,8 +246,13 @@ func (r *Remote) pause() {
 	}
 }
 
-// reachesAnother reports whether any other candidate answers at all.
-func (r *Remote) reachesAnother(cands []candidate) bool {
+// reachesAnother reports whether any other candidate answers at all. With
+// none but phones, it can't tell: the phones come to us (they dial), and a
+// table none of them rebuilds within RebuildWait is given up.
+func (r *Remote) reachesAnother(cands []candidate, phones int) bool {
+	if len(cands) == 1 && phones > 0 {
+		return true
+	}
 	for _, c := range cands {
 		if c.id == r.h.ID() {
 			continue

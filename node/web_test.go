@@ -52,6 +52,8 @@ type phone struct {
 	audit   []protocol.Audit
 	refused []protocol.Refusal
 	box     *mailbox
+	steps   []protocol.Step            // the journal as the seat may know it
+	shares  map[int]protocol.StepShare // its shares, for a new host
 }
 
 func newPhoneKey(t testing.TB) crypto.PrivKey {
@@ -154,6 +156,17 @@ func (p *phone) join(nick string) error {
 		switch m := env.Msg.(type) {
 		case protocol.Refusal:
 			return &ErrRefused{Code: m.Code, Msg: m.Message}
+		case protocol.StateRequest:
+			// A new host rebuilds the table: our journal and shares.
+			p.mu.Lock()
+			st := protocol.State{Term: m.Term, Steps: p.steps}
+			for _, sh := range p.shares {
+				st.Shares = append(st.Shares, sh)
+			}
+			p.mu.Unlock()
+			if err := p.send(st); err != nil {
+				return err
+			}
 		case protocol.Seated:
 			p.mu.Lock()
 			p.seat, p.tid, p.term = m.Seat, m.Table, env.Term
@@ -187,13 +200,23 @@ func (p *phone) readLoop() {
 		case protocol.Lobby:
 			p.table = engLobby(&m)
 		case protocol.Update:
+			if m.Backlog {
+				p.steps, p.shares = nil, nil
+			}
+			p.steps = append(p.steps, m.Steps...)
+			if p.shares == nil {
+				p.shares = map[int]protocol.StepShare{}
+			}
+			for _, sh := range m.Shares {
+				p.shares[sh.Step] = sh
+			}
 			if m.View != nil {
 				p.view = engView(m.View, p.table.Rules)
 				if p.view.Phase != engine.PhaseOver && p.table.Phase == "playing" {
 					p.hands = append(p.hands, engCards(m.View.Hand))
 				}
 			}
-			u := Update{Table: p.table, View: p.view}
+			u := Update{Table: p.table, View: p.view, Backlog: m.Backlog}
 			for _, e := range m.Events {
 				u.Events = append(u.Events, engEvent(e))
 			}
@@ -650,5 +673,108 @@ func TestWebPhoneNeverCandidate(t *testing.T) {
 	r.mu.Unlock()
 	if len(cands) != 1 || cands[0].id != pn.h.ID() {
 		t.Fatalf("candidates: %v, want the player node alone", cands)
+	}
+}
+
+// follow is the phone after its host vanished: it goes to each other
+// player node's web address from the last Lobby until one takes it back
+// into its seat for the next term, with its journal and shares carried.
+func (p *phone) follow(ctx context.Context, t *testing.T, keys map[string]crypto.PubKey) *phone {
+	t.Helper()
+	p.mu.Lock()
+	var addrs []string
+	for _, si := range p.table.Seats {
+		if si.WebAddr != "" && si.Peer != p.host.String() {
+			addrs = append(addrs, si.Peer+" "+si.WebAddr)
+		}
+	}
+	p.mu.Unlock()
+	for ctx.Err() == nil {
+		for _, a := range addrs {
+			id, base, _ := strings.Cut(a, " ")
+			q := dialPhone(ctx, t, base, p.key, keys[id], "")
+			p.mu.Lock()
+			q.seat, q.tid, q.term, q.table, q.view = p.seat, p.tid, p.term+1, p.table, p.view
+			q.steps, q.shares = p.steps, p.shares
+			p.mu.Unlock()
+			err := q.join("Ada")
+			if err == nil {
+				return q
+			}
+			q.ws.CloseNow()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("no node took the phone back")
+	return nil
+}
+
+// The host vanishes mid-game with a phone and a player node at the table:
+// the player node hosts (the phone never does), the phone finds it through
+// the Lobby's web address, gives its shares for the rebuild, takes its
+// seat back and plays to the end, as the player node does, cards all there.
+func TestWebPhoneFollowsTheNewHost(t *testing.T) {
+	rules := engine.Standard()
+	rules.Window = time.Second
+	set := Settings{Name: "Kitchen", Rules: rules, Seats: 3, Bots: []string{"x"}, Reveal: 20 * time.Millisecond}
+	hn, tb, srv, w := webTable(t, set, dumbMaker)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), "")
+	if err := p.join("Ada"); err != nil {
+		t.Fatal(err)
+	}
+	pn := newLoopNode(t)
+	pw, err := ListenWeb(pn.key, netip.Addr{}, WebConfig{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	r, err := dialWith(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, func(r *Remote) { r.webAddr, r.web = pw.URL(), pw })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.UseBots(dumbMaker, dumbFallback)
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var rEnd Update
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		rEnd, _ = PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", nil)
+	}()
+	go func() {
+		for tb.Plays() < 5 && ctx.Err() == nil {
+			time.Sleep(20 * time.Millisecond)
+		}
+		w.Close()
+		srv.Close()
+		tb.Close()
+		hn.h.Close()
+	}()
+	PlayBot(ctx, p, slowBot{&dumbBot{seat: p.seat}}, dumbFallback, "brisk", nil)
+	if p.view.Phase == engine.PhaseOver {
+		t.Fatal("the game ended before the host left")
+	}
+	q := p.follow(ctx, t, map[string]crypto.PubKey{pn.h.ID().String(): pn.key.GetPublic()})
+	if q.host != pn.h.ID() || q.seat != p.seat {
+		t.Fatalf("back with %s at seat %d; want %s at %d", q.host, q.seat, pn.h.ID(), p.seat)
+	}
+	last, err := PlayBot(ctx, q, slowBot{&dumbBot{seat: q.seat}}, dumbFallback, "brisk", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	checkEnded(t, last, rules, 3)
+	checkEnded(t, rEnd, rules, 3)
+	if !r.Hosting() {
+		t.Fatal("the player node does not host")
+	}
+	if got := q.table.Seats[q.seat]; !got.Web {
+		t.Fatalf("the phone's seat under the new host: %+v", got)
 	}
 }
