@@ -18,6 +18,8 @@ func (t *tableModel) view() string {
 	switch {
 	case t.help:
 		return t.helpView()
+	case t.qr:
+		return t.qrView()
 	case !t.have:
 		e := t.env
 		return screen([]string{e.st.titleBar("bullshit", "", e.w), e.st.ruleLine(e.w), "", "  Sitting down…"},
@@ -64,7 +66,12 @@ func (t *tableModel) gameView() string {
 	if t.me() < 0 {
 		what += " · watching"
 	}
-	top := []string{st.titleBar(t.title(what), "O sort  I rules  ? help  Q leave", w), st.ruleLine(w)}
+	keys := "O sort  I rules  ? help  Q leave"
+	if web := t.u.Table.Web; web != "" {
+		// Where phones join, in the room O and I take (help has them).
+		keys = web + "  W QR  ? help  Q leave"
+	}
+	top := []string{st.titleBar(t.title(what), keys, w), st.ruleLine(w)}
 	// The seats take three lines a row, or one where the screen is short:
 	// the hand always keeps a row.
 	seatLines := t.seatsBlock(w, false)
@@ -662,6 +669,7 @@ func (t *tableModel) helpView() string {
 		"  I Doubt It   " + k("D", "doubt") + "   " + k("V", "believe") + "   " + k("K", "skip") + "   " + k("C", "add cards"),
 		"  Hand-over    pick the card (one is picked for you), then " + k("H", "hand it over"),
 		"  Any time     " + k("O", "sort the hand") + "   " + k("?", "help") + "   " + k("Q", "leave the table"),
+		"               " + k("W", "a QR code of the table's web address, for phones"),
 		"",
 		"  Assists: press the number to switch",
 		"  " + fit(k("1", "Light up the rank called"), 44) + on(e.prefs.NoLight),

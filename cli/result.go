@@ -57,16 +57,23 @@ func (t *tableModel) waitingView() string {
 	} else {
 		top = append(top, "  Others on this network find this table in their lobby.")
 	}
+	if ts.Web != "" {
+		top = append(top, wrap("  Phones: ", "open "+ts.Web+" in a browser on this network (W shows a QR code).", w)...)
+	}
 	top = append(top, wrap("  Rules: ", t.tableSummary(), w)...)
+	var qrKey []string
+	if ts.Web != "" {
+		qrKey = []string{st.k1("W", "QR for phones")}
+	}
 	var keys string
 	if t.isHost() {
-		keys = keyBar([]string{st.k1("Enter", "start the game (empty seats get bots)"), st.k1("I", "rules"), st.k1("Q", "leave")}, w)
+		keys = keyBar(append([]string{st.k1("Enter", "start the game (empty seats get bots)")}, append(qrKey, st.k1("I", "rules"), st.k1("Q", "leave"))...), w)
 	} else {
 		host := ts.Host
 		if host == "" {
 			host = "the host"
 		}
-		keys = keyBar([]string{fmt.Sprintf("Waiting for %s to start the game.", host), st.k1("I", "rules"), st.k1("Q", "leave")}, w)
+		keys = keyBar(append([]string{fmt.Sprintf("Waiting for %s to start the game.", host)}, append(qrKey, st.k1("I", "rules"), st.k1("Q", "leave"))...), w)
 	}
 	bottom := []string{st.ruleLine(w), t.statusLine(w), keys}
 	if ev := t.eveningBlock(w, e.h-len(top)-len(bottom)-1); len(ev) > 0 {

@@ -60,6 +60,7 @@ type tableModel struct {
 
 	confirm bool // "Leave the table?"
 	help    bool
+	qr      bool // the web address's QR code is up (qr.go)
 
 	// The result sheet's: the ratings and the share (sheet.go).
 	covered    CoverCount      // moves bots made for away people this game
@@ -534,9 +535,22 @@ func (t *tableModel) key(k string) tea.Cmd {
 	if t.help {
 		return t.helpKey(k)
 	}
+	if t.qr {
+		if k == "w" || k == "esc" || k == "q" {
+			t.qr = false
+		}
+		return nil
+	}
 	switch k {
 	case "?":
 		t.help = true
+		return nil
+	case "w":
+		if t.u.Table.Web == "" {
+			t.say("Phones can't join this table: it has no web address.", true)
+			return nil
+		}
+		t.qr = true
 		return nil
 	case "q", "esc":
 		if k == "esc" && t.hint != "" {

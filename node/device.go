@@ -144,8 +144,10 @@ func (d *Device) serveWeb(ho *Hosted) {
 	if d.web == nil {
 		return
 	}
-	ho.Server.selfWeb = d.web.URL()
+	url := d.web.URL()
+	ho.Server.selfWeb = url
 	ho.web = d.web
+	ho.Table.do(func() { ho.Table.webURL = url })
 	d.web.hosting(ho.Server)
 }
 

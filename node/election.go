@@ -554,6 +554,9 @@ func (rc *recovery) try() {
 		rc.err = err
 		return
 	}
+	if u := rc.srv.selfWeb; u != "" {
+		t.do(func() { t.webURL = u })
+	}
 	rc.srv.mu.Lock()
 	rc.srv.table = t
 	rc.srv.mu.Unlock()

@@ -829,6 +829,11 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 		case protocol.Lobby:
 			t := engLobby(&m)
 			r.mu.Lock()
+			for _, si := range t.Seats {
+				if si.Peer == r.info.ID.String() {
+					t.Web = si.WebAddr // where phones join the table: its host
+				}
+			}
 			r.table = t
 			r.mu.Unlock()
 		case protocol.Update:

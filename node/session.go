@@ -84,6 +84,7 @@ type TableState struct {
 	Reveal    time.Duration
 	TurnClock time.Duration // 0: off
 	Addr      string        // an address to join by hand, for the lobby and waiting room
+	Web       string        // where phones open this table (http://192.168.1.20:8080), "" if nowhere
 	Commit    [32]byte      // the host's commitment to the deal's seed, published before the deal
 	Evening   Evening       // the running score of the games at these seats (evening.go)
 }

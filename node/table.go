@@ -109,6 +109,7 @@ type Table struct {
 	cursor   []int           // how much of the journal each seat has been sent
 	term     uint64          // the host term: 1, more after elections
 	hostPeer string          // the hosting node's peer ID, for the seat it sits at
+	webURL   string          // where phones open this table (web.go), "" if nowhere
 	listen   []string        // where the host listens, for a restart from the journal
 	waiting  map[int]bool    // seats whose move the reveal pause refused
 	evening  Evening         // the running score of the games at these seats (evening.go)
@@ -796,7 +797,7 @@ func (t *Table) stopTimers() {
 func (t *Table) state(you int) TableState {
 	ts := TableState{ID: t.ID, Name: t.set.Name, Preset: t.set.Rules.Preset, Rules: t.set.Rules, You: you,
 		Host: t.host, Phase: t.phase, Reveal: t.set.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit,
-		Evening: t.evening.Clone()}
+		Evening: t.evening.Clone(), Web: t.webURL}
 	ts.Seats = make([]SeatInfo, len(t.seats))
 	for i, s := range t.seats {
 		name := s.name
