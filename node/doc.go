@@ -57,4 +57,16 @@
 // (protocol.OpenChecked), bounds every name a peer chooses where it enters
 // (protocol.CheckNick), and cleans every other string it shows. Seated
 // players' connections are never trimmed for a crowd.
+//
+// # Phones
+//
+// A node with web on (web.go) serves the page and /ws on its LAN address.
+// A browser's player proves its own ed25519 key over webwire and is served
+// through the same Server.serve as a libp2p stream, under the same checks;
+// the entry itself answers private sources only, refuses a foreign Origin
+// and bounds what one address may open. Its seat is a phone's (Lobby Web):
+// it holds shares and rebuilds a table like any player, but is never a
+// candidate to host. The Lobby carries every player node's web address, so
+// that after a failover the phones find the new host, whose own /ws takes
+// them back; a node that doesn't host answers /ws with CodeNotHost.
 package node
