@@ -1,17 +1,15 @@
-package node
+package latency
 
 // Shout to verdict: how long after a player shouts "Bullshit!" every other
 // player has the cards turned up. It is the latency a party feels, so it is
 // measured end to end through the real path (the caller's signed move, the
 // host's Server and Table goroutine, one signed update per seat, each
 // player's Remote and mailbox), on loopback, where the wire costs next to
-// nothing and what is left is our own work. EchoLoopback (echo.go) is the
-// floor to compare with; `bullshit bench` and BenchmarkShoutToVerdict* print
-// both.
+// nothing and what is left is our own work. Echo (echo.go) is the floor to
+// compare with; `bullshit bench` and BenchmarkShoutToVerdict* print both.
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
 	"slices"
 	"sync"
@@ -20,12 +18,12 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
-	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node"
 )
 
-// ShoutResult is what ShoutLatency measured.
+// ShoutResult is what Shout measured.
 type ShoutResult struct {
 	Seats int
 	// Samples has one time per remote seat per shout: from the caller's
@@ -40,8 +38,8 @@ type ShoutResult struct {
 	Games int
 }
 
-// A ShoutOption changes how ShoutLatency measures.
-type ShoutOption func(*shoutOpts)
+// An Option changes how Shout measures.
+type Option func(*shoutOpts)
 
 type shoutOpts struct {
 	bracket func(begin bool)
@@ -50,7 +48,7 @@ type shoutOpts struct {
 // WithBracket has f(true) called once the table is dealt and every player
 // seated, and f(false) after the last shout: the caller can time or profile
 // the shouts alone, without the hosts' start.
-func WithBracket(f func(begin bool)) ShoutOption {
+func WithBracket(f func(begin bool)) Option {
 	return func(o *shoutOpts) { o.bracket = f }
 }
 
@@ -63,22 +61,22 @@ const shoutPause = 20 * time.Millisecond
 // error, not a hang.
 const shoutWait = 10 * time.Second
 
-// ShoutLatency hosts a table of seats on 127.0.0.1 (a Server and its
+// Shout hosts a table of seats on 127.0.0.1 (a Server and its
 // Table, the host's own seat a bot), seats-1 players each on their own
 // libp2p host joined with Dial, and measures rounds shouts. Nobody calls or
 // lets a play go on their own: each player plays one card when its turn
 // comes, and after every play, once every player has the open window, one
 // player (in turn) shouts on it.
-func ShoutLatency(ctx context.Context, seats, rounds int, opts ...ShoutOption) (*ShoutResult, error) {
+func Shout(ctx context.Context, seats, rounds int, opts ...Option) (*ShoutResult, error) {
 	var o shoutOpts
 	for _, opt := range opts {
 		opt(&o)
 	}
 	if seats < 2 || seats > 10 {
-		return nil, fmt.Errorf("node: %d seats (2 to 10)", seats)
+		return nil, fmt.Errorf("latency: %d seats (2 to 10)", seats)
 	}
 	if rounds < 1 {
-		return nil, fmt.Errorf("node: %d rounds", rounds)
+		return nil, fmt.Errorf("latency: %d rounds", rounds)
 	}
 	var hosts []host.Host
 	defer func() {
@@ -87,16 +85,11 @@ func ShoutLatency(ctx context.Context, seats, rounds int, opts ...ShoutOption) (
 		}
 	}()
 	newHost := func() (host.Host, crypto.PrivKey, error) {
-		k, _, err := crypto.GenerateEd25519Key(rand.Reader)
-		if err != nil {
-			return nil, nil, err
+		h, k, err := loopHost(ctx)
+		if err == nil {
+			hosts = append(hosts, h)
 		}
-		h, err := NewHost(ctx, HostConfig{Key: k, Listen: []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/0")}})
-		if err != nil {
-			return nil, nil, err
-		}
-		hosts = append(hosts, h)
-		return h, k, nil
+		return h, k, err
 	}
 
 	rules := engine.Standard()
@@ -105,14 +98,14 @@ func ShoutLatency(ctx context.Context, seats, rounds int, opts ...ShoutOption) (
 	if err != nil {
 		return nil, err
 	}
-	quiet := func(string, int, uint64) (Player, error) { return quietBot{}, nil }
-	tb, err := NewTable(Settings{Name: "bench", Rules: rules, Seats: seats, Bots: []string{"quiet"}, Pace: "fast",
+	quiet := func(string, int, uint64) (node.Player, error) { return quietBot{}, nil }
+	tb, err := node.NewTable(node.Settings{Name: "bench", Rules: rules, Seats: seats, Bots: []string{"quiet"}, Pace: "fast",
 		Reveal: shoutPause}, "host", quiet, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tb.Close()
-	srv, err := Serve(hh, hk, tb)
+	srv, err := node.Serve(hh, hk, tb)
 	if err != nil {
 		return nil, err
 	}
@@ -121,13 +114,13 @@ func ShoutLatency(ctx context.Context, seats, rounds int, opts ...ShoutOption) (
 	at := peer.AddrInfo{ID: hh.ID(), Addrs: hh.Addrs()}
 	notes := make(chan shoutNote, 4096)
 	var st shoutState
-	remotes := make([]*Remote, seats-1)
+	remotes := make([]*node.Remote, seats-1)
 	for i := range remotes {
 		h, k, err := newHost()
 		if err != nil {
 			return nil, err
 		}
-		r, err := Dial(ctx, h, k, at, fmt.Sprintf("p%d", i), "", false, nil)
+		r, err := node.Dial(ctx, h, k, at, fmt.Sprintf("p%d", i), "", false, nil)
 		if err != nil {
 			return nil, fmt.Errorf("player %d joins: %w", i, err)
 		}
@@ -163,7 +156,7 @@ func ShoutLatency(ctx context.Context, seats, rounds int, opts ...ShoutOption) (
 		case <-ctx.Done():
 			return shoutNote{}, ctx.Err()
 		case <-t.C:
-			return shoutNote{}, fmt.Errorf("node: no news for %v waiting for %s; players see %s", shoutWait, what, st.String())
+			return shoutNote{}, fmt.Errorf("latency: no news for %v waiting for %s; players see %s", shoutWait, what, st.String())
 		}
 	}
 	called := 0 // the last play shouted on in this game
@@ -186,7 +179,7 @@ func ShoutLatency(ctx context.Context, seats, rounds int, opts ...ShoutOption) (
 			}
 		}
 		if c < 0 {
-			return res, fmt.Errorf("node: no player may call play %d (callers %v)", no, callers)
+			return res, fmt.Errorf("latency: no player may call play %d (callers %v)", no, callers)
 		}
 		caller = c + 1
 		times := make([]time.Duration, len(remotes))
@@ -202,7 +195,7 @@ func ShoutLatency(ctx context.Context, seats, rounds int, opts ...ShoutOption) (
 			}
 			switch {
 			case n.refused != "" && n.peer == c:
-				return res, fmt.Errorf("node: the shout on play %d was refused: %s", no, n.refused)
+				return res, fmt.Errorf("latency: the shout on play %d was refused: %s", no, n.refused)
 			case n.reveal == no && times[n.peer] == 0:
 				times[n.peer] = n.at.Sub(start)
 				over = over || n.over
@@ -214,7 +207,7 @@ func ShoutLatency(ctx context.Context, seats, rounds int, opts ...ShoutOption) (
 			clear(seen)
 			called = 0
 			if err := tb.Start(); err != nil {
-				return res, fmt.Errorf("node: a new deal: %w", err)
+				return res, fmt.Errorf("latency: a new deal: %w", err)
 			}
 			res.Games++
 			continue
@@ -241,7 +234,7 @@ type shoutNote struct {
 // reveal pause, so a play never lands in a measured round), a hand-over
 // when one is owed, never a call or a let-go; and tells the measurement
 // what it sees, timed as it arrives.
-func follow(i int, r *Remote, notes chan<- shoutNote, st *shoutState) {
+func follow(i int, r *node.Remote, notes chan<- shoutNote, st *shoutState) {
 	var decided string
 	var revealed time.Time
 	for u := range r.Updates() {
@@ -266,7 +259,7 @@ func follow(i int, r *Remote, notes chan<- shoutNote, st *shoutState) {
 		if v.Phase == engine.PhaseCall && v.Window != nil {
 			notes <- shoutNote{peer: i, at: at, window: v.Window.No, callers: v.Window.Callers}
 		}
-		if u.Table.Phase != "playing" || u.Table.You < 0 {
+		if u.Table.Phase != node.PhasePlaying || u.Table.You < 0 {
 			continue
 		}
 		key := v.Situation()
@@ -293,7 +286,7 @@ type shoutState struct {
 	last map[int]string
 }
 
-func (s *shoutState) see(i int, u *Update) {
+func (s *shoutState) see(i int, u *node.Update) {
 	v := &u.View
 	line := fmt.Sprintf("%s/%v no %d turn %d hand %d", u.Table.Phase, v.Phase, v.No, v.Turn, len(v.Hand))
 	if v.Window != nil {

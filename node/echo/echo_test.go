@@ -1,4 +1,4 @@
-package node
+package echo
 
 import (
 	"context"
@@ -8,31 +8,34 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/bullshit-game/bullshit/engine/bench"
+	"github.com/bullshit-game/bullshit/node"
 )
 
-func TestEchoLoopback(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	s, err := EchoLoopback(ctx, 50)
+// newLoopHost is one of the game's hosts on loopback with a fresh key,
+// closed with the test.
+func newLoopHost(t testing.TB) host.Host {
+	t.Helper()
+	k, _, err := crypto.GenerateEd25519Key(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s) != 50 {
-		t.Fatalf("%d samples, want 50", len(s))
+	h, err := node.NewHost(context.Background(), node.HostConfig{Key: k, Listen: []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/0")}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, d := range s {
-		if d <= 0 {
-			t.Fatalf("sample %v", d)
-		}
-	}
-	t.Logf("signed echo on loopback: p50 %v, p99 %v", Percentile(s, 0.5), Percentile(s, 0.99))
+	t.Cleanup(func() { h.Close() })
+	return h
 }
 
 // A reply signed by the wrong key, echoing other bytes, or signed as a
 // request is refused.
-func TestEcho_RefusesForgery(t *testing.T) {
+func TestRoundTrips_RefusesForgery(t *testing.T) {
 	stranger, _, _ := crypto.GenerateEd25519Key(rand.Reader)
 	cases := []struct {
 		name  string
@@ -46,7 +49,7 @@ func TestEcho_RefusesForgery(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			a, b := newLoopHost(t), newLoopHost(t)
 			bkey := b.Peerstore().PrivKey(b.ID())
-			b.SetStreamHandler(EchoProtocol, func(s network.Stream) {
+			b.SetStreamHandler(Protocol, func(s network.Stream) {
 				defer s.Close()
 				payload, err := readEcho(s, s.Conn().RemotePublicKey(), echoAsk)
 				if err != nil {
@@ -59,23 +62,23 @@ func TestEcho_RefusesForgery(t *testing.T) {
 			if err := a.Connect(ctx, peer.AddrInfo{ID: b.ID(), Addrs: b.Addrs()}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := Echo(ctx, a, b.ID(), 3); !errors.Is(err, ErrEchoMismatch) {
-				t.Fatalf("got %v, want ErrEchoMismatch", err)
+			if _, err := RoundTrips(ctx, a, b.ID(), 3); !errors.Is(err, ErrMismatch) {
+				t.Fatalf("got %v, want ErrMismatch", err)
 			}
 		})
 	}
 }
 
 // A server fed garbage drops the stream and keeps serving others.
-func TestServeEcho_Garbage(t *testing.T) {
+func TestServe_Garbage(t *testing.T) {
 	a, b := newLoopHost(t), newLoopHost(t)
-	ServeEcho(b)
+	Serve(b)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := a.Connect(ctx, peer.AddrInfo{ID: b.ID(), Addrs: b.Addrs()}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := a.NewStream(ctx, b.ID(), EchoProtocol)
+	s, err := a.NewStream(ctx, b.ID(), Protocol)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,53 +90,20 @@ func TestServeEcho_Garbage(t *testing.T) {
 		t.Fatalf("server answered garbage with %d bytes", n)
 	}
 	s.Reset()
-	if got, err := Echo(ctx, a, b.ID(), 2); err != nil || len(got) != 2 {
+	if got, err := RoundTrips(ctx, a, b.ID(), 2); err != nil || len(got) != 2 {
 		t.Fatalf("server stopped serving: %v, %v", got, err)
 	}
 }
 
-func TestEcho_BadArgs(t *testing.T) {
+func TestRoundTrips_BadArgs(t *testing.T) {
 	a := newLoopHost(t)
-	if _, err := Echo(context.Background(), a, a.ID(), -1); err == nil {
+	if _, err := RoundTrips(context.Background(), a, a.ID(), -1); err == nil {
 		t.Error("negative count accepted")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if _, err := Echo(ctx, a, "nobody", 1); err == nil {
+	if _, err := RoundTrips(ctx, a, "nobody", 1); err == nil {
 		t.Error("echo to an unknown peer succeeded")
-	}
-}
-
-func TestPercentile(t *testing.T) {
-	ms := func(ns ...int) []time.Duration {
-		var d []time.Duration
-		for _, n := range ns {
-			d = append(d, time.Duration(n)*time.Millisecond)
-		}
-		return d
-	}
-	cases := []struct {
-		s    []time.Duration
-		q    float64
-		want time.Duration
-	}{
-		{nil, 0.5, 0},
-		{ms(7), 0.99, 7 * time.Millisecond},
-		{ms(5, 1, 4, 2, 3), 0.5, 3 * time.Millisecond},
-		{ms(5, 1, 4, 2, 3), 0, 1 * time.Millisecond},
-		{ms(5, 1, 4, 2, 3), 1, 5 * time.Millisecond},
-		{ms(5, 1, 4, 2, 3), 2, 5 * time.Millisecond},
-		{ms(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), 0.9, 9 * time.Millisecond},
-	}
-	for _, c := range cases {
-		if got := Percentile(c.s, c.q); got != c.want {
-			t.Errorf("Percentile(%v, %v) = %v, want %v", c.s, c.q, got, c.want)
-		}
-	}
-	s := ms(3, 1, 2)
-	Percentile(s, 0.5)
-	if s[0] != 3*time.Millisecond {
-		t.Error("Percentile sorted the caller's slice")
 	}
 }
 
@@ -141,17 +111,17 @@ func TestPercentile(t *testing.T) {
 // request and one signed reply between two hosts on loopback.
 func BenchmarkSignedEcho(b *testing.B) {
 	a, c := newLoopHost(b), newLoopHost(b)
-	ServeEcho(c)
+	Serve(c)
 	ctx := context.Background()
 	if err := a.Connect(ctx, peer.AddrInfo{ID: c.ID(), Addrs: c.Addrs()}); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	s, err := Echo(ctx, a, c.ID(), b.N)
+	s, err := RoundTrips(ctx, a, c.ID(), b.N)
 	b.StopTimer()
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64(Percentile(s, 0.5).Microseconds())/1000, "p50_ms")
-	b.ReportMetric(float64(Percentile(s, 0.99).Microseconds())/1000, "p99_ms")
+	b.ReportMetric(float64(bench.Percentile(s, 0.5).Microseconds())/1000, "p50_ms")
+	b.ReportMetric(float64(bench.Percentile(s, 0.99).Microseconds())/1000, "p99_ms")
 }

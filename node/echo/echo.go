@@ -1,9 +1,12 @@
-package node
-
-// A baseline for latency: a bare signed echo between two libp2p hosts over
-// one stream, each side signing its message with its ed25519 key and the
-// other verifying it. A move in the game costs at least this; `bullshit
-// bench` prints the figures.
+// Package echo is a baseline for latency: a bare signed echo between two
+// libp2p hosts over one stream, each side signing its message with its
+// ed25519 key and the other verifying it. A move in the game costs at least
+// this; `bullshit bench` prints the figures (through node/latency), and the
+// namespace tests use it to prove a table found is one they can reach.
+//
+// It is measurement code, not the game: node never imports it, and it
+// never imports node (node's own tests use it).
+package echo
 
 import (
 	"bytes"
@@ -13,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"time"
 
@@ -22,11 +24,10 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/protocol"
-	ma "github.com/multiformats/go-multiaddr"
 )
 
-// EchoProtocol is the stream protocol of the signed echo.
-const EchoProtocol protocol.ID = "/bullshit/echo/1.0.0"
+// Protocol is the stream protocol of the signed echo.
+const Protocol protocol.ID = "/bullshit/echo/1.0.0"
 
 // An echo message is a payload (4-byte sequence number, 32 random bytes),
 // one byte of signature length and the signature. The signature covers a
@@ -41,14 +42,14 @@ var (
 	echoReply = []byte("bullshit echo reply\x00")
 )
 
-// ErrEchoMismatch means the reply did not echo the request or its signature
+// ErrMismatch means the reply did not echo the request or its signature
 // did not verify.
-var ErrEchoMismatch = errors.New("node: echo reply does not match")
+var ErrMismatch = errors.New("echo: reply does not match")
 
-// ServeEcho makes h answer signed echoes.
-func ServeEcho(h host.Host) {
+// Serve makes h answer signed echoes.
+func Serve(h host.Host) {
 	key := h.Peerstore().PrivKey(h.ID())
-	h.SetStreamHandler(EchoProtocol, func(s network.Stream) {
+	h.SetStreamHandler(Protocol, func(s network.Stream) {
 		defer s.Close()
 		pub := s.Conn().RemotePublicKey()
 		if key == nil || pub == nil {
@@ -72,17 +73,17 @@ func ServeEcho(h host.Host) {
 	})
 }
 
-// Echo sends n signed echoes to p over one stream and returns each round
-// trip time. One unmeasured echo first pays for the stream's set-up.
-func Echo(ctx context.Context, h host.Host, p peer.ID, n int) ([]time.Duration, error) {
+// RoundTrips sends n signed echoes to p over one stream and returns each
+// round trip time. One unmeasured echo first pays for the stream's set-up.
+func RoundTrips(ctx context.Context, h host.Host, p peer.ID, n int) ([]time.Duration, error) {
 	if n < 0 {
-		return nil, fmt.Errorf("node: %d echoes", n)
+		return nil, fmt.Errorf("echo: %d echoes", n)
 	}
 	key := h.Peerstore().PrivKey(h.ID())
 	if key == nil {
-		return nil, errors.New("node: host has no private key")
+		return nil, errors.New("echo: host has no private key")
 	}
-	s, err := h.NewStream(ctx, p, EchoProtocol)
+	s, err := h.NewStream(ctx, p, Protocol)
 	if err != nil {
 		return nil, fmt.Errorf("open echo stream: %w", err)
 	}
@@ -92,7 +93,7 @@ func Echo(ctx context.Context, h host.Host, p peer.ID, n int) ([]time.Duration, 
 	pub := s.Conn().RemotePublicKey()
 	if pub == nil {
 		s.Reset()
-		return nil, errors.New("node: peer has no public key")
+		return nil, errors.New("echo: peer has no public key")
 	}
 	samples := make([]time.Duration, 0, n)
 	payload := make([]byte, echoPayload)
@@ -112,7 +113,7 @@ func Echo(ctx context.Context, h host.Host, p peer.ID, n int) ([]time.Duration, 
 		rtt := time.Since(start)
 		if !bytes.Equal(got, payload) {
 			s.Reset()
-			return samples, ErrEchoMismatch
+			return samples, ErrMismatch
 		}
 		if i > 0 {
 			samples = append(samples, rtt)
@@ -121,49 +122,13 @@ func Echo(ctx context.Context, h host.Host, p peer.ID, n int) ([]time.Duration, 
 	return samples, nil
 }
 
-// EchoLoopback starts two hosts on 127.0.0.1 with fresh keys and returns n
-// echo round trips between them.
-func EchoLoopback(ctx context.Context, n int) ([]time.Duration, error) {
-	var hs [2]host.Host
-	for i := range hs {
-		k, _, err := crypto.GenerateEd25519Key(rand.Reader)
-		if err != nil {
-			return nil, err
-		}
-		h, err := NewHost(ctx, HostConfig{Key: k, Listen: []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/0")}})
-		if err != nil {
-			return nil, err
-		}
-		defer h.Close()
-		hs[i] = h
-	}
-	ServeEcho(hs[1])
-	if err := hs[0].Connect(ctx, peer.AddrInfo{ID: hs[1].ID(), Addrs: hs[1].Addrs()}); err != nil {
-		return nil, fmt.Errorf("connect: %w", err)
-	}
-	return Echo(ctx, hs[0], hs[1].ID(), n)
-}
-
-// Percentile is the q-quantile (0 ≤ q ≤ 1) of samples by the nearest-rank
-// method; 0 for no samples.
-func Percentile(samples []time.Duration, q float64) time.Duration {
-	if len(samples) == 0 {
-		return 0
-	}
-	s := slices.Clone(samples)
-	slices.Sort(s)
-	q = min(max(q, 0), 1)
-	i := int(math.Ceil(q*float64(len(s)))) - 1
-	return s[min(max(i, 0), len(s)-1)]
-}
-
 func writeEcho(w io.Writer, key crypto.PrivKey, ctxStr, payload []byte) error {
 	sig, err := key.Sign(append(slices.Clip(ctxStr), payload...))
 	if err != nil {
 		return err
 	}
 	if len(sig) > 255 {
-		return errors.New("node: signature too long")
+		return errors.New("echo: signature too long")
 	}
 	msg := make([]byte, 0, len(payload)+1+len(sig))
 	msg = append(msg, payload...)
@@ -185,7 +150,7 @@ func readEcho(r io.Reader, pub crypto.PubKey, ctxStr []byte) ([]byte, error) {
 	}
 	ok, err := pub.Verify(append(slices.Clip(ctxStr), payload...), sig)
 	if err != nil || !ok {
-		return nil, ErrEchoMismatch
+		return nil, ErrMismatch
 	}
 	return payload, nil
 }
