@@ -450,17 +450,7 @@ func hostRSS(ctx context.Context, watch time.Duration) (rss, hwm, plays int, err
 	if err := cmd.Start(); err != nil {
 		return 0, 0, 0, err
 	}
-	defer func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(3 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-	}()
+	defer stopProcess(cmd, syscall.SIGTERM)
 	lines := make(chan string, 256)
 	go func() {
 		defer close(lines)
@@ -708,17 +698,21 @@ func (l *netnsLAN) start(ns int, args ...string) (*nsProc, error) {
 // stop kills the process (netns.sh and ip netns exec exec in place, so the
 // PID is the game's) and reaps it.
 func (p *nsProc) stop(sig syscall.Signal) {
-	p.once.Do(func() {
-		p.cmd.Process.Signal(sig)
-		done := make(chan struct{})
-		go func() { p.cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(3 * time.Second):
-			p.cmd.Process.Kill()
-			<-done
-		}
-	})
+	p.once.Do(func() { stopProcess(p.cmd, sig) })
+}
+
+// stopProcess sends a started process sig and reaps it, killing it if it is
+// still there after 3 s.
+func stopProcess(cmd *exec.Cmd, sig syscall.Signal) {
+	cmd.Process.Signal(sig)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		cmd.Process.Kill()
+		<-done
+	}
 }
 
 // await returns the first line containing want, or an error at the deadline.
