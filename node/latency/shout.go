@@ -78,136 +78,28 @@ func Shout(ctx context.Context, seats, rounds int, opts ...Option) (*ShoutResult
 	if rounds < 1 {
 		return nil, fmt.Errorf("latency: %d rounds", rounds)
 	}
-	var hosts []host.Host
-	defer func() {
-		for _, h := range hosts {
-			h.Close()
-		}
-	}()
-	newHost := func() (host.Host, crypto.PrivKey, error) {
-		h, k, err := loopHost(ctx)
-		if err == nil {
-			hosts = append(hosts, h)
-		}
-		return h, k, err
-	}
-
-	rules := engine.Standard()
-	rules.Window = 60 * time.Second // no window closes before its shout
-	hh, hk, err := newHost()
+	t, err := newShoutTable(ctx, seats)
 	if err != nil {
 		return nil, err
 	}
-	quiet := func(string, int, uint64) (node.Player, error) { return quietBot{}, nil }
-	tb, err := node.NewTable(node.Settings{Name: "bench", Rules: rules, Seats: seats, Bots: []string{"quiet"}, Pace: "fast",
-		Reveal: shoutPause}, "host", quiet, nil)
-	if err != nil {
+	defer t.close()
+	if err := t.tb.Start(); err != nil {
 		return nil, err
 	}
-	defer tb.Close()
-	srv, err := node.Serve(hh, hk, tb)
-	if err != nil {
-		return nil, err
-	}
-	defer srv.Close()
-
-	at := peer.AddrInfo{ID: hh.ID(), Addrs: hh.Addrs()}
-	notes := make(chan shoutNote, 4096)
-	var st shoutState
-	remotes := make([]*node.Remote, seats-1)
-	for i := range remotes {
-		h, k, err := newHost()
-		if err != nil {
-			return nil, err
-		}
-		r, err := node.Dial(ctx, h, k, at, fmt.Sprintf("p%d", i), "", false, nil)
-		if err != nil {
-			return nil, fmt.Errorf("player %d joins: %w", i, err)
-		}
-		defer r.Close()
-		remotes[i] = r
-	}
-	for i, r := range remotes {
-		go follow(i, r, notes, &st)
-	}
-	if err := tb.Start(); err != nil {
-		return nil, err
-	}
-
 	res := &ShoutResult{Seats: seats, Games: 1}
 	if o.bracket != nil {
 		o.bracket(true)
 		defer o.bracket(false)
 	}
-	seen := make([]int, len(remotes)) // the open window each player has
-	var callers []int
-	// next is the next note; every note of an open window counts, even one
-	// that comes while a slow player still waits for the last reveal.
-	next := func(what string) (shoutNote, error) {
-		t := time.NewTimer(shoutWait)
-		defer t.Stop()
-		select {
-		case n := <-notes:
-			if n.window > 0 {
-				seen[n.peer] = n.window
-				callers = n.callers
-			}
-			return n, nil
-		case <-ctx.Done():
-			return shoutNote{}, ctx.Err()
-		case <-t.C:
-			return shoutNote{}, fmt.Errorf("latency: no news for %v waiting for %s; players see %s", shoutWait, what, st.String())
-		}
-	}
-	called := 0 // the last play shouted on in this game
-	caller := 0
 	for measured := 0; measured < rounds; {
-		// Every player has the window of a new play: the table is quiet.
-		for seen[0] <= called || slices.ContainsFunc(seen, func(no int) bool { return no != seen[0] }) {
-			if _, err := next("every player to see the play"); err != nil {
-				return res, err
-			}
-		}
-		no := seen[0]
-		called = no
-		c := -1
-		for k := range remotes {
-			j := (caller + k) % len(remotes)
-			if slices.Contains(callers, remotes[j].Seat()) {
-				c = j
-				break
-			}
-		}
-		if c < 0 {
-			return res, fmt.Errorf("latency: no player may call play %d (callers %v)", no, callers)
-		}
-		caller = c + 1
-		times := make([]time.Duration, len(remotes))
-		got, over := 0, false
-		start := time.Now()
-		if err := remotes[c].Send(engine.Command{Move: engine.MoveCall, No: no}); err != nil {
+		times, over, err := t.round(ctx)
+		if err != nil {
 			return res, err
-		}
-		for got < len(remotes) {
-			n, err := next(fmt.Sprintf("the reveal of play %d (%d of %d players have it)", no, got, len(remotes)))
-			if err != nil {
-				return res, err
-			}
-			switch {
-			case n.refused != "" && n.peer == c:
-				return res, fmt.Errorf("latency: the shout on play %d was refused: %s", no, n.refused)
-			case n.reveal == no && times[n.peer] == 0:
-				times[n.peer] = n.at.Sub(start)
-				over = over || n.over
-				got++
-			}
 		}
 		if over {
 			res.Left++
-			clear(seen)
-			called = 0
-			if err := tb.Start(); err != nil {
-				return res, fmt.Errorf("latency: a new deal: %w", err)
+			if err := t.newDeal(); err != nil {
+				return res, err
 			}
 			res.Games++
 			continue
@@ -217,6 +109,168 @@ func Shout(ctx context.Context, seats, rounds int, opts ...Option) (*ShoutResult
 		measured++
 	}
 	return res, nil
+}
+
+// shoutTable is the table measured and what the measurement knows of it.
+// Only Shout's goroutine touches it; the players' goroutines (follow) send
+// it notes.
+type shoutTable struct {
+	hosts   []host.Host
+	tb      *node.Table
+	srv     *node.Server
+	remotes []*node.Remote
+	notes   chan shoutNote
+	st      shoutState
+
+	seen    []int // the open window each player has
+	callers []int // who may call the open window
+	called  int   // the last play shouted on in this game
+	caller  int   // the player the search for the next shouter starts at
+}
+
+// newShoutTable hosts the table (the host's own seat a quiet bot) and
+// seats seats-1 players, each on its own host, each followed by its own
+// goroutine.
+func newShoutTable(ctx context.Context, seats int) (_ *shoutTable, err error) {
+	t := &shoutTable{notes: make(chan shoutNote, 4096)}
+	defer func() {
+		if err != nil {
+			t.close()
+		}
+	}()
+	hh, hk, err := t.host(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rules := engine.Standard()
+	rules.Window = 60 * time.Second // no window closes before its shout
+	quiet := func(string, int, uint64) (node.Player, error) { return quietBot{}, nil }
+	t.tb, err = node.NewTable(node.Settings{Name: "bench", Rules: rules, Seats: seats, Bots: []string{"quiet"}, Pace: "fast",
+		Reveal: shoutPause}, "host", quiet, nil)
+	if err != nil {
+		return nil, err
+	}
+	if t.srv, err = node.Serve(hh, hk, t.tb); err != nil {
+		return nil, err
+	}
+	at := peer.AddrInfo{ID: hh.ID(), Addrs: hh.Addrs()}
+	for i := range seats - 1 {
+		h, k, err := t.host(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r, err := node.Dial(ctx, h, k, at, fmt.Sprintf("p%d", i), "", false, nil)
+		if err != nil {
+			return nil, fmt.Errorf("player %d joins: %w", i, err)
+		}
+		t.remotes = append(t.remotes, r)
+	}
+	t.seen = make([]int, len(t.remotes))
+	for i, r := range t.remotes {
+		go follow(i, r, t.notes, &t.st)
+	}
+	return t, nil
+}
+
+// host is a new host on loopback, closed with the table.
+func (t *shoutTable) host(ctx context.Context) (host.Host, crypto.PrivKey, error) {
+	h, k, err := loopHost(ctx)
+	if err == nil {
+		t.hosts = append(t.hosts, h)
+	}
+	return h, k, err
+}
+
+// close closes the players (the last joined first), the server, the table
+// and the hosts.
+func (t *shoutTable) close() {
+	for _, r := range slices.Backward(t.remotes) {
+		r.Close()
+	}
+	if t.srv != nil {
+		t.srv.Close()
+	}
+	if t.tb != nil {
+		t.tb.Close()
+	}
+	for _, h := range t.hosts {
+		h.Close()
+	}
+}
+
+// round waits until the table is quiet (every player has the window of a
+// new play), has the next player who may shout on it shout, and times the
+// reveal's arrival at each player. over says the reveal ended the game.
+func (t *shoutTable) round(ctx context.Context) (times []time.Duration, over bool, err error) {
+	for t.seen[0] <= t.called || slices.ContainsFunc(t.seen, func(no int) bool { return no != t.seen[0] }) {
+		if _, err := t.next(ctx, "every player to see the play"); err != nil {
+			return nil, false, err
+		}
+	}
+	no := t.seen[0]
+	t.called = no
+	c := -1
+	for k := range t.remotes {
+		j := (t.caller + k) % len(t.remotes)
+		if slices.Contains(t.callers, t.remotes[j].Seat()) {
+			c = j
+			break
+		}
+	}
+	if c < 0 {
+		return nil, false, fmt.Errorf("latency: no player may call play %d (callers %v)", no, t.callers)
+	}
+	t.caller = c + 1
+	times = make([]time.Duration, len(t.remotes))
+	got := 0
+	start := time.Now()
+	if err := t.remotes[c].Send(engine.Command{Move: engine.MoveCall, No: no}); err != nil {
+		return nil, false, err
+	}
+	for got < len(t.remotes) {
+		n, err := t.next(ctx, fmt.Sprintf("the reveal of play %d (%d of %d players have it)", no, got, len(t.remotes)))
+		if err != nil {
+			return nil, false, err
+		}
+		switch {
+		case n.refused != "" && n.peer == c:
+			return nil, false, fmt.Errorf("latency: the shout on play %d was refused: %s", no, n.refused)
+		case n.reveal == no && times[n.peer] == 0:
+			times[n.peer] = n.at.Sub(start)
+			over = over || n.over
+			got++
+		}
+	}
+	return times, over, nil
+}
+
+// newDeal starts the next game after a shout ended one.
+func (t *shoutTable) newDeal() error {
+	clear(t.seen)
+	t.called = 0
+	if err := t.tb.Start(); err != nil {
+		return fmt.Errorf("latency: a new deal: %w", err)
+	}
+	return nil
+}
+
+// next is the next note; every note of an open window counts, even one
+// that comes while a slow player still waits for the last reveal.
+func (t *shoutTable) next(ctx context.Context, what string) (shoutNote, error) {
+	timer := time.NewTimer(shoutWait)
+	defer timer.Stop()
+	select {
+	case n := <-t.notes:
+		if n.window > 0 {
+			t.seen[n.peer] = n.window
+			t.callers = n.callers
+		}
+		return n, nil
+	case <-ctx.Done():
+		return shoutNote{}, ctx.Err()
+	case <-timer.C:
+		return shoutNote{}, fmt.Errorf("latency: no news for %v waiting for %s; players see %s", shoutWait, what, t.st.String())
+	}
 }
 
 // shoutNote is a player's news for the measurement.
