@@ -33,13 +33,13 @@ const Protocol protocol.ID = "/bullshit/echo/1.0.0"
 // one byte of signature length and the signature. The signature covers a
 // context string too, so that a request can never pass as a reply.
 const (
-	echoPayload = 36
+	payloadSize = 36
 	echoIdle    = 30 * time.Second // a server gives up on a silent stream
 )
 
 var (
-	echoAsk   = []byte("bullshit echo request\x00")
-	echoReply = []byte("bullshit echo reply\x00")
+	ask   = []byte("bullshit echo request\x00")
+	reply = []byte("bullshit echo reply\x00")
 )
 
 // ErrMismatch means the reply did not echo the request or its signature
@@ -58,14 +58,14 @@ func Serve(h host.Host) {
 		}
 		for {
 			s.SetReadDeadline(time.Now().Add(echoIdle))
-			payload, err := readEcho(s, pub, echoAsk)
+			payload, err := readSigned(s, pub, ask)
 			if err != nil {
 				if !errors.Is(err, io.EOF) {
 					s.Reset()
 				}
 				return
 			}
-			if err := writeEcho(s, key, echoReply, payload); err != nil {
+			if err := writeSigned(s, key, reply, payload); err != nil {
 				s.Reset()
 				return
 			}
@@ -96,16 +96,16 @@ func RoundTrips(ctx context.Context, h host.Host, p peer.ID, n int) ([]time.Dura
 		return nil, errors.New("echo: peer has no public key")
 	}
 	samples := make([]time.Duration, 0, n)
-	payload := make([]byte, echoPayload)
+	payload := make([]byte, payloadSize)
 	for i := 0; i <= n; i++ {
 		binary.BigEndian.PutUint32(payload, uint32(i))
 		rand.Read(payload[4:])
 		start := time.Now()
-		if err := writeEcho(s, key, echoAsk, payload); err != nil {
+		if err := writeSigned(s, key, ask, payload); err != nil {
 			s.Reset()
 			return samples, orCtxErr(ctx, err)
 		}
-		got, err := readEcho(s, pub, echoReply)
+		got, err := readSigned(s, pub, reply)
 		if err != nil {
 			s.Reset()
 			return samples, orCtxErr(ctx, err)
@@ -122,7 +122,7 @@ func RoundTrips(ctx context.Context, h host.Host, p peer.ID, n int) ([]time.Dura
 	return samples, nil
 }
 
-func writeEcho(w io.Writer, key crypto.PrivKey, ctxStr, payload []byte) error {
+func writeSigned(w io.Writer, key crypto.PrivKey, ctxStr, payload []byte) error {
 	sig, err := key.Sign(append(slices.Clip(ctxStr), payload...))
 	if err != nil {
 		return err
@@ -138,13 +138,13 @@ func writeEcho(w io.Writer, key crypto.PrivKey, ctxStr, payload []byte) error {
 	return err
 }
 
-func readEcho(r io.Reader, pub crypto.PubKey, ctxStr []byte) ([]byte, error) {
-	buf := make([]byte, echoPayload+1)
+func readSigned(r io.Reader, pub crypto.PubKey, ctxStr []byte) ([]byte, error) {
+	buf := make([]byte, payloadSize+1)
 	if _, err := io.ReadFull(r, buf); err != nil {
 		return nil, err
 	}
-	payload := buf[:echoPayload]
-	sig := make([]byte, buf[echoPayload])
+	payload := buf[:payloadSize]
+	sig := make([]byte, buf[payloadSize])
 	if _, err := io.ReadFull(r, sig); err != nil {
 		return nil, err
 	}

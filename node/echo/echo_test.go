@@ -1,4 +1,4 @@
-package echo
+package echo_test
 
 import (
 	"context"
@@ -11,21 +11,17 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
-	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/bullshit-game/bullshit/engine/bench"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/echo"
+	"github.com/bullshit-game/bullshit/node/latency"
 )
 
-// newLoopHost is one of the game's hosts on loopback with a fresh key,
-// closed with the test.
+// newLoopHost is one of the game's hosts on loopback, as the latency
+// measurement makes them, closed with the test.
 func newLoopHost(t testing.TB) host.Host {
 	t.Helper()
-	k, _, err := crypto.GenerateEd25519Key(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := node.NewHost(context.Background(), node.HostConfig{Key: k, Listen: []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/0")}})
+	h, _, err := latency.LoopHost(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,17 +37,17 @@ func TestRoundTrips_RefusesForgery(t *testing.T) {
 		name  string
 		reply func(s network.Stream, key crypto.PrivKey, payload []byte)
 	}{
-		{"wrong key", func(s network.Stream, _ crypto.PrivKey, p []byte) { writeEcho(s, stranger, echoReply, p) }},
-		{"wrong payload", func(s network.Stream, k crypto.PrivKey, p []byte) { p[0] ^= 1; writeEcho(s, k, echoReply, p) }},
-		{"request as reply", func(s network.Stream, k crypto.PrivKey, p []byte) { writeEcho(s, k, echoAsk, p) }},
+		{"wrong key", func(s network.Stream, _ crypto.PrivKey, p []byte) { echo.WriteSigned(s, stranger, echo.Reply, p) }},
+		{"wrong payload", func(s network.Stream, k crypto.PrivKey, p []byte) { p[0] ^= 1; echo.WriteSigned(s, k, echo.Reply, p) }},
+		{"request as reply", func(s network.Stream, k crypto.PrivKey, p []byte) { echo.WriteSigned(s, k, echo.Ask, p) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			a, b := newLoopHost(t), newLoopHost(t)
 			bkey := b.Peerstore().PrivKey(b.ID())
-			b.SetStreamHandler(Protocol, func(s network.Stream) {
+			b.SetStreamHandler(echo.Protocol, func(s network.Stream) {
 				defer s.Close()
-				payload, err := readEcho(s, s.Conn().RemotePublicKey(), echoAsk)
+				payload, err := echo.ReadSigned(s, s.Conn().RemotePublicKey(), echo.Ask)
 				if err != nil {
 					return
 				}
@@ -62,8 +58,8 @@ func TestRoundTrips_RefusesForgery(t *testing.T) {
 			if err := a.Connect(ctx, peer.AddrInfo{ID: b.ID(), Addrs: b.Addrs()}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := RoundTrips(ctx, a, b.ID(), 3); !errors.Is(err, ErrMismatch) {
-				t.Fatalf("got %v, want ErrMismatch", err)
+			if _, err := echo.RoundTrips(ctx, a, b.ID(), 3); !errors.Is(err, echo.ErrMismatch) {
+				t.Fatalf("got %v, want echo.ErrMismatch", err)
 			}
 		})
 	}
@@ -72,37 +68,37 @@ func TestRoundTrips_RefusesForgery(t *testing.T) {
 // A server fed garbage drops the stream and keeps serving others.
 func TestServe_Garbage(t *testing.T) {
 	a, b := newLoopHost(t), newLoopHost(t)
-	Serve(b)
+	echo.Serve(b)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := a.Connect(ctx, peer.AddrInfo{ID: b.ID(), Addrs: b.Addrs()}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := a.NewStream(ctx, b.ID(), Protocol)
+	s, err := a.NewStream(ctx, b.ID(), echo.Protocol)
 	if err != nil {
 		t.Fatal(err)
 	}
-	junk := make([]byte, echoPayload+1+255)
-	junk[echoPayload] = 255
+	junk := make([]byte, echo.PayloadSize+1+255)
+	junk[echo.PayloadSize] = 255
 	s.Write(junk)
 	s.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if n, err := s.Read(make([]byte, 1)); err == nil {
 		t.Fatalf("server answered garbage with %d bytes", n)
 	}
 	s.Reset()
-	if got, err := RoundTrips(ctx, a, b.ID(), 2); err != nil || len(got) != 2 {
+	if got, err := echo.RoundTrips(ctx, a, b.ID(), 2); err != nil || len(got) != 2 {
 		t.Fatalf("server stopped serving: %v, %v", got, err)
 	}
 }
 
 func TestRoundTrips_BadArgs(t *testing.T) {
 	a := newLoopHost(t)
-	if _, err := RoundTrips(context.Background(), a, a.ID(), -1); err == nil {
+	if _, err := echo.RoundTrips(context.Background(), a, a.ID(), -1); err == nil {
 		t.Error("negative count accepted")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if _, err := RoundTrips(ctx, a, "nobody", 1); err == nil {
+	if _, err := echo.RoundTrips(ctx, a, "nobody", 1); err == nil {
 		t.Error("echo to an unknown peer succeeded")
 	}
 }
@@ -111,13 +107,13 @@ func TestRoundTrips_BadArgs(t *testing.T) {
 // request and one signed reply between two hosts on loopback.
 func BenchmarkSignedEcho(b *testing.B) {
 	a, c := newLoopHost(b), newLoopHost(b)
-	Serve(c)
+	echo.Serve(c)
 	ctx := context.Background()
 	if err := a.Connect(ctx, peer.AddrInfo{ID: c.ID(), Addrs: c.Addrs()}); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	s, err := RoundTrips(ctx, a, c.ID(), b.N)
+	s, err := echo.RoundTrips(ctx, a, c.ID(), b.N)
 	b.StopTimer()
 	if err != nil {
 		b.Fatal(err)

@@ -21,7 +21,7 @@ import (
 func Echo(ctx context.Context, n int) ([]time.Duration, error) {
 	var hs [2]host.Host
 	for i := range hs {
-		h, _, err := loopHost(ctx)
+		h, _, err := LoopHost(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -35,9 +35,9 @@ func Echo(ctx context.Context, n int) ([]time.Duration, error) {
 	return echo.RoundTrips(ctx, hs[0], hs[1].ID(), n)
 }
 
-// loopHost is one of the game's hosts on 127.0.0.1 with a fresh key; the
-// caller closes it.
-func loopHost(ctx context.Context) (host.Host, crypto.PrivKey, error) {
+// LoopHost is one of the game's hosts (node.NewHost) on 127.0.0.1 only,
+// with a fresh key; the caller closes it.
+func LoopHost(ctx context.Context) (host.Host, crypto.PrivKey, error) {
 	k, _, err := crypto.GenerateEd25519Key(rand.Reader)
 	if err != nil {
 		return nil, nil, err

@@ -174,7 +174,7 @@ func newShoutTable(ctx context.Context, seats int) (_ *shoutTable, err error) {
 
 // host is a new host on loopback, closed with the table.
 func (t *shoutTable) host(ctx context.Context) (host.Host, crypto.PrivKey, error) {
-	h, k, err := loopHost(ctx)
+	h, k, err := LoopHost(ctx)
 	if err == nil {
 		t.hosts = append(t.hosts, h)
 	}
