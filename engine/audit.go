@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -205,6 +206,9 @@ var auditFields = map[string]int{
 
 // auditSame reports whether a and b announce the same thing. The audience
 // (To) is not compared: that the seat received the event is the point.
+// Cards compare in order: the engine announces cards in a fixed order
+// (sorted hands, a play's cards as placed), so a reordering is a different
+// story too.
 func auditSame(a, b *Event) bool {
 	if a.Type != b.Type {
 		return false
@@ -224,40 +228,11 @@ func auditSame(a, b *Event) bool {
 		(f&fSneaked == 0 || a.Sneaked == b.Sneaked) &&
 		(f&fPlace == 0 || a.Place == b.Place) &&
 		(f&fCount == 0 || a.Count == b.Count) &&
-		(f&fCards == 0 || auditSameCards(a.Cards, b.Cards)) &&
+		(f&fCards == 0 || slices.Equal(a.Cards, b.Cards)) &&
 		(f&fSizes == 0 || a.Sizes == b.Sizes) &&
-		(f&fCounts == 0 || auditSameSlice(a.Counts, b.Counts)) &&
-		(f&fPlaces == 0 || auditSameSlice(a.Places, b.Places)) &&
-		(f&fHands == 0 || auditSameHands(a.Hands, b.Hands))
-}
-
-// auditSameCards compares in order: the engine announces cards in a fixed
-// order (sorted hands, a play's cards as placed), so a reordering is a
-// different story too.
-func auditSameCards(a, b []Card) bool { return auditSameSlice(a, b) }
-
-func auditSameSlice[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func auditSameHands(a, b [][]Card) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !auditSameCards(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
+		(f&fCounts == 0 || slices.Equal(a.Counts, b.Counts)) &&
+		(f&fPlaces == 0 || slices.Equal(a.Places, b.Places)) &&
+		(f&fHands == 0 || slices.EqualFunc(a.Hands, b.Hands, slices.Equal[[]Card]))
 }
 
 // auditDiff says how what the seat was shown (got) differs from the
@@ -271,7 +246,7 @@ func auditDiff(got, want *Event) string {
 					auditCards(got.Cards), auditCards(want.Cards))
 			}
 		case "reveal":
-			if !auditSameCards(got.Cards, want.Cards) {
+			if !slices.Equal(got.Cards, want.Cards) {
 				return fmt.Sprintf("you were shown a reveal of %s, the replay turned up %s.", auditCards(got.Cards), auditCards(want.Cards))
 			}
 			if got.Truth != want.Truth {
@@ -283,17 +258,17 @@ func auditDiff(got, want *Event) string {
 				return fmt.Sprintf("you were told seat %d took the pile, the replay gives it to seat %d.", got.Seat, want.Seat)
 			}
 		case "mine":
-			if !auditSameCards(got.Cards, want.Cards) {
+			if !slices.Equal(got.Cards, want.Cards) {
 				return fmt.Sprintf("your own play was shown to you as %s, the log says you placed %s.",
 					auditCards(got.Cards), auditCards(want.Cards))
 			}
 		case "handed":
-			if !auditSameCards(got.Cards, want.Cards) {
+			if !slices.Equal(got.Cards, want.Cards) {
 				return fmt.Sprintf("the hand-over was shown to you as %s, the replay hands over %s.",
 					auditCards(got.Cards), auditCards(want.Cards))
 			}
 		case "over":
-			if !auditSameHands(got.Hands, want.Hands) || !auditSameCards(got.Cards, want.Cards) {
+			if !slices.EqualFunc(got.Hands, want.Hands, slices.Equal[[]Card]) || !slices.Equal(got.Cards, want.Cards) {
 				return "the cards shown at the end differ from the replay's: " + auditDescribe(got) + " against " + auditDescribe(want) + "."
 			}
 		}
@@ -420,7 +395,7 @@ func auditVerdicts(steps []Step, batches [][]Event) []string {
 					bad("play %d: a reveal turned up a play the log never made.", e.No)
 					continue
 				}
-				if !auditSameCards(e.Cards, p.cards) {
+				if !slices.Equal(e.Cards, p.cards) {
 					bad("play %d: the reveal turned up %s, the log says seat %d placed %s.", e.No, auditCards(e.Cards), p.seat, auditCards(p.cards))
 				}
 				truth := e.Sneaked == 0 && len(p.cards) == e.Claim

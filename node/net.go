@@ -828,7 +828,7 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			}
 		case protocol.Refusal:
 			r.mu.Lock()
-			u := Update{Table: r.table, View: r.view, Refusal: &engine.Refusal{Code: engine.Code(m.Code), Msg: protocol.Clean(m.Message, protocol.MaxText)}}
+			u := Update{Table: r.table, View: r.view, Refusal: engRefusal(m)}
 			r.mu.Unlock()
 			r.box.put(u)
 		case protocol.Heartbeat:

@@ -96,6 +96,13 @@ func engHands(hs [][]protocol.Card) [][]engine.Card {
 	return out
 }
 
+// engRefusal is the host's "no" as the engine's: the code as it came (the
+// engine's and the protocol's codes are one set, refusal_test.go), the
+// sentence cleaned for a screen.
+func engRefusal(m protocol.Refusal) *engine.Refusal {
+	return &engine.Refusal{Code: engine.Code(m.Code), Msg: protocol.Clean(m.Message, protocol.MaxText)}
+}
+
 func ms(d time.Duration) int64        { return d.Milliseconds() }
 func fromMS(n int64) time.Duration    { return time.Duration(n) * time.Millisecond }
 func secs(d engine.Seconds) int64     { return time.Duration(d).Milliseconds() }
