@@ -490,24 +490,7 @@ func wireAudit(r *Reveal) []protocol.Audit {
 func engSteps(ws []protocol.Step) []engine.Step { return gamewire.EngSteps(ws) }
 
 func engLobby(l *protocol.Lobby) TableState {
-	m := map[string]any{}
-	for k, v := range l.Settings.Rules {
-		m[k] = v
-	}
-	if _, ok := engine.Preset(l.Settings.Preset); ok {
-		m["preset"] = l.Settings.Preset
-	}
-	// The window is taken as the host set it (tests run sub-second ones).
-	win, werr := strconv.ParseFloat(fmt.Sprint(m["window"]), 64)
-	delete(m, "window")
-	rules, err := engine.ParseRules(m)
-	if err != nil {
-		rules = engine.Standard()
-	}
-	if werr == nil && win > 0 {
-		rules.Window = time.Duration(win * float64(time.Second))
-	}
-	rules.Preset = l.Settings.Preset
+	rules := gamewire.Rules(l.Settings)
 	// The host's strings are shown as they are cleaned: a host (or whoever
 	// was elected) is a peer like any other.
 	t := TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,

@@ -1,6 +1,8 @@
 package gamewire
 
 import (
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -256,4 +258,28 @@ func EngMove(m protocol.Message) (c engine.Command, seat int, ok bool) {
 		return engine.Command{Move: engine.MoveSkip, No: m.No, Rank: engine.NoRank}, m.Seat, true
 	}
 	return c, 0, false
+}
+
+// Rules are a lobby's settings as the engine's rules: the preset, the
+// rules keys over it, the window as the host set it (tests run sub-second
+// ones). Settings that don't parse give the standard rules.
+func Rules(s protocol.Settings) engine.Rules {
+	m := map[string]any{}
+	for k, v := range s.Rules {
+		m[k] = v
+	}
+	if _, ok := engine.Preset(s.Preset); ok {
+		m["preset"] = s.Preset
+	}
+	win, werr := strconv.ParseFloat(fmt.Sprint(m["window"]), 64)
+	delete(m, "window")
+	rules, err := engine.ParseRules(m)
+	if err != nil {
+		rules = engine.Standard()
+	}
+	if werr == nil && win > 0 {
+		rules.Window = time.Duration(win * float64(time.Second))
+	}
+	rules.Preset = s.Preset
+	return rules
 }
