@@ -9,6 +9,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/node"
 )
 
@@ -143,33 +144,8 @@ type can struct {
 }
 
 func (t *tableModel) can() can {
-	var c can
-	v := t.v()
-	me := t.me()
-	if v == nil || me < 0 || v.Phase == engine.PhaseOver || out(v, me) {
-		return c
-	}
-	myTurn := v.Turn == me
-	switch v.Phase {
-	case engine.PhasePlay:
-		c.play = myTurn && len(v.Hand) > 0
-		c.judge = myTurn && v.Rules.Doubt && v.Round != nil && v.Last != nil && v.No > 0 && v.Last.Seat != me
-		c.quads = myTurn && v.Rules.Quads && len(v.Hand) > 4 && len(quadsIn(v.Hand, v.Rules)) > 0
-	case engine.PhaseCall:
-		c.call = v.Window != nil && slices.Contains(v.Window.Callers, me)
-		c.play = myTurn && v.Rules.Rapid && v.Last != nil && !v.Last.Out && len(v.Hand) > 0
-	case engine.PhaseGive:
-		c.give = v.Give != nil && v.Give.From == me
-	}
-	if c.play {
-		switch {
-		case len(v.Ranks) > 0:
-			c.choose, c.ranks = true, v.Ranks
-		case !v.Rank.Valid():
-			c.choose, c.ranks = true, allRanks()
-		}
-	}
-	return c
+	a := assist.Now(t.v(), t.me())
+	return can{play: a.Play, call: a.Call, judge: a.Judge, give: a.Give, quads: a.Quads, choose: a.Choose, ranks: a.Ranks}
 }
 
 // claimRank is the rank the play would claim.

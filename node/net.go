@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"context"
 	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -22,6 +20,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -35,36 +34,14 @@ var (
 // maxFrame bounds what is read from a stream before anything is parsed.
 const maxFrame = protocol.MaxSize
 
-// writeFrame writes one length-prefixed envelope.
-func writeFrame(w *bufio.Writer, b []byte) error {
-	var n [binary.MaxVarintLen64]byte
-	if _, err := w.Write(n[:binary.PutUvarint(n[:], uint64(len(b)))]); err != nil {
-		return err
-	}
-	if _, err := w.Write(b); err != nil {
-		return err
-	}
-	return w.Flush()
-}
+// writeFrame writes one length-prefixed envelope (gamewire.WriteFrame).
+func writeFrame(w *bufio.Writer, b []byte) error { return gamewire.WriteFrame(w, b) }
 
-var errFrameTooBig = errors.New("node: frame over the size limit")
+var errFrameTooBig = gamewire.ErrFrameTooBig
 
-// readFrame reads one length-prefixed envelope; an oversize length is
-// refused before its bytes are read.
-func readFrame(r *bufio.Reader) ([]byte, error) {
-	n, err := binary.ReadUvarint(r)
-	if err != nil {
-		return nil, err
-	}
-	if n > maxFrame {
-		return nil, fmt.Errorf("%w: %d bytes", errFrameTooBig, n)
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
+// readFrame reads one length-prefixed envelope (gamewire.ReadFrame): an
+// oversize length is refused before its bytes are read.
+func readFrame(r *bufio.Reader) ([]byte, error) { return gamewire.ReadFrame(r) }
 
 // Server puts a Table on the network: it answers joiners on the game's
 // stream protocol, applies their moves in arrival order and sends each seat
@@ -510,37 +487,10 @@ func wireAudit(r *Reveal) []protocol.Audit {
 	return out
 }
 
-func engSteps(ws []protocol.Step) []engine.Step {
-	out := make([]engine.Step, len(ws))
-	for i, w := range ws {
-		out[i].At = time.Duration(w.At)
-		if !w.Tick {
-			out[i].Cmd = &engine.Command{Move: engine.Move(w.Move), Seat: w.Seat, Cards: engCards(w.Cards),
-				Claim: w.Claim, Rank: engine.Rank(w.Rank), No: w.No}
-		}
-	}
-	return out
-}
+func engSteps(ws []protocol.Step) []engine.Step { return gamewire.EngSteps(ws) }
 
 func engLobby(l *protocol.Lobby) TableState {
-	m := map[string]any{}
-	for k, v := range l.Settings.Rules {
-		m[k] = v
-	}
-	if _, ok := engine.Preset(l.Settings.Preset); ok {
-		m["preset"] = l.Settings.Preset
-	}
-	// The window is taken as the host set it (tests run sub-second ones).
-	win, werr := strconv.ParseFloat(fmt.Sprint(m["window"]), 64)
-	delete(m, "window")
-	rules, err := engine.ParseRules(m)
-	if err != nil {
-		rules = engine.Standard()
-	}
-	if werr == nil && win > 0 {
-		rules.Window = time.Duration(win * float64(time.Second))
-	}
-	rules.Preset = l.Settings.Preset
+	rules := gamewire.Rules(l.Settings)
 	// The host's strings are shown as they are cleaned: a host (or whoever
 	// was elected) is a peer like any other.
 	t := TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 )
 
 // A saved game is what a node keeps of a finished game to check its host,
@@ -235,9 +236,5 @@ func LoadGame(path string) (SavedGame, error) {
 // commitment, then the whole game with engine.Audit. It returns what did
 // not match, nil when the game verifies.
 func VerifyGame(g SavedGame) []string {
-	var out []string
-	if !CheckCommit(g.Commitment, g.Config.Seed, g.Salt) {
-		out = append(out, ErrCommitMismatch.Error()+": the deal is not the one promised.")
-	}
-	return append(out, engine.Audit(g.Config, g.Steps, g.Seat, g.Events)...)
+	return gamewire.Verify(g.Commitment, g.Salt, g.Config, g.Steps, g.Seat, g.Events)
 }

@@ -101,6 +101,12 @@ type Player struct {
 	Connected bool     // a person whose link is up (bots always are)
 	Covered   bool     // a bot plays for a person who is away
 	Addrs     []string // where the player's node listens, for an election
+	// Web is a seat whose player came in through a node's web entry (a
+	// phone's browser): it never hosts, and no election picks it.
+	Web bool `protocol:"optional"`
+	// WebAddr is the player node's web base URL ("http://192.168.1.20:8080"),
+	// where a phone goes when the host vanishes; "" for none.
+	WebAddr string `protocol:"optional"`
 }
 
 // Bot is a bot seat in the settings.
