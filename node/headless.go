@@ -104,7 +104,7 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 // revealIn says whether a call's cards were turned up in events.
 func revealIn(events []engine.Event) bool {
 	for i := range events {
-		if events[i].Type == "reveal" {
+		if events[i].Type == engine.EventReveal {
 			return true
 		}
 	}

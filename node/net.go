@@ -742,9 +742,9 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			for _, e := range m.Events {
 				ev := engEvent(e)
 				switch ev.Type {
-				case "hand", "mine":
+				case engine.EventHand, engine.EventMine:
 					ev.To = []int{r.seat}
-				case "handed":
+				case engine.EventHanded:
 					ev.To = []int{ev.Seat, ev.Target}
 				}
 				u.Events = append(u.Events, ev)
@@ -789,7 +789,7 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 // dealAt is where a new game's deal is among events, or -1.
 func dealAt(events []engine.Event) int {
 	for i := range events {
-		if events[i].Type == "deal" {
+		if events[i].Type == engine.EventDeal {
 			return i
 		}
 	}

@@ -54,24 +54,24 @@ type savedJSON struct {
 // eventJSON is an engine.Event that reads back as it was written (the
 // engine's own MarshalJSON is the referee's one-way form).
 type eventJSON struct {
-	Type    string          `json:"type"`
-	To      []int           `json:"to,omitempty"`
-	Seat    int             `json:"seat,omitempty"`
-	Target  int             `json:"target,omitempty"`
-	No      int             `json:"no,omitempty"`
-	Rank    engine.Rank     `json:"rank"`
-	Claim   int             `json:"claim,omitempty"`
-	Out     bool            `json:"out,omitempty"`
-	Truth   bool            `json:"truth,omitempty"`
-	Auto    bool            `json:"auto,omitempty"`
-	Sneaked int             `json:"sneaked,omitempty"`
-	Place   int             `json:"place,omitempty"`
-	Count   engine.Count    `json:"count,omitzero"`
-	Cards   []engine.Card   `json:"cards,omitempty"`
-	Sizes   *sizesJSON      `json:"sizes,omitempty"`
-	Counts  []engine.Count  `json:"counts,omitempty"`
-	Places  []int           `json:"places,omitempty"`
-	Hands   [][]engine.Card `json:"hands,omitempty"`
+	Type    engine.EventType `json:"type"`
+	To      []int            `json:"to,omitempty"`
+	Seat    int              `json:"seat,omitempty"`
+	Target  int              `json:"target,omitempty"`
+	No      int              `json:"no,omitempty"`
+	Rank    engine.Rank      `json:"rank"`
+	Claim   int              `json:"claim,omitempty"`
+	Out     bool             `json:"out,omitempty"`
+	Truth   bool             `json:"truth,omitempty"`
+	Auto    bool             `json:"auto,omitempty"`
+	Sneaked int              `json:"sneaked,omitempty"`
+	Place   int              `json:"place,omitempty"`
+	Count   engine.Count     `json:"count,omitzero"`
+	Cards   []engine.Card    `json:"cards,omitempty"`
+	Sizes   *sizesJSON       `json:"sizes,omitempty"`
+	Counts  []engine.Count   `json:"counts,omitempty"`
+	Places  []int            `json:"places,omitempty"`
+	Hands   [][]engine.Card  `json:"hands,omitempty"`
 }
 
 type sizesJSON struct {

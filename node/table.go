@@ -600,7 +600,7 @@ func (t *Table) tick() {
 // it may see, bots decide, and the clocks are set.
 func (t *Table) changed(events []engine.Event) {
 	for _, e := range events {
-		if e.Type == "reveal" {
+		if e.Type == engine.EventReveal {
 			t.pause = t.now() + t.set.Reveal
 			// When the cards have been shown, everyone hears the table is
 			// open again: a move refused during the pause is made anew.

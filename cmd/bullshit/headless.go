@@ -609,7 +609,7 @@ func (l *latencyLog) answered(u node.Update) {
 		l.pending = l.pending[1:]
 	}
 	for _, e := range u.Events {
-		if e.Type == "reveal" && l.calls[e.No] {
+		if e.Type == engine.EventReveal && l.calls[e.No] {
 			delete(l.calls, e.No)
 			fmt.Fprintf(l.w, "{\"reveal\":%d,\"answer\":%d}\n", e.No, now.UnixNano())
 		}
@@ -617,7 +617,7 @@ func (l *latencyLog) answered(u node.Update) {
 			continue
 		}
 		for i, m := range l.pending {
-			if m.move.String() != e.Type {
+			if m.move.String() != string(e.Type) {
 				continue
 			}
 			write(m, false, e.No)

@@ -101,14 +101,14 @@ func Secs(d engine.Seconds) int64     { return time.Duration(d).Milliseconds() }
 func FromSecs(n int64) engine.Seconds { return engine.Seconds(FromMS(n)) }
 
 func WireEvent(e *engine.Event) protocol.Event {
-	return protocol.Event{Type: e.Type, Seat: e.Seat, Target: e.Target, No: e.No, Rank: int8(e.Rank), Claim: e.Claim,
+	return protocol.Event{Type: string(e.Type), Seat: e.Seat, Target: e.Target, No: e.No, Rank: int8(e.Rank), Claim: e.Claim,
 		Out: e.Out, Truth: e.Truth, Auto: e.Auto, Sneaked: e.Sneaked, Place: e.Place, Count: WireCount(e.Count),
 		Cards: WireCards(e.Cards), Sizes: WireSizes(e.Sizes), Counts: WireCounts(e.Counts), Places: e.Places,
 		Hands: WireHands(e.Hands)}
 }
 
 func EngEvent(e protocol.Event) engine.Event {
-	ev := engine.Event{Type: e.Type, Seat: e.Seat, Target: e.Target, No: e.No, Rank: engine.Rank(e.Rank), Claim: e.Claim,
+	ev := engine.Event{Type: engine.EventType(e.Type), Seat: e.Seat, Target: e.Target, No: e.No, Rank: engine.Rank(e.Rank), Claim: e.Claim,
 		Out: e.Out, Truth: e.Truth, Auto: e.Auto, Sneaked: e.Sneaked, Place: e.Place, Count: EngCount(e.Count),
 		Cards: EngCards(e.Cards), Sizes: EngSizes(e.Sizes), Counts: EngCounts(e.Counts), Places: e.Places,
 		Hands: EngHands(e.Hands)}
