@@ -94,7 +94,7 @@ func newTable(e *env, s node.Session) *tableModel {
 
 // v is the view, or nil before the deal.
 func (t *tableModel) v() *engine.View {
-	if !t.have || t.u.Table.Phase == "waiting" || len(t.u.View.Hands) == 0 {
+	if !t.have || t.u.Table.Phase == node.PhaseWaiting || len(t.u.View.Hands) == 0 {
 		return nil
 	}
 	return &t.u.View
@@ -104,7 +104,7 @@ func (t *tableModel) me() int { return t.u.Table.You }
 
 func (t *tableModel) over() bool {
 	v := t.v()
-	return (v != nil && v.Phase == engine.PhaseOver) || t.u.Table.Phase == "over"
+	return (v != nil && v.Phase == engine.PhaseOver) || t.u.Table.Phase == node.PhaseOver
 }
 
 // name is how a seat is called on screen: "You" for yourself.
@@ -519,7 +519,7 @@ func (t *tableModel) key(k string) tea.Cmd {
 			t.hint = ""
 			return nil
 		}
-		if t.over() || t.v() == nil && t.u.Table.Phase != "playing" {
+		if t.over() || t.v() == nil && t.u.Table.Phase != node.PhasePlaying {
 			if k == "q" && t.over() {
 				return func() tea.Msg { return leaveMsg{quit: true} }
 			}

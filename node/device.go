@@ -132,7 +132,7 @@ func (d *Device) Open(set Settings) (*Hosted, error) {
 		ho.mu.Lock()
 		ho.info.Taken, ho.info.Seats = l.Taken, l.Seats
 		ho.info.Phase = PhaseWaiting
-		if l.Phase != "waiting" {
+		if l.Phase != PhaseWaiting {
 			ho.info.Phase = PhasePlaying
 		}
 		info := ho.info

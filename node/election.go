@@ -594,7 +594,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	}
 	set.defaults()
 	t := &Table{ID: id, tid: tid, host: host, set: set, makeBot: bots, fall: fall,
-		in: make(chan func(), 64), quit: make(chan struct{}), phase: "playing", specs: map[*mailbox]bool{},
+		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhasePlaying, specs: map[*mailbox]bool{},
 		game: g, seed: cfg.Seed, salt: salt, commit: commit, term: term, hostPeer: hostPeer, jour: jour,
 		evening: evening.Clone()}
 	if jour != nil {
@@ -666,7 +666,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 		now := t.now()
 		var events []engine.Event
 		if g.Over() {
-			t.phase = "over"
+			t.phase = PhaseOver
 			t.tally() // if the old host went before it could
 		} else if ph := g.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
 			// The open window (or hand-over) gets its whole time again.
@@ -677,7 +677,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 			}
 		}
 		t.notice = notice
-		if t.phase == "playing" {
+		if t.phase == PhasePlaying {
 			t.changed(events)
 		}
 	})

@@ -57,12 +57,12 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 			if u.View.Phase == engine.PhaseOver {
 				return awaitAudit(ctx, s, last, show), nil
 			}
-			if u.Table.Phase == "over" {
+			if u.Table.Phase == PhaseOver {
 				// The table says the game is over: the final view follows
 				// (or the host ended it early and none will).
 				return awaitAudit(ctx, s, last, show), nil
 			}
-			if p == nil || u.Table.You < 0 || u.Table.Phase != "playing" {
+			if p == nil || u.Table.You < 0 || u.Table.Phase != PhasePlaying {
 				continue
 			}
 			if u.Backlog {

@@ -454,7 +454,7 @@ func wireLobby(t *TableState) protocol.Lobby {
 	}
 	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
 		Window: int(t.Rules.Window / time.Second), Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second)},
-		Started: t.Phase != "waiting", Phase: t.Phase, Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening)}
+		Started: t.Phase != PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening)}
 	for i, s := range t.Seats {
 		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs}
 		if id, err := peer.Decode(s.Peer); err == nil {
@@ -495,7 +495,7 @@ func engLobby(l *protocol.Lobby) TableState {
 	// was elected) is a peer like any other.
 	t := TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,
 		You: l.You, Host: protocol.Clean(l.Host, protocol.MaxNick),
-		Phase: l.Phase, Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
+		Phase: TablePhase(l.Phase), Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
 		Commit: l.Commit, Evening: engEvening(l.Evening)}
 	for _, p := range l.Players {
 		si := SeatInfo{Name: protocol.Clean(p.Nick, protocol.MaxNick), Bot: protocol.Clean(p.Bot, protocol.MaxNick),

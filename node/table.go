@@ -92,7 +92,7 @@ type Table struct {
 	// Owned by the run goroutine.
 	game     *engine.Game
 	start    time.Time
-	phase    string
+	phase    TablePhase
 	seats    []*seat
 	specs    map[*mailbox]bool
 	timer    *time.Timer
@@ -129,7 +129,7 @@ type Entry = engine.Step
 // TableInfoLite is what an advert needs to know of a table.
 type TableInfoLite struct {
 	Taken, Seats int
-	Phase        string
+	Phase        TablePhase
 }
 
 type seat struct {
@@ -162,7 +162,7 @@ func NewTable(set Settings, host string, makeBot BotMaker, fallback func(*engine
 	var id protocol.TableID
 	rand.Read(id[:])
 	t := &Table{ID: hex.EncodeToString(id[:]), tid: id, host: host, set: set, makeBot: makeBot, fall: fallback,
-		in: make(chan func(), 64), quit: make(chan struct{}), phase: "waiting", specs: map[*mailbox]bool{}}
+		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhaseWaiting, specs: map[*mailbox]bool{}}
 	t.seats = make([]*seat, set.Seats)
 	for i := range t.seats {
 		t.seats[i] = &seat{away: -1}
@@ -250,7 +250,7 @@ func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
 			}
 		}
 		if seatNo < 0 {
-			if t.phase != "waiting" {
+			if t.phase != PhaseWaiting {
 				err = ErrStarted
 				return
 			}
@@ -272,7 +272,7 @@ func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
 		}
 		s.box = newMailbox()
 		box = s.box
-		if s.away > 0 && t.phase != "waiting" {
+		if s.away > 0 && t.phase != PhaseWaiting {
 			t.notice = fmt.Sprintf("%s is back.", name)
 		}
 		s.away = -1
@@ -322,7 +322,7 @@ func (t *Table) Leave(seatNo int, box *mailbox) {
 		}
 		s.box.close()
 		s.box = nil
-		if t.phase == "waiting" {
+		if t.phase == PhaseWaiting {
 			s.owner, s.name = "", ""
 			t.phaseChanged()
 			t.deliver(nil, "")
@@ -346,7 +346,7 @@ func seconds(d time.Duration) string {
 // cover hands an away person's seat to a bot until they return.
 func (t *Table) cover(seatNo int) {
 	s := t.seats[seatNo]
-	if s.box != nil || s.covered || t.game == nil || t.phase != "playing" {
+	if s.box != nil || s.covered || t.game == nil || t.phase != PhasePlaying {
 		return
 	}
 	if t.coverBot(seatNo) {
@@ -378,7 +378,7 @@ func (t *Table) Start() error {
 }
 
 func (t *Table) deal() error {
-	if t.phase == "playing" {
+	if t.phase == PhasePlaying {
 		return errors.New("The game is already on.")
 	}
 	seed := t.set.Seed
@@ -387,7 +387,7 @@ func (t *Table) deal() error {
 		rand.Read(b[:])
 		seed = binary.LittleEndian.Uint64(b[:])
 	}
-	if t.phase == "over" && t.set.Seed != 0 {
+	if t.phase == PhaseOver && t.set.Seed != 0 {
 		seed = t.seed + 1 // a new game with the same seats
 	}
 	g, events, err := engine.New(engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed})
@@ -421,7 +421,7 @@ func (t *Table) deal() error {
 			}
 		}
 	}
-	t.game, t.start, t.phase, t.pause, t.log = g, time.Now(), "playing", 0, nil
+	t.game, t.start, t.phase, t.pause, t.log = g, time.Now(), PhasePlaying, 0, nil
 	for i, s := range t.seats {
 		if s.owner != "" && s.box == nil {
 			// Still away from the last game: a bot plays for them from
@@ -473,8 +473,8 @@ func (t *Table) Control(action string) error {
 		return t.Start()
 	case "end":
 		return t.do(func() {
-			if t.phase == "playing" {
-				t.phase = "over"
+			if t.phase == PhasePlaying {
+				t.phase = PhaseOver
 				t.stopTimers()
 				t.phaseChanged()
 				t.deliver(nil, "The host ended the game early.")
@@ -507,10 +507,10 @@ func (t *Table) Move(seatNo int, cmd engine.Command) error {
 }
 
 func (t *Table) apply(seatNo int, cmd engine.Command) error {
-	if t.game == nil || t.phase == "waiting" {
+	if t.game == nil || t.phase == PhaseWaiting {
 		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "The game hasn't started."}
 	}
-	if t.phase == "over" {
+	if t.phase == PhaseOver {
 		return engine.ErrGameOver
 	}
 	cmd.Seat = seatNo
@@ -585,7 +585,7 @@ func (t *Table) pauseOver() {
 
 // tick fires the engine's deadlines that are due.
 func (t *Table) tick() {
-	if t.game == nil || t.phase != "playing" {
+	if t.game == nil || t.phase != PhasePlaying {
 		return
 	}
 	now := t.now()
@@ -606,15 +606,15 @@ func (t *Table) changed(events []engine.Event) {
 			// open again: a move refused during the pause is made anew.
 			time.AfterFunc(t.set.Reveal, func() {
 				t.post(func() {
-					if t.phase == "playing" && t.now() >= t.pause {
+					if t.phase == PhasePlaying && t.now() >= t.pause {
 						t.pauseOver()
 					}
 				})
 			})
 		}
 	}
-	if t.game.Over() && t.phase == "playing" {
-		t.phase = "over"
+	if t.game.Over() && t.phase == PhasePlaying {
+		t.phase = PhaseOver
 		t.tally()
 		t.phaseChanged()
 	}
@@ -625,7 +625,7 @@ func (t *Table) changed(events []engine.Event) {
 		t.startNS.Store(t.start.UnixNano())
 	}
 	t.deliver(events, "")
-	if t.phase != "playing" {
+	if t.phase != PhasePlaying {
 		t.stopTimers()
 		return
 	}
@@ -669,7 +669,7 @@ func (t *Table) schedule() {
 					return
 				}
 				t.post(func() {
-					if t.phase != "playing" || s.decided != key || s.bot != b {
+					if t.phase != PhasePlaying || s.decided != key || s.bot != b {
 						return
 					}
 					err := t.apply(seatNo, cmd)
@@ -694,7 +694,7 @@ func (t *Table) schedule() {
 					go func() {
 						again, ok := rt.Retry(&v, err)
 						t.post(func() {
-							if t.phase != "playing" || s.decided != key || s.bot != b {
+							if t.phase != PhasePlaying || s.decided != key || s.bot != b {
 								return
 							}
 							if !ok || t.apply(seatNo, again) != nil {
@@ -717,7 +717,7 @@ func (t *Table) schedule() {
 		seatNo := i
 		s.act = time.AfterFunc(max(think, 0), func() {
 			t.post(func() {
-				if t.phase != "playing" || s.decided != key || s.bot == nil {
+				if t.phase != PhasePlaying || s.decided != key || s.bot == nil {
 					return
 				}
 				if err := t.apply(seatNo, cmd); err != nil {
@@ -766,7 +766,7 @@ func (t *Table) personClock(i int, s *seat) {
 	}
 	s.clock = time.AfterFunc(t.set.TurnClock+max(t.pause-t.now(), 0), func() {
 		t.post(func() {
-			if t.phase != "playing" || s.decided != key || t.fall == nil {
+			if t.phase != PhasePlaying || s.decided != key || t.fall == nil {
 				return
 			}
 			v := t.game.View(i)
@@ -829,7 +829,7 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 	}
 	now := t.now()
 	var reveal *Reveal
-	if t.phase == "over" && t.game != nil {
+	if t.phase == PhaseOver && t.game != nil {
 		reveal = &Reveal{Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: t.seed}, Salt: t.salt,
 			Steps: append([]engine.Step(nil), t.log...)}
 	}

@@ -177,7 +177,7 @@ func (p printer) result(u node.Update, seat int, stop os.Signal) {
 	m["unfinished"] = true
 	var text string
 	switch {
-	case stop != nil && u.Table.Phase != "" && u.Table.Phase != "waiting":
+	case stop != nil && u.Table.Phase != "" && u.Table.Phase != node.PhaseWaiting:
 		m["stopped"] = signalName(stop)
 		text = fmt.Sprintf("Stopped (%s) after %d plays; the game did not finish.", signalName(stop), v.No)
 	case stop != nil:

@@ -294,7 +294,7 @@ func follow(i int, r *node.Remote, notes chan<- shoutNote, st *shoutState) {
 	for u := range r.Updates() {
 		at := time.Now()
 		st.see(i, &u)
-		over := u.Table.Phase == "over" || u.View.Phase == engine.PhaseOver
+		over := u.Table.Phase == node.PhaseOver || u.View.Phase == engine.PhaseOver
 		for _, e := range u.Events {
 			switch e.Type {
 			case "reveal":
