@@ -111,38 +111,45 @@ func (d *Device) Open(set Settings) (*Hosted, error) {
 	if err != nil {
 		return nil, err
 	}
+	return d.host(t, TableInfo{Name: t.set.Name, Seats: t.set.Seats, Taken: len(set.Bots), Preset: t.set.Rules.Preset,
+		Phase: PhaseWaiting, Private: set.Code != ""})
+}
+
+// host puts a table on the network, advertises it (info, with what the
+// device knows filled in), and keeps the advert's phase and seats up to
+// date. It closes t if it can't be served.
+func (d *Device) host(t *Table, info TableInfo) (*Hosted, error) {
 	srv, err := Serve(d.h, d.Key, t)
 	if err != nil {
 		t.Close()
 		return nil, err
 	}
-	ho := &Hosted{Table: t, Server: srv}
-	ho.info = TableInfo{ID: t.ID, Name: t.set.Name, Host: d.Name, HostPeer: d.h.ID(), Seats: t.set.Seats,
-		Taken: len(set.Bots), Preset: t.set.Rules.Preset, Phase: PhaseWaiting, Version: protocol.Current.String(),
-		Private: set.Code != "", Addrs: d.h.Addrs()}
+	info.ID, info.Host, info.HostPeer, info.Version, info.Addrs = t.ID, d.Name, d.h.ID(), protocol.Current.String(), d.h.Addrs()
+	ho := &Hosted{Table: t, Server: srv, info: info}
 	if d.advertis != nil {
-		ho.adv = d.advertis()
-	}
-	if ho.adv != nil {
-		if err := ho.adv.Advertise(ho.info); err != nil {
+		if ho.adv = d.advertis(); ho.adv != nil && ho.adv.Advertise(ho.info) != nil {
 			ho.adv = nil
 		}
 	}
-	t.OnPhase = func(l TableInfoLite) {
-		ho.mu.Lock()
-		ho.info.Taken, ho.info.Seats = l.Taken, l.Seats
-		ho.info.Phase = PhaseWaiting
-		if l.Phase != PhaseWaiting {
-			ho.info.Phase = PhasePlaying
-		}
-		info := ho.info
-		adv := ho.adv
-		ho.mu.Unlock()
-		if adv != nil {
-			go adv.Advertise(info)
-		}
-	}
+	t.do(func() { t.OnPhase = ho.phaseChanged })
 	return ho, nil
+}
+
+// phaseChanged re-advertises the table when its phase or seats change. A
+// finished game's seats are still taken: it is advertised as playing.
+func (ho *Hosted) phaseChanged(l TableInfoLite) {
+	ho.mu.Lock()
+	ho.info.Taken, ho.info.Seats = l.Taken, l.Seats
+	ho.info.Phase = PhaseWaiting
+	if l.Phase != PhaseWaiting {
+		ho.info.Phase = PhasePlaying
+	}
+	info := ho.info
+	adv := ho.adv
+	ho.mu.Unlock()
+	if adv != nil {
+		go adv.Advertise(info)
+	}
 }
 
 // Close stops the table, its server and its advert.
@@ -273,23 +280,8 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 		j.Close()
 		return nil, err
 	}
-	srv, err := Serve(d.h, d.Key, t)
-	if err != nil {
-		t.Close()
-		return nil, err
-	}
-	ho := &Hosted{Table: t, Server: srv}
-	ho.info = TableInfo{ID: t.ID, Name: hdr.Name, Host: d.Name, HostPeer: d.h.ID(), Seats: hdr.Config.Seats,
-		Taken: hdr.Config.Seats, Preset: hdr.Config.Rules.Preset, Phase: PhasePlaying, Version: protocol.Current.String(),
-		Private: hdr.Settings.Private, Addrs: d.h.Addrs()}
-	if d.advertis != nil {
-		if ho.adv = d.advertis(); ho.adv != nil {
-			if ho.adv.Advertise(ho.info) != nil {
-				ho.adv = nil
-			}
-		}
-	}
-	return ho, nil
+	return d.host(t, TableInfo{Name: hdr.Name, Seats: hdr.Config.Seats, Taken: hdr.Config.Seats,
+		Preset: hdr.Config.Rules.Preset, Phase: PhasePlaying, Private: hdr.Settings.Private})
 }
 
 // JournalListen is where the host of a journal listened, so a restarted

@@ -622,7 +622,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 			if s.botName == "" {
 				s.botName = "medium"
 			}
-			b, err := bots(s.botName, i, cfg.Seed^uint64(i+1)*0x9e3779b97f4a7c15)
+			b, err := bots(s.botName, i, botSeed(cfg.Seed, i))
 			if err != nil {
 				return nil, err
 			}
@@ -660,7 +660,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 		for i, s := range t.seats {
 			if s.owner != "" && s.owner != "local" {
 				seatNo := i
-				s.clock = time.AfterFunc(t.set.Grace, func() { t.post(func() { t.cover(seatNo) }) })
+				s.clock = t.after(t.set.Grace, func() { t.cover(seatNo) })
 			}
 		}
 		now := t.now()

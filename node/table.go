@@ -225,6 +225,11 @@ func (t *Table) post(f func()) {
 	}()
 }
 
+// after runs f on the table goroutine once d has passed.
+func (t *Table) after(d time.Duration, f func()) *time.Timer {
+	return time.AfterFunc(max(d, 0), func() { t.post(f) })
+}
+
 // Close ends the table.
 func (t *Table) Close() { t.once.Do(func() { close(t.quit) }) }
 
@@ -333,7 +338,7 @@ func (t *Table) Leave(seatNo int, box *mailbox) {
 		if s.clock != nil {
 			s.clock.Stop()
 		}
-		s.clock = time.AfterFunc(t.set.Grace, func() { t.post(func() { t.cover(seatNo) }) })
+		s.clock = t.after(t.set.Grace, func() { t.cover(seatNo) })
 		t.deliver(nil, "")
 	})
 }
@@ -411,7 +416,7 @@ func (t *Table) deal() error {
 		}
 		s.bot, s.covered, s.decided = nil, false, ""
 		if s.owner == "" {
-			b, err := t.makeBot(s.botName, i, seed^uint64(i+1)*0x9e3779b97f4a7c15)
+			b, err := t.makeBot(s.botName, i, botSeed(seed, i))
 			if err != nil {
 				return err
 			}
@@ -458,6 +463,12 @@ func (t *Table) deal() error {
 	t.changed(events)
 	return nil
 }
+
+// botSeed is the seed of the bot in seat i of a game dealt from seed. The
+// host that deals and a node that takes the table over (restoreTable) must
+// agree on it, or the same seat's bot plays a different game after a
+// failover.
+func botSeed(seed uint64, i int) uint64 { return seed ^ uint64(i+1)*0x9e3779b97f4a7c15 }
 
 var botNames = []string{"Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun"}
 
@@ -604,12 +615,10 @@ func (t *Table) changed(events []engine.Event) {
 			t.pause = t.now() + t.set.Reveal
 			// When the cards have been shown, everyone hears the table is
 			// open again: a move refused during the pause is made anew.
-			time.AfterFunc(t.set.Reveal, func() {
-				t.post(func() {
-					if t.phase == PhasePlaying && t.now() >= t.pause {
-						t.pauseOver()
-					}
-				})
+			t.after(t.set.Reveal, func() {
+				if t.phase == PhasePlaying && t.now() >= t.pause {
+					t.pauseOver()
+				}
 			})
 		}
 	}
@@ -635,7 +644,7 @@ func (t *Table) changed(events []engine.Event) {
 	}
 	if d, ok := t.game.Deadline(); ok {
 		wait := d - t.now()
-		t.timer = time.AfterFunc(max(wait, 0), func() { t.post(t.tick) })
+		t.timer = t.after(wait, t.tick)
 	}
 	t.schedule()
 }
@@ -658,55 +667,19 @@ func (t *Table) schedule() {
 			s.act.Stop()
 			s.act = nil
 		}
-		if bl, ok := s.bot.(blocking); ok && bl.Blocking() {
+		b, seatNo := s.bot, i
+		if blocks(b) {
 			// An external program answers in its own time: ask it off the
 			// table goroutine, and act on the answer only if the situation
 			// still stands.
-			b, seatNo := s.bot, i
 			go func() {
-				cmd, _, ok := b.Act(&v)
-				if !ok {
-					return
+				if cmd, _, ok := b.Act(&v); ok {
+					t.post(func() { t.botMove(seatNo, b, key, cmd) })
 				}
-				t.post(func() {
-					if t.phase != PhasePlaying || s.decided != key || s.bot != b {
-						return
-					}
-					err := t.apply(seatNo, cmd)
-					if err == nil {
-						return
-					}
-					v := t.game.View(seatNo)
-					fallback := func() {
-						if t.fall != nil {
-							v := t.game.View(seatNo)
-							if fb, ok := t.fall(&v); ok {
-								t.apply(seatNo, fb)
-							}
-						}
-					}
-					rt, ok := b.(retrier)
-					if !ok {
-						fallback()
-						return
-					}
-					// Its one retry, asked off the table goroutine too.
-					go func() {
-						again, ok := rt.Retry(&v, err)
-						t.post(func() {
-							if t.phase != PhasePlaying || s.decided != key || s.bot != b {
-								return
-							}
-							if !ok || t.apply(seatNo, again) != nil {
-								fallback()
-							}
-						})
-					}()
-				})
 			}()
 			continue
 		}
-		cmd, think, ok := s.bot.Act(&v)
+		cmd, think, ok := b.Act(&v)
 		if !ok {
 			continue
 		}
@@ -714,33 +687,75 @@ func (t *Table) schedule() {
 		if HeldByReveal(cmd.Move) {
 			think = max(think, t.pause-now)
 		}
-		seatNo := i
-		s.act = time.AfterFunc(max(think, 0), func() {
-			t.post(func() {
-				if t.phase != PhasePlaying || s.decided != key || s.bot == nil {
-					return
-				}
-				if err := t.apply(seatNo, cmd); err != nil {
-					// A bot that can try again (an exec: bot, as REFEREE.md
-					// promises) gets one more go.
-					if rt, ok := s.bot.(retrier); ok {
-						v := t.game.View(seatNo)
-						if again, ok := rt.Retry(&v, err); ok && t.apply(seatNo, again) == nil {
-							return
-						}
-					}
-					// Else the fallback; if that is refused too, it decides
-					// again at the next change.
-					s.decided = ""
-					if t.fall != nil {
-						v := t.game.View(seatNo)
-						if fb, ok := t.fall(&v); ok {
-							t.apply(seatNo, fb)
-						}
-					}
-				}
-			})
+		s.act = t.after(think, func() { t.botMove(seatNo, b, key, cmd) })
+	}
+}
+
+func blocks(b Player) bool {
+	bl, ok := b.(blocking)
+	return ok && bl.Blocking()
+}
+
+// stands says whether bot b's decision on situation key for seatNo still
+// holds: the game on, the seat in the same situation, the same bot in it.
+func (t *Table) stands(seatNo int, b Player, key string) bool {
+	s := t.seats[seatNo]
+	return t.phase == PhasePlaying && s.decided == key && s.bot == b
+}
+
+// botMove makes bot b's move for seatNo if its decision still stands. A
+// refused move gets the bot's one retry, if it can try again (an exec:
+// bot, as REFEREE.md promises; asked off the table goroutine if it
+// blocks), then the fallback move.
+func (t *Table) botMove(seatNo int, b Player, key string, cmd engine.Command) {
+	if !t.stands(seatNo, b, key) {
+		return
+	}
+	err := t.apply(seatNo, cmd)
+	if err == nil {
+		return
+	}
+	rt, ok := b.(retrier)
+	if !ok {
+		t.botFallback(seatNo)
+		return
+	}
+	v := t.game.View(seatNo)
+	if !blocks(b) {
+		again, ok := rt.Retry(&v, err)
+		if !ok || t.apply(seatNo, again) != nil {
+			t.botFallback(seatNo)
+		}
+		return
+	}
+	go func() {
+		again, ok := rt.Retry(&v, err)
+		t.post(func() {
+			if t.stands(seatNo, b, key) && (!ok || t.apply(seatNo, again) != nil) {
+				t.botFallback(seatNo)
+			}
 		})
+	}()
+}
+
+// botFallback plays the always-legal move for a bot whose own was refused;
+// if that is refused too, the bot decides again at the next change.
+func (t *Table) botFallback(seatNo int) {
+	t.seats[seatNo].decided = ""
+	t.fallback(seatNo, "")
+}
+
+// fallback plays the always-legal move for seatNo, saying notice with it.
+func (t *Table) fallback(seatNo int, notice string) {
+	if t.fall == nil {
+		return
+	}
+	v := t.game.View(seatNo)
+	if fb, ok := t.fall(&v); ok {
+		if notice != "" {
+			t.notice = notice
+		}
+		t.apply(seatNo, fb)
 	}
 }
 
@@ -764,17 +779,10 @@ func (t *Table) personClock(i int, s *seat) {
 	if !mine {
 		return
 	}
-	s.clock = time.AfterFunc(t.set.TurnClock+max(t.pause-t.now(), 0), func() {
-		t.post(func() {
-			if t.phase != PhasePlaying || s.decided != key || t.fall == nil {
-				return
-			}
-			v := t.game.View(i)
-			if fb, ok := t.fall(&v); ok {
-				t.notice = fmt.Sprintf("%s's clock ran out: the fallback move was played.", s.name)
-				t.apply(i, fb)
-			}
-		})
+	s.clock = t.after(t.set.TurnClock+max(t.pause-t.now(), 0), func() {
+		if t.phase == PhasePlaying && s.decided == key {
+			t.fallback(i, fmt.Sprintf("%s's clock ran out: the fallback move was played.", s.name))
+		}
 	})
 }
 
