@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
 )
 
 // revealPanel is a call played out: the shout, the cards turned up, the
@@ -120,11 +119,7 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 	var panel *revealPanel
 	open := func() *revealPanel {
 		if panel == nil {
-			pause := t.u.Table.Reveal
-			if pause <= 0 {
-				pause = node.DefaultReveal
-			}
-			panel = &revealPanel{until: at.Add(pause)}
+			panel = &revealPanel{until: at.Add(t.u.Table.RevealPause())}
 		}
 		return panel
 	}

@@ -29,6 +29,7 @@ type Device struct {
 	advertis func() Advertiser
 	bots     BotMaker
 	fall     func(*engine.View) (engine.Command, bool)
+	timing   Timing
 }
 
 // DeviceConfig says how a Device reaches the LAN.
@@ -46,6 +47,10 @@ type DeviceConfig struct {
 	// move for a seat whose turn clock runs out.
 	Bots     BotMaker
 	Fallback func(*engine.View) (engine.Command, bool)
+	// Timing is for the tables the device opens (where their Settings
+	// leave a field zero) and the tables it joins; zero fields are
+	// DefaultTiming's.
+	Timing Timing
 }
 
 // NewDevice starts the libp2p host on the LAN.
@@ -58,7 +63,8 @@ func NewDevice(ctx context.Context, cfg DeviceConfig) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Device{Key: cfg.Key, Name: cfg.Name, h: h, iface: cfg.Iface, bots: cfg.Bots, fall: cfg.Fallback}
+	d := &Device{Key: cfg.Key, Name: cfg.Name, h: h, iface: cfg.Iface, bots: cfg.Bots, fall: cfg.Fallback,
+		timing: cfg.Timing.or(DefaultTiming())}
 	switch {
 	case cfg.Mem != nil:
 		d.browser = cfg.Mem.Browser()
@@ -107,6 +113,7 @@ func (d *Device) Open(set Settings) (*Hosted, error) {
 	if d.bots == nil {
 		return nil, errors.New("node: a device needs a bot maker to host")
 	}
+	set.Timing = set.Timing.or(d.timing)
 	t, err := NewTable(set, d.Name, d.bots, d.fall)
 	if err != nil {
 		return nil, err
@@ -167,7 +174,7 @@ func (h *Hosted) Close() {
 
 // Join takes a seat (or watches) at a table found by Browse.
 func (d *Device) Join(ctx context.Context, t TableInfo, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
-	r, err := Dial(ctx, d.h, d.Key, t.AddrInfo(), d.Name, code, watch, onFrame)
+	r, err := dial(ctx, d.h, d.Key, t.AddrInfo(), d.Name, code, watch, onFrame, d.timing)
 	if err == nil {
 		r.UseBots(d.bots, d.fall)
 	}
@@ -181,7 +188,7 @@ func (d *Device) JoinAddr(ctx context.Context, addr, code string, watch bool, on
 	if err != nil {
 		return nil, err
 	}
-	r, err := Dial(ctx, d.h, d.Key, info, d.Name, code, watch, onFrame)
+	r, err := dial(ctx, d.h, d.Key, info, d.Name, code, watch, onFrame, d.timing)
 	if err == nil {
 		r.UseBots(d.bots, d.fall)
 	}
@@ -272,7 +279,11 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 			seats[i].Bot = hdr.Bots[i]
 		}
 	}
-	set := Settings{Name: hdr.Name, Rules: hdr.Config.Rules, Seats: hdr.Config.Seats, Reveal: hdr.Settings.Reveal,
+	tm := d.timing
+	if hdr.Settings.Reveal > 0 {
+		tm.Reveal = hdr.Settings.Reveal
+	}
+	set := Settings{Name: hdr.Name, Rules: hdr.Config.Rules, Seats: hdr.Config.Seats, Timing: tm,
 		TurnClock: hdr.Settings.TurnClock, Pace: hdr.Settings.Pace, Seed: hdr.Config.Seed}
 	t, err := restoreTable(set, hdr.Table, tid, d.Name, me, seats, hdr.Config, hdr.Salt, Commit(hdr.Config.Seed, hdr.Salt),
 		steps, 1, d.bots, d.fall, "The host is back: the game goes on.", j, Evening{})

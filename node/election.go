@@ -19,7 +19,7 @@ package node
 // the commitment published before the deal, replays the game, restarts an
 // open window's clock (engine.MoveResume), seats the bots with their
 // memories replayed, and seats the players. A player node that vanished
-// with the host holds a share nobody else has: the game waits (RebuildWait)
+// with the host holds a share nobody else has: the game waits (Timing.RebuildWait)
 // for it to come back, then for the old host (its journal). With only one
 // player node left there is nobody to rebuild with, and nothing to rebuild
 // alone: it waits for the old host.
@@ -40,14 +40,6 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/protocol"
 )
-
-// RebuildWait is how long a new host waits for a second player's shares
-// before it gives up hosting and waits for the old host instead.
-var RebuildWait = 30 * time.Second
-
-// HostRetry is how long a player that lost its host tries it again before
-// an election.
-var HostRetry = 700 * time.Millisecond
 
 // codeHostAlive is a standby node's answer to a rejoin while it still
 // hears the host: no election.
@@ -135,7 +127,7 @@ func (r *Remote) failover() {
 		r.mu.Lock()
 		r.info, r.elect = oldInfo, 0
 		r.mu.Unlock()
-		ctx, cancel := context.WithTimeout(r.ctx, HostRetry)
+		ctx, cancel := context.WithTimeout(r.ctx, r.timing.HostRetry)
 		err := r.connect(ctx)
 		cancel()
 		if err == nil {
@@ -180,7 +172,7 @@ func (r *Remote) failover() {
 			}
 			r.info = peer.AddrInfo{ID: c.id, Addrs: c.addrs}
 			r.mu.Unlock()
-			err := r.connectOnce(DeadAfter)
+			err := r.connectOnce(r.timing.DeadAfter)
 			if err != nil && !errors.As(err, &ref) && !r.closed.Load() {
 				// Two nodes that dial each other at the same moment can
 				// both fail (each takes the client's side of the same TCP
@@ -190,7 +182,7 @@ func (r *Remote) failover() {
 				case <-r.ctx.Done():
 				case <-time.After(200 * time.Millisecond):
 				}
-				err = r.connectOnce(DeadAfter)
+				err = r.connectOnce(r.timing.DeadAfter)
 			}
 			if err == nil {
 				r.notice(fmt.Sprintf("Host left; %s is now hosting.", r.nameOf(c.id)))
@@ -238,7 +230,7 @@ func (r *Remote) reachesAnother(cands []candidate) bool {
 		if c.id == r.h.ID() {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(r.ctx, HostRetry)
+		ctx, cancel := context.WithTimeout(r.ctx, r.timing.HostRetry)
 		err := r.h.Connect(ctx, peer.AddrInfo{ID: c.id, Addrs: c.addrs})
 		cancel()
 		if err == nil {
@@ -284,7 +276,7 @@ func (r *Remote) stateMsg(term uint64) protocol.State {
 // gone and we are first in line.
 func (r *Remote) standby(st network.Stream) {
 	br := bufio.NewReader(st)
-	st.SetReadDeadline(time.Now().Add(DeadAfter))
+	st.SetReadDeadline(time.Now().Add(r.timing.DeadAfter))
 	b, err := readFrame(br)
 	if err != nil {
 		st.Reset()
@@ -304,7 +296,7 @@ func (r *Remote) standby(st network.Stream) {
 		term = r.term
 	}
 	ok := hello && env.Table == r.tid && env.Term == term && r.isPlayer(env.Sender) && !r.closed.Load()
-	if ok && r.server == nil && !r.hostLost && time.Since(r.heard) < 2*HeartbeatEvery+HeartbeatEvery/2 {
+	if ok && r.server == nil && !r.hostLost && time.Since(r.heard) < 2*r.timing.Heartbeat+r.timing.Heartbeat/2 {
 		// We still hear the host: the rejoiner lost only its own link.
 		r.mu.Unlock()
 		if sg, err := protocol.NewSigner(r.key, uint64(time.Now().UnixNano())); err == nil {
@@ -370,7 +362,7 @@ func (r *Remote) takeover() *Server {
 	rec := &recovery{r: r, table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{})}
 	rec.add(r.journal, r.shares)
 	srv := &Server{h: r.h, signer: signer, tid: r.tid, code: r.code, conns: map[*srvConn]bool{}, rec: rec,
-		ready: make(chan struct{})}
+		ready: make(chan struct{}), timing: r.timing}
 	srv.term.Store(term)
 	rec.srv = srv
 	r.server = srv
@@ -386,7 +378,7 @@ func (r *Remote) takeover() *Server {
 	go func() {
 		select {
 		case <-rec.done:
-		case <-time.After(RebuildWait):
+		case <-time.After(r.timing.RebuildWait):
 			if !srv.isReady() {
 				// Nobody came: give hosting up and wait for the old host.
 				r.mu.Lock()
@@ -479,7 +471,7 @@ func (c *srvConn) contribute() error {
 	select {
 	case <-c.s.ready:
 		return nil
-	case <-time.After(RebuildWait):
+	case <-time.After(c.s.timing.RebuildWait):
 		return errors.New("not rebuilt")
 	}
 }
@@ -565,7 +557,11 @@ func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, c
 	// No fixed seed: the next game's (N on the result sheet) is drawn at
 	// its deal. This game's seed is revealed at its end, and a next seed
 	// worked out from it would be known to every player.
-	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Reveal: ts.Reveal, TurnClock: ts.TurnClock,
+	tm := r.timing
+	if ts.Reveal > 0 {
+		tm.Reveal = ts.Reveal
+	}
+	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Timing: tm, TurnClock: ts.TurnClock,
 		Code: r.code}
 	notice := fmt.Sprintf("Host left; %s is now hosting.", r.nick)
 	// The old host's own seat, if it had one, is a bot's from now on, in

@@ -52,7 +52,7 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 				}
 			}
 			if !u.Backlog && revealIn(u.Events) {
-				hold = time.Now().Add(revealPause(u.Table))
+				hold = time.Now().Add(u.Table.RevealPause())
 			}
 			if u.View.Phase == engine.PhaseOver {
 				return awaitAudit(ctx, s, last, show), nil
@@ -109,14 +109,6 @@ func revealIn(events []engine.Event) bool {
 		}
 	}
 	return false
-}
-
-// revealPause is how long the table shows a call's cards.
-func revealPause(ts TableState) time.Duration {
-	if ts.Reveal > 0 {
-		return ts.Reveal
-	}
-	return DefaultReveal
 }
 
 // awaitAudit waits a little for the fairness audit that follows the end of

@@ -24,13 +24,6 @@ import (
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
-// Heartbeats go both ways every HeartbeatEvery; a side that hears nothing
-// for DeadAfter takes the other for gone.
-var (
-	HeartbeatEvery = 500 * time.Millisecond
-	DeadAfter      = 2 * time.Second
-)
-
 // maxFrame bounds what is read from a stream before anything is parsed.
 const maxFrame = protocol.MaxSize
 
@@ -56,6 +49,7 @@ type Server struct {
 	code   string
 	term   atomic.Uint64
 	replay protocol.Replay
+	timing Timing // its table's, or the elected node's
 
 	mu    sync.Mutex
 	conns map[*srvConn]bool
@@ -81,7 +75,7 @@ func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: h, signer: signer, table: t, tid: t.wireID(), code: t.set.Code, conns: map[*srvConn]bool{},
-		ready: make(chan struct{})}
+		ready: make(chan struct{}), timing: t.set.Timing}
 	close(s.ready)
 	s.term.Store(1)
 	var listen []string
@@ -160,7 +154,7 @@ func (c *srvConn) send(m protocol.Message) error {
 	if err != nil {
 		return err
 	}
-	c.st.SetWriteDeadline(time.Now().Add(DeadAfter))
+	c.st.SetWriteDeadline(time.Now().Add(c.s.timing.DeadAfter))
 	return writeFrame(c.w, b)
 }
 
@@ -173,8 +167,8 @@ func (c *srvConn) refuse(code, msg string, ref uint64) {
 // sent from here and reading goes on.
 func (c *srvConn) read() (*protocol.Envelope, error) {
 	for {
-		c.st.SetReadDeadline(time.Now().Add(DeadAfter))
-		b, err := c.lim.read(c.r, c.st, DeadAfter)
+		c.st.SetReadDeadline(time.Now().Add(c.s.timing.DeadAfter))
+		b, err := c.lim.read(c.r, c.st, c.s.timing.DeadAfter)
 		if err != nil {
 			if errors.Is(err, errFrameTooBig) {
 				c.refuse(protocol.CodeBadCommand, "That message is over the size limit.", 0)
@@ -388,7 +382,7 @@ func (c *srvConn) pump(done chan struct{}) {
 }
 
 func (c *srvConn) heartbeat(done chan struct{}) {
-	t := time.NewTicker(HeartbeatEvery)
+	t := time.NewTicker(c.s.timing.Heartbeat)
 	defer t.Stop()
 	for {
 		select {
@@ -518,6 +512,7 @@ type Remote struct {
 	nick   string
 	code   string
 	watch  bool
+	timing Timing
 
 	box    *mailbox
 	replay protocol.Replay
@@ -566,12 +561,17 @@ func (e *ErrRefused) Error() string { return e.Msg }
 // Dial joins the table hosted at info: a seat (or a spectator's place when
 // watch), proving the join code when the table asks.
 func Dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
+	return dial(ctx, h, key, info, nick, code, watch, onFrame, DefaultTiming())
+}
+
+// dial is Dial with the device's timing.
+func dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool, onFrame func([]byte), tm Timing) (*Remote, error) {
 	signer, err := protocol.NewSigner(key, uint64(time.Now().UnixNano()))
 	if err != nil {
 		return nil, err
 	}
 	r := &Remote{h: h, key: key, signer: signer, info: info, nick: nick, code: code, watch: watch, box: newMailbox(), seat: -1,
-		term: 1, OnFrame: onFrame}
+		term: 1, OnFrame: onFrame, timing: tm.or(DefaultTiming())}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	if err := r.connect(ctx); err != nil {
 		r.box.close()
@@ -633,7 +633,7 @@ func (r *Remote) connect(ctx context.Context) error {
 	if err := r.send(protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch}); err != nil {
 		return fail(err)
 	}
-	wait := DeadAfter
+	wait := r.timing.DeadAfter
 	for {
 		st.SetReadDeadline(time.Now().Add(wait))
 		env, err := r.read(br)
@@ -655,7 +655,7 @@ func (r *Remote) connect(ctx context.Context) error {
 			// A new host seats us once every player's shares are in:
 			// give it the whole rebuild, or we would pass it over for
 			// the next in line and the table would split in two.
-			wait = RebuildWait + DeadAfter
+			wait = r.timing.RebuildWait + r.timing.DeadAfter
 		case protocol.Seated:
 			r.mu.Lock()
 			r.seat, r.tid = m.Seat, m.Table
@@ -709,13 +709,13 @@ func (r *Remote) send(m protocol.Message) error {
 	if err != nil {
 		return err
 	}
-	r.st.SetWriteDeadline(time.Now().Add(DeadAfter))
+	r.st.SetWriteDeadline(time.Now().Add(r.timing.DeadAfter))
 	return writeFrame(r.w, b)
 }
 
 func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 	for {
-		st.SetReadDeadline(time.Now().Add(DeadAfter))
+		st.SetReadDeadline(time.Now().Add(r.timing.DeadAfter))
 		env, err := r.read(br)
 		if err != nil {
 			st.Reset()
@@ -843,7 +843,7 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 }
 
 func (r *Remote) heartbeat(gen int) {
-	t := time.NewTicker(HeartbeatEvery)
+	t := time.NewTicker(r.timing.Heartbeat)
 	defer t.Stop()
 	for range t.C {
 		r.mu.Lock()

@@ -41,16 +41,12 @@ type Settings struct {
 	Seats     int
 	Bots      []string      // the bots that fill seats no person takes, in order
 	Pace      string        // bots' think times: "brisk" or "relaxed"
-	Reveal    time.Duration // the pause after a call, so every screen shows the cards
+	Timing    Timing        // the reveal pause, and the table's server's timeouts
 	TurnClock time.Duration // 0: a person's turn waits for them
 	Grace     time.Duration // how long a person may be gone before a bot covers
 	Code      string        // join code; empty for an open table
 	Seed      uint64        // 0: drawn from crypto/rand at the deal
 }
-
-// DefaultReveal is how long a table shows a call's cards unless its host
-// says otherwise.
-const DefaultReveal = 2 * time.Second
 
 func (s *Settings) defaults() {
 	if s.Seats == 0 {
@@ -59,9 +55,7 @@ func (s *Settings) defaults() {
 	if s.Rules.Window == 0 {
 		s.Rules = engine.Standard()
 	}
-	if s.Reveal == 0 {
-		s.Reveal = DefaultReveal
-	}
+	s.Timing = s.Timing.or(DefaultTiming())
 	if s.Grace == 0 {
 		s.Grace = 30 * time.Second
 	}
@@ -453,7 +447,7 @@ func (t *Table) deal() error {
 		j, err := CreateJournal(t.jpath, JournalHeader{Table: t.ID, Name: t.set.Name,
 			Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Started: t.start,
 			Owners: owners, Bots: botNames, Listen: t.listen,
-			Settings: SettingsJSON{Reveal: t.set.Reveal, TurnClock: t.set.TurnClock, Pace: t.set.Pace, Private: t.set.Code != ""}})
+			Settings: SettingsJSON{Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Pace: t.set.Pace, Private: t.set.Code != ""}})
 		if err != nil {
 			return err
 		}
@@ -612,10 +606,10 @@ func (t *Table) tick() {
 func (t *Table) changed(events []engine.Event) {
 	for _, e := range events {
 		if e.Type == engine.EventReveal {
-			t.pause = t.now() + t.set.Reveal
+			t.pause = t.now() + t.set.Timing.Reveal
 			// When the cards have been shown, everyone hears the table is
 			// open again: a move refused during the pause is made anew.
-			t.after(t.set.Reveal, func() {
+			t.after(t.set.Timing.Reveal, func() {
 				if t.phase == PhasePlaying && t.now() >= t.pause {
 					t.pauseOver()
 				}
@@ -803,7 +797,7 @@ func (t *Table) stopTimers() {
 // state is the table around the game, as every session sees it.
 func (t *Table) state(you int) TableState {
 	ts := TableState{ID: t.ID, Name: t.set.Name, Preset: t.set.Rules.Preset, Rules: t.set.Rules, You: you,
-		Host: t.host, Phase: t.phase, Reveal: t.set.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit,
+		Host: t.host, Phase: t.phase, Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit,
 		Evening: t.evening.Clone()}
 	ts.Seats = make([]SeatInfo, len(t.seats))
 	for i, s := range t.seats {

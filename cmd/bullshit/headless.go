@@ -304,7 +304,7 @@ func runHost(args []string) error {
 	players := fs.Int("players", 0, "other players to wait for before dealing")
 	wait := fs.Duration("wait", 2*time.Minute, "the longest to wait for the players")
 	code := fs.String("code", "", "a join code: the table is private (the code is never advertised)")
-	reveal := fs.Duration("reveal", 2*time.Second, "the pause after a call, so every screen shows the cards")
+	reveal := fs.Duration("reveal", node.DefaultTiming().Reveal, "the pause after a call, so every screen shows the cards")
 	turnClock := fs.Duration("turn-clock", 0, "a person's turn clock (0 off; 30s or 60s)")
 	grace := fs.Duration("grace", 0, "how long a player may be gone before a bot plays for them (0: the default, 30s)")
 	pace := fs.String("pace", "brisk", "bots' think times: brisk, relaxed or fast")
@@ -349,7 +349,7 @@ func runHost(args []string) error {
 		return err
 	}
 	defer dev.Close()
-	hosted, err := dev.Open(node.Settings{Name: *name, Rules: r, Seats: n, Bots: bots, Pace: *pace, Reveal: *reveal,
+	hosted, err := dev.Open(node.Settings{Name: *name, Rules: r, Seats: n, Bots: bots, Pace: *pace, Timing: node.Timing{Reveal: *reveal},
 		TurnClock: *turnClock, Grace: *grace, Code: *code, Seed: *seed})
 	if err != nil {
 		return err

@@ -146,7 +146,7 @@ func newShoutTable(ctx context.Context, seats int) (_ *shoutTable, err error) {
 	rules.Window = 60 * time.Second // no window closes before its shout
 	quiet := func(string, int, uint64) (node.Player, error) { return quietBot{}, nil }
 	t.tb, err = node.NewTable(node.Settings{Name: "bench", Rules: rules, Seats: seats, Bots: []string{"quiet"}, Pace: "fast",
-		Reveal: shoutPause}, "host", quiet, nil)
+		Timing: node.Timing{Reveal: shoutPause}}, "host", quiet, nil)
 	if err != nil {
 		return nil, err
 	}
