@@ -604,7 +604,28 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	t.log = append([]engine.Step(nil), steps...)
 	t.cursor = make([]int, len(seats))
 	t.sent = make([][]engine.Event, len(seats))
-	t.seats = make([]*seat, len(seats))
+	if t.seats, err = restoreSeats(seats, hostPeer, bots, cfg.Seed); err != nil {
+		return nil, err
+	}
+	// Every hidden part shared anew among the players of this term (the
+	// threshold counts them, so the seats come first).
+	t.shares = map[int][]Share{}
+	if sh, err := SplitSeed(cfg.Seed, salt, len(seats), t.threshold(), nil); err == nil {
+		t.shares[-1] = sh
+	}
+	for i, st := range t.log {
+		t.split(i, st)
+	}
+	t.resent(evs)
+	go t.run()
+	return t, t.do(func() { t.playOn(notice) })
+}
+
+// restoreSeats seats a table rebuilt from a journal: its people (the new
+// host's own seat is "local") away until they rejoin, its bots seated with
+// the seeds the dealing host gave them.
+func restoreSeats(seats []SeatInfo, hostPeer string, bots BotMaker, seed uint64) ([]*seat, error) {
+	out := make([]*seat, len(seats))
 	for i, si := range seats {
 		s := &seat{name: si.Name, away: -1}
 		if si.Peer != "" && si.Bot == "" {
@@ -618,25 +639,20 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 			if s.botName == "" {
 				s.botName = "medium"
 			}
-			b, err := bots(s.botName, i, botSeed(cfg.Seed, i))
+			b, err := bots(s.botName, i, botSeed(seed, i))
 			if err != nil {
 				return nil, err
 			}
 			s.bot = b
 		}
-		t.seats[i] = s
+		out[i] = s
 	}
-	// Every hidden part shared anew among the players of this term (the
-	// threshold counts them, so the seats come first).
-	t.shares = map[int][]Share{}
-	if sh, err := SplitSeed(cfg.Seed, salt, len(seats), t.threshold(), nil); err == nil {
-		t.shares[-1] = sh
-	}
-	for i, st := range t.log {
-		t.split(i, st)
-	}
-	// What every seat was sent, as an honest host sent it; the bots
-	// remember the game they watched.
+	return out, nil
+}
+
+// resent is what every seat of a rebuilt table was sent, as an honest host
+// sent it; the bots remember the game they watched.
+func (t *Table) resent(evs [][]engine.Event) {
 	for _, batch := range evs {
 		for _, e := range batch {
 			for i, s := range t.seats {
@@ -650,32 +666,32 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 			}
 		}
 	}
-	go t.run()
-	err = t.do(func() {
-		// A person not back within the grace period is covered by a bot.
-		for i, s := range t.seats {
-			if s.owner != "" && s.owner != "local" {
-				seatNo := i
-				s.clock = t.after(t.set.Grace, func() { t.cover(seatNo) })
-			}
+}
+
+// playOn starts a rebuilt table's clocks, on its goroutine: a person not
+// back within the grace period is covered by a bot, and an open window (or
+// hand-over) gets its whole time again.
+func (t *Table) playOn(notice string) {
+	for i, s := range t.seats {
+		if s.owner != "" && s.owner != "local" {
+			seatNo := i
+			s.clock = t.after(t.set.Grace, func() { t.cover(seatNo) })
 		}
-		now := t.now()
-		var events []engine.Event
-		if g.Over() {
-			t.phase = PhaseOver
-			t.tally() // if the old host went before it could
-		} else if ph := g.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
-			// The open window (or hand-over) gets its whole time again.
-			c := engine.Command{Move: engine.MoveResume, Seat: -1, Rank: engine.NoRank}
-			if ev, err := g.Apply(now, c); err == nil {
-				t.record(Entry{At: now, Cmd: &c})
-				events = ev
-			}
+	}
+	now := t.now()
+	var events []engine.Event
+	if t.game.Over() {
+		t.phase = PhaseOver
+		t.tally() // if the old host went before it could
+	} else if ph := t.game.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
+		c := engine.Command{Move: engine.MoveResume, Seat: -1, Rank: engine.NoRank}
+		if ev, err := t.game.Apply(now, c); err == nil {
+			t.record(Entry{At: now, Cmd: &c})
+			events = ev
 		}
-		t.notice = notice
-		if t.phase == PhasePlaying {
-			t.changed(events)
-		}
-	})
-	return t, err
+	}
+	t.notice = notice
+	if t.phase == PhasePlaying {
+		t.changed(events)
+	}
 }

@@ -429,29 +429,9 @@ func (t *Table) deal() error {
 		}
 	}
 	if t.jpath != "" {
-		if t.jour != nil {
-			t.jour.Close()
-		}
-		names := make([]string, len(t.seats))
-		for i, s := range t.seats {
-			names[i] = s.name
-		}
-		owners := make([]string, len(t.seats))
-		botNames := make([]string, len(t.seats))
-		for i, s := range t.seats {
-			owners[i] = s.owner
-			if s.owner == "" {
-				botNames[i] = s.botName
-			}
-		}
-		j, err := CreateJournal(t.jpath, JournalHeader{Table: t.ID, Name: t.set.Name,
-			Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Started: t.start,
-			Owners: owners, Bots: botNames, Listen: t.listen,
-			Settings: SettingsJSON{Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Pace: t.set.Pace, Private: t.set.Code != ""}})
-		if err != nil {
+		if err := t.newJournal(seed); err != nil {
 			return err
 		}
-		t.jour = j
 	}
 	t.phaseChanged()
 	t.changed(events)
@@ -463,6 +443,31 @@ func (t *Table) deal() error {
 // agree on it, or the same seat's bot plays a different game after a
 // failover.
 func botSeed(seed uint64, i int) uint64 { return seed ^ uint64(i+1)*0x9e3779b97f4a7c15 }
+
+// newJournal starts the journal of the game just dealt from seed.
+func (t *Table) newJournal(seed uint64) error {
+	if t.jour != nil {
+		t.jour.Close()
+	}
+	names := make([]string, len(t.seats))
+	owners := make([]string, len(t.seats))
+	botNames := make([]string, len(t.seats))
+	for i, s := range t.seats {
+		names[i], owners[i] = s.name, s.owner
+		if s.owner == "" {
+			botNames[i] = s.botName
+		}
+	}
+	j, err := CreateJournal(t.jpath, JournalHeader{Table: t.ID, Name: t.set.Name,
+		Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Started: t.start,
+		Owners: owners, Bots: botNames, Listen: t.listen,
+		Settings: SettingsJSON{Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Pace: t.set.Pace, Private: t.set.Code != ""}})
+	if err != nil {
+		return err
+	}
+	t.jour = j
+	return nil
+}
 
 var botNames = []string{"Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun"}
 
