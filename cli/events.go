@@ -113,7 +113,8 @@ func (t *tableModel) addLog(line string) {
 }
 
 // events turns what happened into the log, the seats' bubbles and, for a
-// call, the reveal panel.
+// call, the reveal panel. It is one case per event type, each writing its
+// line and bubble side by side, so it runs long.
 func (t *tableModel) events(evs []engine.Event, at time.Time) {
 	st := t.env.st
 	var panel *revealPanel

@@ -537,6 +537,8 @@ func (t *tableModel) key(k string) tea.Cmd {
 	return t.gameKey(k)
 }
 
+// gameKey is a key pressed during a game: one case per key of the help
+// bar, so it runs long.
 func (t *tableModel) gameKey(k string) tea.Cmd {
 	v := t.v()
 	c := t.can()

@@ -106,7 +106,8 @@ func (e *Event) VisibleTo(seat int) bool {
 func (e *Event) Public() bool { return e.To == nil }
 
 // MarshalJSON writes the event as the referee protocol does: "type", "to"
-// ("all" or a list of seats), then the fields its type uses.
+// ("all" or a list of seats), then the fields its type uses. It is long
+// because it is one case per event type, read against REFEREE.md's list.
 func (e Event) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, 128)
 	b = append(b, `{"type":`...)

@@ -67,7 +67,8 @@ func cardsText(c engine.Count) string {
 	return c.String() + " cards"
 }
 
-// eventText is an event as a line for a person.
+// eventText is an event as a line for a person: one case per event type,
+// so it runs long.
 func eventText(e engine.Event, n seatNamer) string {
 	switch e.Type {
 	case engine.EventDeal:

@@ -205,6 +205,8 @@ func (m *memory) observe(e *engine.Event) {
 	m.apply(e)
 }
 
+// apply learns what e tells of the cards: one case per event type, so it
+// runs long.
 func (m *memory) apply(e *engine.Event) {
 	switch e.Type {
 	case engine.EventDeal:
