@@ -297,10 +297,10 @@ func follow(i int, r *node.Remote, notes chan<- shoutNote, st *shoutState) {
 		over := u.Table.Phase == node.PhaseOver || u.View.Phase == engine.PhaseOver
 		for _, e := range u.Events {
 			switch e.Type {
-			case "reveal":
+			case engine.EventReveal:
 				revealed = at
 				notes <- shoutNote{peer: i, at: at, reveal: e.No, over: over}
-			case "deal":
+			case engine.EventDeal:
 				decided = ""
 			}
 		}
