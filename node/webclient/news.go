@@ -58,25 +58,25 @@ func (c *Client) tell(evs []engine.Event, now time.Time) {
 	pause := time.Duration(c.lobby.Settings.Reveal) * time.Millisecond
 	for _, e := range evs {
 		switch e.Type {
-		case "deal":
+		case engine.EventDeal:
 			c.addNews(fmt.Sprintf("New deal: %s starts.", c.name(e.Target)))
-		case "play":
+		case engine.EventPlay:
 			line := fmt.Sprintf("%s %s.", c.verb(e.Seat, "claim", "claims"), assist.ClaimWords(e.Claim, e.Rank))
 			if e.Out {
 				line += " Their last cards!"
 			}
 			c.addNews(line)
-		case "mine":
+		case engine.EventMine:
 			c.addNews("You put down " + cardList(e.Cards) + ".")
-		case "pass":
+		case engine.EventPass:
 			if e.Seat == c.seat {
 				c.addNews("You let it go.")
 			}
-		case "call":
+		case engine.EventCall:
 			c.reveal = []string{fmt.Sprintf("%s: “Bullshit!” on %s", c.name(e.Seat), c.name(e.Target))}
 			c.revealT = now.Add(pause)
 			c.addNews(c.reveal[0] + ".")
-		case "reveal":
+		case engine.EventReveal:
 			verdict := "True!"
 			if !e.Truth {
 				verdict = "A lie!"
@@ -87,41 +87,41 @@ func (c *Client) tell(evs []engine.Event, now time.Time) {
 			c.reveal = append(c.reveal, "Turned up: "+cardList(e.Cards), verdict)
 			c.revealT = now.Add(pause)
 			c.addNews("Turned up " + cardList(e.Cards) + ": " + verdict)
-		case "take":
+		case engine.EventTake:
 			line := fmt.Sprintf("%s the pile: %s cards.", c.verb(e.Seat, "take", "takes"), e.Count)
 			c.reveal = append(c.reveal, line)
 			c.addNews(line)
-		case "stand":
+		case engine.EventStand:
 			c.addNews(fmt.Sprintf("Nobody called %s.", c.name(e.Seat)))
-		case "give":
+		case engine.EventGive:
 			line := fmt.Sprintf("%s %d card to %s.", c.verb(e.Seat, "hand", "hands"), e.Count.Lo, c.name(e.Target))
 			if e.Auto {
 				line += " (the clock chose)"
 			}
 			c.addNews(line)
-		case "handed":
+		case engine.EventHanded:
 			c.addNews("Handed over: " + cardList(e.Cards) + ".")
-		case "quads":
+		case engine.EventQuads:
 			c.addNews(fmt.Sprintf("%s four %s out of the game: %s.", c.verb(e.Seat, "lay", "lays"), e.Rank.Word(4), cardList(e.Cards)))
-		case "doubt":
+		case engine.EventDoubt:
 			c.reveal = []string{c.verb(e.Seat, "doubt", "doubts") + " the round."}
 			c.revealT = now.Add(pause)
 			c.addNews(c.reveal[0])
-		case "believe":
+		case engine.EventBelieve:
 			c.addNews(c.verb(e.Seat, "believe", "believes") + ".")
-		case "skip":
+		case engine.EventSkip:
 			c.addNews(c.verb(e.Seat, "skip", "skips") + ".")
-		case "leave":
+		case engine.EventLeave:
 			c.addNews(fmt.Sprintf("%s cards leave the game.", e.Count))
-		case "round":
+		case engine.EventRound:
 			c.addNews(fmt.Sprintf("%s a new round.", c.verb(e.Seat, "start", "starts")))
-		case "out":
+		case engine.EventOut:
 			c.addNews(fmt.Sprintf("%s out, %s.", c.verb(e.Seat, "are", "is"), ordinal(e.Place)))
-		case "win":
+		case engine.EventWin:
 			c.addNews(fmt.Sprintf("%s!", c.verb(e.Seat, "win", "wins")))
-		case "over":
+		case engine.EventOver:
 			c.addNews("Game over.")
-		case "resume":
+		case engine.EventResume:
 			c.addNews("The new host restarted the clock.")
 		}
 	}

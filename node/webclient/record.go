@@ -95,9 +95,9 @@ func (c *Client) take(m protocol.Message) {
 		for _, e := range m.Events {
 			ev := gamewire.EngEvent(e)
 			switch ev.Type {
-			case "hand", "mine":
+			case engine.EventHand, engine.EventMine:
 				ev.To = []int{c.seat}
-			case "handed":
+			case engine.EventHanded:
 				ev.To = []int{ev.Seat, ev.Target}
 			}
 			evs = append(evs, ev)
@@ -137,7 +137,7 @@ func (c *Client) take(m protocol.Message) {
 // dealAt is where a new game's deal is among events, or -1.
 func dealAt(evs []engine.Event) int {
 	for i := range evs {
-		if evs[i].Type == "deal" {
+		if evs[i].Type == engine.EventDeal {
 			return i
 		}
 	}

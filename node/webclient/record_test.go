@@ -11,7 +11,7 @@ import (
 // shortens it leaves the record as it was and names the difference. Pure:
 // runs natively and under js/wasm.
 func TestRecordBacklog(t *testing.T) {
-	ev := func(typ string, seat int) engine.Event { return engine.Event{Type: typ, Seat: seat} }
+	ev := func(typ engine.EventType, seat int) engine.Event { return engine.Event{Type: typ, Seat: seat} }
 	seen := []engine.Event{ev("deal", 0), ev("play", 1), ev("pass", 0)}
 	for _, c := range []struct {
 		name    string
