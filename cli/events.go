@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
 )
 
 // revealPanel is a call played out: the shout, the cards turned up, the
@@ -114,17 +113,14 @@ func (t *tableModel) addLog(line string) {
 }
 
 // events turns what happened into the log, the seats' bubbles and, for a
-// call, the reveal panel.
+// call, the reveal panel. It is one case per event type, each writing its
+// line and bubble side by side, so it runs long.
 func (t *tableModel) events(evs []engine.Event, at time.Time) {
 	st := t.env.st
 	var panel *revealPanel
 	open := func() *revealPanel {
 		if panel == nil {
-			pause := t.u.Table.Reveal
-			if pause <= 0 {
-				pause = node.DefaultReveal
-			}
-			panel = &revealPanel{until: at.Add(pause)}
+			panel = &revealPanel{until: at.Add(t.u.Table.RevealPause())}
 		}
 		return panel
 	}
@@ -141,7 +137,7 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 	}
 	for _, e := range evs {
 		switch e.Type {
-		case "deal":
+		case engine.EventDeal:
 			t.bubbles = map[int]bubble{}
 			t.pileKnown, t.own, t.lastPile, t.lastNo = 0, ownPlay{}, -1, 0
 			if e.Rank.Valid() {
@@ -149,7 +145,7 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			} else {
 				t.addLog(fmt.Sprintf("New deal: %s first.", t.verb(e.Target, "play", "plays")))
 			}
-		case "play":
+		case engine.EventPlay:
 			for s, b := range t.bubbles {
 				if !b.keep {
 					delete(t.bubbles, s)
@@ -176,7 +172,7 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 				}
 			}
 			t.addLog(line)
-		case "mine":
+		case engine.EventMine:
 			if e.Seat == t.me() && t.own.no == e.No {
 				o := &t.own
 				o.sizes = exactSizes(o.sizes, o.before, len(e.Cards), o.pile)
@@ -187,23 +183,23 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			if n := len(t.log); n > 0 && strings.HasPrefix(t.log[n-1], "You claim") {
 				t.log[n-1] += " (you put down " + cardList(e.Cards) + ")"
 			}
-		case "pass":
+		case engine.EventPass:
 			t.bubbles[e.Seat] = bubble{text: "let it go", kind: bubbleQuiet}
 			if e.Seat == t.me() {
 				t.addLog("You let it go.")
 			}
-		case "stand":
+		case engine.EventStand:
 			t.addLog(fmt.Sprintf("Nobody called: %s claim stands.", t.possessive(e.Seat)))
-		case "call", "doubt", "believe":
+		case engine.EventCall, engine.EventDoubt, engine.EventBelieve:
 			p := open()
 			t.reveal = nil
 			target := e.Target
-			if e.Type != "call" && t.u.View.Last != nil {
+			if e.Type != engine.EventCall && t.u.View.Last != nil {
 				target = t.u.View.Last.Seat
 			}
 			var line string
 			switch e.Type {
-			case "call":
+			case engine.EventCall:
 				t.bubbles[e.Seat] = bubble{text: "Bullshit!", kind: bubbleShout}
 				switch {
 				case e.Seat == t.me():
@@ -213,16 +209,16 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 				default:
 					line = fmt.Sprintf("%s: “Bullshit!” on %s", t.name(e.Seat), t.name(target))
 				}
-			case "doubt":
+			case engine.EventDoubt:
 				t.bubbles[e.Seat] = bubble{text: "I doubt it!", kind: bubbleShout}
 				line = t.verb(e.Seat, "doubt ", "doubts ") + t.possessive(target) + " play"
-			case "believe":
+			case engine.EventBelieve:
 				t.bubbles[e.Seat] = bubble{text: "I believe it", kind: bubbleShout}
 				line = t.verb(e.Seat, "believe ", "believes ") + t.possessive(target) + " play"
 			}
 			p.lines = append(p.lines, st.r(st.shout, line))
 			t.addLog(stripANSI(line))
-		case "reveal":
+		case engine.EventReveal:
 			if e.No == t.lastNo && t.lastPile >= 0 {
 				// Every card of the play is on the table now: the pile
 				// is what it was before it and these.
@@ -245,7 +241,7 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			}
 			p.lines = append(p.lines, verdict)
 			t.addLog(stripANSI(verdict) + " " + stripANSI(up))
-		case "take":
+		case engine.EventTake:
 			n := t.taken(e)
 			t.pileKnown = 0
 			line := fmt.Sprintf("%s takes the pile: %s.", t.name(e.Seat), countWords(n))
@@ -269,31 +265,31 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			} else {
 				news(line, false)
 			}
-		case "give":
+		case engine.EventGive:
 			line := t.verb(e.Seat, "hand "+t.name(e.Target), "hands "+t.nameObj(e.Target)) + " a card"
 			if e.Auto {
 				line += " (the clock chose it)"
 			}
 			line += "."
 			news(line, true)
-		case "handed":
+		case engine.EventHanded:
 			if e.Target == t.me() {
 				news(fmt.Sprintf("You get %s from %s.", cardList(e.Cards), t.name(e.Seat)), true)
 			}
-		case "quads":
+		case engine.EventQuads:
 			t.bubbles[e.Seat] = bubble{text: "four " + e.Rank.Word(2) + " out"}
 			news(fmt.Sprintf("%s four %s out of the game: %s", t.verb(e.Seat, "lay", "lays"), e.Rank.Word(2), cardList(e.Cards)), false)
-		case "skip":
+		case engine.EventSkip:
 			t.bubbles[e.Seat] = bubble{text: "skips", kind: bubbleQuiet}
 			t.addLog(t.verb(e.Seat, "skip.", "skips."))
-		case "leave":
+		case engine.EventLeave:
 			n := e.Count
 			if !n.IsExact() && t.pileKnown >= 0 && n.Has(t.pileKnown) {
 				n = engine.Exact(t.pileKnown)
 			}
 			t.pileKnown = 0
 			news(fmt.Sprintf("The round's %s leave the game.", countWords(n)), false)
-		case "round":
+		case engine.EventRound:
 			t.newRound = true
 			for s, b := range t.bubbles {
 				if !b.keep {
@@ -301,17 +297,17 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 				}
 			}
 			t.addLog(fmt.Sprintf("New round: %s the rank.", t.verb(e.Seat, "name", "names")))
-		case "out":
+		case engine.EventOut:
 			t.bubbles[e.Seat] = bubble{text: "Out! " + Ordinal(e.Place), kind: bubbleOut, keep: true}
 			news(fmt.Sprintf("%s out, in %s place.", t.verb(e.Seat, "are", "is"), Ordinal(e.Place)), false)
-		case "win":
+		case engine.EventWin:
 			t.bubbles[e.Seat] = bubble{text: "Out! Wins", kind: bubbleOut, keep: true}
 			if e.Seat == t.me() {
 				news("You win!", false)
 			} else {
 				news(t.name(e.Seat)+" wins!", false)
 			}
-		case "over":
+		case engine.EventOver:
 			t.addLog("Game over.")
 		}
 	}

@@ -53,24 +53,32 @@ type formModel struct {
 	active bool // a create is on its way from this form
 }
 
-// ruleRows are the rules keys of REFEREE.md, with what each does.
-var ruleRows = []formRow{
-	{key: "window", label: "Seconds to call", help: "time to call each play (R8)", choices: nums(1, 60)},
-	{key: "sequence", label: "Sequence", help: "up A→K · down · free V1 · near V4", choices: []string{"up", "down", "free", "near", "near-strict"}},
-	{key: "start", label: "Starting rank", help: "the first rank called (V3)", choices: []string{"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}},
-	{key: "cap", label: "Claim cap", help: "most cards in one claim (V5)", choices: nums(0, 32), show: append([]string{"4 a deck"}, nums(1, 32)...)},
-	{key: "direction", label: "Direction", help: "turn order (V6)", choices: []string{"cw", "ccw"}, show: []string{"clockwise", "counter-clockwise"}},
-	{key: "jokers", label: "Jokers", help: "jokers a deck, wild (V7)", choices: []string{"0", "2"}},
-	{key: "places", label: "Play on for places", help: "play on after a winner (V8)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
-	{key: "quads", label: "Four of a kind out", help: "lay four of a kind out (V9)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
-	{key: "first", label: "First player", help: "who plays first (V10)", choices: []string{"dealer-left", "random", "holder:AS", "holder:2C", "holder:AC"}},
-	{key: "callers", label: "Who may call", help: "anyone, or the next only (V11)", choices: []string{"any", "next"}},
-	{key: "count_lies", label: "Count lies", help: "claim a count you didn't play (V12)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
-	{key: "rapid", label: "Rapid play", help: "play over a call window (V13)", choices: []string{"false", "true"}, show: []string{"no", "yes"}},
-	{key: "sneak", label: "Sneak", help: "cards under a claim (V14)", choices: nums(0, 3)},
-	{key: "counts", label: "Counts", help: "sizes exact, or rough (V14)", choices: []string{"exact", "rough"}},
-	{key: "decks", label: "Decks", help: "by seats: two from 7 (R2)", choices: nums(0, 3), show: append([]string{"by seats"}, nums(1, 3)...)},
-	{key: "mode", label: "Mode", help: "classic, or I Doubt It (V15)", choices: []string{"classic", "doubt"}},
+// ruleRows are the rules keys of REFEREE.md, with what each does; the
+// choices are the engine's (engine.RuleChoices).
+var ruleRows = withRuleChoices([]formRow{
+	{key: "window", label: "Seconds to call", help: "time to call each play (R8)"},
+	{key: "sequence", label: "Sequence", help: "up A→K · down · free V1 · near V4"},
+	{key: "start", label: "Starting rank", help: "the first rank called (V3)"},
+	{key: "cap", label: "Claim cap", help: "most cards in one claim (V5)", show: append([]string{"4 a deck"}, nums(1, 32)...)},
+	{key: "direction", label: "Direction", help: "turn order (V6)", show: []string{"clockwise", "counter-clockwise"}},
+	{key: "jokers", label: "Jokers", help: "jokers a deck, wild (V7)"},
+	{key: "places", label: "Play on for places", help: "play on after a winner (V8)", show: []string{"no", "yes"}},
+	{key: "quads", label: "Four of a kind out", help: "lay four of a kind out (V9)", show: []string{"no", "yes"}},
+	{key: "first", label: "First player", help: "who plays first (V10)"},
+	{key: "callers", label: "Who may call", help: "anyone, or the next only (V11)"},
+	{key: "count_lies", label: "Count lies", help: "claim a count you didn't play (V12)", show: []string{"no", "yes"}},
+	{key: "rapid", label: "Rapid play", help: "play over a call window (V13)", show: []string{"no", "yes"}},
+	{key: "sneak", label: "Sneak", help: "cards under a claim (V14)"},
+	{key: "counts", label: "Counts", help: "sizes exact, or rough (V14)"},
+	{key: "decks", label: "Decks", help: "by seats: two from 7 (R2)", show: append([]string{"by seats"}, nums(1, 3)...)},
+	{key: "mode", label: "Mode", help: "classic, or I Doubt It (V15)"},
+})
+
+func withRuleChoices(rows []formRow) []formRow {
+	for i := range rows {
+		rows[i].choices = engine.RuleChoices(rows[i].key)
+	}
+	return rows
 }
 
 // turnClocks are the turn clock's choices, in seconds ("0": off).

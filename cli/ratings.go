@@ -15,7 +15,7 @@ type CoverCount []int
 
 // coverMoves are the moves a seat makes on its own turn; let-gos in a call
 // window are left out, as a covering bot makes one every play.
-var coverMoves = map[string]bool{"play": true, "quads": true, "doubt": true, "believe": true, "skip": true}
+var coverMoves = map[engine.EventType]bool{engine.EventPlay: true, engine.EventQuads: true, engine.EventDoubt: true, engine.EventBelieve: true, engine.EventSkip: true}
 
 // Observe counts the moves in u made by seats that u shows covered by a
 // bot. A backlog (events sent again after a reconnection) is not counted.

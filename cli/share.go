@@ -73,26 +73,26 @@ func GameHighlights(cfg engine.Config, steps []engine.Step) (Highlights, *engine
 	see := func(evs []engine.Event) {
 		for _, e := range evs {
 			switch e.Type {
-			case "deal":
+			case engine.EventDeal:
 				pile = 0
-			case "play":
+			case engine.EventPlay:
 				plays[e.No] = &play{seat: e.Seat, claim: e.Claim, rank: e.Rank}
-			case "mine":
+			case engine.EventMine:
 				pile += len(e.Cards)
 				if p := plays[e.No]; p != nil && cfg.Rules.Sneak > 0 {
 					p.sneaked = max(len(e.Cards)-p.claim, 0)
 				}
-			case "call", "doubt":
-				caller, doubt = e.Seat, e.Type == "doubt"
-			case "believe":
+			case engine.EventCall, engine.EventDoubt:
+				caller, doubt = e.Seat, e.Type == engine.EventDoubt
+			case engine.EventBelieve:
 				caller = -1
-			case "reveal":
+			case engine.EventReveal:
 				shown[e.No] = true
 				if caller >= 0 && !e.Truth {
 					pending = &BestCall{No: e.No, Caller: caller, Liar: e.Seat, Claim: e.Claim, Rank: e.Rank, Doubt: doubt, Sneaky: e.Sneaked > 0}
 				}
 				caller = -1
-			case "take":
+			case engine.EventTake:
 				if pending != nil && pending.Liar == e.Seat {
 					pending.Pile = pile
 					if h.Call == nil || pending.Pile > h.Call.Pile {
@@ -100,7 +100,7 @@ func GameHighlights(cfg engine.Config, steps []engine.Step) (Highlights, *engine
 					}
 				}
 				pending, pile = nil, 0
-			case "leave":
+			case engine.EventLeave:
 				pile = 0
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/node"
 )
 
@@ -94,7 +95,7 @@ func newTable(e *env, s node.Session) *tableModel {
 
 // v is the view, or nil before the deal.
 func (t *tableModel) v() *engine.View {
-	if !t.have || t.u.Table.Phase == "waiting" || len(t.u.View.Hands) == 0 {
+	if !t.have || t.u.Table.Phase == node.PhaseWaiting || len(t.u.View.Hands) == 0 {
 		return nil
 	}
 	return &t.u.View
@@ -104,7 +105,7 @@ func (t *tableModel) me() int { return t.u.Table.You }
 
 func (t *tableModel) over() bool {
 	v := t.v()
-	return (v != nil && v.Phase == engine.PhaseOver) || t.u.Table.Phase == "over"
+	return (v != nil && v.Phase == engine.PhaseOver) || t.u.Table.Phase == node.PhaseOver
 }
 
 // name is how a seat is called on screen: "You" for yourself.
@@ -144,33 +145,8 @@ type can struct {
 }
 
 func (t *tableModel) can() can {
-	var c can
-	v := t.v()
-	me := t.me()
-	if v == nil || me < 0 || v.Phase == engine.PhaseOver || out(v, me) {
-		return c
-	}
-	myTurn := v.Turn == me
-	switch v.Phase {
-	case engine.PhasePlay:
-		c.play = myTurn && len(v.Hand) > 0
-		c.judge = myTurn && v.Rules.Doubt && v.Round != nil && v.Last != nil && v.No > 0 && v.Last.Seat != me
-		c.quads = myTurn && v.Rules.Quads && len(v.Hand) > 4 && len(quadsIn(v.Hand, v.Rules)) > 0
-	case engine.PhaseCall:
-		c.call = v.Window != nil && slices.Contains(v.Window.Callers, me)
-		c.play = myTurn && v.Rules.Rapid && v.Last != nil && !v.Last.Out && len(v.Hand) > 0
-	case engine.PhaseGive:
-		c.give = v.Give != nil && v.Give.From == me
-	}
-	if c.play {
-		switch {
-		case len(v.Ranks) > 0:
-			c.choose, c.ranks = true, v.Ranks
-		case !v.Rank.Valid():
-			c.choose, c.ranks = true, allRanks()
-		}
-	}
-	return c
+	a := assist.Now(t.v(), t.me())
+	return can{play: a.Play, call: a.Call, judge: a.Judge, give: a.Give, quads: a.Quads, choose: a.Choose, ranks: a.Ranks}
 }
 
 // claimRank is the rank the play would claim.
@@ -557,7 +533,7 @@ func (t *tableModel) key(k string) tea.Cmd {
 			t.hint = ""
 			return nil
 		}
-		if t.over() || t.v() == nil && t.u.Table.Phase != "playing" {
+		if t.over() || t.v() == nil && t.u.Table.Phase != node.PhasePlaying {
 			if k == "q" && t.over() {
 				return func() tea.Msg { return leaveMsg{quit: true} }
 			}
@@ -575,6 +551,8 @@ func (t *tableModel) key(k string) tea.Cmd {
 	return t.gameKey(k)
 }
 
+// gameKey is a key pressed during a game: one case per key of the help
+// bar, so it runs long.
 func (t *tableModel) gameKey(k string) tea.Cmd {
 	v := t.v()
 	c := t.can()

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -148,7 +149,7 @@ func auditVisible(e *Event, seat int) bool {
 // "play 12", "the end".
 func auditWhere(e *Event, no int) string {
 	switch {
-	case e.Type == "over":
+	case e.Type == EventOver:
 		return "the end"
 	case no == 0:
 		return "the deal"
@@ -180,31 +181,34 @@ const (
 	fAll = 1<<iota - 1
 )
 
-var auditFields = map[string]int{
-	"deal":    fSeat | fTarget | fRank | fCounts,
-	"hand":    fSeat | fCards,
-	"quads":   fSeat | fRank | fCards,
-	"play":    fSeat | fNo | fRank | fClaim | fOut | fSizes,
-	"mine":    fSeat | fNo | fCards,
-	"pass":    fSeat | fNo,
-	"doubt":   fSeat | fNo,
-	"believe": fSeat | fNo,
-	"skip":    fSeat | fNo,
-	"stand":   fSeat | fNo,
-	"call":    fSeat | fTarget | fNo,
-	"reveal":  fSeat | fNo | fRank | fClaim | fCards | fTruth | fSneaked,
-	"take":    fSeat | fCount,
-	"give":    fSeat | fTarget | fCount | fAuto,
-	"handed":  fSeat | fTarget | fCards,
-	"leave":   fCount | fCards,
-	"round":   fSeat,
-	"win":     fSeat,
-	"out":     fSeat | fPlace,
-	"over":    fSeat | fPlaces | fHands | fCards,
+var auditFields = map[EventType]int{
+	EventDeal:    fSeat | fTarget | fRank | fCounts,
+	EventHand:    fSeat | fCards,
+	EventQuads:   fSeat | fRank | fCards,
+	EventPlay:    fSeat | fNo | fRank | fClaim | fOut | fSizes,
+	EventMine:    fSeat | fNo | fCards,
+	EventPass:    fSeat | fNo,
+	EventDoubt:   fSeat | fNo,
+	EventBelieve: fSeat | fNo,
+	EventSkip:    fSeat | fNo,
+	EventStand:   fSeat | fNo,
+	EventCall:    fSeat | fTarget | fNo,
+	EventReveal:  fSeat | fNo | fRank | fClaim | fCards | fTruth | fSneaked,
+	EventTake:    fSeat | fCount,
+	EventGive:    fSeat | fTarget | fCount | fAuto,
+	EventHanded:  fSeat | fTarget | fCards,
+	EventLeave:   fCount | fCards,
+	EventRound:   fSeat,
+	EventWin:     fSeat,
+	EventOut:     fSeat | fPlace,
+	EventOver:    fSeat | fPlaces | fHands | fCards,
 }
 
 // auditSame reports whether a and b announce the same thing. The audience
 // (To) is not compared: that the seat received the event is the point.
+// Cards compare in order: the engine announces cards in a fixed order
+// (sorted hands, a play's cards as placed), so a reordering is a different
+// story too.
 func auditSame(a, b *Event) bool {
 	if a.Type != b.Type {
 		return false
@@ -224,40 +228,11 @@ func auditSame(a, b *Event) bool {
 		(f&fSneaked == 0 || a.Sneaked == b.Sneaked) &&
 		(f&fPlace == 0 || a.Place == b.Place) &&
 		(f&fCount == 0 || a.Count == b.Count) &&
-		(f&fCards == 0 || auditSameCards(a.Cards, b.Cards)) &&
+		(f&fCards == 0 || slices.Equal(a.Cards, b.Cards)) &&
 		(f&fSizes == 0 || a.Sizes == b.Sizes) &&
-		(f&fCounts == 0 || auditSameSlice(a.Counts, b.Counts)) &&
-		(f&fPlaces == 0 || auditSameSlice(a.Places, b.Places)) &&
-		(f&fHands == 0 || auditSameHands(a.Hands, b.Hands))
-}
-
-// auditSameCards compares in order: the engine announces cards in a fixed
-// order (sorted hands, a play's cards as placed), so a reordering is a
-// different story too.
-func auditSameCards(a, b []Card) bool { return auditSameSlice(a, b) }
-
-func auditSameSlice[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func auditSameHands(a, b [][]Card) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !auditSameCards(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
+		(f&fCounts == 0 || slices.Equal(a.Counts, b.Counts)) &&
+		(f&fPlaces == 0 || slices.Equal(a.Places, b.Places)) &&
+		(f&fHands == 0 || slices.EqualFunc(a.Hands, b.Hands, slices.Equal[[]Card]))
 }
 
 // auditDiff says how what the seat was shown (got) differs from the
@@ -265,35 +240,35 @@ func auditSameHands(a, b [][]Card) bool {
 func auditDiff(got, want *Event) string {
 	if got.Type == want.Type {
 		switch got.Type {
-		case "hand":
+		case EventHand:
 			if got.Seat == want.Seat {
 				return fmt.Sprintf("your dealt hand differs from the committed deal: you were dealt %s, the seed deals %s.",
 					auditCards(got.Cards), auditCards(want.Cards))
 			}
-		case "reveal":
-			if !auditSameCards(got.Cards, want.Cards) {
+		case EventReveal:
+			if !slices.Equal(got.Cards, want.Cards) {
 				return fmt.Sprintf("you were shown a reveal of %s, the replay turned up %s.", auditCards(got.Cards), auditCards(want.Cards))
 			}
 			if got.Truth != want.Truth {
 				return fmt.Sprintf("you were told seat %d's claim was %s, the replay finds it %s.",
 					want.Seat, auditTruth(got.Truth), auditTruth(want.Truth))
 			}
-		case "take":
+		case EventTake:
 			if got.Seat != want.Seat {
 				return fmt.Sprintf("you were told seat %d took the pile, the replay gives it to seat %d.", got.Seat, want.Seat)
 			}
-		case "mine":
-			if !auditSameCards(got.Cards, want.Cards) {
+		case EventMine:
+			if !slices.Equal(got.Cards, want.Cards) {
 				return fmt.Sprintf("your own play was shown to you as %s, the log says you placed %s.",
 					auditCards(got.Cards), auditCards(want.Cards))
 			}
-		case "handed":
-			if !auditSameCards(got.Cards, want.Cards) {
+		case EventHanded:
+			if !slices.Equal(got.Cards, want.Cards) {
 				return fmt.Sprintf("the hand-over was shown to you as %s, the replay hands over %s.",
 					auditCards(got.Cards), auditCards(want.Cards))
 			}
-		case "over":
-			if !auditSameHands(got.Hands, want.Hands) || !auditSameCards(got.Cards, want.Cards) {
+		case EventOver:
+			if !slices.EqualFunc(got.Hands, want.Hands, slices.Equal[[]Card]) || !slices.Equal(got.Cards, want.Cards) {
 				return "the cards shown at the end differ from the replay's: " + auditDescribe(got) + " against " + auditDescribe(want) + "."
 			}
 		}
@@ -311,41 +286,41 @@ func auditTruth(t bool) string {
 // auditDescribe is an event in a few words.
 func auditDescribe(e *Event) string {
 	switch e.Type {
-	case "deal":
+	case EventDeal:
 		return fmt.Sprintf("a deal by seat %d with seat %d to play first and hands of %s", e.Seat, e.Target, auditCounts(e.Counts))
-	case "hand":
+	case EventHand:
 		return fmt.Sprintf("seat %d dealt %s", e.Seat, auditCards(e.Cards))
-	case "quads":
+	case EventQuads:
 		return fmt.Sprintf("seat %d laying out %s", e.Seat, auditCards(e.Cards))
-	case "play":
+	case EventPlay:
 		return fmt.Sprintf("seat %d claiming %d × %s (play %d)", e.Seat, e.Claim, e.Rank, e.No)
-	case "mine":
+	case EventMine:
 		return fmt.Sprintf("your play %d of %s", e.No, auditCards(e.Cards))
-	case "pass":
+	case EventPass:
 		return fmt.Sprintf("seat %d letting play %d go", e.Seat, e.No)
-	case "call":
+	case EventCall:
 		return fmt.Sprintf("seat %d calling play %d by seat %d", e.Seat, e.No, e.Target)
-	case "stand":
+	case EventStand:
 		return fmt.Sprintf("play %d by seat %d standing uncalled", e.No, e.Seat)
-	case "reveal":
+	case EventReveal:
 		return fmt.Sprintf("a reveal of %s for %d × %s, %s", auditCards(e.Cards), e.Claim, e.Rank, auditTruth(e.Truth))
-	case "take":
+	case EventTake:
 		return fmt.Sprintf("seat %d taking the pile (%s cards)", e.Seat, e.Count)
-	case "give":
+	case EventGive:
 		return fmt.Sprintf("seat %d handing seat %d %s card(s)", e.Seat, e.Target, e.Count)
-	case "handed":
+	case EventHanded:
 		return fmt.Sprintf("seat %d handing seat %d %s", e.Seat, e.Target, auditCards(e.Cards))
-	case "doubt", "believe", "skip":
+	case EventDoubt, EventBelieve, EventSkip:
 		return fmt.Sprintf("seat %d's %s on play %d", e.Seat, e.Type, e.No)
-	case "leave":
+	case EventLeave:
 		return fmt.Sprintf("%s card(s) leaving the game", e.Count)
-	case "round":
+	case EventRound:
 		return fmt.Sprintf("seat %d starting a round", e.Seat)
-	case "out":
+	case EventOut:
 		return fmt.Sprintf("seat %d out in place %d", e.Seat, e.Place)
-	case "win":
+	case EventWin:
 		return fmt.Sprintf("seat %d winning", e.Seat)
-	case "over":
+	case EventOver:
 		hands := make([]string, len(e.Hands))
 		for i, h := range e.Hands {
 			hands[i] = auditCards(h)
@@ -410,17 +385,17 @@ func auditVerdicts(steps []Step, batches [][]Event) []string {
 		for j := range b {
 			e := &b[j]
 			switch e.Type {
-			case "play":
+			case EventPlay:
 				if cmd != nil && cmd.Move == MovePlay && cmd.Seat == e.Seat {
 					plays[e.No] = placed{e.Seat, cmd.Cards}
 				}
-			case "reveal":
+			case EventReveal:
 				p, ok := plays[e.No]
 				if !ok || p.seat != e.Seat {
 					bad("play %d: a reveal turned up a play the log never made.", e.No)
 					continue
 				}
-				if !auditSameCards(e.Cards, p.cards) {
+				if !slices.Equal(e.Cards, p.cards) {
 					bad("play %d: the reveal turned up %s, the log says seat %d placed %s.", e.No, auditCards(e.Cards), p.seat, auditCards(p.cards))
 				}
 				truth := e.Sneaked == 0 && len(p.cards) == e.Claim
@@ -454,12 +429,12 @@ func auditTaker(before []Event, r *Event, truth bool) (int, bool) {
 			continue
 		}
 		switch e.Type {
-		case "call", "doubt":
+		case EventCall, EventDoubt:
 			if truth {
 				return e.Seat, true
 			}
 			return r.Seat, true
-		case "believe":
+		case EventBelieve:
 			if truth {
 				return 0, false // the round leaves the game
 			}
@@ -472,10 +447,10 @@ func auditTaker(before []Event, r *Event, truth bool) (int, bool) {
 // auditNextTake is the seat of the first take in events, -1 if none.
 func auditNextTake(events []Event) int {
 	for _, e := range events {
-		if e.Type == "take" {
+		if e.Type == EventTake {
 			return e.Seat
 		}
-		if e.Type == "reveal" {
+		if e.Type == EventReveal {
 			break
 		}
 	}

@@ -140,7 +140,7 @@ func auditConfig(preset string, seats int, seed uint64) Config {
 
 // auditGameWith plays seeded games until one has an event of type typ in
 // seat's received events, and returns it with the index of that event.
-func auditGameWith(t *testing.T, preset string, seat int, typ string) (Config, []Step, [][]Event, []Event, int) {
+func auditGameWith(t *testing.T, preset string, seat int, typ EventType) (Config, []Step, [][]Event, []Event, int) {
 	t.Helper()
 	for seed := uint64(1); seed < 200; seed++ {
 		cfg := auditConfig(preset, 4, seed)
@@ -169,7 +169,7 @@ func auditWant(t *testing.T, problems []string, want string) {
 // An honest host's game verifies for every seat and for a spectator, under
 // every preset and a few seat counts.
 func TestAuditHonestGameVerifies(t *testing.T) {
-	seen := map[string]bool{}
+	seen := map[EventType]bool{}
 	for _, preset := range append(slices.Clone(Presets), "everything") {
 		for _, seats := range []int{3, 4, 7} {
 			for seed := uint64(1); seed <= 3; seed++ {
@@ -190,7 +190,7 @@ func TestAuditHonestGameVerifies(t *testing.T) {
 		}
 	}
 	// The games must have shown the audit every kind of event.
-	for _, typ := range []string{"deal", "hand", "quads", "play", "mine", "pass", "call", "stand", "reveal", "take",
+	for _, typ := range []EventType{"deal", "hand", "quads", "play", "mine", "pass", "call", "stand", "reveal", "take",
 		"give", "handed", "doubt", "believe", "skip", "leave", "round", "out", "win", "over"} {
 		if !seen[typ] {
 			t.Errorf("no game had a %q event", typ)

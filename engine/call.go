@@ -56,7 +56,7 @@ func (g *Game) pass(now time.Duration, seat, no int) error {
 	g.touch(now)
 	g.win.passed |= 1 << seat
 	g.win.callers &^= 1 << seat
-	g.emit(Event{Type: "pass", Seat: seat, No: no})
+	g.emit(Event{Type: EventPass, Seat: seat, No: no})
 	if g.win.callers == 0 {
 		g.stand()
 	}
@@ -66,7 +66,7 @@ func (g *Game) pass(now time.Duration, seat, no int) error {
 // stand closes the window with no call (R8): the play stands unrevealed.
 func (g *Game) stand() {
 	g.win.open = false
-	g.emit(Event{Type: "stand", Seat: g.last.seat, No: g.last.no})
+	g.emit(Event{Type: EventStand, Seat: g.last.seat, No: g.last.no})
 	if g.last.out {
 		if g.goOut(g.last.seat); g.phase == PhaseOver {
 			return
@@ -96,7 +96,7 @@ func (g *Game) showdown(caller int) {
 	p := &g.last
 	p.shown, p.caller = true, caller
 	truth := g.truth()
-	g.emit(Event{Type: "call", Seat: caller, Target: p.seat, No: p.no})
+	g.emit(Event{Type: EventCall, Seat: caller, Target: p.seat, No: p.no})
 	g.reveal(truth)
 	st := &g.stats[caller]
 	st.Calls++
@@ -130,13 +130,13 @@ func (g *Game) reveal(truth bool) {
 			g.stats[p.seat].Caught++
 		}
 	}
-	g.emit(Event{Type: "reveal", Seat: p.seat, No: p.no, Rank: p.rank, Claim: p.claim,
+	g.emit(Event{Type: EventReveal, Seat: p.seat, No: p.no, Rank: p.rank, Claim: p.claim,
 		Cards: append([]Card(nil), p.cards...), Truth: truth, Sneaked: p.sneaked})
 }
 
 // takePile puts the whole pile into seat's hand (R10).
 func (g *Game) takePile(seat int) {
-	g.emit(Event{Type: "take", Seat: seat, Count: Seen(len(g.pile), true, g.rules.Rough)})
+	g.emit(Event{Type: EventTake, Seat: seat, Count: Seen(len(g.pile), true, g.rules.Rough)})
 	g.hands[seat] = addTo(g.hands[seat], g.pile)
 	g.pile = g.pile[:0]
 	g.stats[seat].Pickups++
@@ -190,8 +190,8 @@ func (g *Game) transfer(cards []Card, auto bool) {
 	from, to := g.give.from, g.give.to
 	g.hands[from] = take(g.hands[from], cards)
 	g.hands[to] = addTo(g.hands[to], cards)
-	g.emit(Event{Type: "give", Seat: from, Target: to, Count: Exact(len(cards)), Auto: auto})
-	g.emit(Event{Type: "handed", To: []int{from, to}, Seat: from, Target: to, Cards: append([]Card(nil), cards...)})
+	g.emit(Event{Type: EventGive, Seat: from, Target: to, Count: Exact(len(cards)), Auto: auto})
+	g.emit(Event{Type: EventHanded, To: []int{from, to}, Seat: from, Target: to, Cards: append([]Card(nil), cards...)})
 	g.give = give{}
 	g.advance()
 }

@@ -206,6 +206,6 @@ func (g *Game) resume(now time.Duration) error {
 	case PhaseGive:
 		g.give.closes = g.now + GiveTime
 	}
-	g.emit(Event{Type: "resume", No: g.plays})
+	g.emit(Event{Type: EventResume, No: g.plays})
 	return nil
 }

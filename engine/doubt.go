@@ -37,7 +37,7 @@ func (g *Game) judge(now time.Duration, m Move, seat, no int) error {
 	g.touch(now)
 	switch m {
 	case MoveDoubt:
-		g.emit(Event{Type: "doubt", Seat: seat, No: p.no})
+		g.emit(Event{Type: EventDoubt, Seat: seat, No: p.no})
 		p.shown, p.caller = true, seat
 		truth := g.truth()
 		g.reveal(truth)
@@ -55,7 +55,7 @@ func (g *Game) judge(now time.Duration, m Move, seat, no int) error {
 		}
 		g.newRound(g.nextIn(seat))
 	case MoveBelieve:
-		g.emit(Event{Type: "believe", Seat: seat, No: p.no})
+		g.emit(Event{Type: EventBelieve, Seat: seat, No: p.no})
 		p.shown = true
 		truth := g.truth()
 		g.reveal(truth)
@@ -74,7 +74,7 @@ func (g *Game) judge(now time.Duration, m Move, seat, no int) error {
 		}
 		g.newRound(starter)
 	case MoveSkip:
-		g.emit(Event{Type: "skip", Seat: seat, No: p.no})
+		g.emit(Event{Type: EventSkip, Seat: seat, No: p.no})
 		g.round.skips++
 		if g.settlePending(); g.phase == PhaseOver {
 			return nil
@@ -115,7 +115,7 @@ func (g *Game) settlePending() {
 // leave takes the round's cards out of the game (V15). The last play was
 // turned up when shown; the rest leave face down.
 func (g *Game) leave(shown bool) {
-	ev := Event{Type: "leave", Count: Seen(len(g.pile), true, g.rules.Rough)}
+	ev := Event{Type: EventLeave, Count: Seen(len(g.pile), true, g.rules.Rough)}
 	if shown {
 		ev.Cards = append([]Card(nil), g.last.cards...)
 		g.seen = append(g.seen, g.last.cards...)
@@ -135,7 +135,7 @@ func (g *Game) newRound(seat int) {
 		return
 	}
 	g.turn = seat
-	g.emit(Event{Type: "round", Seat: seat})
+	g.emit(Event{Type: EventRound, Seat: seat})
 }
 
 func capital(s string) string {

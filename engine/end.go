@@ -7,10 +7,10 @@ func (g *Game) goOut(seat int) {
 	g.placed[seat] = g.nOut
 	if g.winner < 0 {
 		g.winner = seat
-		g.emit(Event{Type: "win", Seat: seat})
+		g.emit(Event{Type: EventWin, Seat: seat})
 	}
 	if g.rules.Places {
-		g.emit(Event{Type: "out", Seat: seat, Place: g.nOut})
+		g.emit(Event{Type: EventOut, Seat: seat, Place: g.nOut})
 		if g.in() > 1 {
 			return
 		}
@@ -56,6 +56,6 @@ func (g *Game) end() {
 	for s, h := range g.hands {
 		hands[s] = append([]Card{}, h...)
 	}
-	g.emit(Event{Type: "over", Seat: g.winner, Places: append([]int(nil), g.places...), Hands: hands,
+	g.emit(Event{Type: EventOver, Seat: g.winner, Places: append([]int(nil), g.places...), Hands: hands,
 		Cards: append([]Card{}, g.pile...)})
 }

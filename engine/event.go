@@ -6,6 +6,35 @@ import (
 	"time"
 )
 
+// EventType is what an event announces. Its value is the word the referee
+// protocol and the wire carry, so a new type is a new word, never a renamed one.
+type EventType string
+
+// The event types, as Event's doc lists their fields.
+const (
+	EventDeal    EventType = "deal"
+	EventHand    EventType = "hand"
+	EventQuads   EventType = "quads"
+	EventPlay    EventType = "play"
+	EventMine    EventType = "mine"
+	EventPass    EventType = "pass"
+	EventCall    EventType = "call"
+	EventStand   EventType = "stand"
+	EventReveal  EventType = "reveal"
+	EventTake    EventType = "take"
+	EventGive    EventType = "give"
+	EventHanded  EventType = "handed"
+	EventDoubt   EventType = "doubt"
+	EventBelieve EventType = "believe"
+	EventSkip    EventType = "skip"
+	EventLeave   EventType = "leave"
+	EventRound   EventType = "round"
+	EventOut     EventType = "out"
+	EventWin     EventType = "win"
+	EventOver    EventType = "over"
+	EventResume  EventType = "resume"
+)
+
 // An Event is something a table announces. To is its audience: nil for
 // every seat (and spectators), else the seats that may see it. A seat's
 // own cards (its deal, its play, a hand-over) go to that seat alone.
@@ -32,7 +61,7 @@ import (
 //	over    Places, Seat (winner, -1 for none) [winner], Hands, Cards (the pile)
 //	resume  No: a new host restarted the open window's or hand-over's clock
 type Event struct {
-	Type    string
+	Type    EventType
 	To      []int
 	Seat    int
 	Target  int
@@ -77,11 +106,12 @@ func (e *Event) VisibleTo(seat int) bool {
 func (e *Event) Public() bool { return e.To == nil }
 
 // MarshalJSON writes the event as the referee protocol does: "type", "to"
-// ("all" or a list of seats), then the fields its type uses.
+// ("all" or a list of seats), then the fields its type uses. It is long
+// because it is one case per event type, read against REFEREE.md's list.
 func (e Event) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, 128)
 	b = append(b, `{"type":`...)
-	b = strconv.AppendQuote(b, e.Type)
+	b = strconv.AppendQuote(b, string(e.Type))
 	b = append(b, `,"to":`...)
 	if e.To == nil {
 		b = append(b, `"all"`...)
@@ -108,39 +138,39 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		b = append(b, j...)
 	}
 	switch e.Type {
-	case "deal":
+	case EventDeal:
 		num("dealer", e.Seat)
 		num("first", e.Target)
 		raw("rank", e.Rank)
 		raw("hands", e.Counts)
-	case "hand":
+	case EventHand:
 		num("seat", e.Seat)
 		raw("cards", e.Cards)
-	case "quads":
+	case EventQuads:
 		num("seat", e.Seat)
 		raw("rank", e.Rank)
 		raw("cards", e.Cards)
-	case "play":
+	case EventPlay:
 		num("seat", e.Seat)
 		num("no", e.No)
 		raw("rank", e.Rank)
 		num("claim", e.Claim)
 		flag("out", e.Out)
 		raw("sizes", e.Sizes)
-	case "mine":
+	case EventMine:
 		num("seat", e.Seat)
 		num("no", e.No)
 		raw("cards", e.Cards)
-	case "resume":
+	case EventResume:
 		num("no", e.No)
-	case "pass", "doubt", "believe", "skip", "stand":
+	case EventPass, EventDoubt, EventBelieve, EventSkip, EventStand:
 		num("seat", e.Seat)
 		num("no", e.No)
-	case "call":
+	case EventCall:
 		num("seat", e.Seat)
 		num("on", e.Target)
 		num("no", e.No)
-	case "reveal":
+	case EventReveal:
 		num("seat", e.Seat)
 		num("no", e.No)
 		raw("rank", e.Rank)
@@ -148,29 +178,29 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		raw("cards", e.Cards)
 		flag("truth", e.Truth)
 		num("sneaked", e.Sneaked)
-	case "take":
+	case EventTake:
 		num("seat", e.Seat)
 		raw("count", e.Count)
-	case "give":
+	case EventGive:
 		num("seat", e.Seat)
 		num("on", e.Target)
 		raw("count", e.Count)
 		flag("auto", e.Auto)
-	case "handed":
+	case EventHanded:
 		num("seat", e.Seat)
 		num("on", e.Target)
 		raw("cards", e.Cards)
-	case "leave":
+	case EventLeave:
 		raw("count", e.Count)
 		if e.Cards != nil {
 			raw("cards", e.Cards)
 		}
-	case "round", "win":
+	case EventRound, EventWin:
 		num("seat", e.Seat)
-	case "out":
+	case EventOut:
 		num("seat", e.Seat)
 		num("place", e.Place)
-	case "over":
+	case EventOver:
 		if e.Seat >= 0 {
 			num("winner", e.Seat)
 		} else {

@@ -1,6 +1,9 @@
 package engine
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"slices"
+)
 
 // Test hooks into the hidden state. They exist only in test builds.
 
@@ -20,7 +23,7 @@ func (g *Game) Scramble(keep int, rng *rand.Rand) bool {
 	p := &g.last
 	top := len(p.cards)
 	down := g.plays > 0 && !p.shown && top > 0 && top <= len(g.pile) &&
-		equalCards(g.pile[len(g.pile)-top:], p.cards)
+		slices.Equal(g.pile[len(g.pile)-top:], p.cards)
 	mine := down && p.seat == keep
 	rest := len(g.pile)
 	if down {
@@ -101,18 +104,6 @@ func (g *Game) Scramble(keep int, rng *rand.Rand) bool {
 // test can tell that case was reached.
 var SneakMoves int
 
-func equalCards(a, b []Card) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // minus is the multiset a less b (b must be within a).
 func minus(a, b []Card) []Card {
 	var c counts
@@ -130,11 +121,11 @@ func minus(a, b []Card) []Card {
 
 func sameHidden(a, b *Game) bool {
 	for s := range a.hands {
-		if !equalCards(a.hands[s], b.hands[s]) {
+		if !slices.Equal(a.hands[s], b.hands[s]) {
 			return false
 		}
 	}
-	return equalCards(a.pile, b.pile) && equalCards(a.last.cards, b.last.cards) && equalCards(a.gone, b.gone)
+	return slices.Equal(a.pile, b.pile) && slices.Equal(a.last.cards, b.last.cards) && slices.Equal(a.gone, b.gone)
 }
 
 // Hidden is the number of cards keep cannot see, for tests that want to

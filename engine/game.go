@@ -234,13 +234,13 @@ func (g *Game) emitDeal() {
 		sizes[s] = Seen(len(h), false, g.rules.Rough)
 	}
 	rank := g.required()
-	g.emit(Event{Type: "deal", Seat: g.dealer, Target: g.first, Rank: rank, Counts: sizes})
+	g.emit(Event{Type: EventDeal, Seat: g.dealer, Target: g.first, Rank: rank, Counts: sizes})
 	// One block for the copies of every hand.
 	cp := make([]Card, 0, g.total)
 	for s, h := range g.hands {
 		at := len(cp)
 		cp = append(cp, h...)
-		g.emit(Event{Type: "hand", To: g.only(s), Seat: s, Cards: cp[at:len(cp):len(cp)]})
+		g.emit(Event{Type: EventHand, To: g.only(s), Seat: s, Cards: cp[at:len(cp):len(cp)]})
 	}
 }
 

@@ -224,7 +224,7 @@ func (s *script) conserved(line string) {
 
 // has reports whether the last line's events include one of type typ, and
 // returns the first.
-func (s *script) has(typ string) (engine.Event, bool) {
+func (s *script) has(typ engine.EventType) (engine.Event, bool) {
 	for _, e := range s.events {
 		if e.Type == typ {
 			return e, true
@@ -233,7 +233,7 @@ func (s *script) has(typ string) (engine.Event, bool) {
 	return engine.Event{}, false
 }
 
-func (s *script) must(typ string) engine.Event {
+func (s *script) must(typ engine.EventType) engine.Event {
 	s.t.Helper()
 	e, ok := s.has(typ)
 	if !ok {
@@ -242,7 +242,7 @@ func (s *script) must(typ string) engine.Event {
 	return e
 }
 
-func (s *script) mustNot(typ string) {
+func (s *script) mustNot(typ engine.EventType) {
 	s.t.Helper()
 	if _, ok := s.has(typ); ok {
 		s.t.Fatalf("unexpected %s event in %s", typ, evs(s.events))
@@ -287,7 +287,8 @@ func hand(g *engine.Game, seat int) string { return str(g.State().Hands[seat]) }
 
 func pile(g *engine.Game) string { return str(g.State().Pile) }
 
-func check[T comparable](t testing.TB, what string, got, want T) {
+// check takes what as any string kind, so an event type can name itself.
+func check[S ~string, T comparable](t testing.TB, what S, got, want T) {
 	t.Helper()
 	if got != want {
 		t.Errorf("%s = %v, want %v", what, got, want)

@@ -80,8 +80,8 @@ func (g *Game) play(now time.Duration, seat int, cards []Card, claim int, rank R
 	}
 	g.last = play{seat: seat, no: g.plays, rank: rank, claim: claim, cards: append(g.last.cards[:0], cards...),
 		out: len(hand) == 0, caller: -1, sizes: sizes, sneaked: sneaked}
-	g.emit(Event{Type: "play", Seat: seat, No: g.plays, Rank: rank, Claim: claim, Out: g.last.out, Sizes: sizes})
-	g.emit(Event{Type: "mine", To: g.only(seat), Seat: seat, No: g.plays, Cards: append([]Card(nil), cards...)})
+	g.emit(Event{Type: EventPlay, Seat: seat, No: g.plays, Rank: rank, Claim: claim, Out: g.last.out, Sizes: sizes})
+	g.emit(Event{Type: EventMine, To: g.only(seat), Seat: seat, No: g.plays, Cards: append([]Card(nil), cards...)})
 
 	if g.rules.Doubt {
 		// Adding is anything but a doubt: it puts out a seat that played its
@@ -204,6 +204,6 @@ func (g *Game) quads(now time.Duration, seat int, cards []Card) error {
 	g.hands[seat] = take(hand, cards)
 	g.gone = append(g.gone, cards...)
 	g.seen = append(g.seen, cards...)
-	g.emit(Event{Type: "quads", Seat: seat, Rank: r, Cards: append([]Card(nil), cards...)})
+	g.emit(Event{Type: EventQuads, Seat: seat, Rank: r, Cards: append([]Card(nil), cards...)})
 	return nil
 }

@@ -3,9 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -105,9 +103,15 @@ func Preset(name string) (Rules, bool) {
 	return r, true
 }
 
-// RuleKeys are the keys of a rules object (../shared/REFEREE.md), in order.
-var RuleKeys = []string{"sequence", "start", "cap", "direction", "jokers", "places", "quads", "first",
-	"callers", "count_lies", "rapid", "sneak", "counts", "window", "decks", "mode"}
+// RuleKeys are the keys of a rules object (../shared/REFEREE.md), in order:
+// ruleTable's.
+var RuleKeys = func() []string {
+	keys := make([]string, len(ruleTable))
+	for i, k := range ruleTable {
+		keys[i] = k.key
+	}
+	return keys
+}()
 
 // ParseRules reads a rules value as the referee takes it: a preset name, or
 // an object whose keys override its "preset" (standard by default).
@@ -154,232 +158,38 @@ func badRules(format string, args ...any) *Refusal {
 }
 
 // Set changes one rule by its key. Values may be JSON-decoded (string,
-// float64, json.Number, bool) or strings from a command line.
+// float64, json.Number, bool) or strings from a command line. A refused
+// value changes nothing.
 func (r *Rules) Set(key string, v any) error {
-	str := func() (string, error) {
-		s, ok := v.(string)
-		if !ok {
-			return "", badRules("%s takes a word, not %v", key, v)
+	k := findRule(key)
+	if k == nil {
+		if key == "preset" {
+			return badRules("preset can only be the base of a rules object")
 		}
-		return s, nil
-	}
-	num := func(lo, hi float64, whole bool) (float64, error) {
-		var f float64
-		switch x := v.(type) {
-		case float64:
-			f = x
-		case int:
-			f = float64(x)
-		case json.Number:
-			var err error
-			if f, err = x.Float64(); err != nil {
-				return 0, badRules("%s takes a number", key)
-			}
-		case string:
-			var err error
-			if f, err = strconv.ParseFloat(x, 64); err != nil {
-				return 0, badRules("%s takes a number, not %q", key, x)
-			}
-		default:
-			return 0, badRules("%s takes a number", key)
-		}
-		if math.IsNaN(f) || f < lo || f > hi || (whole && f != math.Trunc(f)) {
-			if whole {
-				return 0, badRules("%s must be a whole number from %g to %g", key, lo, hi)
-			}
-			return 0, badRules("%s must be from %g to %g", key, lo, hi)
-		}
-		return f, nil
-	}
-	boolean := func() (bool, error) {
-		switch x := v.(type) {
-		case bool:
-			return x, nil
-		case string:
-			switch strings.ToLower(x) {
-			case "true", "on", "yes", "1":
-				return true, nil
-			case "false", "off", "no", "0":
-				return false, nil
-			}
-		}
-		return false, badRules("%s is true or false", key)
-	}
-	oneOf := func(choices ...string) (int, error) {
-		s, err := str()
-		if err != nil {
-			return 0, err
-		}
-		for i, c := range choices {
-			if s == c {
-				return i, nil
-			}
-		}
-		return 0, badRules("%s is one of %s, not %q", key, strings.Join(choices, ", "), s)
-	}
-	switch key {
-	case "sequence":
-		i, err := oneOf(seqNames...)
-		if err != nil {
-			return err
-		}
-		r.Sequence = Sequence(i)
-	case "start":
-		s, err := str()
-		if err != nil {
-			return err
-		}
-		rk, ok := ParseRank(s)
-		if !ok || (s != rk.String() && strings.ToUpper(s) != rk.String()) {
-			return badRules("start is a rank, A to K, not %q", s)
-		}
-		r.Start = rk
-	case "cap":
-		f, err := num(0, 32, true) // 0: 4 per deck, as the twist plays
-		if err != nil {
-			return err
-		}
-		r.Cap = int(f)
-	case "direction":
-		i, err := oneOf("cw", "ccw")
-		if err != nil {
-			return err
-		}
-		r.CCW = i == 1
-	case "jokers":
-		f, err := num(0, 2, true)
-		if err != nil {
-			return err
-		}
-		if f == 1 {
-			return badRules("jokers is 0 or 2 per deck")
-		}
-		r.Jokers = int(f)
-	case "places", "quads", "count_lies", "rapid":
-		b, err := boolean()
-		if err != nil {
-			return err
-		}
-		switch key {
-		case "places":
-			r.Places = b
-		case "quads":
-			r.Quads = b
-		case "count_lies":
-			r.CountLies = b
-		case "rapid":
-			r.Rapid = b
-		}
-	case "first":
-		s, err := str()
-		if err != nil {
-			return err
-		}
-		switch {
-		case s == "dealer-left":
-			r.First = FirstRule{}
-		case s == "random":
-			r.First = FirstRule{Random: true}
-		case strings.HasPrefix(s, "holder:"):
-			c, ok := ParseCard(strings.TrimPrefix(s, "holder:"))
-			if !ok {
-				return badRules("first holder:%s names no card", strings.TrimPrefix(s, "holder:"))
-			}
-			r.First = FirstRule{Holder: true, Card: c}
-		default:
-			return badRules("first is dealer-left, random or holder:CARD, not %q", s)
-		}
-	case "callers":
-		i, err := oneOf("any", "next")
-		if err != nil {
-			return err
-		}
-		r.NextOnly = i == 1
-	case "sneak":
-		f, err := num(0, 3, true)
-		if err != nil {
-			return err
-		}
-		r.Sneak = int(f)
-	case "counts":
-		i, err := oneOf("exact", "rough")
-		if err != nil {
-			return err
-		}
-		r.Rough = i == 1
-	case "window":
-		f, err := num(1, 60, false)
-		if err != nil {
-			return err
-		}
-		r.Window = time.Duration(f * float64(time.Second))
-	case "decks":
-		f, err := num(0, 3, true)
-		if err != nil {
-			return err
-		}
-		r.Decks = int(f)
-	case "mode":
-		i, err := oneOf("classic", "doubt")
-		if err != nil {
-			return err
-		}
-		r.Doubt = i == 1
-	case "preset":
-		return badRules("preset can only be the base of a rules object")
-	default:
 		return badRules("there is no rule %q (the keys are %s)", key, strings.Join(RuleKeys, ", "))
+	}
+	next := *r
+	if err := k.set(&next, ruleValue{key, v}); err != nil {
+		return err
+	}
+	*r = next
+	return nil
+}
+
+// Get is a rule's value by key, as the referee writes it; nil for no key.
+func (r Rules) Get(key string) any {
+	if k := findRule(key); k != nil {
+		return k.get(r)
 	}
 	return nil
 }
 
-// Get is a rule's value by key, as the referee writes it.
-func (r Rules) Get(key string) any {
-	switch key {
-	case "sequence":
-		return r.Sequence.String()
-	case "start":
-		return r.Start.String()
-	case "cap":
-		return r.Cap
-	case "direction":
-		if r.CCW {
-			return "ccw"
-		}
-		return "cw"
-	case "jokers":
-		return r.Jokers
-	case "places":
-		return r.Places
-	case "quads":
-		return r.Quads
-	case "first":
-		return r.First.String()
-	case "callers":
-		if r.NextOnly {
-			return "next"
-		}
-		return "any"
-	case "count_lies":
-		return r.CountLies
-	case "rapid":
-		return r.Rapid
-	case "sneak":
-		return r.Sneak
-	case "counts":
-		if r.Rough {
-			return "rough"
-		}
-		return "exact"
-	case "window":
-		return r.Window.Seconds()
-	case "decks":
-		return r.Decks
-	case "mode":
-		if r.Doubt {
-			return "doubt"
-		}
-		return "classic"
+// RuleChoices are the values a menu may offer for a rules key, as Set takes
+// them and Get writes them (a window in whole seconds; a few holder: cards);
+// nil for no key.
+func RuleChoices(key string) []string {
+	if k := findRule(key); k != nil {
+		return append([]string(nil), k.choices...)
 	}
 	return nil
 }

@@ -179,7 +179,7 @@ func TestStrangersCantCrowdOutPlayers(t *testing.T) {
 	select {
 	case n := <-lostNotice:
 		t.Fatalf("the seated player lost the host: %s", n)
-	case <-time.After(2 * DeadAfter):
+	case <-time.After(2 * DefaultTiming().DeadAfter):
 	}
 	seated.mu.Lock()
 	gen := seated.gen

@@ -2,50 +2,26 @@ package node
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/binary"
-	"errors"
+
+	"github.com/bullshit-game/bullshit/node/gamewire"
 )
 
-// Before the deal the host publishes, signed, a commitment to the deal's
-// seed; at the end it reveals the seed and the salt, and every node checks
-// them against the commitment before it replays the game (engine.Audit).
-// The hash binds the host: no other seed gives the same commitment, so the
-// deal can't be swapped once play has begun. The 32-byte salt hides the
-// seed: without it anyone could try all 2^64 seeds against the hash and
-// learn every hand.
-//
-// What it does not stop: the host chooses the seed. A host that tries
-// seeds on its own before it commits can pick a deal it likes (a good hand
-// for itself or a friend). Closing that takes randomness the host can't
-// foresee: every player sends a random nonce after the commitment and the
-// deal's seed becomes a hash of the committed secret and every nonce.
-
-// commitDomain keeps a commitment from equalling any other SHA-256 use.
-const commitDomain = "bullshit/commit/v1"
+// The commitment to the deal's seed (its why and its arithmetic) is in
+// package gamewire, which the browser client checks with too.
 
 // SaltSize is the length of a commitment's salt.
-const SaltSize = 32
+const SaltSize = gamewire.SaltSize
 
 // ErrCommitMismatch is a revealed seed and salt that don't hash to the
 // commitment the host published before the deal.
-var ErrCommitMismatch = errors.New("the revealed seed and salt don't match the commitment the host published before the deal")
+var ErrCommitMismatch = gamewire.ErrCommitMismatch
 
-// Commit is SHA-256("bullshit/commit/v1" || seed, 8 bytes little-endian
-// || salt).
-func Commit(seed uint64, salt [SaltSize]byte) [32]byte {
-	var b [len(commitDomain) + 8 + SaltSize]byte
-	n := copy(b[:], commitDomain)
-	binary.LittleEndian.PutUint64(b[n:], seed)
-	copy(b[n+8:], salt[:])
-	return sha256.Sum256(b[:])
-}
+// Commit is gamewire.Commit.
+func Commit(seed uint64, salt [SaltSize]byte) [32]byte { return gamewire.Commit(seed, salt) }
 
 // CheckCommit reports whether seed and salt are what commitment bound.
 func CheckCommit(commitment [32]byte, seed uint64, salt [SaltSize]byte) bool {
-	c := Commit(seed, salt)
-	return subtle.ConstantTimeCompare(c[:], commitment[:]) == 1
+	return gamewire.CheckCommit(commitment, seed, salt)
 }
 
 // NewSalt draws a salt from crypto/rand.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
-	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 
@@ -34,6 +33,7 @@ type Device struct {
 	advertis func() Advertiser
 	bots     BotMaker
 	fall     func(*engine.View) (engine.Command, bool)
+	timing   Timing
 }
 
 // DeviceConfig says how a Device reaches the LAN.
@@ -57,6 +57,10 @@ type DeviceConfig struct {
 	// (WebErr says why); an address asked for that can't be listened on
 	// is an error.
 	Web *WebConfig
+	// Timing is for the tables the device opens (where their Settings
+	// leave a field zero) and the tables it joins; zero fields are
+	// DefaultTiming's.
+	Timing Timing
 }
 
 // NewDevice starts the libp2p host on the LAN.
@@ -69,7 +73,8 @@ func NewDevice(ctx context.Context, cfg DeviceConfig) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Device{Key: cfg.Key, Name: cfg.Name, h: h, iface: cfg.Iface, bots: cfg.Bots, fall: cfg.Fallback}
+	d := &Device{Key: cfg.Key, Name: cfg.Name, h: h, iface: cfg.Iface, bots: cfg.Bots, fall: cfg.Fallback,
+		timing: cfg.Timing.or(DefaultTiming())}
 	if cfg.Web != nil {
 		d.web, d.webErr = ListenWeb(cfg.Key, webLAN(cfg), *cfg.Web)
 		if d.webErr != nil && cfg.Web.Addr != "" {
@@ -192,43 +197,51 @@ func (d *Device) Open(set Settings) (*Hosted, error) {
 	if d.bots == nil {
 		return nil, errors.New("node: a device needs a bot maker to host")
 	}
+	set.Timing = set.Timing.or(d.timing)
 	t, err := NewTable(set, d.Name, d.bots, d.fall)
 	if err != nil {
 		return nil, err
 	}
+	return d.host(t, TableInfo{Name: t.set.Name, Seats: t.set.Seats, Taken: len(set.Bots), Preset: t.set.Rules.Preset,
+		Phase: PhaseWaiting, Private: set.Code != ""})
+}
+
+// host puts a table on the network, advertises it (info, with what the
+// device knows filled in), and keeps the advert's phase and seats up to
+// date. It closes t if it can't be served.
+func (d *Device) host(t *Table, info TableInfo) (*Hosted, error) {
 	srv, err := Serve(d.h, d.Key, t)
 	if err != nil {
 		t.Close()
 		return nil, err
 	}
-	ho := &Hosted{Table: t, Server: srv}
+	info.ID, info.Host, info.HostPeer, info.Version, info.Addrs = t.ID, d.Name, d.h.ID(), protocol.Current.String(), d.h.Addrs()
+	ho := &Hosted{Table: t, Server: srv, info: info}
 	d.serveWeb(ho)
-	ho.info = TableInfo{ID: t.ID, Name: t.set.Name, Host: d.Name, HostPeer: d.h.ID(), Seats: t.set.Seats,
-		Taken: len(set.Bots), Preset: t.set.Rules.Preset, Phase: PhaseWaiting, Version: protocol.Current.String(),
-		Private: set.Code != "", Addrs: d.h.Addrs()}
 	if d.advertis != nil {
-		ho.adv = d.advertis()
-	}
-	if ho.adv != nil {
-		if err := ho.adv.Advertise(ho.info); err != nil {
+		if ho.adv = d.advertis(); ho.adv != nil && ho.adv.Advertise(ho.info) != nil {
 			ho.adv = nil
 		}
 	}
-	t.OnPhase = func(l TableInfoLite) {
-		ho.mu.Lock()
-		ho.info.Taken, ho.info.Seats = l.Taken, l.Seats
-		ho.info.Phase = PhaseWaiting
-		if l.Phase != "waiting" {
-			ho.info.Phase = PhasePlaying
-		}
-		info := ho.info
-		adv := ho.adv
-		ho.mu.Unlock()
-		if adv != nil {
-			go adv.Advertise(info)
-		}
-	}
+	t.do(func() { t.OnPhase = ho.phaseChanged })
 	return ho, nil
+}
+
+// phaseChanged re-advertises the table when its phase or seats change. A
+// finished game's seats are still taken: it is advertised as playing.
+func (ho *Hosted) phaseChanged(l TableInfoLite) {
+	ho.mu.Lock()
+	ho.info.Taken, ho.info.Seats = l.Taken, l.Seats
+	ho.info.Phase = PhaseWaiting
+	if l.Phase != PhaseWaiting {
+		ho.info.Phase = PhasePlaying
+	}
+	info := ho.info
+	adv := ho.adv
+	ho.mu.Unlock()
+	if adv != nil {
+		go adv.Advertise(info)
+	}
 }
 
 // Close stops the table, its server and its advert.
@@ -249,7 +262,7 @@ func (h *Hosted) Close() {
 
 // Join takes a seat (or watches) at a table found by Browse.
 func (d *Device) Join(ctx context.Context, t TableInfo, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
-	r, err := dial(ctx, d, t.AddrInfo(), code, watch, onFrame)
+	r, err := dial(ctx, d.h, d.Key, t.AddrInfo(), d.Name, code, watch, onFrame, d.timing, d.remoteWeb)
 	if err == nil {
 		r.UseBots(d.bots, d.fall)
 	}
@@ -263,7 +276,7 @@ func (d *Device) JoinAddr(ctx context.Context, addr, code string, watch bool, on
 	if err != nil {
 		return nil, err
 	}
-	r, err := dial(ctx, d, info, code, watch, onFrame)
+	r, err := dial(ctx, d.h, d.Key, info, d.Name, code, watch, onFrame, d.timing, d.remoteWeb)
 	if err == nil {
 		r.UseBots(d.bots, d.fall)
 	}
@@ -354,7 +367,11 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 			seats[i].Bot = hdr.Bots[i]
 		}
 	}
-	set := Settings{Name: hdr.Name, Rules: hdr.Config.Rules, Seats: hdr.Config.Seats, Reveal: hdr.Settings.Reveal,
+	tm := d.timing
+	if hdr.Settings.Reveal > 0 {
+		tm.Reveal = hdr.Settings.Reveal
+	}
+	set := Settings{Name: hdr.Name, Rules: hdr.Config.Rules, Seats: hdr.Config.Seats, Timing: tm,
 		TurnClock: hdr.Settings.TurnClock, Pace: hdr.Settings.Pace, Seed: hdr.Config.Seed}
 	t, err := restoreTable(set, hdr.Table, tid, d.Name, me, seats, hdr.Config, hdr.Salt, Commit(hdr.Config.Seed, hdr.Salt),
 		steps, 1, d.bots, d.fall, "The host is back: the game goes on.", j, Evening{})
@@ -362,24 +379,8 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 		j.Close()
 		return nil, err
 	}
-	srv, err := Serve(d.h, d.Key, t)
-	if err != nil {
-		t.Close()
-		return nil, err
-	}
-	ho := &Hosted{Table: t, Server: srv}
-	d.serveWeb(ho)
-	ho.info = TableInfo{ID: t.ID, Name: hdr.Name, Host: d.Name, HostPeer: d.h.ID(), Seats: hdr.Config.Seats,
-		Taken: hdr.Config.Seats, Preset: hdr.Config.Rules.Preset, Phase: PhasePlaying, Version: protocol.Current.String(),
-		Private: hdr.Settings.Private, Addrs: d.h.Addrs()}
-	if d.advertis != nil {
-		if ho.adv = d.advertis(); ho.adv != nil {
-			if ho.adv.Advertise(ho.info) != nil {
-				ho.adv = nil
-			}
-		}
-	}
-	return ho, nil
+	return d.host(t, TableInfo{Name: hdr.Name, Seats: hdr.Config.Seats, Taken: hdr.Config.Seats,
+		Preset: hdr.Config.Rules.Preset, Phase: PhasePlaying, Private: hdr.Settings.Private})
 }
 
 // JournalListen is where the host of a journal listened, so a restarted
@@ -397,10 +398,4 @@ func JournalListen(path string) ([]ma.Multiaddr, error) {
 		}
 	}
 	return out, nil
-}
-
-// dial joins as Dial does, telling the host our web address when we
-// have one.
-func dial(ctx context.Context, d *Device, info peer.AddrInfo, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
-	return dialWith(ctx, d.h, d.Key, info, d.Name, code, watch, onFrame, d.remoteWeb)
 }

@@ -22,10 +22,15 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 )
 
-// Table phases as advertised.
+// TablePhase is where a table is: its waiting room, a game on, or a game
+// over (advertised as playing: its seats are still taken). The values are
+// the words the advert and the wire carry.
+type TablePhase string
+
 const (
-	PhaseWaiting = "waiting"
-	PhasePlaying = "playing"
+	PhaseWaiting TablePhase = "waiting"
+	PhasePlaying TablePhase = "playing"
+	PhaseOver    TablePhase = "over"
 )
 
 // MaxTableID is the longest table ID that can be advertised, in bytes. IDs
@@ -40,10 +45,10 @@ type TableInfo struct {
 	HostPeer peer.ID // whom to dial
 	Seats    int
 	Taken    int
-	Preset   string // rule preset name
-	Phase    string // PhaseWaiting or PhasePlaying
-	Version  string // protocol version; the UI greys out tables it cannot join
-	Private  bool   // joining needs the host's approval or a code
+	Preset   string     // rule preset name
+	Phase    TablePhase // PhaseWaiting or PhasePlaying
+	Version  string     // protocol version; the UI greys out tables it cannot join
+	Private  bool       // joining needs the host's approval or a code
 	Addrs    []ma.Multiaddr
 	Seen     time.Time // when this version of the table was heard of (lists are not re-sent just for Seen)
 }

@@ -24,7 +24,7 @@
 // every hidden part and of the seed, at a threshold of every player node
 // but the host's (journalshare.go, shamir.go): one person with two seats
 // learns nothing from pooling them. When the host goes silent past
-// DeadAfter, the player nodes elect the one with the lowest peer ID
+// Timing.DeadAfter, the player nodes elect the one with the lowest peer ID
 // (election.go); it asks each player that rejoins for its shares, and with
 // every other player's rebuilds the exact journal, checks the seed against
 // the commitment, replays the game

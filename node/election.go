@@ -19,7 +19,7 @@ package node
 // the commitment published before the deal, replays the game, restarts an
 // open window's clock (engine.MoveResume), seats the bots with their
 // memories replayed, and seats the players. A player node that vanished
-// with the host holds a share nobody else has: the game waits (RebuildWait)
+// with the host holds a share nobody else has: the game waits (Timing.RebuildWait)
 // for it to come back, then for the old host (its journal). With only one
 // player node left there is nobody to rebuild with, and nothing to rebuild
 // alone: it waits for the old host.
@@ -40,14 +40,6 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/protocol"
 )
-
-// RebuildWait is how long a new host waits for a second player's shares
-// before it gives up hosting and waits for the old host instead.
-var RebuildWait = 30 * time.Second
-
-// HostRetry is how long a player that lost its host tries it again before
-// an election.
-var HostRetry = 700 * time.Millisecond
 
 // codeHostAlive is a standby node's answer to a rejoin while it still
 // hears the host: no election.
@@ -146,7 +138,7 @@ func (r *Remote) failover() {
 		r.mu.Lock()
 		r.info, r.elect = oldInfo, 0
 		r.mu.Unlock()
-		ctx, cancel := context.WithTimeout(r.ctx, HostRetry)
+		ctx, cancel := context.WithTimeout(r.ctx, r.timing.HostRetry)
 		err := r.connect(ctx)
 		cancel()
 		if err == nil {
@@ -194,7 +186,7 @@ func (r *Remote) failover() {
 			}
 			r.info = peer.AddrInfo{ID: c.id, Addrs: c.addrs}
 			r.mu.Unlock()
-			err := r.connectOnce(DeadAfter)
+			err := r.connectOnce(r.timing.DeadAfter)
 			if err != nil && !errors.As(err, &ref) && !r.closed.Load() {
 				// Two nodes that dial each other at the same moment can
 				// both fail (each takes the client's side of the same TCP
@@ -204,7 +196,7 @@ func (r *Remote) failover() {
 				case <-r.ctx.Done():
 				case <-time.After(200 * time.Millisecond):
 				}
-				err = r.connectOnce(DeadAfter)
+				err = r.connectOnce(r.timing.DeadAfter)
 			}
 			if err == nil {
 				r.notice(fmt.Sprintf("Host left; %s is now hosting.", r.nameOf(c.id)))
@@ -257,7 +249,7 @@ func (r *Remote) reachesAnother(cands []candidate, phones int) bool {
 		if c.id == r.h.ID() {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(r.ctx, HostRetry)
+		ctx, cancel := context.WithTimeout(r.ctx, r.timing.HostRetry)
 		err := r.h.Connect(ctx, peer.AddrInfo{ID: c.id, Addrs: c.addrs})
 		cancel()
 		if err == nil {
@@ -303,7 +295,7 @@ func (r *Remote) stateMsg(term uint64) protocol.State {
 // gone and we are first in line.
 func (r *Remote) standby(st network.Stream) {
 	br := bufio.NewReader(st)
-	st.SetReadDeadline(time.Now().Add(DeadAfter))
+	st.SetReadDeadline(time.Now().Add(r.timing.DeadAfter))
 	b, err := readFrame(br)
 	if err != nil {
 		st.Reset()
@@ -323,7 +315,7 @@ func (r *Remote) standby(st network.Stream) {
 		term = r.term
 	}
 	ok := hello && env.Table == r.tid && env.Term == term && r.isPlayer(env.Sender) && !r.closed.Load()
-	if ok && r.server == nil && !r.hostLost && time.Since(r.heard) < 2*HeartbeatEvery+HeartbeatEvery/2 {
+	if ok && r.server == nil && !r.hostLost && time.Since(r.heard) < 2*r.timing.Heartbeat+r.timing.Heartbeat/2 {
 		// We still hear the host: the rejoiner lost only its own link.
 		r.mu.Unlock()
 		if sg, err := protocol.NewSigner(r.key, uint64(time.Now().UnixNano())); err == nil {
@@ -389,7 +381,7 @@ func (r *Remote) takeover() *Server {
 	rec := &recovery{r: r, table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{})}
 	rec.add(r.journal, r.shares)
 	srv := &Server{h: r.h, signer: signer, tid: r.tid, code: r.code, conns: map[*srvConn]bool{}, rec: rec,
-		ready: make(chan struct{})}
+		ready: make(chan struct{}), timing: r.timing}
 	srv.term.Store(term)
 	rec.srv = srv
 	// The phones stay phones, and every node's web address is known,
@@ -418,7 +410,7 @@ func (r *Remote) takeover() *Server {
 	go func() {
 		select {
 		case <-rec.done:
-		case <-time.After(RebuildWait):
+		case <-time.After(r.timing.RebuildWait):
 			if !srv.isReady() {
 				// Nobody came: give hosting up and wait for the old host.
 				r.mu.Lock()
@@ -514,7 +506,7 @@ func (c *srvConn) contribute() error {
 	select {
 	case <-c.s.ready:
 		return nil
-	case <-time.After(RebuildWait):
+	case <-time.After(c.s.timing.RebuildWait):
 		return errors.New("not rebuilt")
 	}
 }
@@ -603,7 +595,11 @@ func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, c
 	// No fixed seed: the next game's (N on the result sheet) is drawn at
 	// its deal. This game's seed is revealed at its end, and a next seed
 	// worked out from it would be known to every player.
-	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Reveal: ts.Reveal, TurnClock: ts.TurnClock,
+	tm := r.timing
+	if ts.Reveal > 0 {
+		tm.Reveal = ts.Reveal
+	}
+	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Timing: tm, TurnClock: ts.TurnClock,
 		Code: r.code}
 	notice := fmt.Sprintf("Host left; %s is now hosting.", r.nick)
 	// The old host's own seat, if it had one, is a bot's from now on, in
@@ -632,7 +628,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	}
 	set.defaults()
 	t := &Table{ID: id, tid: tid, host: host, set: set, makeBot: bots, fall: fall,
-		in: make(chan func(), 64), quit: make(chan struct{}), phase: "playing", specs: map[*mailbox]bool{},
+		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhasePlaying, specs: map[*mailbox]bool{},
 		game: g, seed: cfg.Seed, salt: salt, commit: commit, term: term, hostPeer: hostPeer, jour: jour,
 		evening: evening.Clone()}
 	if jour != nil {
@@ -646,7 +642,28 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	t.log = append([]engine.Step(nil), steps...)
 	t.cursor = make([]int, len(seats))
 	t.sent = make([][]engine.Event, len(seats))
-	t.seats = make([]*seat, len(seats))
+	if t.seats, err = restoreSeats(seats, hostPeer, bots, cfg.Seed); err != nil {
+		return nil, err
+	}
+	// Every hidden part shared anew among the players of this term (the
+	// threshold counts them, so the seats come first).
+	t.shares = map[int][]Share{}
+	if sh, err := SplitSeed(cfg.Seed, salt, len(seats), t.threshold(), nil); err == nil {
+		t.shares[-1] = sh
+	}
+	for i, st := range t.log {
+		t.split(i, st)
+	}
+	t.resent(evs)
+	go t.run()
+	return t, t.do(func() { t.playOn(notice) })
+}
+
+// restoreSeats seats a table rebuilt from a journal: its people (the new
+// host's own seat is "local") away until they rejoin, its bots seated with
+// the seeds the dealing host gave them.
+func restoreSeats(seats []SeatInfo, hostPeer string, bots BotMaker, seed uint64) ([]*seat, error) {
+	out := make([]*seat, len(seats))
 	for i, si := range seats {
 		s := &seat{name: si.Name, away: -1}
 		if si.Peer != "" && si.Bot == "" {
@@ -660,25 +677,20 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 			if s.botName == "" {
 				s.botName = "medium"
 			}
-			b, err := bots(s.botName, i, cfg.Seed^uint64(i+1)*0x9e3779b97f4a7c15)
+			b, err := bots(s.botName, i, botSeed(seed, i))
 			if err != nil {
 				return nil, err
 			}
 			s.bot = b
 		}
-		t.seats[i] = s
+		out[i] = s
 	}
-	// Every hidden part shared anew among the players of this term (the
-	// threshold counts them, so the seats come first).
-	t.shares = map[int][]Share{}
-	if sh, err := SplitSeed(cfg.Seed, salt, len(seats), t.threshold(), nil); err == nil {
-		t.shares[-1] = sh
-	}
-	for i, st := range t.log {
-		t.split(i, st)
-	}
-	// What every seat was sent, as an honest host sent it; the bots
-	// remember the game they watched.
+	return out, nil
+}
+
+// resent is what every seat of a rebuilt table was sent, as an honest host
+// sent it; the bots remember the game they watched.
+func (t *Table) resent(evs [][]engine.Event) {
 	for _, batch := range evs {
 		for _, e := range batch {
 			for i, s := range t.seats {
@@ -692,32 +704,32 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 			}
 		}
 	}
-	go t.run()
-	err = t.do(func() {
-		// A person not back within the grace period is covered by a bot.
-		for i, s := range t.seats {
-			if s.owner != "" && s.owner != "local" {
-				seatNo := i
-				s.clock = time.AfterFunc(t.set.Grace, func() { t.post(func() { t.cover(seatNo) }) })
-			}
+}
+
+// playOn starts a rebuilt table's clocks, on its goroutine: a person not
+// back within the grace period is covered by a bot, and an open window (or
+// hand-over) gets its whole time again.
+func (t *Table) playOn(notice string) {
+	for i, s := range t.seats {
+		if s.owner != "" && s.owner != "local" {
+			seatNo := i
+			s.clock = t.after(t.set.Grace, func() { t.cover(seatNo) })
 		}
-		now := t.now()
-		var events []engine.Event
-		if g.Over() {
-			t.phase = "over"
-			t.tally() // if the old host went before it could
-		} else if ph := g.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
-			// The open window (or hand-over) gets its whole time again.
-			c := engine.Command{Move: engine.MoveResume, Seat: -1, Rank: engine.NoRank}
-			if ev, err := g.Apply(now, c); err == nil {
-				t.record(Entry{At: now, Cmd: &c})
-				events = ev
-			}
+	}
+	now := t.now()
+	var events []engine.Event
+	if t.game.Over() {
+		t.phase = PhaseOver
+		t.tally() // if the old host went before it could
+	} else if ph := t.game.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
+		c := engine.Command{Move: engine.MoveResume, Seat: -1, Rank: engine.NoRank}
+		if ev, err := t.game.Apply(now, c); err == nil {
+			t.record(Entry{At: now, Cmd: &c})
+			events = ev
 		}
-		t.notice = notice
-		if t.phase == "playing" {
-			t.changed(events)
-		}
-	})
-	return t, err
+	}
+	t.notice = notice
+	if t.phase == PhasePlaying {
+		t.changed(events)
+	}
 }

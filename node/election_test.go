@@ -22,7 +22,7 @@ import (
 func TestElectionHostVanishes(t *testing.T) {
 	rules := engine.Standard()
 	rules.Window = time.Second
-	hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Bots: []string{"x"}, Reveal: 50 * time.Millisecond})
+	hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Bots: []string{"x"}, Timing: Timing{Reveal: 50 * time.Millisecond}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	remotes := seatPlayers(t, ctx, hn, 3, dumbMaker)
@@ -105,7 +105,7 @@ func TestHostRestartsFromJournal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ho, err := dev.Open(Settings{Name: "Den", Rules: rules, Seats: 3, Bots: []string{"a", "b"}, Reveal: 50 * time.Millisecond})
+	ho, err := dev.Open(Settings{Name: "Den", Rules: rules, Seats: 3, Bots: []string{"a", "b"}, Timing: Timing{Reveal: 50 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestHostRestartsFromJournal(t *testing.T) {
 func TestElectionNewHostDealsAgain(t *testing.T) {
 	rules := engine.Standard()
 	rules.Window = time.Second
-	hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Reveal: 50 * time.Millisecond})
+	hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Timing: Timing{Reveal: 50 * time.Millisecond}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	_, hostSess, err := tb.Sit("local", "host")

@@ -62,7 +62,7 @@ func checkEvening(t *testing.T, who string, e Evening, games []Update) {
 func TestEveningTwoGames(t *testing.T) {
 	rules := engine.Standard()
 	rules.Window = 300 * time.Millisecond
-	tb, err := NewTable(Settings{Name: "Kitchen", Rules: rules, Seats: 4, Reveal: 10 * time.Millisecond}, "Ada", dumbMaker, dumbFallback)
+	tb, err := NewTable(Settings{Name: "Kitchen", Rules: rules, Seats: 4, Timing: Timing{Reveal: 10 * time.Millisecond}}, "Ada", dumbMaker, dumbFallback)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestEveningTwoGames(t *testing.T) {
 func TestEveningAcrossAHostChange(t *testing.T) {
 	rules := engine.Standard()
 	rules.Window = time.Second
-	hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Reveal: 50 * time.Millisecond})
+	hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Timing: Timing{Reveal: 50 * time.Millisecond}})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	_, hostSess, err := tb.Sit("local", "host")

@@ -20,7 +20,7 @@ import (
 func TestNetPlayerDropsAndRejoins(t *testing.T) {
 	rules := engine.Standard()
 	rules.Window = time.Second
-	hn, tb, _ := hostTable(t, Settings{Name: "T", Rules: rules, Seats: 4, Bots: []string{"x"}, Reveal: 20 * time.Millisecond})
+	hn, tb, _ := hostTable(t, Settings{Name: "T", Rules: rules, Seats: 4, Bots: []string{"x"}, Timing: Timing{Reveal: 20 * time.Millisecond}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	rs := seatPlayers(t, ctx, hn, 3, dumbMaker)
@@ -133,7 +133,7 @@ func TestElectionKillAt(t *testing.T) {
 			rules, _ := engine.Preset("twist")
 			rules.Window = 400 * time.Millisecond
 			hn, tb, srv := hostTableWith(t, Settings{Name: "K", Rules: rules, Seats: 4, Bots: []string{"always"},
-				Reveal: 20 * time.Millisecond, Pace: "fast"}, realMaker)
+				Timing: Timing{Reveal: 20 * time.Millisecond}, Pace: "fast"}, realMaker)
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
 			rs := seatPlayers(t, ctx, hn, 3, realMaker)
@@ -217,7 +217,7 @@ func TestTableExecBotSeat(t *testing.T) {
 	rules := engine.Standard()
 	rules.Window = time.Second
 	maker := func(name string, seat int, seed uint64) (Player, error) { return extbot.Resolve(name, seat, seed) }
-	tb, err := NewTable(Settings{Rules: rules, Seats: 3, Bots: []string{"exec:" + script, "medium", "easy"}, Reveal: 10 * time.Millisecond, Pace: "fast"}, "h", maker, bot.Fallback)
+	tb, err := NewTable(Settings{Rules: rules, Seats: 3, Bots: []string{"exec:" + script, "medium", "easy"}, Timing: Timing{Reveal: 10 * time.Millisecond}, Pace: "fast"}, "h", maker, bot.Fallback)
 	if err != nil {
 		t.Fatal(err)
 	}

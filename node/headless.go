@@ -52,17 +52,17 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 				}
 			}
 			if !u.Backlog && revealIn(u.Events) {
-				hold = time.Now().Add(revealPause(u.Table))
+				hold = time.Now().Add(u.Table.RevealPause())
 			}
 			if u.View.Phase == engine.PhaseOver {
 				return awaitAudit(ctx, s, last, show), nil
 			}
-			if u.Table.Phase == "over" {
+			if u.Table.Phase == PhaseOver {
 				// The table says the game is over: the final view follows
 				// (or the host ended it early and none will).
 				return awaitAudit(ctx, s, last, show), nil
 			}
-			if p == nil || u.Table.You < 0 || u.Table.Phase != "playing" {
+			if p == nil || u.Table.You < 0 || u.Table.Phase != PhasePlaying {
 				continue
 			}
 			if u.Backlog {
@@ -104,19 +104,11 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 // revealIn says whether a call's cards were turned up in events.
 func revealIn(events []engine.Event) bool {
 	for i := range events {
-		if events[i].Type == "reveal" {
+		if events[i].Type == engine.EventReveal {
 			return true
 		}
 	}
 	return false
-}
-
-// revealPause is how long the table shows a call's cards.
-func revealPause(ts TableState) time.Duration {
-	if ts.Reveal > 0 {
-		return ts.Reveal
-	}
-	return DefaultReveal
 }
 
 // awaitAudit waits a little for the fairness audit that follows the end of

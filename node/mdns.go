@@ -199,7 +199,7 @@ func encodeTXT(t TableInfo) []string {
 		"seats="+strconv.Itoa(clampCount(t.Seats)),
 		"taken="+strconv.Itoa(clampCount(t.Taken)),
 		"preset="+clipText(t.Preset, maxTXTPreset),
-		"phase="+clipText(t.Phase, maxTXTPhase),
+		"phase="+clipText(string(t.Phase), maxTXTPhase),
 		"ver="+clipText(t.Version, maxTXTVersion),
 		"priv="+priv,
 	)
@@ -271,7 +271,7 @@ func decodeEntry(e *mdns.ServiceEntry) (t TableInfo, ok bool) {
 		Seats:    txtInt(f["seats"]),
 		Taken:    txtInt(f["taken"]),
 		Preset:   clipText(f["preset"], maxTXTPreset),
-		Phase:    clipText(f["phase"], maxTXTPhase),
+		Phase:    TablePhase(clipText(f["phase"], maxTXTPhase)),
 		Version:  clipText(f["ver"], maxTXTVersion),
 		Private:  f["priv"] == "1",
 	}

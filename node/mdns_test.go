@@ -78,7 +78,7 @@ func TestMDNSRecords_Limits(t *testing.T) {
 	long := strings.Repeat("🂡", 200) + "\x1b[31m\\"
 	in := TableInfo{
 		ID: strings.Repeat(`\`, MaxTableID), Name: long, Host: long, HostPeer: mustPeer(testPeer),
-		Seats: 1 << 30, Taken: -5, Preset: long, Phase: long, Version: long, Private: true,
+		Seats: 1 << 30, Taken: -5, Preset: long, Phase: TablePhase(long), Version: long, Private: true,
 		Addrs: []ma.Multiaddr{ma.StringCast("/ip4/10.77.1.1/tcp/65535")},
 	}
 	svc, err := mdnsService(in, testLAN0)
@@ -249,7 +249,7 @@ func FuzzDecodeTXT(f *testing.F) {
 		if !ok {
 			return
 		}
-		for _, s := range []string{tab.Name, tab.Host, tab.Preset, tab.Phase, tab.Version} {
+		for _, s := range []string{tab.Name, tab.Host, tab.Preset, string(tab.Phase), tab.Version} {
 			if !utf8.ValidString(s) || len(s) > 64 || strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 				t.Fatalf("unclean field %q", s)
 			}

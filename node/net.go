@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -23,49 +22,21 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
-)
-
-// Heartbeats go both ways every HeartbeatEvery; a side that hears nothing
-// for DeadAfter takes the other for gone.
-var (
-	HeartbeatEvery = 500 * time.Millisecond
-	DeadAfter      = 2 * time.Second
 )
 
 // maxFrame bounds what is read from a stream before anything is parsed.
 const maxFrame = protocol.MaxSize
 
-// writeFrame writes one length-prefixed envelope.
-func writeFrame(w *bufio.Writer, b []byte) error {
-	var n [binary.MaxVarintLen64]byte
-	if _, err := w.Write(n[:binary.PutUvarint(n[:], uint64(len(b)))]); err != nil {
-		return err
-	}
-	if _, err := w.Write(b); err != nil {
-		return err
-	}
-	return w.Flush()
-}
+// writeFrame writes one length-prefixed envelope (gamewire.WriteFrame).
+func writeFrame(w *bufio.Writer, b []byte) error { return gamewire.WriteFrame(w, b) }
 
-var errFrameTooBig = errors.New("node: frame over the size limit")
+var errFrameTooBig = gamewire.ErrFrameTooBig
 
-// readFrame reads one length-prefixed envelope; an oversize length is
-// refused before its bytes are read.
-func readFrame(r *bufio.Reader) ([]byte, error) {
-	n, err := binary.ReadUvarint(r)
-	if err != nil {
-		return nil, err
-	}
-	if n > maxFrame {
-		return nil, fmt.Errorf("%w: %d bytes", errFrameTooBig, n)
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
+// readFrame reads one length-prefixed envelope (gamewire.ReadFrame): an
+// oversize length is refused before its bytes are read.
+func readFrame(r *bufio.Reader) ([]byte, error) { return gamewire.ReadFrame(r) }
 
 // Server puts a Table on the network: it answers joiners on the game's
 // stream protocol, applies their moves in arrival order and sends each seat
@@ -80,6 +51,7 @@ type Server struct {
 	code   string
 	term   atomic.Uint64
 	replay protocol.Replay
+	timing Timing // its table's, or the elected node's
 
 	mu      sync.Mutex
 	conns   map[*srvConn]bool
@@ -107,7 +79,7 @@ func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: h, signer: signer, table: t, tid: t.wireID(), code: t.set.Code, conns: map[*srvConn]bool{},
-		ready: make(chan struct{})}
+		ready: make(chan struct{}), timing: t.set.Timing}
 	close(s.ready)
 	s.term.Store(1)
 	var listen []string
@@ -205,7 +177,7 @@ func (c *srvConn) send(m protocol.Message) error {
 	if err != nil {
 		return err
 	}
-	c.st.SetWriteDeadline(time.Now().Add(DeadAfter))
+	c.st.SetWriteDeadline(time.Now().Add(c.s.timing.DeadAfter))
 	return writeFrame(c.w, b)
 }
 
@@ -218,8 +190,8 @@ func (c *srvConn) refuse(code, msg string, ref uint64) {
 // sent from here and reading goes on.
 func (c *srvConn) read() (*protocol.Envelope, error) {
 	for {
-		c.st.SetReadDeadline(time.Now().Add(DeadAfter))
-		b, err := c.lim.read(c.r, c.st, DeadAfter)
+		c.st.SetReadDeadline(time.Now().Add(c.s.timing.DeadAfter))
+		b, err := c.lim.read(c.r, c.st, c.s.timing.DeadAfter)
 		if err != nil {
 			if errors.Is(err, errFrameTooBig) {
 				c.refuse(protocol.CodeBadCommand, "That message is over the size limit.", 0)
@@ -445,7 +417,7 @@ func (c *srvConn) pump(done chan struct{}) {
 }
 
 func (c *srvConn) heartbeat(done chan struct{}) {
-	t := time.NewTicker(HeartbeatEvery)
+	t := time.NewTicker(c.s.timing.Heartbeat)
 	defer t.Stop()
 	for {
 		select {
@@ -511,7 +483,7 @@ func wireLobby(t *TableState) protocol.Lobby {
 	}
 	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
 		Window: int(t.Rules.Window / time.Second), Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second)},
-		Started: t.Phase != "waiting", Phase: t.Phase, Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening)}
+		Started: t.Phase != PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening)}
 	for i, s := range t.Seats {
 		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs,
 			Web: s.Web, WebAddr: s.WebAddr}
@@ -545,42 +517,15 @@ func wireAudit(r *Reveal) []protocol.Audit {
 	return out
 }
 
-func engSteps(ws []protocol.Step) []engine.Step {
-	out := make([]engine.Step, len(ws))
-	for i, w := range ws {
-		out[i].At = time.Duration(w.At)
-		if !w.Tick {
-			out[i].Cmd = &engine.Command{Move: engine.Move(w.Move), Seat: w.Seat, Cards: engCards(w.Cards),
-				Claim: w.Claim, Rank: engine.Rank(w.Rank), No: w.No}
-		}
-	}
-	return out
-}
+func engSteps(ws []protocol.Step) []engine.Step { return gamewire.EngSteps(ws) }
 
 func engLobby(l *protocol.Lobby) TableState {
-	m := map[string]any{}
-	for k, v := range l.Settings.Rules {
-		m[k] = v
-	}
-	if _, ok := engine.Preset(l.Settings.Preset); ok {
-		m["preset"] = l.Settings.Preset
-	}
-	// The window is taken as the host set it (tests run sub-second ones).
-	win, werr := strconv.ParseFloat(fmt.Sprint(m["window"]), 64)
-	delete(m, "window")
-	rules, err := engine.ParseRules(m)
-	if err != nil {
-		rules = engine.Standard()
-	}
-	if werr == nil && win > 0 {
-		rules.Window = time.Duration(win * float64(time.Second))
-	}
-	rules.Preset = l.Settings.Preset
+	rules := gamewire.Rules(l.Settings)
 	// The host's strings are shown as they are cleaned: a host (or whoever
 	// was elected) is a peer like any other.
 	t := TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,
 		You: l.You, Host: protocol.Clean(l.Host, protocol.MaxNick),
-		Phase: l.Phase, Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
+		Phase: TablePhase(l.Phase), Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
 		Commit: l.Commit, Evening: engEvening(l.Evening)}
 	for _, p := range l.Players {
 		si := SeatInfo{Name: protocol.Clean(p.Nick, protocol.MaxNick), Bot: protocol.Clean(p.Bot, protocol.MaxNick),
@@ -603,6 +548,7 @@ type Remote struct {
 	nick   string
 	code   string
 	watch  bool
+	timing Timing
 
 	box    *mailbox
 	replay protocol.Replay
@@ -656,18 +602,19 @@ func (e *ErrRefused) Error() string { return e.Msg }
 // Dial joins the table hosted at info: a seat (or a spectator's place when
 // watch), proving the join code when the table asks.
 func Dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
-	return dialWith(ctx, h, key, info, nick, code, watch, onFrame, nil)
+	return dial(ctx, h, key, info, nick, code, watch, onFrame, DefaultTiming(), nil)
 }
 
-// dialWith is Dial, with setup run on the session before it connects.
-func dialWith(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool,
-	onFrame func([]byte), setup func(*Remote)) (*Remote, error) {
+// dial is Dial with the device's timing, and setup run on the session
+// before it connects (the device's web side).
+func dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool,
+	onFrame func([]byte), tm Timing, setup func(*Remote)) (*Remote, error) {
 	signer, err := protocol.NewSigner(key, uint64(time.Now().UnixNano()))
 	if err != nil {
 		return nil, err
 	}
 	r := &Remote{h: h, key: key, signer: signer, info: info, nick: nick, code: code, watch: watch, box: newMailbox(), seat: -1,
-		term: 1, OnFrame: onFrame}
+		term: 1, OnFrame: onFrame, timing: tm.or(DefaultTiming())}
 	if setup != nil {
 		setup(r)
 	}
@@ -732,7 +679,7 @@ func (r *Remote) connect(ctx context.Context) error {
 	if err := r.send(protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch, WebAddr: r.webAddr}); err != nil {
 		return fail(err)
 	}
-	wait := DeadAfter
+	wait := r.timing.DeadAfter
 	for {
 		st.SetReadDeadline(time.Now().Add(wait))
 		env, err := r.read(br)
@@ -755,7 +702,7 @@ func (r *Remote) connect(ctx context.Context) error {
 			// A new host seats us once every player's shares are in:
 			// give it the whole rebuild, or we would pass it over for
 			// the next in line and the table would split in two.
-			wait = RebuildWait + DeadAfter
+			wait = r.timing.RebuildWait + r.timing.DeadAfter
 		case protocol.Seated:
 			r.mu.Lock()
 			r.seat, r.tid = m.Seat, m.Table
@@ -809,13 +756,13 @@ func (r *Remote) send(m protocol.Message) error {
 	if err != nil {
 		return err
 	}
-	r.st.SetWriteDeadline(time.Now().Add(DeadAfter))
+	r.st.SetWriteDeadline(time.Now().Add(r.timing.DeadAfter))
 	return writeFrame(r.w, b)
 }
 
 func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 	for {
-		st.SetReadDeadline(time.Now().Add(DeadAfter))
+		st.SetReadDeadline(time.Now().Add(r.timing.DeadAfter))
 		env, err := r.read(br)
 		if err != nil {
 			st.Reset()
@@ -847,9 +794,9 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			for _, e := range m.Events {
 				ev := engEvent(e)
 				switch ev.Type {
-				case "hand", "mine":
+				case engine.EventHand, engine.EventMine:
 					ev.To = []int{r.seat}
-				case "handed":
+				case engine.EventHanded:
 					ev.To = []int{ev.Seat, ev.Target}
 				}
 				u.Events = append(u.Events, ev)
@@ -883,7 +830,7 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			}
 		case protocol.Refusal:
 			r.mu.Lock()
-			u := Update{Table: r.table, View: r.view, Refusal: &engine.Refusal{Code: engine.Code(m.Code), Msg: protocol.Clean(m.Message, protocol.MaxText)}}
+			u := Update{Table: r.table, View: r.view, Refusal: engRefusal(m)}
 			r.mu.Unlock()
 			r.box.put(u)
 		case protocol.Heartbeat:
@@ -894,7 +841,7 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 // dealAt is where a new game's deal is among events, or -1.
 func dealAt(events []engine.Event) int {
 	for i := range events {
-		if events[i].Type == "deal" {
+		if events[i].Type == engine.EventDeal {
 			return i
 		}
 	}
@@ -948,7 +895,7 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 }
 
 func (r *Remote) heartbeat(gen int) {
-	t := time.NewTicker(HeartbeatEvery)
+	t := time.NewTicker(r.timing.Heartbeat)
 	defer t.Stop()
 	for range t.C {
 		r.mu.Lock()

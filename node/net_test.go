@@ -77,7 +77,7 @@ func TestNetPlayersPlayAWholeGame(t *testing.T) {
 		t.Run("", func(t *testing.T) {
 			rules := engine.Standard()
 			rules.Window = time.Second
-			hn, tb, _ := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: n, Bots: []string{"x"}, Reveal: 50 * time.Millisecond})
+			hn, tb, _ := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: n, Bots: []string{"x"}, Timing: Timing{Reveal: 50 * time.Millisecond}})
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			var remotes []*Remote

@@ -32,6 +32,9 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
+
+	"github.com/bullshit-game/bullshit/engine/bench"
+	"github.com/bullshit-game/bullshit/node/echo"
 )
 
 // helperEnv selects what TestNetnsHelper does: "advertise" or "browse".
@@ -50,7 +53,7 @@ const (
 func TestNetnsMDNS(t *testing.T) {
 	found, dropped := runNetnsDiscovery(t, 8)
 	t.Logf("time to discovery over %d sightings: median %v, worst %v",
-		len(found), Percentile(found, 0.5), Percentile(found, 1))
+		len(found), bench.Percentile(found, 0.5), bench.Percentile(found, 1))
 	t.Logf("time to drop after stop: %v", dropped)
 }
 
@@ -58,8 +61,8 @@ func TestNetnsMDNS(t *testing.T) {
 // browser on another host (b.N tables, two browsers each).
 func BenchmarkNetnsDiscovery(b *testing.B) {
 	found, _ := runNetnsDiscovery(b, b.N)
-	b.ReportMetric(float64(Percentile(found, 0.5).Microseconds())/1000, "median_ms")
-	b.ReportMetric(float64(Percentile(found, 1).Microseconds())/1000, "worst_ms")
+	b.ReportMetric(float64(bench.Percentile(found, 0.5).Microseconds())/1000, "median_ms")
+	b.ReportMetric(float64(bench.Percentile(found, 1).Microseconds())/1000, "worst_ms")
 }
 
 // netnsScript finds ../shared/netns.sh from the repository root (or
@@ -392,7 +395,7 @@ func netnsHelper(mode string, say func(kind, format string, args ...any)) error 
 		return err
 	}
 	defer h.Close()
-	ServeEcho(h)
+	echo.Serve(h)
 	say("ready", "%s %s %v", h.ID(), ifaces[0].Name, h.Addrs())
 
 	switch mode {
@@ -455,7 +458,7 @@ func netnsHelper(mode string, say func(kind, format string, args ...any)) error 
 					defer dcancel()
 					err := h.Connect(dctx, ti.AddrInfo())
 					if err == nil {
-						_, err = Echo(dctx, h, ti.HostPeer, 1)
+						_, err = echo.RoundTrips(dctx, h, ti.HostPeer, 1)
 					}
 					if err != nil {
 						say("echo", "%v", err)

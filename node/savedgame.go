@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 )
 
 // A saved game is what a node keeps of a finished game to check its host,
@@ -53,24 +54,24 @@ type savedJSON struct {
 // eventJSON is an engine.Event that reads back as it was written (the
 // engine's own MarshalJSON is the referee's one-way form).
 type eventJSON struct {
-	Type    string          `json:"type"`
-	To      []int           `json:"to,omitempty"`
-	Seat    int             `json:"seat,omitempty"`
-	Target  int             `json:"target,omitempty"`
-	No      int             `json:"no,omitempty"`
-	Rank    engine.Rank     `json:"rank"`
-	Claim   int             `json:"claim,omitempty"`
-	Out     bool            `json:"out,omitempty"`
-	Truth   bool            `json:"truth,omitempty"`
-	Auto    bool            `json:"auto,omitempty"`
-	Sneaked int             `json:"sneaked,omitempty"`
-	Place   int             `json:"place,omitempty"`
-	Count   engine.Count    `json:"count,omitzero"`
-	Cards   []engine.Card   `json:"cards,omitempty"`
-	Sizes   *sizesJSON      `json:"sizes,omitempty"`
-	Counts  []engine.Count  `json:"counts,omitempty"`
-	Places  []int           `json:"places,omitempty"`
-	Hands   [][]engine.Card `json:"hands,omitempty"`
+	Type    engine.EventType `json:"type"`
+	To      []int            `json:"to,omitempty"`
+	Seat    int              `json:"seat,omitempty"`
+	Target  int              `json:"target,omitempty"`
+	No      int              `json:"no,omitempty"`
+	Rank    engine.Rank      `json:"rank"`
+	Claim   int              `json:"claim,omitempty"`
+	Out     bool             `json:"out,omitempty"`
+	Truth   bool             `json:"truth,omitempty"`
+	Auto    bool             `json:"auto,omitempty"`
+	Sneaked int              `json:"sneaked,omitempty"`
+	Place   int              `json:"place,omitempty"`
+	Count   engine.Count     `json:"count,omitzero"`
+	Cards   []engine.Card    `json:"cards,omitempty"`
+	Sizes   *sizesJSON       `json:"sizes,omitempty"`
+	Counts  []engine.Count   `json:"counts,omitempty"`
+	Places  []int            `json:"places,omitempty"`
+	Hands   [][]engine.Card  `json:"hands,omitempty"`
 }
 
 type sizesJSON struct {
@@ -235,9 +236,5 @@ func LoadGame(path string) (SavedGame, error) {
 // commitment, then the whole game with engine.Audit. It returns what did
 // not match, nil when the game verifies.
 func VerifyGame(g SavedGame) []string {
-	var out []string
-	if !CheckCommit(g.Commitment, g.Config.Seed, g.Salt) {
-		out = append(out, ErrCommitMismatch.Error()+": the deal is not the one promised.")
-	}
-	return append(out, engine.Audit(g.Config, g.Steps, g.Seat, g.Events)...)
+	return gamewire.Verify(g.Commitment, g.Salt, g.Config, g.Steps, g.Seat, g.Events)
 }

@@ -80,7 +80,7 @@ type TableState struct {
 	Seats     []SeatInfo
 	You       int    // this session's seat, -1 for a spectator
 	Host      string // the host's nickname
-	Phase     string // "waiting", "playing", "over"
+	Phase     TablePhase
 	Reveal    time.Duration
 	TurnClock time.Duration // 0: off
 	Addr      string        // an address to join by hand, for the lobby and waiting room

@@ -41,16 +41,12 @@ type Settings struct {
 	Seats     int
 	Bots      []string      // the bots that fill seats no person takes, in order
 	Pace      string        // bots' think times: "brisk" or "relaxed"
-	Reveal    time.Duration // the pause after a call, so every screen shows the cards
+	Timing    Timing        // the reveal pause, and the table's server's timeouts
 	TurnClock time.Duration // 0: a person's turn waits for them
 	Grace     time.Duration // how long a person may be gone before a bot covers
 	Code      string        // join code; empty for an open table
 	Seed      uint64        // 0: drawn from crypto/rand at the deal
 }
-
-// DefaultReveal is how long a table shows a call's cards unless its host
-// says otherwise.
-const DefaultReveal = 2 * time.Second
 
 func (s *Settings) defaults() {
 	if s.Seats == 0 {
@@ -59,9 +55,7 @@ func (s *Settings) defaults() {
 	if s.Rules.Window == 0 {
 		s.Rules = engine.Standard()
 	}
-	if s.Reveal == 0 {
-		s.Reveal = DefaultReveal
-	}
+	s.Timing = s.Timing.or(DefaultTiming())
 	if s.Grace == 0 {
 		s.Grace = 30 * time.Second
 	}
@@ -92,7 +86,7 @@ type Table struct {
 	// Owned by the run goroutine.
 	game     *engine.Game
 	start    time.Time
-	phase    string
+	phase    TablePhase
 	seats    []*seat
 	specs    map[*mailbox]bool
 	timer    *time.Timer
@@ -130,7 +124,7 @@ type Entry = engine.Step
 // TableInfoLite is what an advert needs to know of a table.
 type TableInfoLite struct {
 	Taken, Seats int
-	Phase        string
+	Phase        TablePhase
 }
 
 type seat struct {
@@ -163,7 +157,7 @@ func NewTable(set Settings, host string, makeBot BotMaker, fallback func(*engine
 	var id protocol.TableID
 	rand.Read(id[:])
 	t := &Table{ID: hex.EncodeToString(id[:]), tid: id, host: host, set: set, makeBot: makeBot, fall: fallback,
-		in: make(chan func(), 64), quit: make(chan struct{}), phase: "waiting", specs: map[*mailbox]bool{}}
+		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhaseWaiting, specs: map[*mailbox]bool{}}
 	t.seats = make([]*seat, set.Seats)
 	for i := range t.seats {
 		t.seats[i] = &seat{away: -1}
@@ -226,6 +220,11 @@ func (t *Table) post(f func()) {
 	}()
 }
 
+// after runs f on the table goroutine once d has passed.
+func (t *Table) after(d time.Duration, f func()) *time.Timer {
+	return time.AfterFunc(max(d, 0), func() { t.post(f) })
+}
+
 // Close ends the table.
 func (t *Table) Close() { t.once.Do(func() { close(t.quit) }) }
 
@@ -251,7 +250,7 @@ func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
 			}
 		}
 		if seatNo < 0 {
-			if t.phase != "waiting" {
+			if t.phase != PhaseWaiting {
 				err = ErrStarted
 				return
 			}
@@ -273,7 +272,7 @@ func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
 		}
 		s.box = newMailbox()
 		box = s.box
-		if s.away > 0 && t.phase != "waiting" {
+		if s.away > 0 && t.phase != PhaseWaiting {
 			t.notice = fmt.Sprintf("%s is back.", name)
 		}
 		s.away = -1
@@ -323,7 +322,7 @@ func (t *Table) Leave(seatNo int, box *mailbox) {
 		}
 		s.box.close()
 		s.box = nil
-		if t.phase == "waiting" {
+		if t.phase == PhaseWaiting {
 			s.owner, s.name = "", ""
 			t.phaseChanged()
 			t.deliver(nil, "")
@@ -334,7 +333,7 @@ func (t *Table) Leave(seatNo int, box *mailbox) {
 		if s.clock != nil {
 			s.clock.Stop()
 		}
-		s.clock = time.AfterFunc(t.set.Grace, func() { t.post(func() { t.cover(seatNo) }) })
+		s.clock = t.after(t.set.Grace, func() { t.cover(seatNo) })
 		t.deliver(nil, "")
 	})
 }
@@ -347,7 +346,7 @@ func seconds(d time.Duration) string {
 // cover hands an away person's seat to a bot until they return.
 func (t *Table) cover(seatNo int) {
 	s := t.seats[seatNo]
-	if s.box != nil || s.covered || t.game == nil || t.phase != "playing" {
+	if s.box != nil || s.covered || t.game == nil || t.phase != PhasePlaying {
 		return
 	}
 	if t.coverBot(seatNo) {
@@ -379,7 +378,7 @@ func (t *Table) Start() error {
 }
 
 func (t *Table) deal() error {
-	if t.phase == "playing" {
+	if t.phase == PhasePlaying {
 		return errors.New("The game is already on.")
 	}
 	seed := t.set.Seed
@@ -388,7 +387,7 @@ func (t *Table) deal() error {
 		rand.Read(b[:])
 		seed = binary.LittleEndian.Uint64(b[:])
 	}
-	if t.phase == "over" && t.set.Seed != 0 {
+	if t.phase == PhaseOver && t.set.Seed != 0 {
 		seed = t.seed + 1 // a new game with the same seats
 	}
 	g, events, err := engine.New(engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed})
@@ -412,7 +411,7 @@ func (t *Table) deal() error {
 		}
 		s.bot, s.covered, s.decided = nil, false, ""
 		if s.owner == "" {
-			b, err := t.makeBot(s.botName, i, seed^uint64(i+1)*0x9e3779b97f4a7c15)
+			b, err := t.makeBot(s.botName, i, botSeed(seed, i))
 			if err != nil {
 				return err
 			}
@@ -422,7 +421,7 @@ func (t *Table) deal() error {
 			}
 		}
 	}
-	t.game, t.start, t.phase, t.pause, t.log = g, time.Now(), "playing", 0, nil
+	t.game, t.start, t.phase, t.pause, t.log = g, time.Now(), PhasePlaying, 0, nil
 	for i, s := range t.seats {
 		if s.owner != "" && s.box == nil {
 			// Still away from the last game: a bot plays for them from
@@ -431,32 +430,43 @@ func (t *Table) deal() error {
 		}
 	}
 	if t.jpath != "" {
-		if t.jour != nil {
-			t.jour.Close()
-		}
-		names := make([]string, len(t.seats))
-		for i, s := range t.seats {
-			names[i] = s.name
-		}
-		owners := make([]string, len(t.seats))
-		botNames := make([]string, len(t.seats))
-		for i, s := range t.seats {
-			owners[i] = s.owner
-			if s.owner == "" {
-				botNames[i] = s.botName
-			}
-		}
-		j, err := CreateJournal(t.jpath, JournalHeader{Table: t.ID, Name: t.set.Name,
-			Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Started: t.start,
-			Owners: owners, Bots: botNames, Listen: t.listen,
-			Settings: SettingsJSON{Reveal: t.set.Reveal, TurnClock: t.set.TurnClock, Pace: t.set.Pace, Private: t.set.Code != ""}})
-		if err != nil {
+		if err := t.newJournal(seed); err != nil {
 			return err
 		}
-		t.jour = j
 	}
 	t.phaseChanged()
 	t.changed(events)
+	return nil
+}
+
+// botSeed is the seed of the bot in seat i of a game dealt from seed. The
+// host that deals and a node that takes the table over (restoreTable) must
+// agree on it, or the same seat's bot plays a different game after a
+// failover.
+func botSeed(seed uint64, i int) uint64 { return seed ^ uint64(i+1)*0x9e3779b97f4a7c15 }
+
+// newJournal starts the journal of the game just dealt from seed.
+func (t *Table) newJournal(seed uint64) error {
+	if t.jour != nil {
+		t.jour.Close()
+	}
+	names := make([]string, len(t.seats))
+	owners := make([]string, len(t.seats))
+	botNames := make([]string, len(t.seats))
+	for i, s := range t.seats {
+		names[i], owners[i] = s.name, s.owner
+		if s.owner == "" {
+			botNames[i] = s.botName
+		}
+	}
+	j, err := CreateJournal(t.jpath, JournalHeader{Table: t.ID, Name: t.set.Name,
+		Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Started: t.start,
+		Owners: owners, Bots: botNames, Listen: t.listen,
+		Settings: SettingsJSON{Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Pace: t.set.Pace, Private: t.set.Code != ""}})
+	if err != nil {
+		return err
+	}
+	t.jour = j
 	return nil
 }
 
@@ -474,8 +484,8 @@ func (t *Table) Control(action string) error {
 		return t.Start()
 	case "end":
 		return t.do(func() {
-			if t.phase == "playing" {
-				t.phase = "over"
+			if t.phase == PhasePlaying {
+				t.phase = PhaseOver
 				t.stopTimers()
 				t.phaseChanged()
 				t.deliver(nil, "The host ended the game early.")
@@ -508,10 +518,10 @@ func (t *Table) Move(seatNo int, cmd engine.Command) error {
 }
 
 func (t *Table) apply(seatNo int, cmd engine.Command) error {
-	if t.game == nil || t.phase == "waiting" {
+	if t.game == nil || t.phase == PhaseWaiting {
 		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "The game hasn't started."}
 	}
-	if t.phase == "over" {
+	if t.phase == PhaseOver {
 		return engine.ErrGameOver
 	}
 	cmd.Seat = seatNo
@@ -586,7 +596,7 @@ func (t *Table) pauseOver() {
 
 // tick fires the engine's deadlines that are due.
 func (t *Table) tick() {
-	if t.game == nil || t.phase != "playing" {
+	if t.game == nil || t.phase != PhasePlaying {
 		return
 	}
 	now := t.now()
@@ -601,21 +611,19 @@ func (t *Table) tick() {
 // it may see, bots decide, and the clocks are set.
 func (t *Table) changed(events []engine.Event) {
 	for _, e := range events {
-		if e.Type == "reveal" {
-			t.pause = t.now() + t.set.Reveal
+		if e.Type == engine.EventReveal {
+			t.pause = t.now() + t.set.Timing.Reveal
 			// When the cards have been shown, everyone hears the table is
 			// open again: a move refused during the pause is made anew.
-			time.AfterFunc(t.set.Reveal, func() {
-				t.post(func() {
-					if t.phase == "playing" && t.now() >= t.pause {
-						t.pauseOver()
-					}
-				})
+			t.after(t.set.Timing.Reveal, func() {
+				if t.phase == PhasePlaying && t.now() >= t.pause {
+					t.pauseOver()
+				}
 			})
 		}
 	}
-	if t.game.Over() && t.phase == "playing" {
-		t.phase = "over"
+	if t.game.Over() && t.phase == PhasePlaying {
+		t.phase = PhaseOver
 		t.tally()
 		t.phaseChanged()
 	}
@@ -626,7 +634,7 @@ func (t *Table) changed(events []engine.Event) {
 		t.startNS.Store(t.start.UnixNano())
 	}
 	t.deliver(events, "")
-	if t.phase != "playing" {
+	if t.phase != PhasePlaying {
 		t.stopTimers()
 		return
 	}
@@ -636,7 +644,7 @@ func (t *Table) changed(events []engine.Event) {
 	}
 	if d, ok := t.game.Deadline(); ok {
 		wait := d - t.now()
-		t.timer = time.AfterFunc(max(wait, 0), func() { t.post(t.tick) })
+		t.timer = t.after(wait, t.tick)
 	}
 	t.schedule()
 }
@@ -659,55 +667,19 @@ func (t *Table) schedule() {
 			s.act.Stop()
 			s.act = nil
 		}
-		if bl, ok := s.bot.(blocking); ok && bl.Blocking() {
+		b, seatNo := s.bot, i
+		if blocks(b) {
 			// An external program answers in its own time: ask it off the
 			// table goroutine, and act on the answer only if the situation
 			// still stands.
-			b, seatNo := s.bot, i
 			go func() {
-				cmd, _, ok := b.Act(&v)
-				if !ok {
-					return
+				if cmd, _, ok := b.Act(&v); ok {
+					t.post(func() { t.botMove(seatNo, b, key, cmd) })
 				}
-				t.post(func() {
-					if t.phase != "playing" || s.decided != key || s.bot != b {
-						return
-					}
-					err := t.apply(seatNo, cmd)
-					if err == nil {
-						return
-					}
-					v := t.game.View(seatNo)
-					fallback := func() {
-						if t.fall != nil {
-							v := t.game.View(seatNo)
-							if fb, ok := t.fall(&v); ok {
-								t.apply(seatNo, fb)
-							}
-						}
-					}
-					rt, ok := b.(retrier)
-					if !ok {
-						fallback()
-						return
-					}
-					// Its one retry, asked off the table goroutine too.
-					go func() {
-						again, ok := rt.Retry(&v, err)
-						t.post(func() {
-							if t.phase != "playing" || s.decided != key || s.bot != b {
-								return
-							}
-							if !ok || t.apply(seatNo, again) != nil {
-								fallback()
-							}
-						})
-					}()
-				})
 			}()
 			continue
 		}
-		cmd, think, ok := s.bot.Act(&v)
+		cmd, think, ok := b.Act(&v)
 		if !ok {
 			continue
 		}
@@ -715,33 +687,75 @@ func (t *Table) schedule() {
 		if HeldByReveal(cmd.Move) {
 			think = max(think, t.pause-now)
 		}
-		seatNo := i
-		s.act = time.AfterFunc(max(think, 0), func() {
-			t.post(func() {
-				if t.phase != "playing" || s.decided != key || s.bot == nil {
-					return
-				}
-				if err := t.apply(seatNo, cmd); err != nil {
-					// A bot that can try again (an exec: bot, as REFEREE.md
-					// promises) gets one more go.
-					if rt, ok := s.bot.(retrier); ok {
-						v := t.game.View(seatNo)
-						if again, ok := rt.Retry(&v, err); ok && t.apply(seatNo, again) == nil {
-							return
-						}
-					}
-					// Else the fallback; if that is refused too, it decides
-					// again at the next change.
-					s.decided = ""
-					if t.fall != nil {
-						v := t.game.View(seatNo)
-						if fb, ok := t.fall(&v); ok {
-							t.apply(seatNo, fb)
-						}
-					}
-				}
-			})
+		s.act = t.after(think, func() { t.botMove(seatNo, b, key, cmd) })
+	}
+}
+
+func blocks(b Player) bool {
+	bl, ok := b.(blocking)
+	return ok && bl.Blocking()
+}
+
+// stands says whether bot b's decision on situation key for seatNo still
+// holds: the game on, the seat in the same situation, the same bot in it.
+func (t *Table) stands(seatNo int, b Player, key string) bool {
+	s := t.seats[seatNo]
+	return t.phase == PhasePlaying && s.decided == key && s.bot == b
+}
+
+// botMove makes bot b's move for seatNo if its decision still stands. A
+// refused move gets the bot's one retry, if it can try again (an exec:
+// bot, as REFEREE.md promises; asked off the table goroutine if it
+// blocks), then the fallback move.
+func (t *Table) botMove(seatNo int, b Player, key string, cmd engine.Command) {
+	if !t.stands(seatNo, b, key) {
+		return
+	}
+	err := t.apply(seatNo, cmd)
+	if err == nil {
+		return
+	}
+	rt, ok := b.(retrier)
+	if !ok {
+		t.botFallback(seatNo)
+		return
+	}
+	v := t.game.View(seatNo)
+	if !blocks(b) {
+		again, ok := rt.Retry(&v, err)
+		if !ok || t.apply(seatNo, again) != nil {
+			t.botFallback(seatNo)
+		}
+		return
+	}
+	go func() {
+		again, ok := rt.Retry(&v, err)
+		t.post(func() {
+			if t.stands(seatNo, b, key) && (!ok || t.apply(seatNo, again) != nil) {
+				t.botFallback(seatNo)
+			}
 		})
+	}()
+}
+
+// botFallback plays the always-legal move for a bot whose own was refused;
+// if that is refused too, the bot decides again at the next change.
+func (t *Table) botFallback(seatNo int) {
+	t.seats[seatNo].decided = ""
+	t.fallback(seatNo, "")
+}
+
+// fallback plays the always-legal move for seatNo, saying notice with it.
+func (t *Table) fallback(seatNo int, notice string) {
+	if t.fall == nil {
+		return
+	}
+	v := t.game.View(seatNo)
+	if fb, ok := t.fall(&v); ok {
+		if notice != "" {
+			t.notice = notice
+		}
+		t.apply(seatNo, fb)
 	}
 }
 
@@ -765,17 +779,10 @@ func (t *Table) personClock(i int, s *seat) {
 	if !mine {
 		return
 	}
-	s.clock = time.AfterFunc(t.set.TurnClock+max(t.pause-t.now(), 0), func() {
-		t.post(func() {
-			if t.phase != "playing" || s.decided != key || t.fall == nil {
-				return
-			}
-			v := t.game.View(i)
-			if fb, ok := t.fall(&v); ok {
-				t.notice = fmt.Sprintf("%s's clock ran out: the fallback move was played.", s.name)
-				t.apply(i, fb)
-			}
-		})
+	s.clock = t.after(t.set.TurnClock+max(t.pause-t.now(), 0), func() {
+		if t.phase == PhasePlaying && s.decided == key {
+			t.fallback(i, fmt.Sprintf("%s's clock ran out: the fallback move was played.", s.name))
+		}
 	})
 }
 
@@ -796,7 +803,7 @@ func (t *Table) stopTimers() {
 // state is the table around the game, as every session sees it.
 func (t *Table) state(you int) TableState {
 	ts := TableState{ID: t.ID, Name: t.set.Name, Preset: t.set.Rules.Preset, Rules: t.set.Rules, You: you,
-		Host: t.host, Phase: t.phase, Reveal: t.set.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit,
+		Host: t.host, Phase: t.phase, Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit,
 		Evening: t.evening.Clone(), Web: t.webURL}
 	ts.Seats = make([]SeatInfo, len(t.seats))
 	for i, s := range t.seats {
@@ -830,7 +837,7 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 	}
 	now := t.now()
 	var reveal *Reveal
-	if t.phase == "over" && t.game != nil {
+	if t.phase == PhaseOver && t.game != nil {
 		reveal = &Reveal{Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: t.seed}, Salt: t.salt,
 			Steps: append([]engine.Step(nil), t.log...)}
 	}

@@ -314,7 +314,7 @@ func (w *Web) serveWS(rw http.ResponseWriter, r *http.Request) {
 		w.Refused.Add(1)
 		if b, _, err := w.signer.Seal(protocol.TableID{}, 0,
 			protocol.Refusal{Code: protocol.CodeNotHost, Message: "This player's node doesn't host the table now."}); err == nil {
-			l.SetWriteDeadline(time.Now().Add(DeadAfter))
+			l.SetWriteDeadline(time.Now().Add(DefaultTiming().DeadAfter))
 			writeFrame(bufio.NewWriter(l), b)
 		}
 		l.Close()

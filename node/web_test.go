@@ -179,7 +179,7 @@ func (p *phone) join(nick string) error {
 }
 
 func (p *phone) heartbeat() {
-	t := time.NewTicker(HeartbeatEvery)
+	t := time.NewTicker(DefaultTiming().Heartbeat)
 	defer t.Stop()
 	for range t.C {
 		if p.send(protocol.Heartbeat{}) != nil {
@@ -291,7 +291,7 @@ func TestWebPhonePlaysAWholeGame(t *testing.T) {
 	rules := engine.Standard()
 	rules.Window = 300 * time.Millisecond
 	const seats = 4
-	set := Settings{Name: "Kitchen", Rules: rules, Seats: seats, Bots: []string{"a", "b", "c"}, Reveal: 20 * time.Millisecond}
+	set := Settings{Name: "Kitchen", Rules: rules, Seats: seats, Bots: []string{"a", "b", "c"}, Timing: Timing{Reveal: 20 * time.Millisecond}}
 	hn, tb, srv, w := webTable(t, set, dumbMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -654,7 +654,7 @@ func TestWebPhoneNeverCandidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	pn := newLoopNode(t)
-	r, err := dialWith(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, func(r *Remote) { r.webAddr = "http://127.0.0.1:8085" })
+	r, err := dial(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, DefaultTiming(), func(r *Remote) { r.webAddr = "http://127.0.0.1:8085" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -716,7 +716,7 @@ func (p *phone) follow(ctx context.Context, t *testing.T, keys map[string]crypto
 func TestWebPhoneFollowsTheNewHost(t *testing.T) {
 	rules := engine.Standard()
 	rules.Window = time.Second
-	set := Settings{Name: "Kitchen", Rules: rules, Seats: 3, Bots: []string{"x"}, Reveal: 20 * time.Millisecond}
+	set := Settings{Name: "Kitchen", Rules: rules, Seats: 3, Bots: []string{"x"}, Timing: Timing{Reveal: 20 * time.Millisecond}}
 	hn, tb, srv, w := webTable(t, set, dumbMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -731,7 +731,7 @@ func TestWebPhoneFollowsTheNewHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pw.Close()
-	r, err := dialWith(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, func(r *Remote) { r.webAddr, r.web = pw.URL(), pw })
+	r, err := dial(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, DefaultTiming(), func(r *Remote) { r.webAddr, r.web = pw.URL(), pw })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,36 +5,10 @@ import (
 	"testing"
 )
 
+// benchPlay is protocol/bench's play, for the benchmarks that need the
+// package's insides (BenchmarkSealPlay and BenchmarkOpenPlay, which
+// `bullshit bench` reports too, are in bench_ext_test.go).
 var benchPlay = Play{No: 41, Seat: 2, Cards: []Card{0, 13, 26, 51}, Claim: 4, Rank: NoRank}
-
-// BenchmarkSealPlay: encode and sign a play, as a seat does for every move.
-func BenchmarkSealPlay(b *testing.B) {
-	s, err := NewSigner(alice, 1_000_000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var size int
-	for b.Loop() {
-		data, _, err := s.Seal(testTable, 3, benchPlay)
-		if err != nil {
-			b.Fatal(err)
-		}
-		size = len(data)
-	}
-	b.ReportMetric(float64(size), "wire-bytes")
-}
-
-// BenchmarkOpenPlay: decode and verify a play, as the host does for every
-// move.
-func BenchmarkOpenPlay(b *testing.B) {
-	data := mustSeal(b, alice, 1_000_000, benchPlay)
-	for b.Loop() {
-		if _, err := Open(data, aliceID); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(len(data)), "wire-bytes")
-}
 
 // BenchmarkBareVerify: the floor, ed25519 alone over the same bytes.
 func BenchmarkBareVerify(b *testing.B) {

@@ -105,11 +105,11 @@ type Player struct {
 	Connected bool     // a person whose link is up (bots always are)
 	Covered   bool     // a bot plays for a person who is away
 	Addrs     []string // where the player's node listens, for an election
-	// Web is a phone's seat: its player came in over the web entry, and a
-	// phone never hosts (1.2).
+	// Web is a seat whose player came in through a node's web entry (a
+	// phone's browser): it never hosts, and no election picks it.
 	Web bool `protocol:"optional"`
-	// WebAddr is the player node's web base URL, where a phone goes when
-	// the host changes; "" for a phone, a bot or a node without web (1.2).
+	// WebAddr is the player node's web base URL ("http://192.168.1.20:8080"),
+	// where a phone goes when the host vanishes; "" for none.
 	WebAddr string `protocol:"optional"`
 }
 
@@ -418,7 +418,7 @@ const (
 	CodeVersion   = "version"
 	CodeBadCode   = "bad_code"
 	CodeBadName   = "bad_name" // a nickname or name out of bounds (CheckNick)
-	CodeNotHost   = "not_host" // a node's web entry, asked for a table it doesn't host (1.2)
+	CodeNotHost   = "not-host" // a node's web entry, asked for a table it doesn't host (1.2)
 )
 
 // ---- Liveness, election and hand-over ----

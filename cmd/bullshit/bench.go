@@ -2,9 +2,10 @@ package main
 
 // bench: every figure of BENCHMARKS.md from one run (issue 8), with the
 // machine it ran on and its load, so a figure is never quoted without
-// them. The engine, simulator and protocol bodies mirror the packages'
-// Benchmark functions (test files can't be imported); the network figures
-// come from the same node helpers the node benchmarks call.
+// them. The engine, simulator and protocol figures run the very bodies of
+// the packages' Benchmark functions (engine/bench, protocol/bench) under
+// engine/bench's runner, so this binary never links testing; the network
+// figures come from node/latency, which the node benchmarks call too.
 
 import (
 	"bufio"
@@ -28,15 +29,13 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"testing"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
-
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/engine/sim"
+	"github.com/bullshit-game/bullshit/engine/bench"
 	"github.com/bullshit-game/bullshit/node"
-	"github.com/bullshit-game/bullshit/protocol"
+	"github.com/bullshit-game/bullshit/node/latency"
+	protobench "github.com/bullshit-game/bullshit/protocol/bench"
 )
 
 func init() { commands["bench"] = runBench }
@@ -73,10 +72,6 @@ func runBench(args []string) error {
 	if c.quick {
 		c.runs, c.rounds, c.echoes, c.benchT, c.rssFor, c.nsTries, c.foTries = 1, 50, 300, 100*time.Millisecond, 2*time.Second, 2, 2
 	}
-	testing.Init()
-	if err := flag.Set("test.benchtime", c.benchT.String()); err != nil {
-		return err
-	}
 	ctx, cancel, _ := signalContext()
 	defer cancel()
 	rep := &benchReport{Machine: thisMachine(), Quick: c.quick}
@@ -87,11 +82,17 @@ func runBench(args []string) error {
 		}
 	}
 	progress("engine")
-	benchEngine(rep, c)
+	if err := benchEngine(rep, c); err != nil {
+		return err
+	}
 	progress("simulator")
-	benchSim(rep, c)
+	if err := benchSim(rep, c); err != nil {
+		return err
+	}
 	progress("protocol")
-	benchProtocol(rep, c)
+	if err := benchProtocol(rep, c); err != nil {
+		return err
+	}
 	progress("network: signed echo and shout to verdict on loopback")
 	if err := benchNetwork(ctx, rep, c); err != nil {
 		return err
@@ -214,21 +215,19 @@ func loadAvg() string {
 	return strings.Join(f[:3], " ")
 }
 
-// median runs f runs times and keeps the run with the median ns/op.
-func median(runs int, f func(b *testing.B)) testing.BenchmarkResult {
-	rs := make([]testing.BenchmarkResult, runs)
+// median runs body runs times for d each and keeps the run with the
+// median ns/op.
+func median(runs int, d time.Duration, body func(bench.B)) (bench.Result, error) {
+	rs := make([]bench.Result, runs)
 	for i := range rs {
-		rs[i] = testing.Benchmark(f)
+		r, err := bench.Run(d, body)
+		if err != nil {
+			return bench.Result{}, err
+		}
+		rs[i] = r
 	}
-	slices.SortFunc(rs, func(a, b testing.BenchmarkResult) int { return cmp.Compare(a.NsPerOp(), b.NsPerOp()) })
-	return rs[len(rs)/2]
-}
-
-func nsPerOp(r testing.BenchmarkResult) float64 {
-	if r.N == 0 {
-		return 0
-	}
-	return float64(r.T.Nanoseconds()) / float64(r.N)
+	slices.SortFunc(rs, func(a, b bench.Result) int { return cmp.Compare(a.NsPerOp(), b.NsPerOp()) })
+	return rs[len(rs)/2], nil
 }
 
 func fmtNs(ns float64) string {
@@ -243,104 +242,30 @@ func fmtNs(ns float64) string {
 
 func goal(met bool) *bool { return &met }
 
-// Engine: the bodies of engine/bench_test.go.
+// Engine: engine/bench's bodies, as engine/bench_test.go runs them.
 
-func benchDeal() *engine.Game {
-	first := 0
-	g, _, err := engine.New(engine.Config{Rules: engine.Standard(), Seats: 4, Seed: 1, First: &first})
-	if err != nil {
-		panic(err) // a fixed, valid config
-	}
-	return g
-}
-
-func handOf(g *engine.Game, seat int) []engine.Card { return slices.Clone(g.View(seat).Hand) }
-
-// batch runs op on fresh clones of base, b.N times; the cloning is off the clock.
-func batch(b *testing.B, base *engine.Game, op func(g *engine.Game) error) {
-	const size = 64
-	games := make([]*engine.Game, size)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i += size {
-		b.StopTimer()
-		for j := range games {
-			games[j] = base.Clone()
-		}
-		b.StartTimer()
-		for j := 0; j < size && i+j < b.N; j++ {
-			if err := op(games[j]); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-}
-
-func benchEngine(rep *benchReport, c benchConfig) {
-	// A play in the middle of a game: seat 1's, after seat 0's stood.
-	play := median(c.runs, func(b *testing.B) {
-		base := benchDeal()
-		h := handOf(base, 0)
-		base.Play(0, 0, h[:2], 0, engine.NoRank)
-		base.Tick(6 * time.Second)
-		cards := handOf(base, 1)[:2]
-		batch(b, base, func(g *engine.Game) error {
-			_, err := g.Play(7*time.Second, 1, cards, 0, engine.NoRank)
-			return err
-		})
-	})
-	call := median(c.runs, func(b *testing.B) {
-		base := benchDeal()
-		base.Play(0, 0, handOf(base, 0)[:2], 0, engine.NoRank)
-		batch(b, base, func(g *engine.Game) error {
-			_, err := g.Call(time.Second, 2, 1)
-			return err
-		})
-	})
-	viewBase := benchDeal()
-	viewBase.Play(0, 0, handOf(viewBase, 0)[:2], 0, engine.NoRank)
-	view := median(c.runs, func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			_ = viewBase.View(1)
-		}
-	})
-	viewInto := median(c.runs, func(b *testing.B) {
-		var v engine.View
-		b.ReportAllocs()
-		for b.Loop() {
-			viewBase.ViewInto(1, &v)
-		}
-	})
-	game := median(c.runs, func(b *testing.B) {
-		rng := mrand.New(mrand.NewPCG(1, 2))
-		var v engine.View
-		buf := make([]engine.Card, 0, 8)
-		plays, seed := 0, uint64(0)
-		b.ReportAllocs()
-		for b.Loop() {
-			seed++
-			plays += randomGame(b, seed, rng, &v, buf)
-		}
-		b.ReportMetric(float64(plays)/float64(b.N), "plays/game")
-	})
+func benchEngine(rep *benchReport, c benchConfig) error {
 	for _, x := range []struct {
 		name string
-		r    testing.BenchmarkResult
+		body func(bench.B)
 		goal float64
 		gs   string
 	}{
-		{"play", play, 2000, "< 2 µs"},
-		{"call", call, 2000, "< 2 µs"},
-		{"view (fresh, as a screen takes it)", view, 0, ""},
-		{"view into (refilled, as bots take it)", viewInto, 0, ""},
-		{"a whole random 4-seat game", game, 100_000, "< 100 µs"},
+		{"play", bench.Play, 2000, "< 2 µs"},
+		{"call", bench.Call, 2000, "< 2 µs"},
+		{"view (fresh, as a screen takes it)", bench.View, 0, ""},
+		{"view into (refilled, as bots take it)", bench.ViewInto, 0, ""},
+		{"a whole random 4-seat game", bench.Game, 100_000, "< 100 µs"},
 	} {
-		ns := nsPerOp(x.r)
+		r, err := median(c.runs, c.benchT, x.body)
+		if err != nil {
+			return fmt.Errorf("%s: %w", x.name, err)
+		}
+		ns := r.NsPerOp()
 		f := figure{Section: secEngine, Name: x.name, Value: ns, Unit: "ns/op",
-			Text:  fmt.Sprintf("%s/op, %d allocs/op", fmtNs(ns), x.r.AllocsPerOp()),
-			Extra: map[string]float64{"allocs/op": float64(x.r.AllocsPerOp()), "B/op": float64(x.r.AllocedBytesPerOp())}}
-		if p, ok := x.r.Extra["plays/game"]; ok {
+			Text:  fmt.Sprintf("%s/op, %d allocs/op", fmtNs(ns), r.AllocsPerOp()),
+			Extra: map[string]float64{"allocs/op": float64(r.AllocsPerOp()), "B/op": float64(r.BytesPerOp())}}
+		if p, ok := r.Extra["plays/game"]; ok {
 			f.Text += fmt.Sprintf(", %.0f plays/game", p)
 			f.Extra["plays/game"] = p
 		}
@@ -349,121 +274,55 @@ func benchEngine(rep *benchReport, c benchConfig) {
 		}
 		rep.add(f)
 	}
+	return nil
 }
 
-// randomGame plays a whole random 4-seat standard game: each seat plays its
-// cards of the rank (else one card at random), and a play is called one
-// time in five, else its window runs out.
-func randomGame(b *testing.B, seed uint64, rng *mrand.Rand, v *engine.View, buf []engine.Card) int {
-	g, _, err := engine.New(engine.Config{Rules: engine.Standard(), Seats: 4, Seed: seed})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var now time.Duration
-	for !g.Over() {
-		switch g.Phase() {
-		case engine.PhasePlay:
-			s := g.Turn()
-			g.ViewInto(s, v)
-			buf = buf[:0]
-			for _, c := range v.Hand {
-				if c.Rank() == v.Rank && len(buf) < 4 {
-					buf = append(buf, c)
-				}
-			}
-			if len(buf) == 0 {
-				buf = append(buf, v.Hand[rng.IntN(len(v.Hand))])
-			}
-			if _, err := g.Play(now, s, buf, 0, engine.NoRank); err != nil {
-				b.Fatal(err)
-			}
-		case engine.PhaseCall:
-			if rng.IntN(5) == 0 {
-				if _, err := g.Call(now, (g.Turn()+rng.IntN(3))%4, g.Plays()); err != nil {
-					b.Fatal(err)
-				}
-				continue
-			}
-			now, _ = g.Deadline()
-			g.Tick(now)
-		}
-	}
-	return g.Plays()
-}
+// Simulator: engine/bench's Sim, as engine/sim/bench_test.go runs it, one
+// Runner, one core. Wall time here swings with other people's jobs, so
+// games per CPU second (the whole process, user + sys, as the simulator
+// section counts them) is reported beside it; GOGC is 400 as in `bullshit
+// sim`.
 
-// Simulator: engine/sim/bench_test.go's games, one Runner, one core. Wall
-// time here swings with other people's jobs, so games per CPU second (the
-// whole process, user + sys, as the simulator section counts them) is
-// reported beside it; GOGC is 400 as in `bullshit sim`.
-
-func benchSim(rep *benchReport, c benchConfig) {
+func benchSim(rep *benchReport, c benchConfig) error {
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
 	for _, level := range []string{"medium", "hard"} {
-		r := median(c.runs, func(b *testing.B) {
-			p := sim.Plan{Rules: engine.Standard(), Seats: 4, Bots: []string{level}, Seed: 1}
-			var run sim.Runner
-			res := p.Report()
-			b.ReportAllocs()
-			cpu0 := cpuTime()
-			for i := 0; b.Loop(); i++ {
-				if err := p.Run(&run, res, i, i+1); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if cpu := cpuTime() - cpu0; cpu > 0 {
-				b.ReportMetric(float64(res.Games)/cpu.Seconds(), "games/cpu-s")
-			}
-			b.ReportMetric(float64(res.Plays)/float64(res.Games), "plays/game")
-		})
-		ns := nsPerOp(r)
+		r, err := median(c.runs, c.benchT, func(b bench.B) { bench.Sim(b, engine.Standard(), 4, level) })
+		if err != nil {
+			return fmt.Errorf("sim, %s bots: %w", level, err)
+		}
+		ns := r.NsPerOp()
 		f := figure{Section: secSim, Name: "sim, standard, 4 " + level + " bots, one core", Value: 1e9 / ns, Unit: "games/s",
 			Text:  fmt.Sprintf("%.0f games/s wall (%s/game, %.0f plays/game)", 1e9/ns, fmtNs(ns), r.Extra["plays/game"]),
 			Extra: map[string]float64{"ns/game": ns, "plays/game": r.Extra["plays/game"]}}
-		if g := r.Extra["games/cpu-s"]; g > 0 {
+		if r.CPU > 0 {
+			g := float64(r.N) / r.CPU.Seconds()
 			f.Text = fmt.Sprintf("%.0f games per CPU second, ", g) + f.Text
 			f.Extra["games/cpu-s"] = g
 		}
 		rep.add(f)
 	}
+	return nil
 }
 
-// Protocol: protocol/bench_test.go's seal and open of a play.
+// Protocol: protocol/bench's seal and open of a play, as
+// protocol/bench_ext_test.go runs them.
 
-func benchProtocol(rep *benchReport, c benchConfig) {
-	key, _, err := crypto.GenerateEd25519Key(rand.Reader)
+func benchProtocol(rep *benchReport, c benchConfig) error {
+	seal, err := median(c.runs, c.benchT, protobench.Seal)
 	if err != nil {
-		panic(err)
+		return fmt.Errorf("seal: %w", err)
 	}
-	signer, err := protocol.NewSigner(key, 1_000_000)
+	open, err := median(c.runs, c.benchT, protobench.Open)
 	if err != nil {
-		panic(err)
+		return fmt.Errorf("open: %w", err)
 	}
-	table := protocol.TableID{1, 2, 3, 4, 5, 6, 7, 8}
-	play := protocol.Play{No: 41, Seat: 2, Cards: []protocol.Card{0, 13, 26, 51}, Claim: 4, Rank: protocol.NoRank}
-	sealed, _, err := signer.Seal(table, 3, play)
-	if err != nil {
-		panic(err)
-	}
-	seal := median(c.runs, func(b *testing.B) {
-		for b.Loop() {
-			if _, _, err := signer.Seal(table, 3, play); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	open := median(c.runs, func(b *testing.B) {
-		for b.Loop() {
-			if _, err := protocol.Open(sealed, signer.ID()); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	rep.add(figure{Section: secProtocol, Name: "seal a play (encode + ed25519 sign)", Value: nsPerOp(seal), Unit: "ns/op",
-		Text: fmt.Sprintf("%s/msg, %d wire bytes", fmtNs(nsPerOp(seal)), len(sealed))})
-	rep.add(figure{Section: secProtocol, Name: "open a play (decode + ed25519 verify)", Value: nsPerOp(open), Unit: "ns/op",
-		Text: fmt.Sprintf("%s/msg", fmtNs(nsPerOp(open)))})
+	rep.add(figure{Section: secProtocol, Name: "seal a play (encode + ed25519 sign)", Value: seal.NsPerOp(), Unit: "ns/op",
+		Text: fmt.Sprintf("%s/msg, %.0f wire bytes", fmtNs(seal.NsPerOp()), seal.Extra["wire-bytes"])})
+	rep.add(figure{Section: secProtocol, Name: "open a play (decode + ed25519 verify)", Value: open.NsPerOp(), Unit: "ns/op",
+		Text: fmt.Sprintf("%s/msg", fmtNs(open.NsPerOp()))})
+	return nil
 }
 
 // Network: the signed echo and shout to verdict, interleaved run by run so
@@ -485,28 +344,28 @@ func benchNetwork(ctx context.Context, rep *benchReport, c benchConfig) error {
 	type shout struct{ p50, p99, all99, cpu []float64 }
 	shouts := map[int]*shout{4: {}, 10: {}}
 	for run := 0; run < c.runs; run++ {
-		echo, err := node.EchoLoopback(ctx, c.echoes)
+		echo, err := latency.Echo(ctx, c.echoes)
 		if err != nil {
 			return fmt.Errorf("echo: %w", err)
 		}
-		e50 = append(e50, ms(node.Percentile(echo, 0.5)))
-		e99 = append(e99, ms(node.Percentile(echo, 0.99)))
+		e50 = append(e50, ms(bench.Percentile(echo, 0.5)))
+		e99 = append(e99, ms(bench.Percentile(echo, 0.99)))
 		for _, seats := range []int{4, 10} {
 			var cpu0, cpu time.Duration
-			res, err := node.ShoutLatency(ctx, seats, c.rounds, node.WithBracket(func(begin bool) {
+			res, err := latency.Shout(ctx, seats, c.rounds, latency.WithBracket(func(begin bool) {
 				if begin {
-					cpu0 = cpuTime()
+					cpu0 = bench.CPUTime()
 				} else {
-					cpu = cpuTime() - cpu0
+					cpu = bench.CPUTime() - cpu0
 				}
 			}))
 			if err != nil {
 				return fmt.Errorf("shout to verdict at %d seats: %w", seats, err)
 			}
 			s := shouts[seats]
-			s.p50 = append(s.p50, ms(node.Percentile(res.Samples, 0.5)))
-			s.p99 = append(s.p99, ms(node.Percentile(res.Samples, 0.99)))
-			s.all99 = append(s.all99, ms(node.Percentile(res.Last, 0.99)))
+			s.p50 = append(s.p50, ms(bench.Percentile(res.Samples, 0.5)))
+			s.p99 = append(s.p99, ms(bench.Percentile(res.Samples, 0.99)))
+			s.all99 = append(s.all99, ms(bench.Percentile(res.Last, 0.99)))
 			if cpu > 0 {
 				s.cpu = append(s.cpu, ms(cpu)/float64(c.rounds))
 			}
@@ -542,28 +401,6 @@ func runsNote(c benchConfig, n int, what string, p99s []float64) string {
 		parts[i] = fmt.Sprintf("%.2f", x)
 	}
 	return fmt.Sprintf("median of %d runs of %d %s; p99 by run %s ms", c.runs, n, what, strings.Join(parts, ", "))
-}
-
-// cpuTime is this process's user and system CPU time so far, from
-// /proc/self/stat (0 where there is none).
-func cpuTime() time.Duration {
-	b, err := os.ReadFile("/proc/self/stat")
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	// The command name may hold spaces: fields count from after its ')'.
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 13 {
-		return 0
-	}
-	ut, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0
-	}
-	const hz = 100 // USER_HZ, the same on every Linux
-	return time.Duration(ut+st) * time.Second / hz
 }
 
 // Memory: this very binary hosting a 10-seat table of bots, its RSS read
@@ -613,17 +450,7 @@ func hostRSS(ctx context.Context, watch time.Duration) (rss, hwm, plays int, err
 	if err := cmd.Start(); err != nil {
 		return 0, 0, 0, err
 	}
-	defer func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(3 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-	}()
+	defer stopProcess(cmd, syscall.SIGTERM)
 	lines := make(chan string, 256)
 	go func() {
 		defer close(lines)
@@ -710,7 +537,7 @@ func benchNetns(ctx context.Context, rep *benchReport, c benchConfig) {
 	if err != nil {
 		rep.add(figure{Section: secLAN, Name: disc, Note: "not measured: " + err.Error()})
 	} else {
-		p50, worst := node.Percentile(found, 0.5), node.Percentile(found, 1)
+		p50, worst := bench.Percentile(found, 0.5), bench.Percentile(found, 1)
 		rep.add(figure{Section: secLAN, Name: disc, Value: ms(p50), Unit: "ms median",
 			Text:  fmt.Sprintf("median %.0f ms, worst %.0f ms over %d tables", ms(p50), ms(worst), len(found)),
 			Extra: map[string]float64{"median_ms": ms(p50), "worst_ms": ms(worst)},
@@ -738,7 +565,7 @@ func benchNetns(ctx context.Context, rep *benchReport, c benchConfig) {
 		note += "; not resumed: " + strings.Join(stuck, "; ")
 	}
 	if len(hosts) > 0 {
-		p50, worst := node.Percentile(hosts, 0.5), node.Percentile(hosts, 1)
+		p50, worst := bench.Percentile(hosts, 0.5), bench.Percentile(hosts, 1)
 		rep.add(figure{Section: secLAN, Name: "failover (host killed → a new host announced)", Value: ms(p50), Unit: "ms median",
 			Text:  fmt.Sprintf("median %.0f ms, worst %.0f ms over %d kills", ms(p50), ms(worst), len(hosts)),
 			Extra: map[string]float64{"median_ms": ms(p50), "worst_ms": ms(worst)}})
@@ -747,7 +574,7 @@ func benchNetns(ctx context.Context, rep *benchReport, c benchConfig) {
 		rep.add(figure{Section: secLAN, Name: fail, Note: "not measured: " + strings.Join(stuck, "; ")})
 		return
 	}
-	p50, worst := node.Percentile(moves, 0.5), node.Percentile(moves, 1)
+	p50, worst := bench.Percentile(moves, 0.5), bench.Percentile(moves, 1)
 	rep.add(figure{Section: secLAN, Name: fail, Value: ms(p50), Unit: "ms median",
 		Text:  fmt.Sprintf("median %.0f ms, worst %.0f ms over %d kills", ms(p50), ms(worst), len(moves)),
 		Extra: map[string]float64{"median_ms": ms(p50), "worst_ms": ms(worst), "tries": float64(c.foTries), "resumed": float64(len(moves))},
@@ -871,17 +698,21 @@ func (l *netnsLAN) start(ns int, args ...string) (*nsProc, error) {
 // stop kills the process (netns.sh and ip netns exec exec in place, so the
 // PID is the game's) and reaps it.
 func (p *nsProc) stop(sig syscall.Signal) {
-	p.once.Do(func() {
-		p.cmd.Process.Signal(sig)
-		done := make(chan struct{})
-		go func() { p.cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(3 * time.Second):
-			p.cmd.Process.Kill()
-			<-done
-		}
-	})
+	p.once.Do(func() { stopProcess(p.cmd, sig) })
+}
+
+// stopProcess sends a started process sig and reaps it, killing it if it is
+// still there after 3 s.
+func stopProcess(cmd *exec.Cmd, sig syscall.Signal) {
+	cmd.Process.Signal(sig)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		cmd.Process.Kill()
+		<-done
+	}
 }
 
 // await returns the first line containing want, or an error at the deadline.

@@ -179,7 +179,7 @@ func (p printer) result(u node.Update, seat int, stop os.Signal) {
 	m["unfinished"] = true
 	var text string
 	switch {
-	case stop != nil && u.Table.Phase != "" && u.Table.Phase != "waiting":
+	case stop != nil && u.Table.Phase != "" && u.Table.Phase != node.PhaseWaiting:
 		m["stopped"] = signalName(stop)
 		text = fmt.Sprintf("Stopped (%s) after %d plays; the game did not finish.", signalName(stop), v.No)
 	case stop != nil:
@@ -306,7 +306,7 @@ func runHost(args []string) error {
 	players := fs.Int("players", 0, "other players to wait for before dealing")
 	wait := fs.Duration("wait", 2*time.Minute, "the longest to wait for the players")
 	code := fs.String("code", "", "a join code: the table is private (the code is never advertised)")
-	reveal := fs.Duration("reveal", 2*time.Second, "the pause after a call, so every screen shows the cards")
+	reveal := fs.Duration("reveal", node.DefaultTiming().Reveal, "the pause after a call, so every screen shows the cards")
 	turnClock := fs.Duration("turn-clock", 0, "a person's turn clock (0 off; 30s or 60s)")
 	grace := fs.Duration("grace", 0, "how long a player may be gone before a bot plays for them (0: the default, 30s)")
 	pace := fs.String("pace", "brisk", "bots' think times: brisk, relaxed or fast")
@@ -351,7 +351,7 @@ func runHost(args []string) error {
 		return err
 	}
 	defer dev.Close()
-	hosted, err := dev.Open(node.Settings{Name: *name, Rules: r, Seats: n, Bots: bots, Pace: *pace, Reveal: *reveal,
+	hosted, err := dev.Open(node.Settings{Name: *name, Rules: r, Seats: n, Bots: bots, Pace: *pace, Timing: node.Timing{Reveal: *reveal},
 		TurnClock: *turnClock, Grace: *grace, Code: *code, Seed: *seed})
 	if err != nil {
 		return err
@@ -614,7 +614,7 @@ func (l *latencyLog) answered(u node.Update) {
 		l.pending = l.pending[1:]
 	}
 	for _, e := range u.Events {
-		if e.Type == "reveal" && l.calls[e.No] {
+		if e.Type == engine.EventReveal && l.calls[e.No] {
 			delete(l.calls, e.No)
 			fmt.Fprintf(l.w, "{\"reveal\":%d,\"answer\":%d}\n", e.No, now.UnixNano())
 		}
@@ -622,7 +622,7 @@ func (l *latencyLog) answered(u node.Update) {
 			continue
 		}
 		for i, m := range l.pending {
-			if m.move.String() != e.Type {
+			if m.move.String() != string(e.Type) {
 				continue
 			}
 			write(m, false, e.No)

@@ -67,10 +67,11 @@ func cardsText(c engine.Count) string {
 	return c.String() + " cards"
 }
 
-// eventText is an event as a line for a person.
+// eventText is an event as a line for a person: one case per event type,
+// so it runs long.
 func eventText(e engine.Event, n seatNamer) string {
 	switch e.Type {
-	case "deal":
+	case engine.EventDeal:
 		hands := make([]string, len(e.Counts))
 		for i, c := range e.Counts {
 			hands[i] = c.String()
@@ -80,25 +81,25 @@ func eventText(e engine.Event, n seatNamer) string {
 			line += ", calling " + e.Rank.Word(2)
 		}
 		return line + ". Hands: " + strings.Join(hands, ", ") + "."
-	case "hand":
+	case engine.EventHand:
 		return "Your hand: " + cardSymbols(e.Cards)
-	case "quads":
+	case engine.EventQuads:
 		return fmt.Sprintf("%s four %s out of the game: %s", n.verb(e.Seat, "lay", "lays"), e.Rank.Word(2), cardSymbols(e.Cards))
-	case "play":
+	case engine.EventPlay:
 		line := fmt.Sprintf("Play %d: %s %s", e.No, n.verb(e.Seat, "claim", "claims"), claimText(e.Claim, e.Rank))
 		if e.Out {
 			line += ", the last cards in hand"
 		}
 		return line + fmt.Sprintf(" (hand %s → %s, pile %s → %s).", e.Sizes.HandBefore, e.Sizes.HandAfter, e.Sizes.PileBefore, e.Sizes.PileAfter)
-	case "mine":
+	case engine.EventMine:
 		return fmt.Sprintf("Play %d: you put down %s.", e.No, cardSymbols(e.Cards))
-	case "pass":
+	case engine.EventPass:
 		return fmt.Sprintf("%s play %d go.", n.verb(e.Seat, "let", "lets"), e.No)
-	case "call":
+	case engine.EventCall:
 		return fmt.Sprintf("%s: “Bullshit!” on %s, play %d.", n.Who(e.Seat), n.who(e.Target), e.No)
-	case "stand":
+	case engine.EventStand:
 		return fmt.Sprintf("Nobody called: play %d by %s stands.", e.No, n.who(e.Seat))
-	case "reveal":
+	case engine.EventReveal:
 		line := fmt.Sprintf("Play %d by %s turned up: %s (claimed %s", e.No, n.who(e.Seat), cardSymbols(e.Cards), claimText(e.Claim, e.Rank))
 		if e.Sneaked > 0 {
 			line += fmt.Sprintf(", %d sneaked under it", e.Sneaked)
@@ -111,44 +112,44 @@ func eventText(e engine.Event, n seatNamer) string {
 			return line + "caught sneaking."
 		}
 		return line + "a lie."
-	case "take":
+	case engine.EventTake:
 		return fmt.Sprintf("%s the pile: %s.", n.verb(e.Seat, "take", "takes"), cardsText(e.Count))
-	case "give":
+	case engine.EventGive:
 		line := fmt.Sprintf("%s %s a card", n.verb(e.Seat, "hand", "hands"), n.who(e.Target))
 		if e.Auto {
 			line += " (the clock chose it)"
 		}
 		return line + "."
-	case "handed":
+	case engine.EventHanded:
 		return fmt.Sprintf("%s %s: %s.", n.verb(e.Seat, "hand", "hands"), n.who(e.Target), cardSymbols(e.Cards))
-	case "doubt":
+	case engine.EventDoubt:
 		return fmt.Sprintf("%s play %d.", n.verb(e.Seat, "doubt", "doubts"), e.No)
-	case "believe":
+	case engine.EventBelieve:
 		return fmt.Sprintf("%s play %d.", n.verb(e.Seat, "believe", "believes"), e.No)
-	case "skip":
+	case engine.EventSkip:
 		return n.verb(e.Seat, "skip.", "skips.")
-	case "leave":
+	case engine.EventLeave:
 		line := fmt.Sprintf("The round's %s leave the game", cardsText(e.Count))
 		if len(e.Cards) > 0 {
 			line += ": " + cardSymbols(e.Cards)
 		}
 		return line + "."
-	case "round":
+	case engine.EventRound:
 		return n.verb(e.Seat, "start", "starts") + " a new round."
-	case "out":
+	case engine.EventOut:
 		return fmt.Sprintf("%s out, in %s place.", n.verb(e.Seat, "are", "is"), cli.Ordinal(e.Place))
-	case "win":
+	case engine.EventWin:
 		return n.verb(e.Seat, "win!", "wins!")
-	case "over":
+	case engine.EventOver:
 		if e.Seat >= 0 {
 			return fmt.Sprintf("The game is over: %s.", n.says(e.Seat, "win", "wins"))
 		}
 		return "The game is over."
-	case "resume":
+	case engine.EventResume:
 		return fmt.Sprintf("The new host starts the clock of play %d again.", e.No)
 	}
 	b, _ := json.Marshal(e)
-	return e.Type + ": " + string(b)
+	return string(e.Type) + ": " + string(b)
 }
 
 // resultText is the end of a seat's game for a person: the places, seats

@@ -68,7 +68,7 @@ func TestCoveringBotPlays(t *testing.T) {
 		t.Fatal(err)
 	}
 	tbl, err := node.NewTable(node.Settings{Rules: rules, Seats: 3, Bots: []string{"medium"}, Pace: "fast",
-		Reveal: 100 * time.Millisecond, Grace: 200 * time.Millisecond}, "Host", makeAnyBot, bot.Fallback)
+		Timing: node.Timing{Reveal: 100 * time.Millisecond}, Grace: 200 * time.Millisecond}, "Host", makeAnyBot, bot.Fallback)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,10 @@ package main
 // The web entry's wiring: --web and the page's files.
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/webui"
 )
 
 // webUsage is --web's help, for every command that has it.
@@ -23,20 +23,8 @@ func webConfig(v string) *node.WebConfig {
 	return &node.WebConfig{Addr: v, Assets: webAssets()}
 }
 
-// webAssets is the page a phone plays in.
-//
-// A placeholder until node/webui (the browser side) lands: at that merge
-// this body becomes `return webui.Handler()`.
-func webAssets() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, "<!doctype html><title>bullshit</title><p>The game's page is not in this build yet.</p>\n")
-	})
-}
+// webAssets is the page a phone plays in (embedded in the binary).
+func webAssets() http.Handler { return webui.Handler() }
 
 // phonesText is the host's line for phones: where to open the game, or
 // why it can't be.

@@ -193,7 +193,7 @@ func (m *memory) extra(claim int) (more, fewer int) {
 
 func (m *memory) observe(e *engine.Event) {
 	if !m.ready {
-		if e.Type != "deal" {
+		if e.Type != engine.EventDeal {
 			return
 		}
 		m.start(len(e.Counts))
@@ -205,9 +205,11 @@ func (m *memory) observe(e *engine.Event) {
 	m.apply(e)
 }
 
+// apply learns what e tells of the cards: one case per event type, so it
+// runs long.
 func (m *memory) apply(e *engine.Event) {
 	switch e.Type {
-	case "deal":
+	case engine.EventDeal:
 		// Every card is dealt one at a time from the seat after the
 		// dealer (R3), so each hand's size is known exactly, however
 		// roughly the table shows it.
@@ -233,7 +235,7 @@ func (m *memory) apply(e *engine.Event) {
 		}
 		m.pileLo, m.pileHi = 0, 0
 		m.dealt = true
-	case "quads":
+	case engine.EventQuads:
 		for _, c := range e.Cards {
 			m.gone[slot(c)]++
 		}
@@ -244,9 +246,9 @@ func (m *memory) apply(e *engine.Event) {
 			sm.soft[r] = max(0, sm.soft[r]-4)
 			sm.lo, sm.hi = max(0, sm.lo-4), dec(sm.hi, 4)
 		}
-	case "play":
+	case engine.EventPlay:
 		m.play(e)
-	case "mine":
+	case engine.EventMine:
 		for _, c := range e.Cards {
 			m.pile[slot(c)]++
 		}
@@ -254,13 +256,13 @@ func (m *memory) apply(e *engine.Event) {
 		if m.last.live && m.last.seat == m.seat {
 			m.pileLo, m.pileHi = m.last.pileLo+len(e.Cards), inc(m.last.pileHi, len(e.Cards))
 		}
-	case "reveal":
+	case engine.EventReveal:
 		m.reveal(e)
-	case "take":
+	case engine.EventTake:
 		m.take(e)
-	case "stand":
+	case engine.EventStand:
 		m.last.live = false
-	case "handed":
+	case engine.EventHanded:
 		if e.Seat == m.seat && e.Target < m.n {
 			sm := &m.seats[e.Target]
 			for _, c := range e.Cards {
@@ -268,14 +270,14 @@ func (m *memory) apply(e *engine.Event) {
 				sm.soft[slot(c)]++
 			}
 		}
-	case "give":
+	case engine.EventGive:
 		n := e.Count.Lo
 		if e.Seat < m.n && e.Target < m.n {
 			f, t := &m.seats[e.Seat], &m.seats[e.Target]
 			f.lo, f.hi = max(0, f.lo-n), dec(f.hi, n)
 			t.lo, t.hi = t.lo+n, inc(t.hi, n)
 		}
-	case "leave":
+	case engine.EventLeave:
 		// The round's cards leave the game (V15): those this bot knew of
 		// face up, the rest face down.
 		for i, k := range m.pile {
@@ -285,7 +287,7 @@ func (m *memory) apply(e *engine.Event) {
 		known := m.pileN
 		m.hidden += max(0, (m.pileLo+max(m.pileHi, m.pileLo))/2-known)
 		m.clearPile()
-	case "round":
+	case engine.EventRound:
 		m.last.live = false
 	}
 }

@@ -1,9 +1,10 @@
-package sim
+package sim_test
 
 import (
 	"testing"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/bench"
 )
 
 func benchGames(b *testing.B, preset, level string, seats int) {
@@ -11,18 +12,7 @@ func benchGames(b *testing.B, preset, level string, seats int) {
 	if !ok {
 		b.Fatal(preset)
 	}
-	p := Plan{Rules: r, Seats: seats, Bots: []string{level}, Seed: 1}
-	var run Runner
-	rep := p.Report()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		if err := p.Run(&run, rep, i, i+1); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(rep.Plays)/float64(rep.Games), "plays/game")
-	b.ReportMetric(float64(rep.Games)/b.Elapsed().Seconds(), "games/s")
+	bench.Sim(b, r, seats, level)
 }
 
 func BenchmarkGameEasy4(b *testing.B)   { benchGames(b, "standard", "easy", 4) }

@@ -150,7 +150,7 @@ func readEvent(b []byte) (engine.Event, error) {
 	if err := json.Unmarshal(b, &f); err != nil {
 		return engine.Event{}, err
 	}
-	e := engine.Event{Type: f.Type, Seat: f.Seat, Target: f.On, No: f.No, Rank: f.Rank, Claim: f.Claim,
+	e := engine.Event{Type: engine.EventType(f.Type), Seat: f.Seat, Target: f.On, No: f.No, Rank: f.Rank, Claim: f.Claim,
 		Out: f.Out, Truth: f.Truth, Auto: f.Auto, Sneaked: f.Sneaked, Place: f.Place, Count: f.Count,
 		Cards: f.Cards, Sizes: f.Sizes.sizes(), Places: f.Places}
 	if string(f.To) != `"all"` {

@@ -1,0 +1,178 @@
+//go:build js && wasm
+
+// Command bullshit-web is the player in a phone's browser: the page's Go
+// half, compiled to WebAssembly and served by every node with its web
+// entry on (node/webui embeds it). It keeps the player's key in
+// localStorage, so a reload is the same player and gets its seat back,
+// remembers the nickname, and bridges node/webclient to the page's
+// JavaScript through one global object:
+//
+//	bullshit.me()                     the player's peer ID
+//	bullshit.nick()                   the remembered nickname
+//	bullshit.join(addr, nick, code, watch)   joins; errors come to onError
+//	bullshit.move(json)               a webclient.Move; "" or why not
+//	bullshit.preview(json)            a webclient.Preview, as JSON
+//	bullshit.soonest(bool)            lay the hand out soonest-asked first
+//	bullshit.state()                  the state now, as JSON
+//	bullshit.leave()
+//	bullshit.onState = fn(json)       set by the page: every change
+//	bullshit.onError = fn(text)       set by the page: a join that failed
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/bullshit-game/bullshit/node/webclient"
+)
+
+const (
+	keyItem  = "bullshit.key"
+	nickItem = "bullshit.nick"
+)
+
+func storage() js.Value { return js.Global().Get("localStorage") }
+
+func getItem(k string) string {
+	v := storage().Call("getItem", k)
+	if v.IsNull() || v.IsUndefined() {
+		return ""
+	}
+	return v.String()
+}
+
+// key is the player's identity, made once and kept.
+func key() ed25519.PrivateKey {
+	if b, err := hex.DecodeString(getItem(keyItem)); err == nil && len(b) == ed25519.SeedSize {
+		return ed25519.NewKeyFromSeed(b)
+	}
+	seed := make([]byte, ed25519.SeedSize)
+	rand.Read(seed)
+	storage().Call("setItem", keyItem, hex.EncodeToString(seed))
+	return ed25519.NewKeyFromSeed(seed)
+}
+
+func main() {
+	k := key()
+	var mu sync.Mutex
+	var c *webclient.Client
+	api := js.Global().Get("Object").New()
+	call := func(name string, args ...any) {
+		if f := api.Get(name); f.Type() == js.TypeFunction {
+			f.Invoke(args...)
+		}
+	}
+	stateJSON := func() string {
+		mu.Lock()
+		cl := c
+		mu.Unlock()
+		if cl == nil {
+			return "null"
+		}
+		b, _ := json.Marshal(cl.State())
+		return string(b)
+	}
+	// Changes come from the client's goroutine; the page hears them
+	// coalesced, at most one pending.
+	kick := make(chan struct{}, 1)
+	go func() {
+		for range kick {
+			call("onState", stateJSON())
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	onChange := func() {
+		select {
+		case kick <- struct{}{}:
+		default:
+		}
+	}
+	fn := func(f func(args []js.Value) any) js.Func {
+		return js.FuncOf(func(_ js.Value, args []js.Value) any { return f(args) })
+	}
+	arg := func(args []js.Value, i int) js.Value {
+		if i < len(args) {
+			return args[i]
+		}
+		return js.Undefined()
+	}
+	str := func(v js.Value) string {
+		if v.Type() == js.TypeString {
+			return v.String()
+		}
+		return ""
+	}
+	api.Set("me", fn(func([]js.Value) any { return webclient.PeerOf(k.Public().(ed25519.PublicKey)) }))
+	api.Set("nick", fn(func([]js.Value) any { return getItem(nickItem) }))
+	api.Set("join", fn(func(args []js.Value) any {
+		addr, nick, code, watch := str(arg(args, 0)), str(arg(args, 1)), str(arg(args, 2)), arg(args, 3).Truthy()
+		storage().Call("setItem", nickItem, nick)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+			defer cancel()
+			cl, err := webclient.Join(ctx, webclient.Config{Key: k, Nick: nick, Code: code, Watch: watch, Addr: addr, OnChange: onChange})
+			if err != nil {
+				call("onError", err.Error())
+				return
+			}
+			mu.Lock()
+			old := c
+			c = cl
+			mu.Unlock()
+			if old != nil {
+				old.Close()
+			}
+			onChange()
+		}()
+		return nil
+	}))
+	withClient := func(f func(*webclient.Client, []js.Value) any) js.Func {
+		return fn(func(args []js.Value) any {
+			mu.Lock()
+			cl := c
+			mu.Unlock()
+			if cl == nil {
+				return "Not at a table."
+			}
+			return f(cl, args)
+		})
+	}
+	api.Set("move", withClient(func(cl *webclient.Client, args []js.Value) any {
+		var m webclient.Move
+		if err := json.Unmarshal([]byte(str(arg(args, 0))), &m); err != nil {
+			return err.Error()
+		}
+		go func() {
+			if err := cl.Do(m); err != nil {
+				call("onError", err.Error())
+			}
+		}()
+		return ""
+	}))
+	api.Set("preview", withClient(func(cl *webclient.Client, args []js.Value) any {
+		var m webclient.Move
+		json.Unmarshal([]byte(str(arg(args, 0))), &m)
+		b, _ := json.Marshal(cl.Preview(m))
+		return string(b)
+	}))
+	api.Set("soonest", withClient(func(cl *webclient.Client, args []js.Value) any {
+		cl.SetSoonest(arg(args, 0).Truthy())
+		return nil
+	}))
+	api.Set("state", fn(func([]js.Value) any { return stateJSON() }))
+	api.Set("leave", withClient(func(cl *webclient.Client, _ []js.Value) any {
+		go cl.Close()
+		return nil
+	}))
+	js.Global().Set("bullshit", api)
+	if f := js.Global().Get("bullshitReady"); f.Type() == js.TypeFunction {
+		f.Invoke()
+	}
+	select {}
+}

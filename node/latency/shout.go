@@ -1,0 +1,392 @@
+package latency
+
+// Shout to verdict: how long after a player shouts "Bullshit!" every other
+// player has the cards turned up. It is the latency a party feels, so it is
+// measured end to end through the real path (the caller's signed move, the
+// host's Server and Table goroutine, one signed update per seat, each
+// player's Remote and mailbox), on loopback, where the wire costs next to
+// nothing and what is left is our own work. Echo (echo.go) is the floor to
+// compare with; `bullshit bench` and BenchmarkShoutToVerdict* print both.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node"
+)
+
+// ShoutResult is what Shout measured.
+type ShoutResult struct {
+	Seats int
+	// Samples has one time per remote seat per shout: from the caller's
+	// Send to that seat's Update carrying the reveal.
+	Samples []time.Duration
+	// Last has one time per shout: until the last remote seat had the
+	// reveal, the moment the whole table knows.
+	Last []time.Duration
+	// Left counts shouts left out of the samples: the one that ends a game,
+	// whose update carries the end-of-game audit (a replay per seat).
+	Left  int
+	Games int
+}
+
+// An Option changes how Shout measures.
+type Option func(*shoutOpts)
+
+type shoutOpts struct {
+	bracket func(begin bool)
+}
+
+// WithBracket has f(true) called once the table is dealt and every player
+// seated, and f(false) after the last shout: the caller can time or profile
+// the shouts alone, without the hosts' start.
+func WithBracket(f func(begin bool)) Option {
+	return func(o *shoutOpts) { o.bracket = f }
+}
+
+// shoutPause is the table's reveal pause while measuring: long beside a
+// round's deliveries, so the next play never overlaps the one measured,
+// and short, so a few hundred shouts take seconds.
+const shoutPause = 20 * time.Millisecond
+
+// shoutWait bounds every wait of the measurement: a lost update is an
+// error, not a hang.
+const shoutWait = 10 * time.Second
+
+// Shout hosts a table of seats on 127.0.0.1 (a Server and its
+// Table, the host's own seat a bot), seats-1 players each on their own
+// libp2p host joined with Dial, and measures rounds shouts. Nobody calls or
+// lets a play go on their own: each player plays one card when its turn
+// comes, and after every play, once every player has the open window, one
+// player (in turn) shouts on it.
+func Shout(ctx context.Context, seats, rounds int, opts ...Option) (*ShoutResult, error) {
+	var o shoutOpts
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if seats < 2 || seats > 10 {
+		return nil, fmt.Errorf("latency: %d seats (2 to 10)", seats)
+	}
+	if rounds < 1 {
+		return nil, fmt.Errorf("latency: %d rounds", rounds)
+	}
+	t, err := newShoutTable(ctx, seats)
+	if err != nil {
+		return nil, err
+	}
+	defer t.close()
+	if err := t.tb.Start(); err != nil {
+		return nil, err
+	}
+	res := &ShoutResult{Seats: seats, Games: 1}
+	if o.bracket != nil {
+		o.bracket(true)
+		defer o.bracket(false)
+	}
+	for measured := 0; measured < rounds; {
+		times, over, err := t.round(ctx)
+		if err != nil {
+			return res, err
+		}
+		if over {
+			res.Left++
+			if err := t.newDeal(); err != nil {
+				return res, err
+			}
+			res.Games++
+			continue
+		}
+		res.Samples = append(res.Samples, times...)
+		res.Last = append(res.Last, slices.Max(times))
+		measured++
+	}
+	return res, nil
+}
+
+// shoutTable is the table measured and what the measurement knows of it.
+// Only Shout's goroutine touches it; the players' goroutines (follow) send
+// it notes.
+type shoutTable struct {
+	hosts   []host.Host
+	tb      *node.Table
+	srv     *node.Server
+	remotes []*node.Remote
+	notes   chan shoutNote
+	st      shoutState
+
+	seen    []int // the open window each player has
+	callers []int // who may call the open window
+	called  int   // the last play shouted on in this game
+	caller  int   // the player the search for the next shouter starts at
+}
+
+// newShoutTable hosts the table (the host's own seat a quiet bot) and
+// seats seats-1 players, each on its own host, each followed by its own
+// goroutine.
+func newShoutTable(ctx context.Context, seats int) (_ *shoutTable, err error) {
+	t := &shoutTable{notes: make(chan shoutNote, 4096)}
+	defer func() {
+		if err != nil {
+			t.close()
+		}
+	}()
+	hh, hk, err := t.host(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rules := engine.Standard()
+	rules.Window = 60 * time.Second // no window closes before its shout
+	quiet := func(string, int, uint64) (node.Player, error) { return quietBot{}, nil }
+	t.tb, err = node.NewTable(node.Settings{Name: "bench", Rules: rules, Seats: seats, Bots: []string{"quiet"}, Pace: "fast",
+		Timing: node.Timing{Reveal: shoutPause}}, "host", quiet, nil)
+	if err != nil {
+		return nil, err
+	}
+	if t.srv, err = node.Serve(hh, hk, t.tb); err != nil {
+		return nil, err
+	}
+	at := peer.AddrInfo{ID: hh.ID(), Addrs: hh.Addrs()}
+	for i := range seats - 1 {
+		h, k, err := t.host(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r, err := node.Dial(ctx, h, k, at, fmt.Sprintf("p%d", i), "", false, nil)
+		if err != nil {
+			return nil, fmt.Errorf("player %d joins: %w", i, err)
+		}
+		t.remotes = append(t.remotes, r)
+	}
+	t.seen = make([]int, len(t.remotes))
+	for i, r := range t.remotes {
+		go follow(i, r, t.notes, &t.st)
+	}
+	return t, nil
+}
+
+// host is a new host on loopback, closed with the table.
+func (t *shoutTable) host(ctx context.Context) (host.Host, crypto.PrivKey, error) {
+	h, k, err := LoopHost(ctx)
+	if err == nil {
+		t.hosts = append(t.hosts, h)
+	}
+	return h, k, err
+}
+
+// close closes the players (the last joined first), the server, the table
+// and the hosts.
+func (t *shoutTable) close() {
+	for _, r := range slices.Backward(t.remotes) {
+		r.Close()
+	}
+	if t.srv != nil {
+		t.srv.Close()
+	}
+	if t.tb != nil {
+		t.tb.Close()
+	}
+	for _, h := range t.hosts {
+		h.Close()
+	}
+}
+
+// round waits until the table is quiet (every player has the window of a
+// new play), has the next player who may shout on it shout, and times the
+// reveal's arrival at each player. over says the reveal ended the game.
+func (t *shoutTable) round(ctx context.Context) (times []time.Duration, over bool, err error) {
+	for t.seen[0] <= t.called || slices.ContainsFunc(t.seen, func(no int) bool { return no != t.seen[0] }) {
+		if _, err := t.next(ctx, "every player to see the play"); err != nil {
+			return nil, false, err
+		}
+	}
+	no := t.seen[0]
+	t.called = no
+	c := -1
+	for k := range t.remotes {
+		j := (t.caller + k) % len(t.remotes)
+		if slices.Contains(t.callers, t.remotes[j].Seat()) {
+			c = j
+			break
+		}
+	}
+	if c < 0 {
+		return nil, false, fmt.Errorf("latency: no player may call play %d (callers %v)", no, t.callers)
+	}
+	t.caller = c + 1
+	times = make([]time.Duration, len(t.remotes))
+	got := 0
+	start := time.Now()
+	if err := t.remotes[c].Send(engine.Command{Move: engine.MoveCall, No: no}); err != nil {
+		return nil, false, err
+	}
+	for got < len(t.remotes) {
+		n, err := t.next(ctx, fmt.Sprintf("the reveal of play %d (%d of %d players have it)", no, got, len(t.remotes)))
+		if err != nil {
+			return nil, false, err
+		}
+		switch {
+		case n.refused != "" && n.peer == c:
+			return nil, false, fmt.Errorf("latency: the shout on play %d was refused: %s", no, n.refused)
+		case n.reveal == no && times[n.peer] == 0:
+			times[n.peer] = n.at.Sub(start)
+			over = over || n.over
+			got++
+		}
+	}
+	return times, over, nil
+}
+
+// newDeal starts the next game after a shout ended one.
+func (t *shoutTable) newDeal() error {
+	clear(t.seen)
+	t.called = 0
+	if err := t.tb.Start(); err != nil {
+		return fmt.Errorf("latency: a new deal: %w", err)
+	}
+	return nil
+}
+
+// next is the next note; every note of an open window counts, even one
+// that comes while a slow player still waits for the last reveal.
+func (t *shoutTable) next(ctx context.Context, what string) (shoutNote, error) {
+	timer := time.NewTimer(shoutWait)
+	defer timer.Stop()
+	select {
+	case n := <-t.notes:
+		if n.window > 0 {
+			t.seen[n.peer] = n.window
+			t.callers = n.callers
+		}
+		return n, nil
+	case <-ctx.Done():
+		return shoutNote{}, ctx.Err()
+	case <-timer.C:
+		return shoutNote{}, fmt.Errorf("latency: no news for %v waiting for %s; players see %s", shoutWait, what, t.st.String())
+	}
+}
+
+// shoutNote is a player's news for the measurement.
+type shoutNote struct {
+	peer    int
+	at      time.Time
+	window  int   // the open window's play, when there is one
+	callers []int // who may call it
+	reveal  int   // the play a reveal turned up
+	over    bool  // the game ended with it
+	refused string
+}
+
+// follow plays a remote seat: one card when its turn comes (after the
+// reveal pause, so a play never lands in a measured round), a hand-over
+// when one is owed, never a call or a let-go; and tells the measurement
+// what it sees, timed as it arrives.
+func follow(i int, r *node.Remote, notes chan<- shoutNote, st *shoutState) {
+	var decided string
+	var revealed time.Time
+	for u := range r.Updates() {
+		at := time.Now()
+		st.see(i, &u)
+		over := u.Table.Phase == node.PhaseOver || u.View.Phase == engine.PhaseOver
+		for _, e := range u.Events {
+			switch e.Type {
+			case engine.EventReveal:
+				revealed = at
+				notes <- shoutNote{peer: i, at: at, reveal: e.No, over: over}
+			case engine.EventDeal:
+				decided = ""
+			}
+		}
+		if u.Refusal != nil {
+			decided = "" // asked again at the next update
+			notes <- shoutNote{peer: i, at: at, refused: u.Refusal.Msg}
+			continue
+		}
+		v := u.View
+		if v.Phase == engine.PhaseCall && v.Window != nil {
+			notes <- shoutNote{peer: i, at: at, window: v.Window.No, callers: v.Window.Callers}
+		}
+		if u.Table.Phase != node.PhasePlaying || u.Table.You < 0 {
+			continue
+		}
+		key := v.Situation()
+		if key == decided {
+			continue
+		}
+		cmd, ok := quietMove(&v, u.Table.You)
+		if !ok {
+			continue
+		}
+		decided = key
+		if wait := time.Until(revealed.Add(shoutPause + time.Millisecond)); wait > 0 {
+			time.AfterFunc(wait, func() { r.Send(cmd) })
+		} else {
+			r.Send(cmd)
+		}
+	}
+}
+
+// shoutState is what each player last saw, for the error when the
+// measurement stalls.
+type shoutState struct {
+	mu   sync.Mutex
+	last map[int]string
+}
+
+func (s *shoutState) see(i int, u *node.Update) {
+	v := &u.View
+	line := fmt.Sprintf("%s/%v no %d turn %d hand %d", u.Table.Phase, v.Phase, v.No, v.Turn, len(v.Hand))
+	if v.Window != nil {
+		line += fmt.Sprintf(" window %d callers %v", v.Window.No, v.Window.Callers)
+	}
+	if u.Refusal != nil {
+		line += " refused: " + u.Refusal.Msg
+	}
+	s.mu.Lock()
+	if s.last == nil {
+		s.last = map[int]string{}
+	}
+	s.last[i] = line
+	s.mu.Unlock()
+}
+
+func (s *shoutState) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fmt.Sprint(s.last)
+}
+
+// quietBot is the host's seat while measuring: it plays and hands over like
+// a player, and never calls.
+type quietBot struct{}
+
+func (quietBot) Observe(*engine.Event) {}
+func (quietBot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
+	c, ok := quietMove(v, v.Seat)
+	return c, 0, ok
+}
+
+// quietMove plays one card (games last) or hands over what is owed.
+func quietMove(v *engine.View, seat int) (engine.Command, bool) {
+	switch {
+	case v.Phase == engine.PhasePlay && v.Turn == seat && len(v.Hand) > 0:
+		r := v.Rank
+		if r == engine.NoRank {
+			if r = v.Hand[0].Rank(); r == engine.NoRank {
+				r = 0
+			}
+		}
+		return engine.Command{Move: engine.MovePlay, Cards: v.Hand[:1], Rank: r}, true
+	case v.Phase == engine.PhaseGive && v.Give != nil && v.Give.From == seat && len(v.Hand) > 0:
+		k := min(max(v.Give.Count, 1), len(v.Hand))
+		return engine.Command{Move: engine.MoveGive, Cards: v.Hand[:k], Rank: engine.NoRank}, true
+	}
+	return engine.Command{}, false
+}

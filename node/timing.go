@@ -1,0 +1,53 @@
+package node
+
+import "time"
+
+// Timing is how long a node waits on the network, and how long a table
+// shows a call's cards. A table is built with one (Settings.Timing), and so
+// is a device (DeviceConfig.Timing: the tables it opens, the tables it
+// joins); a zero field takes DefaultTiming's. Two tables in one process
+// (tests, the bench) each keep their own.
+type Timing struct {
+	// Heartbeat is how often each side of a link says it is there.
+	Heartbeat time.Duration
+	// DeadAfter is how long a side may be silent before the other takes it
+	// for gone: a player's node then elects a new host.
+	DeadAfter time.Duration
+	// HostRetry is how long a player that lost its host tries it again
+	// before an election.
+	HostRetry time.Duration
+	// RebuildWait is how long a new host waits for a second player's
+	// shares before it gives hosting up and waits for the old host.
+	RebuildWait time.Duration
+	// Reveal is the pause after a call, so every screen shows the cards: a
+	// table's own, and what a player assumes of a host that doesn't say.
+	Reveal time.Duration
+}
+
+// DefaultTiming is the timing of a table or device built with none.
+func DefaultTiming() Timing {
+	return Timing{Heartbeat: 500 * time.Millisecond, DeadAfter: 2 * time.Second, HostRetry: 700 * time.Millisecond,
+		RebuildWait: 30 * time.Second, Reveal: 2 * time.Second}
+}
+
+// or is t with each zero field taken from d.
+func (t Timing) or(d Timing) Timing {
+	pick := func(a, b time.Duration) time.Duration {
+		if a == 0 {
+			return b
+		}
+		return a
+	}
+	return Timing{Heartbeat: pick(t.Heartbeat, d.Heartbeat), DeadAfter: pick(t.DeadAfter, d.DeadAfter),
+		HostRetry: pick(t.HostRetry, d.HostRetry), RebuildWait: pick(t.RebuildWait, d.RebuildWait),
+		Reveal: pick(t.Reveal, d.Reveal)}
+}
+
+// RevealPause is how long the table shows a call's cards: what its host
+// said, or the default for a host that didn't.
+func (ts TableState) RevealPause() time.Duration {
+	if ts.Reveal > 0 {
+		return ts.Reveal
+	}
+	return DefaultTiming().Reveal
+}

@@ -1,0 +1,474 @@
+package webclient
+
+import (
+	"bufio"
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/webwire"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// The node's timing, which the host holds a player to: heartbeats every
+// HeartbeatEvery, a side silent for DeadAfter is gone, a new host may
+// take RebuildWait to seat us while it gathers everyone's shares.
+var (
+	HeartbeatEvery = 500 * time.Millisecond
+	DeadAfter      = 2 * time.Second
+	RebuildWait    = 30 * time.Second
+	// FollowMin and FollowMax bound the backoff between rounds of trying
+	// the table's nodes after the host vanished.
+	FollowMin = 250 * time.Millisecond
+	FollowMax = 4 * time.Second
+)
+
+// CodeNotHost is a node's refusal of a phone at a table it doesn't host
+// (it is a player there, or knows nothing of it): try the next node.
+const CodeNotHost = "not-host"
+
+// Config is how to join.
+type Config struct {
+	Key   ed25519.PrivateKey // the player's identity: kept by the page, so a reload is the same player
+	Nick  string
+	Code  string // the table's join code, "" for none
+	Watch bool   // a spectator's place instead of a seat
+	Addr  string // the web base URL of the node to join: "http://192.168.1.20:8080"
+
+	// OnChange, if set, is called (from the client's goroutine) after
+	// every change; State says what changed. It must not block.
+	OnChange func()
+	// Sort is how the hand is laid out: assist.SortCalling by default.
+	Soonest bool
+}
+
+// Refused is a node's refusal to seat us.
+type Refused struct {
+	Code, Msg string
+	term      uint64 // the refusing node's term, from its envelope
+}
+
+func (e *Refused) Error() string { return e.Msg }
+
+// Client is one browser player at one table.
+type Client struct {
+	cfg    Config
+	signer *protocol.Signer
+	me     peerID
+	replay protocol.Replay
+	ctx    context.Context
+	cancel context.CancelFunc
+	closed atomic.Bool
+	done   chan struct{} // closed when run returns
+
+	mu      sync.Mutex
+	link    *link  // the link to the host, nil while following
+	addr    string // the web address of the node we're at
+	host    peerID // who hosts
+	first   peerID // who hosted when we joined
+	tid     protocol.TableID
+	term    uint64
+	seat    int
+	status  string // joining, seated, following, closed
+	lobby   protocol.Lobby
+	rules   engine.Rules
+	view    *engine.View
+	at      time.Time // when the last update came
+	closes  time.Time // when the open window or hand-over closes, on our clock; zero for none
+	rec     record
+	news    []string
+	notice  string
+	refusal string
+	reveal  []string
+	revealT time.Time // when the reveal panel goes
+	soonest bool
+	sheet   *auditResult
+}
+
+// link is one connection to a node.
+type link struct {
+	c    stream
+	r    *bufio.Reader
+	wmu  sync.Mutex
+	w    *bufio.Writer
+	host peerID
+	gone chan struct{}
+	once sync.Once
+}
+
+// stream is what a link needs of webwire's channel.
+type stream interface {
+	Read([]byte) (int, error)
+	Write([]byte) (int, error)
+	Close() error
+	SetReadDeadline(time.Time) error
+	SetWriteDeadline(time.Time) error
+}
+
+func (l *link) close() {
+	l.once.Do(func() {
+		close(l.gone)
+		l.c.Close()
+	})
+}
+
+// Join joins the table at cfg.Addr and plays on from there until Close.
+// A refusal comes back as a *Refused.
+func Join(ctx context.Context, cfg Config) (*Client, error) {
+	if len(cfg.Key) != ed25519.PrivateKeySize {
+		return nil, errors.New("webclient: no key")
+	}
+	signer, me, err := newSigner(cfg.Key)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{cfg: cfg, signer: signer, me: me, seat: -1, term: 1, status: "joining", addr: cfg.Addr,
+		soonest: cfg.Soonest, done: make(chan struct{})}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	l, err := c.join(ctx, cfg.Addr, 1, nil)
+	if err != nil {
+		c.cancel()
+		close(c.done)
+		return nil, err
+	}
+	c.mu.Lock()
+	c.first = l.host
+	c.mu.Unlock()
+	go c.run(l)
+	return c, nil
+}
+
+// run is the client's life: play on a link until it drops, then follow
+// the table to the next, until Close.
+func (c *Client) run(l *link) {
+	defer close(c.done)
+	for l != nil {
+		c.play(l)
+		if c.closed.Load() {
+			return
+		}
+		l = c.follow()
+	}
+}
+
+// Close leaves the table.
+func (c *Client) Close() error {
+	if c.closed.Swap(true) {
+		return nil
+	}
+	c.send(protocol.Leave{Reason: "left"})
+	c.mu.Lock()
+	l := c.link
+	c.status = "closed"
+	c.mu.Unlock()
+	if l != nil {
+		l.close()
+	}
+	c.cancel()
+	<-c.done
+	c.changed()
+	return nil
+}
+
+// wsURL is a node's web address as its /ws endpoint.
+func wsURL(addr string) (string, error) {
+	u, err := url.Parse(addr)
+	if err != nil {
+		return "", err
+	}
+	switch u.Scheme {
+	case "http", "ws":
+		u.Scheme = "ws"
+	case "https", "wss":
+		u.Scheme = "wss"
+	default:
+		return "", fmt.Errorf("webclient: %q is not a web address", addr)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/") + "/ws"
+	return u.String(), nil
+}
+
+// join dials addr, runs the channel's handshake, and says hello for term
+// until seated. ok, if set, says which hosts to accept.
+func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(peerID) bool) (*link, error) {
+	u, err := wsURL(addr)
+	if err != nil {
+		return nil, err
+	}
+	ws, _, err := websocket.Dial(ctx, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	wc, err := webwire.Dial(ctx, ws, c.cfg.Key, nil)
+	if err != nil {
+		ws.CloseNow()
+		return nil, err
+	}
+	host, err := peerOf(wc.Peer())
+	if err != nil {
+		wc.Close()
+		return nil, err
+	}
+	if ok != nil && !ok(host) {
+		wc.Close()
+		return nil, errors.New("webclient: that node is not one of the table's")
+	}
+	l := &link{c: wc, r: bufio.NewReader(wc), w: bufio.NewWriter(wc), host: host, gone: make(chan struct{})}
+	fail := func(err error) (*link, error) { l.close(); return nil, err }
+	c.mu.Lock()
+	tid := c.tid
+	c.mu.Unlock()
+	hello := protocol.Hello{Version: protocol.Current, Nick: c.cfg.Nick, Seat: -1, Watch: c.cfg.Watch}
+	if err := c.sendOn(l, tid, term, hello); err != nil {
+		return fail(err)
+	}
+	wait := DeadAfter
+	if dl, ok := ctx.Deadline(); ok {
+		wait = max(wait, time.Until(dl))
+	}
+	for {
+		l.c.SetReadDeadline(time.Now().Add(wait))
+		env, err := c.read(l)
+		if err != nil {
+			return fail(err)
+		}
+		switch m := env.Msg.(type) {
+		case protocol.Challenge:
+			hello.Proof = protocol.Prove(c.cfg.Code, m.Nonce, c.me)
+			if err := c.sendOn(l, tid, term, hello); err != nil {
+				return fail(err)
+			}
+		case protocol.Refusal:
+			return fail(&Refused{Code: m.Code, Msg: protocol.Clean(m.Message, protocol.MaxText), term: env.Term})
+		case protocol.StateRequest:
+			// A new host rebuilding the table: our journal and shares,
+			// then its whole rebuild to seat us.
+			if err := c.sendOn(l, tid, term, c.stateMsg(m.Term)); err != nil {
+				return fail(err)
+			}
+			wait = RebuildWait + DeadAfter
+		case protocol.Seated:
+			l.c.SetReadDeadline(time.Time{})
+			c.mu.Lock()
+			c.link, c.host, c.addr = l, host, addr
+			c.seat, c.tid, c.term = m.Seat, m.Table, env.Term
+			c.status = "seated"
+			c.mu.Unlock()
+			return l, nil
+		}
+	}
+}
+
+// read returns the next message from the link's host; anything else
+// (another sender, a replay, bytes that don't verify) is ignored.
+func (c *Client) read(l *link) (*protocol.Envelope, error) {
+	for {
+		b, err := gamewire.ReadFrame(l.r)
+		if err != nil {
+			return nil, err
+		}
+		env, err := protocol.Open(b, l.host)
+		if err != nil {
+			continue
+		}
+		if err := c.replay.Check(env.Sender, env.Term, env.Seq); err != nil {
+			continue
+		}
+		return env, nil
+	}
+}
+
+func (c *Client) sendOn(l *link, tid protocol.TableID, term uint64, m protocol.Message) error {
+	l.wmu.Lock()
+	defer l.wmu.Unlock()
+	b, _, err := c.signer.Seal(tid, term, m)
+	if err != nil {
+		return err
+	}
+	l.c.SetWriteDeadline(time.Now().Add(DeadAfter))
+	return gamewire.WriteFrame(l.w, b)
+}
+
+// send sends m to the host on the current link.
+func (c *Client) send(m protocol.Message) error {
+	c.mu.Lock()
+	l, tid, term := c.link, c.tid, c.term
+	c.mu.Unlock()
+	if l == nil {
+		return errors.New("Not connected to the table: reconnecting…")
+	}
+	return c.sendOn(l, tid, term, m)
+}
+
+// play reads the host's messages until the link drops.
+func (c *Client) play(l *link) {
+	go c.heartbeat(l)
+	c.changed()
+	for {
+		l.c.SetReadDeadline(time.Now().Add(DeadAfter))
+		env, err := c.read(l)
+		if err != nil {
+			l.close()
+			return
+		}
+		c.take(env.Msg)
+		c.changed()
+	}
+}
+
+func (c *Client) heartbeat(l *link) {
+	t := time.NewTicker(HeartbeatEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.gone:
+			return
+		case <-t.C:
+			c.mu.Lock()
+			tid, term := c.tid, c.term
+			c.mu.Unlock()
+			if c.sendOn(l, tid, term, protocol.Heartbeat{}) != nil {
+				l.close()
+				return
+			}
+		}
+	}
+}
+
+// follow finds the table again after the link dropped: the node we were
+// at, then every player node of the last Lobby that says where its web
+// entry is, lowest peer ID first (the election's order, so the new host
+// is likely the first asked), with backoff between rounds, until one
+// seats us again. nil when the client closed or the game is over.
+func (c *Client) follow() *link {
+	c.mu.Lock()
+	c.link = nil
+	over := c.view != nil && c.view.Phase == engine.PhaseOver
+	if over {
+		c.status = "closed"
+	} else {
+		c.status = "following"
+	}
+	addrs, members := c.candidates()
+	term := c.term
+	c.mu.Unlock()
+	if over {
+		c.say("The host has left the finished game.")
+		return nil
+	}
+	c.say("Lost the host: finding the table…")
+	ok := func(id peerID) bool { return members[id] }
+	pause := FollowMin
+	for !c.closed.Load() {
+		for _, a := range addrs {
+			// The term: the host's own (back after a blip), or the next
+			// (elected); a refusal tells the node's, tried once more.
+			for _, t := range []uint64{term, term + 1} {
+				l, err := c.tryJoin(a, t, ok)
+				var ref *Refused
+				if errors.As(err, &ref) && ref.term > 0 && ref.term != t && ref.Code != CodeNotHost {
+					l, err = c.tryJoin(a, ref.term, ok)
+				}
+				if err == nil {
+					c.say("Back at the table.")
+					return l
+				}
+				if c.closed.Load() {
+					return nil
+				}
+				if errors.As(err, &ref) && ref.Code == protocol.CodeVersion {
+					c.say(ref.Msg)
+					return nil
+				}
+				if !errors.As(err, &ref) {
+					break // nobody there: the next node
+				}
+			}
+		}
+		select {
+		case <-c.ctx.Done():
+			return nil
+		case <-time.After(pause):
+		}
+		pause = min(pause*2, FollowMax)
+	}
+	return nil
+}
+
+func (c *Client) tryJoin(addr string, term uint64, ok func(peerID) bool) (*link, error) {
+	ctx, cancel := context.WithTimeout(c.ctx, DeadAfter)
+	defer cancel()
+	return c.join(ctx, addr, term, ok)
+}
+
+// candidates are where the table may be now (the node we were at first),
+// and which hosts to believe: the first host, or a player node of the
+// last Lobby. A phone's seat never hosts. Called with mu held.
+func (c *Client) candidates() ([]string, map[peerID]bool) {
+	members := map[peerID]bool{c.host: true, c.first: true}
+	type cand struct {
+		id   peerID
+		addr string
+	}
+	var cs []cand
+	for _, p := range c.lobby.Players {
+		if p.Peer == "" || p.Bot != "" || p.Web {
+			continue
+		}
+		members[p.Peer] = true
+		if p.WebAddr != "" {
+			cs = append(cs, cand{p.Peer, p.WebAddr})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].id < cs[j].id })
+	out := []string{c.addr}
+	seen := map[string]bool{c.addr: true}
+	for _, x := range cs {
+		if !seen[x.addr] {
+			seen[x.addr] = true
+			out = append(out, x.addr)
+		}
+	}
+	return out, members
+}
+
+// stateMsg is our part for a new host: the journal we hold and our shares.
+func (c *Client) stateMsg(term uint64) protocol.State {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := protocol.State{Term: term, Steps: append([]protocol.Step(nil), c.rec.journal...)}
+	if c.view != nil {
+		st.No = c.view.No
+	}
+	for _, sh := range c.rec.shares {
+		st.Shares = append(st.Shares, sh)
+	}
+	sort.Slice(st.Shares, func(i, j int) bool { return st.Shares[i].Step < st.Shares[j].Step })
+	return st
+}
+
+// say puts a line in the news.
+func (c *Client) say(text string) {
+	c.mu.Lock()
+	c.addNews(text)
+	c.notice = text
+	c.mu.Unlock()
+	c.changed()
+}
+
+func (c *Client) changed() {
+	if f := c.cfg.OnChange; f != nil {
+		f()
+	}
+}

@@ -1,0 +1,185 @@
+package webclient
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+func nowNano() int64 { return time.Now().UnixNano() }
+
+// record is what this player keeps of the game, its own and nobody
+// else's: every event it was shown, in order, for the audit; the host's
+// journal as it may know it and its shares of the hidden parts, for a new
+// host; the reveal as it arrives.
+type record struct {
+	got []engine.Event
+	// rewrote, when not "", is how a host's backlog disagreed with what
+	// we were shown: the audit fails with it.
+	rewrote string
+	journal []protocol.Step
+	shares  map[int]protocol.StepShare
+	parts   []protocol.Audit
+}
+
+// newGame starts the record of a new game at the same seats.
+func (r *record) newGame() { *r = record{} }
+
+// backlog takes a host's "everything you were sent" after a rejoin. It may
+// only extend our record: the events we missed while away come after what
+// we saw. One that says we were shown something else is kept as a problem
+// for the audit, and our record stays as it was.
+func (r *record) backlog(evs []engine.Event) {
+	n := min(len(evs), len(r.got))
+	for i := 0; i < n; i++ {
+		if !sameEvent(r.got[i], evs[i]) {
+			if r.rewrote == "" {
+				r.rewrote = fmt.Sprintf("after a reconnection the host's record of what this phone was shown differs at event %d (%s, where the phone saw %s).",
+					i+1, evs[i].Type, r.got[i].Type)
+			}
+			return
+		}
+	}
+	if len(evs) < len(r.got) {
+		if r.rewrote == "" {
+			r.rewrote = fmt.Sprintf("after a reconnection the host's record of what this phone was shown stops at event %d; the phone saw %d.",
+				len(evs), len(r.got))
+		}
+		return
+	}
+	r.got = append(r.got, evs[len(r.got):]...)
+}
+
+func sameEvent(a, b engine.Event) bool {
+	// The audit's own comparison is the judge; this only asks whether two
+	// records are one story, so the wire's fields are compared as sent.
+	return fmt.Sprint(gamewire.WireEvent(&a)) == fmt.Sprint(gamewire.WireEvent(&b))
+}
+
+// auditResult is the end-of-game check as this client made it.
+type auditResult struct {
+	Verified bool
+	Problems []string
+}
+
+// take applies one message from the host. Called by run's goroutine.
+func (c *Client) take(m protocol.Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	switch m := m.(type) {
+	case protocol.Lobby:
+		c.lobby = m
+		c.rules = gamewire.Rules(m.Settings)
+		if m.You != c.seat && m.You >= -1 {
+			c.seat = m.You
+		}
+	case protocol.Update:
+		c.at = now
+		c.closes = time.Time{}
+		if m.Deadline > 0 {
+			c.closes = now.Add(time.Duration(m.Deadline-m.At) * time.Millisecond)
+		}
+		if m.View != nil {
+			v := gamewire.EngView(m.View, c.rules)
+			c.view = &v
+		}
+		if n := protocol.Clean(m.Notice, protocol.MaxText); n != "" && n != c.notice {
+			c.notice = n
+			c.addNews(n)
+		}
+		evs := make([]engine.Event, 0, len(m.Events))
+		for _, e := range m.Events {
+			ev := gamewire.EngEvent(e)
+			switch ev.Type {
+			case engine.EventHand, engine.EventMine:
+				ev.To = []int{c.seat}
+			case engine.EventHanded:
+				ev.To = []int{ev.Seat, ev.Target}
+			}
+			evs = append(evs, ev)
+		}
+		switch {
+		case m.Backlog:
+			c.rec.backlog(evs)
+			c.rec.journal, c.rec.shares = nil, nil
+		case dealAt(evs) >= 0:
+			c.rec.newGame()
+			c.sheet = nil
+			c.rec.got = append(c.rec.got, evs[dealAt(evs):]...)
+			c.news = nil
+			c.tell(evs[dealAt(evs):], now)
+		default:
+			c.rec.got = append(c.rec.got, evs...)
+			c.tell(evs, now)
+		}
+		c.rec.journal = append(c.rec.journal, m.Steps...)
+		if c.rec.shares == nil {
+			c.rec.shares = map[int]protocol.StepShare{}
+		}
+		for _, sh := range m.Shares {
+			if sh.K == 0 {
+				sh.K = 2 // a 1.0 host's, always threshold 2
+			}
+			c.rec.shares[sh.Step] = sh
+		}
+	case protocol.Audit:
+		c.auditPart(m)
+	case protocol.Refusal:
+		c.refusal = protocol.Clean(m.Message, protocol.MaxText)
+		c.addNews(c.refusal)
+	}
+}
+
+// dealAt is where a new game's deal is among events, or -1.
+func dealAt(evs []engine.Event) int {
+	for i := range evs {
+		if evs[i].Type == engine.EventDeal {
+			return i
+		}
+	}
+	return -1
+}
+
+// auditPart gathers the host's reveal and, once whole, checks the game:
+// the commitment, then the replay against our own record. Called with mu
+// held.
+func (c *Client) auditPart(m protocol.Audit) {
+	r := &c.rec
+	if m.Parts < 1 || m.Part != len(r.parts) || m.Parts > 1000 {
+		r.parts = nil
+		return
+	}
+	r.parts = append(r.parts, m)
+	if len(r.parts) < m.Parts {
+		return
+	}
+	var steps []engine.Step
+	for _, p := range r.parts {
+		steps = append(steps, gamewire.EngSteps(p.Steps)...)
+	}
+	r.parts = nil
+	res := &auditResult{}
+	if len(m.Salt) != gamewire.SaltSize {
+		res.Problems = []string{"the host revealed a salt of the wrong size."}
+		c.sheet = res
+		return
+	}
+	var salt [gamewire.SaltSize]byte
+	copy(salt[:], m.Salt)
+	cfg := engine.Config{Rules: c.rules, Seats: len(c.lobby.Players), Seed: m.Seed}
+	res.Problems = gamewire.Verify(c.lobby.Commit, salt, cfg, steps, c.seat, r.got)
+	if r.rewrote != "" {
+		res.Problems = append([]string{r.rewrote}, res.Problems...)
+	}
+	res.Verified = len(res.Problems) == 0
+	c.sheet = res
+	if res.Verified {
+		c.addNews("Deal verified on this phone: the host's reveal replays to everything you were shown.")
+	} else {
+		c.addNews("The deal did NOT verify on this phone: " + res.Problems[0])
+	}
+}

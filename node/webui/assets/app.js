@@ -1,0 +1,298 @@
+// The page of a phone at the table. The Go half (cmd/bullshit-web, as
+// app.wasm) holds the player: its key, the connection, its record, the
+// audit; this half only draws its state and sends taps back as moves.
+//
+// Stable hooks for browser tests (chromedp):
+//   #nick #code #sit #watch #joinerr       the join form
+//   #table #seats [data-seat=N] .turn      the table; a seat, whose turn
+//   #rank #next #pile #last #moved          the centre
+//   #bar #left #reveal #assist #hint #refusal #news
+//   #hand [data-card=ID] .picked            the hand, a card (engine card number)
+//   #claimrank (select) #claim-less #claim-more #claimn #preview
+//   #play #call #pass #give [data-quads=RANK] #doubt #believe #skip #sort
+//   #sheet #verified (.ok when this phone's audit passed) #problems #rows
+//   body[data-status] joining|seated|following|closed; body[data-phase]
+// Keys on a desktop: C claim (or hand over), S sneak one more under the
+// claim, B BULLSHIT!, G let it go, O sort, D doubt, V believe, K skip.
+"use strict";
+
+const $ = (s) => document.querySelector(s);
+const el = (tag, attrs, text) => {
+  const e = document.createElement(tag);
+  for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+  if (text != null) e.textContent = text;
+  return e;
+};
+
+let st = null;          // the last state
+let stAt = 0;           // performance.now() when it came
+let picked = new Set(); // card ids
+let under = 0;          // cards put under the claim (sneak) or, negative, claimed over (count lies)
+let rank = -1;          // the rank chosen where it is free
+let soonest = false;
+let was = {};           // what we could do before, for the buzz
+let buzzed2 = false;
+const hints = JSON.parse(localStorage.getItem("bullshit.hints") || "{}");
+const hintText = {
+  claim: "Your move: tap cards to pick them, then Claim. You may lie.",
+  window: "Someone played: BULLSHIT! calls it a lie, Let it go believes it. The bar is the time left.",
+  handover: "You caught a sneak: pick a card to hand over (one is picked for you), then Hand over.",
+};
+
+function buzz(ms) { if (navigator.vibrate) navigator.vibrate(ms); }
+
+function start() {
+  $("#me").textContent = "…" + bullshit.me().slice(-6);
+  $("#nick").value = bullshit.nick();
+  const go = (watch) => {
+    const nick = $("#nick").value.trim();
+    if (!nick) { $("#joinerr").textContent = "Type your name first."; return; }
+    $("#joinerr").textContent = "Joining…";
+    $("#sit").disabled = $("#watch").disabled = true;
+    bullshit.join(location.origin, nick, $("#code").value.trim(), watch);
+  };
+  $("#sit").onclick = () => go(false);
+  $("#watch").onclick = () => go(true);
+  $("#nick").onkeydown = (e) => { if (e.key === "Enter") go(false); };
+  bullshit.onError = (text) => {
+    if (!st) {
+      $("#joinerr").textContent = text;
+      $("#sit").disabled = $("#watch").disabled = false;
+    } else {
+      $("#refusal").textContent = text;
+    }
+  };
+  bullshit.onState = (json) => { const s = JSON.parse(json); if (s) show(s); };
+  // A reload is the same player: sit again at once where we sat.
+  if (sessionStorage.getItem("bullshit.seated") && bullshit.nick()) {
+    const w = sessionStorage.getItem("bullshit.seated") === "watch";
+    bullshit.join(location.origin, bullshit.nick(), sessionStorage.getItem("bullshit.code") || "", w);
+  }
+  $("#sit").addEventListener("click", () => { sessionStorage.setItem("bullshit.seated", "sit"); sessionStorage.setItem("bullshit.code", $("#code").value.trim()); });
+  $("#watch").addEventListener("click", () => sessionStorage.setItem("bullshit.seated", "watch"));
+  wire();
+  requestAnimationFrame(tick);
+}
+
+function wire() {
+  $("#play").onclick = play;
+  $("#give").onclick = () => send({ kind: "give", cards: [...picked] });
+  $("#call").onclick = () => send({ kind: "call" });
+  $("#pass").onclick = () => send({ kind: "pass" });
+  $("#doubt").onclick = () => send({ kind: "doubt" });
+  $("#believe").onclick = () => send({ kind: "believe" });
+  $("#skip").onclick = () => send({ kind: "skip" });
+  $("#sort").onclick = () => { soonest = !soonest; bullshit.soonest(soonest); };
+  $("#claimrank").onchange = () => { rank = +$("#claimrank").value; drawPlay(); };
+  $("#claim-less").onclick = () => { under++; drawPlay(); };
+  $("#claim-more").onclick = () => { under--; drawPlay(); };
+  document.addEventListener("keydown", (e) => {
+    if (!st || e.target.tagName === "INPUT" || e.metaKey || e.ctrlKey || e.altKey) return;
+    const m = st.moves || {};
+    switch (e.key.toLowerCase()) {
+      case "c": if (m.give) $("#give").click(); else if (m.play) play(); break;
+      case "h": if (m.give) $("#give").click(); break;
+      case "s": if (m.sneak) { under = under >= Math.min(m.sneak, picked.size - 1) ? 0 : under + 1; drawPlay(); } break;
+      case "b": if (m.call) send({ kind: "call" }); break;
+      case "g": if (m.call) send({ kind: "pass" }); break;
+      case "o": $("#sort").click(); break;
+      case "d": if (m.judge) send({ kind: "doubt" }); break;
+      case "v": if (m.judge) send({ kind: "believe" }); break;
+      case "k": if (m.judge) send({ kind: "skip" }); break;
+      default: return;
+    }
+    e.preventDefault();
+  });
+}
+
+function send(m) {
+  const why = bullshit.move(JSON.stringify(Object.assign({ cards: [], claim: 0, rank: -1 }, m)));
+  $("#refusal").textContent = why || "";
+  if (!why && (m.kind === "play" || m.kind === "give" || m.kind === "quads")) { picked.clear(); under = 0; }
+  if (st && st.hint && hintText[st.hint]) { hints[st.hint] = true; localStorage.setItem("bullshit.hints", JSON.stringify(hints)); }
+}
+
+function claimOf() {
+  const k = picked.size;
+  return k ? k - under : 0;
+}
+
+function play() {
+  const m = st.moves;
+  if (!picked.size) { $("#refusal").textContent = "Pick the cards to put down first."; return; }
+  if (st.reveal && st.reveal.length) { $("#refusal").textContent = "Wait: the cards are still being shown."; return; }
+  send({ kind: "play", cards: [...picked], claim: claimOf(), rank: m.choose ? rank : -1 });
+}
+
+function show(s) {
+  const prev = st;
+  st = s; stAt = performance.now();
+  document.body.dataset.status = s.status;
+  document.body.dataset.phase = s.phase || "";
+  $("#join").hidden = true;
+  $("#table").hidden = false;
+  $("#title").textContent = [s.table, s.preset, s.play ? "play " + s.play : ""].filter(Boolean).join(" · ");
+  $("#status").textContent = s.status === "following" ? "Lost the host: finding the table…" : s.watching ? "watching" : "";
+  // The hand we hold decides what stays picked.
+  const ids = new Set((s.hand || []).map((c) => c.id));
+  for (const id of [...picked]) if (!ids.has(id)) picked.delete(id);
+  const m = s.moves || {};
+  if (m.give && !(prev && prev.moves && prev.moves.give)) { picked = new Set(m.giveAuto || []); }
+  if (m.choose && !(m.ranks || []).some((r) => r.rank === rank)) rank = m.ranks[0].rank;
+  drawSeats(s); drawCentre(s); drawHand(s); drawActions(s); drawPlay(); drawNews(s); drawSheet(s);
+  const mine = !!(m.play || m.call || m.give || m.judge);
+  if (mine && !(was.play || was.call || was.give || was.judge)) { buzz(80); buzzed2 = false; }
+  was = m;
+}
+
+function drawSeats(s) {
+  const box = $("#seats");
+  box.replaceChildren();
+  for (const p of s.seats || []) {
+    const d = el("div", { class: "seat", "data-seat": p.no });
+    if (p.turn) d.classList.add("turn");
+    if (p.you) d.classList.add("you");
+    if (!p.connected) d.classList.add("away");
+    d.append(el("b", {}, p.name + (p.you ? " (you)" : "")));
+    const who = p.bot ? "bot" : p.covered ? "away · bot plays" : !p.connected ? "away" : p.web ? "phone" : s.phase === "waiting" ? "ready" : "";
+    if (who) d.append(el("span", { class: "small" }, who + " "));
+    if (p.cards) d.append(el("span", {}, p.cards + " cards"));
+    if (p.lastCard) d.append(el("div", { class: "lastcard" }, "their last!"));
+    if (p.out) d.append(el("div", { class: "small" }, "out · " + p.out));
+    box.append(d);
+  }
+}
+
+function drawCentre(s) {
+  $("#rank").textContent = s.rank ? s.rank.toUpperCase() : "free";
+  $("#next").textContent = s.next ? "then " + s.next : "";
+  $("#pile").textContent = (s.pile || "0") + " cards";
+  const l = s.last;
+  $("#last").textContent = l ? l.text + (l.shown && l.shown.length ? ": " + l.shown.map((c) => c.label).join(" ") : "") : s.phase === "waiting" ? "Waiting for the host to deal…" : "";
+  $("#moved").textContent = l ? l.moved : "";
+  $("#assist").textContent = s.assist || "";
+  const h = s.hint && !hints[s.hint] ? hintText[s.hint] : "";
+  $("#hint").hidden = !h;
+  $("#hint").textContent = h;
+  $("#refusal").textContent = s.refusal || "";
+}
+
+function drawHand(s) {
+  const box = $("#hand");
+  box.replaceChildren();
+  $("#handlabel").textContent = s.watching ? "Watching" : "Your hand · " + (s.hand || []).length;
+  $("#sort").textContent = soonest ? "soonest asked first" : "calling order";
+  for (const c of s.hand || []) {
+    const b = el("button", { class: "card", "data-card": c.id, "aria-pressed": picked.has(c.id) }, c.label);
+    if (c.red) b.classList.add("red");
+    if (picked.has(c.id)) b.classList.add("picked");
+    b.onclick = () => {
+      if (picked.has(c.id)) picked.delete(c.id); else picked.add(c.id);
+      b.classList.toggle("picked");
+      b.setAttribute("aria-pressed", picked.has(c.id));
+      under = Math.max(0, Math.min(under, picked.size - 1));
+      drawPlay();
+    };
+    box.append(b);
+  }
+}
+
+function drawActions(s) {
+  const m = s.moves || {};
+  $("#play").hidden = !m.play;
+  $("#give").hidden = !m.give;
+  $("#give").textContent = m.give ? "Hand over " + m.give : "Hand over";
+  $("#call").hidden = $("#pass").hidden = !m.call;
+  $("#doubt").hidden = $("#believe").hidden = $("#skip").hidden = !m.judge;
+  const q = $("#quads");
+  q.replaceChildren();
+  for (const r of m.quads || []) {
+    const b = el("button", { class: "big", "data-quads": r.rank }, "Lay out four " + r.many);
+    b.onclick = () => {
+      const four = (st.hand || []).filter((c) => c.rank === r.rank).slice(0, 4).map((c) => c.id);
+      send({ kind: "quads", cards: four });
+    };
+    q.append(b);
+  }
+  const sel = $("#claimrank");
+  $("#rankpick").hidden = !m.choose;
+  if (m.choose) {
+    sel.replaceChildren(...(m.ranks || []).map((r) => el("option", { value: r.rank }, r.many)));
+    sel.value = rank;
+  }
+}
+
+function drawPlay() {
+  if (!st) return;
+  const m = st.moves || {};
+  const on = !!m.play;
+  $("#playbar").hidden = !on;
+  if (!on) return;
+  const k = picked.size;
+  const canUnder = m.sneak > 0 || m.countLies;
+  $("#claimctl").hidden = !canUnder || !k;
+  if (m.countLies) under = Math.max(Math.min(under, k - 1), k - m.cap);
+  else under = Math.max(0, Math.min(under, m.sneak, k - 1));
+  $("#claimn").textContent = claimOf();
+  const p = JSON.parse(bullshit.preview(JSON.stringify({ kind: "play", cards: [...picked], claim: claimOf(), rank: m.choose ? rank : -1 })) || "{}");
+  $("#play").textContent = k ? p.label || "Claim" : "Claim";
+  $("#play").disabled = !k || !!p.problem;
+  $("#preview").textContent = [p.problem, p.shows].filter(Boolean).join(" ");
+}
+
+function drawNews(s) {
+  const box = $("#news");
+  box.replaceChildren(...(s.news || []).map((n) => el("li", {}, n)));
+}
+
+function drawSheet(s) {
+  const sh = s.sheet;
+  $("#sheet").hidden = !sh;
+  if (!sh) return;
+  const v = $("#verified");
+  v.classList.toggle("ok", !!sh.verified);
+  v.textContent = sh.verified ? "deal verified ✔ (checked on this phone)" : sh.checked ? "deal NOT verified ✘ (checked on this phone)" : "Checking the deal on this phone…";
+  $("#problems").replaceChildren(...(sh.problems || []).map((p) => el("li", {}, p)));
+  $("#rows tbody").replaceChildren(...(sh.rows || []).map((r) => {
+    const tr = el("tr", r.you ? { class: "you" } : {});
+    for (const x of [r.place || "–", r.name, r.cards, r.sneaked, r.caught, r.calls]) tr.append(el("td", {}, String(x)));
+    return tr;
+  }));
+  $("#sheet").scrollIntoView({ behavior: "smooth" });
+}
+
+// The countdown and the reveal run on the page's clock between states.
+function tick() {
+  requestAnimationFrame(tick);
+  if (!st) return;
+  const gone = performance.now() - stAt;
+  const left = st.leftMS ? Math.max(0, st.leftMS - gone) : 0;
+  $("#bar").hidden = !st.leftMS;
+  if (st.leftMS) {
+    const whole = st.windowMS || st.leftMS;
+    $("#fill").style.width = Math.min(100, (100 * left) / whole) + "%";
+    $("#left").textContent = (left / 1000).toFixed(1) + " s";
+    $("#bar").classList.toggle("low", left < 2000);
+    if (left < 2000 && left > 0 && !buzzed2 && st.moves && (st.moves.call || st.moves.give)) { buzz([60, 60, 60]); buzzed2 = true; }
+  }
+  const r = $("#reveal");
+  const showing = st.reveal && st.reveal.length && gone < st.revealMS;
+  r.hidden = !showing;
+  if (showing && r.dataset.n !== String(st.reveal.length) + st.play) {
+    r.dataset.n = String(st.reveal.length) + st.play;
+    r.replaceChildren(...st.reveal.map((line) => el("div", {}, line)));
+  }
+}
+
+window.bullshitReady = start;
+(async () => {
+  const go = new Go();
+  let res;
+  try {
+    res = await WebAssembly.instantiateStreaming(fetch("/app.wasm"), go.importObject);
+  } catch (e) {
+    const buf = await (await fetch("/app.wasm")).arrayBuffer();
+    res = await WebAssembly.instantiate(buf, go.importObject);
+  }
+  go.run(res.instance);
+})();

@@ -1,0 +1,89 @@
+package webui
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/bullshit-game/bullshit/node/webui/internal/wasmbuild"
+)
+
+// The committed app.wasm.gz is what the player's source builds to now: a
+// change to cmd/bullshit-web or anything it imports without `go generate
+// ./node/webui` fails here.
+func TestAppWasmFresh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the page's wasm")
+	}
+	want, err := wasmbuild.Wasm()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Wasm()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("assets/app.wasm.gz is stale (%d bytes committed, %d built): run go generate ./node/webui", len(got), len(want))
+	}
+	js, err := wasmbuild.ExecJS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if have, _ := assets.ReadFile("assets/wasm_exec.js"); !bytes.Equal(have, js) {
+		t.Fatal("assets/wasm_exec.js is not this toolchain's: run go generate ./node/webui")
+	}
+}
+
+func get(t *testing.T, path string, hdr map[string]string) *http.Response {
+	t.Helper()
+	r := httptest.NewRequest("GET", path, nil)
+	for k, v := range hdr {
+		r.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	Handler().ServeHTTP(w, r)
+	return w.Result()
+}
+
+func TestHandler(t *testing.T) {
+	for _, c := range []struct{ path, typ string }{
+		{"/", "text/html"}, {"/app.js", "text/javascript"}, {"/style.css", "text/css"},
+		{"/wasm_exec.js", "text/javascript"}, {"/app.wasm", "application/wasm"},
+	} {
+		res := get(t, c.path, nil)
+		if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), c.typ) || res.Header.Get("ETag") == "" {
+			t.Errorf("%s: %d %q etag %q", c.path, res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("ETag"))
+		}
+		// The same content again is a 304.
+		again := get(t, c.path, map[string]string{"If-None-Match": res.Header.Get("ETag")})
+		if again.StatusCode != http.StatusNotModified {
+			t.Errorf("%s with its ETag: %d, want 304", c.path, again.StatusCode)
+		}
+	}
+	if res := get(t, "/nothing", nil); res.StatusCode != 404 {
+		t.Errorf("/nothing: %d", res.StatusCode)
+	}
+	// gzip to a browser that takes it, the plain wasm to one that doesn't.
+	gz := get(t, "/app.wasm", map[string]string{"Accept-Encoding": "gzip, br"})
+	plain := get(t, "/app.wasm", nil)
+	if gz.Header.Get("Content-Encoding") != "gzip" || plain.Header.Get("Content-Encoding") != "" {
+		t.Fatalf("encodings: %q and %q", gz.Header.Get("Content-Encoding"), plain.Header.Get("Content-Encoding"))
+	}
+	if gz.Header.Get("ETag") == plain.Header.Get("ETag") {
+		t.Error("the gzipped and the plain wasm share an ETag")
+	}
+	zr, err := gzip.NewReader(gz.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := io.ReadAll(zr)
+	b, _ := io.ReadAll(plain.Body)
+	if !bytes.Equal(a, b) || !bytes.HasPrefix(b, []byte("\x00asm")) {
+		t.Fatalf("the gzipped wasm (%d bytes) and the plain one (%d) differ, or aren't wasm", len(a), len(b))
+	}
+}
