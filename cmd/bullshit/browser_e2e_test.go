@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +25,9 @@ type browser struct {
 	name string
 	ctx  context.Context // a chromedp context: one tab
 	dir  string          // where its screenshots go
+
+	mu      sync.Mutex
+	console []string
 }
 
 // chromium finds the browser or skips: CI installs Debian's chromium.
@@ -65,12 +70,34 @@ func (l *lan) startBrowser(i int, name string, w, h int) *browser {
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancel(); cancelA() })
-	if err := chromedp.Do(ctx); err != nil {
+	// A headless window is at least 500 px wide: a phone's screen is
+	// emulated, at its size.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
 		t.Fatalf("%s: start Chromium in %s: %v", name, l.ns(i), err)
 	}
 	dir := filepath.Join(os.TempDir(), "bullshit-browser-"+sanitize(t.Name()))
 	os.MkdirAll(dir, 0o755)
-	return &browser{t: t, name: name, ctx: ctx, dir: dir}
+	b := &browser{t: t, name: name, ctx: ctx, dir: dir}
+	// What the page says on its console is kept and shown if the test fails.
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.console = append(b.console, time.Now().Format("15:04:05.000")+" "+string(m.Type)+" "+clip(m.Text, 300))
+			b.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		if t.Failed() {
+			b.mu.Lock()
+			t.Logf("%s's console (%d lines):\n  %s", name, len(b.console), strings.Join(b.console[max(0, len(b.console)-30):], "\n  "))
+			b.mu.Unlock()
+		}
+	})
+	return b
 }
 
 func sanitize(s string) string {
@@ -86,7 +113,7 @@ func sanitize(s string) string {
 // screenshot folder and returns its path.
 func (b *browser) shot(name string) string {
 	b.t.Helper()
-	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(90))
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		b.t.Errorf("%s: screenshot %s: %v", b.name, name, err)
 		return ""
@@ -126,4 +153,230 @@ func TestE2EBrowserReachesALANPage(t *testing.T) {
 		t.Fatalf("page says %q", got)
 	}
 	b.shot("lan")
+}
+
+// step is one look at a phone's page by a player who plays whatever the
+// page offers: it taps a card and Claim on its turn, hands over or lays out
+// four when asked, calls BULLSHIT! on one play in four and lets the rest
+// go, believes in I Doubt It. It returns what it did and the play number.
+const step = `(() => {
+  const q = (s) => document.querySelector(s);
+  const on = (s) => { const e = q(s); return !!e && !e.hidden && !e.disabled; };
+  const play = (q("#title").textContent.match(/play (\d+)/) || [0, 0])[1];
+  const out = (what) => JSON.stringify({what, play: +play, status: document.body.dataset.status || ""});
+  if (!q("#sheet").hidden) return out(q("#verified").classList.contains("ok") ? "verified" : "sheet:" + q("#verified").textContent);
+  if (on("#give")) { q("#give").click(); return out("give"); }
+  const four = q("[data-quads]");
+  if (four) { four.click(); return out("quads"); }
+  if (!q("#play").hidden) {
+    if (!q("#hand .picked")) { const c = q("#hand [data-card]"); if (c) c.click(); return out("pick"); }
+    if (on("#play")) { q("#play").click(); return out("play"); }
+    return out("blocked");
+  }
+  if (on("#pass")) { (Math.random() < 0.25 ? q("#call") : q("#pass")).click(); return out("window"); }
+  if (on("#believe")) { q("#believe").click(); return out("judge"); }
+  return out("wait");
+})()`
+
+type stepResult struct {
+	What, Status string
+	Play         int
+}
+
+// look runs step once.
+func (b *browser) look() (stepResult, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](step))
+	if err != nil {
+		return stepResult{}, err
+	}
+	var r stepResult
+	if err := json.Unmarshal([]byte(s), &r); err != nil {
+		return r, fmt.Errorf("step said %q: %v", s, err)
+	}
+	return r, nil
+}
+
+// sit opens the page at url, types a name and taps Sit down, then waits
+// for the seat.
+func (b *browser) sit(url, nick string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 90*time.Second)
+	defer cancel()
+	err := chromedp.Do(ctx, chromedp.Navigate(url))
+	if err == nil {
+		// The player (WebAssembly) is up once it has named the key.
+		err = b.waitJS(ctx, `document.querySelector("#me").textContent.length > 3`)
+	}
+	if err == nil {
+		err = chromedp.Do(ctx,
+			chromedp.SetValue(chromedp.CSS("#nick"), nick),
+			chromedp.Click(chromedp.CSS("#sit")),
+			chromedp.WaitVisible(chromedp.CSS(`body[data-status="seated"]`)),
+		)
+	}
+	if err != nil {
+		b.shot("sit-failed")
+		b.t.Fatalf("%s: sit at %s: %v", b.name, url, err)
+	}
+}
+
+// waitJS polls a JavaScript condition until it holds or ctx ends.
+func (b *browser) waitJS(ctx context.Context, cond string) error {
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](cond))
+		if err != nil || ok {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s: %w", cond, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// playUntil plays by taps until the result sheet is up and its audit done,
+// or stop says to stop (it is asked after every look), or the hang guard
+// runs out. It returns the last look.
+func (b *browser) playUntil(stop func(stepResult) bool, guard time.Duration) (stepResult, error) {
+	end := time.Now().Add(guard)
+	var last stepResult
+	for time.Now().Before(end) {
+		r, err := b.look()
+		if err != nil {
+			return last, err
+		}
+		last = r
+		if r.What == "verified" || strings.HasPrefix(r.What, "sheet:deal NOT") || (stop != nil && stop(r)) {
+			return r, nil
+		}
+		if r.What == "wait" || r.What == "blocked" || strings.HasPrefix(r.What, "sheet:") {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	return last, fmt.Errorf("%s: no result sheet in %s (last: %+v)", b.name, guard, last)
+}
+
+// browserTable is a host in host 1 with the web entry on its LAN address,
+// a headless player in host 4 that serves the page too (it hosts if the host
+// goes), and two phones in hosts 2 and 3 with their own profiles: a
+// 360×740 phone and a 1280×800 desktop window.
+type browserTable struct {
+	l      *lan
+	host   *proc
+	player *proc
+	phones [2]*browser
+	url    string
+	dir    string
+}
+
+func newBrowserTable(t *testing.T) *browserTable {
+	l := newLAN(t, 4, false)
+	chromium(t)
+	dir := t.TempDir()
+	name := "web-" + l.prefix
+	bt := &browserTable{l: l, dir: dir, url: "http://10.77.1.1:8080/"}
+	bt.host = l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 3, 0,
+		"--web", "10.77.1.1:8080", "--journal", filepath.Join(dir, "journal"))...)
+	table := bt.host.waitFor(20*time.Second, "the table line", isType("table"))
+	if got := table.str("web"); got != strings.TrimSuffix(bt.url, "/") && got != bt.url {
+		t.Errorf("the host's table line gives the page as %q, want %s", got, bt.url)
+	}
+	bt.player = l.start(4, "player", joinArgs(filepath.Join(dir, "player"), name, "--web", "10.77.1.4:8080")...)
+	bt.phones[0] = l.startBrowser(2, "phone", 360, 740)
+	bt.phones[1] = l.startBrowser(3, "desktop", 1280, 800)
+	bt.phones[0].sit(bt.url, "Ana")
+	bt.phones[1].sit(bt.url, "Ben")
+	bt.player.waitFor(60*time.Second, "a seat", isType("seated"))
+	return bt
+}
+
+// play runs both phones to the sheet; during is called by the phone's
+// goroutine once, at the first look at play 8 or later.
+func (bt *browserTable) play(t *testing.T, during func(i int, b *browser)) [2]stepResult {
+	var res [2]stepResult
+	var wg sync.WaitGroup
+	for i, b := range bt.phones {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			done := false
+			r, err := b.playUntil(func(r stepResult) bool { return !done && during != nil && r.Play >= 8 }, 4*time.Minute)
+			if err == nil && !done && during != nil && r.Play >= 8 {
+				done = true
+				during(i, b)
+				r, err = b.playUntil(nil, 4*time.Minute)
+			}
+			if err != nil {
+				t.Errorf("%v", err)
+			}
+			res[i] = r
+		}()
+	}
+	wg.Wait()
+	return res
+}
+
+// TestE2EBrowserPlayers: two browser players, a terminal player and the
+// host play a whole game by taps; the phone reloads its page mid-game and
+// is back in its seat; both pages end on the sheet with the deal verified
+// on the phone itself, and the game they saw is the one the terminals saw.
+func TestE2EBrowserPlayers(t *testing.T) {
+	bt := newBrowserTable(t)
+	reloaded := false
+	res := bt.play(t, func(i int, b *browser) {
+		b.shot("playing")
+		if i != 0 {
+			return
+		}
+		ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
+		defer cancel()
+		if err := chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`body[data-status="seated"]`))); err != nil {
+			t.Errorf("after a reload the phone is not seated again: %v", err)
+			return
+		}
+		reloaded = true
+	})
+	for i, r := range res {
+		if r.What != "verified" {
+			t.Errorf("%s ended on %+v, want the sheet with the deal verified on the phone", bt.phones[i].name, r)
+		}
+		bt.phones[i].shot("sheet")
+	}
+	if !reloaded {
+		t.Error("the phone never reloaded mid-game")
+	}
+	finishGame(t, 4, 1, []*proc{bt.host, bt.player}, 2*time.Minute)
+}
+
+// TestE2EBrowserHostKilled: the host is killed (kill -9) mid-game; the
+// terminal player takes over, both phones find it by the table's web
+// addresses, sit back in their seats, give their shares and finish the game,
+// verified on each phone.
+func TestE2EBrowserHostKilled(t *testing.T) {
+	bt := newBrowserTable(t)
+	var once sync.Once
+	res := bt.play(t, func(i int, b *browser) {
+		once.Do(func() {
+			bt.host.kill()
+			t.Logf("host killed at %s's play 8+", b.name)
+		})
+	})
+	for i, r := range res {
+		if r.What != "verified" {
+			t.Errorf("%s ended on %+v, want the sheet with the deal verified on the phone", bt.phones[i].name, r)
+		}
+		bt.phones[i].shot("after-failover")
+	}
+	r, err := bt.player.await(2*time.Minute, isType("result"))
+	if err != nil {
+		t.Fatalf("the player that took over printed no result: %v", err)
+	}
+	var got result
+	json.Unmarshal([]byte(r.raw), &got)
+	if got.Unfinished || got.Audit == nil || !got.Audit.Verified {
+		t.Errorf("the player that took over ended with %s", r.raw)
+	}
 }
