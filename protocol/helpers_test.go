@@ -4,9 +4,6 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"testing"
-
-	"github.com/libp2p/go-libp2p/core/crypto"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Fixed keys from fixed seeds: ed25519 signatures are deterministic, so
@@ -18,13 +15,10 @@ var (
 	testTable      = TableID{0xb5, 0x11, 0x5e, 0xed, 0x00, 0x01, 0x02, 0x03}
 )
 
-func testKey(name string) (crypto.PrivKey, peer.ID) {
+func testKey(name string) (ed25519.PrivateKey, PeerID) {
 	seed := sha256.Sum256([]byte("bullshit test key " + name))
-	k, err := crypto.UnmarshalEd25519PrivateKey(ed25519.NewKeyFromSeed(seed[:]))
-	if err != nil {
-		panic(err)
-	}
-	id, err := peer.IDFromPrivateKey(k)
+	k := ed25519.NewKeyFromSeed(seed[:])
+	id, err := PeerIDOf(k)
 	if err != nil {
 		panic(err)
 	}
@@ -128,7 +122,7 @@ func sampleOf(t testing.TB, typ Type) Message {
 	return nil
 }
 
-func mustSeal(t testing.TB, key crypto.PrivKey, seq uint64, m Message) []byte {
+func mustSeal(t testing.TB, key ed25519.PrivateKey, seq uint64, m Message) []byte {
 	t.Helper()
 	b, err := Seal(key, testTable, 3, seq, m)
 	if err != nil {

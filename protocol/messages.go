@@ -3,8 +3,6 @@ package protocol
 import (
 	"reflect"
 	"strconv"
-
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // A Message is one of the types in the catalog below. Decode and Open return
@@ -100,7 +98,7 @@ type Seated struct {
 type Player struct {
 	Seat      int
 	Nick      string
-	Peer      peer.ID  // empty for a bot
+	Peer      PeerID   // empty for a bot
 	Bot       string   // "level/style" for a bot seat, empty for a human
 	Connected bool     // a person whose link is up (bots always are)
 	Covered   bool     // a bot plays for a person who is away
@@ -442,14 +440,14 @@ type HostGone struct {
 // Vote backs Candidate as host for Term.
 type Vote struct {
 	Term      uint64
-	Candidate peer.ID
+	Candidate PeerID
 	No        int // the last play the voter saw
 }
 
 // NewHost announces the host of Term, resuming after play No.
 type NewHost struct {
 	Term uint64
-	Host peer.ID
+	Host PeerID
 	No   int
 }
 
