@@ -481,8 +481,10 @@ func wireLobby(t *TableState) protocol.Lobby {
 			rules[k] = fmt.Sprint(v)
 		}
 	}
+	// rules holds "window" too, in seconds, for 1.1 peers; 1.2 reads
+	// CallWindow.
 	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
-		Window: int(t.Rules.Window / time.Second), Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second)},
+		Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second), CallWindow: t.Rules.Window.Milliseconds()},
 		Started: t.Phase != PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening)}
 	for i, s := range t.Seats {
 		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs,

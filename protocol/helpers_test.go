@@ -34,16 +34,16 @@ type sample struct {
 
 func samples() []sample {
 	settings := Settings{
-		Name:    "Friday night",
-		Preset:  "twist",
-		Rules:   map[string]string{"window": "6", "sneak": "2", "counts": "rough"},
-		Seats:   5,
-		Bots:    []Bot{{Seat: 3, Level: "sharp", Style: "liar"}, {Seat: 4, Level: "easy", Style: "honest"}},
-		Pace:    1200,
-		Window:  6,
-		Reveal:  1500,
-		Clock:   30,
-		Private: true,
+		Name:       "Friday night",
+		Preset:     "twist",
+		Rules:      map[string]string{"window": "6", "sneak": "2", "counts": "rough"},
+		Seats:      5,
+		Bots:       []Bot{{Seat: 3, Level: "sharp", Style: "liar"}, {Seat: 4, Level: "easy", Style: "honest"}},
+		Pace:       1200,
+		Reveal:     1500,
+		Clock:      30,
+		Private:    true,
+		CallWindow: 6000,
 	}
 	players := []Player{
 		{Seat: 0, Nick: "alice", Peer: aliceID},

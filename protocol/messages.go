@@ -127,10 +127,14 @@ type Settings struct {
 	Seats   int               // seats in all, humans and bots
 	Bots    []Bot
 	Pace    int // bot think time, ms
-	Window  int // call window, seconds
+	Window  int // unused: 1.1 sent whole seconds here that nobody read; 0 since 1.2
 	Reveal  int // pause on a reveal, ms
 	Clock   int // turn clock, seconds; 0 for none
 	Private bool
+	// CallWindow is the call window in milliseconds (1.2), the one place a
+	// receiver reads it from. A 1.1 host left it out (0): its window is
+	// Rules["window"], in seconds, which 1.2 hosts still send for 1.1 peers.
+	CallWindow int64 `protocol:"optional"`
 }
 
 // Lobby is the table before (and while) a game: the host sends it to
