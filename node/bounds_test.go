@@ -117,7 +117,7 @@ func TestNetBiggestLobbyFits(t *testing.T) {
 			ts.Seats[i].Addrs = append(ts.Seats[i].Addrs, strings.Repeat("a", maxSeatAddr))
 		}
 	}
-	b, err := protocol.Seal(hn.key, tb.wireID(), 1, 1, wireLobby(&ts))
+	b, err := protocol.Seal(mustEd(t, hn.key), tb.wireID(), 1, 1, wireLobby(&ts))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -301,7 +301,7 @@ func (r *Remote) standby(st network.Stream) {
 		st.Reset()
 		return
 	}
-	env, err := protocol.Open(b, st.Conn().RemotePeer())
+	env, err := protocol.Open(b, wireID(st.Conn().RemotePeer()))
 	if err != nil {
 		st.Reset()
 		return
@@ -318,7 +318,7 @@ func (r *Remote) standby(st network.Stream) {
 	if ok && r.server == nil && !r.hostLost && time.Since(r.heard) < 2*r.timing.Heartbeat+r.timing.Heartbeat/2 {
 		// We still hear the host: the rejoiner lost only its own link.
 		r.mu.Unlock()
-		if sg, err := protocol.NewSigner(r.key, uint64(time.Now().UnixNano())); err == nil {
+		if sg, err := newSigner(r.key); err == nil {
 			if b, _, err := sg.Seal(r.tid, r.term, protocol.Refusal{Code: codeHostAlive, Message: "The host is still here.", Ref: env.Seq}); err == nil {
 				w := bufio.NewWriter(st)
 				writeFrame(w, b)
@@ -348,7 +348,7 @@ func (r *Remote) standby(st network.Stream) {
 	srv.serve(p2pLink{st}, br, env)
 }
 
-func (r *Remote) isPlayer(id peer.ID) bool {
+func (r *Remote) isPlayer(id protocol.PeerID) bool {
 	for _, s := range r.table.Seats {
 		if s.Peer == id.String() && s.Bot == "" {
 			return true
@@ -373,7 +373,7 @@ func (r *Remote) takeover() *Server {
 	if term == 0 {
 		term = r.term + 1
 	}
-	signer, err := protocol.NewSigner(r.key, uint64(time.Now().UnixNano()))
+	signer, err := newSigner(r.key)
 	if err != nil {
 		r.mu.Unlock()
 		return nil

@@ -103,7 +103,7 @@ func sitRaw(t *testing.T, ctx context.Context, hn loopNode) *rawPlayer {
 		if err != nil {
 			t.Fatal(err)
 		}
-		env, err := protocol.Open(b, hn.h.ID())
+		env, err := protocol.Open(b, wireID(hn.h.ID()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +125,7 @@ func sitRaw(t *testing.T, ctx context.Context, hn loopNode) *rawPlayer {
 
 func (p *rawPlayer) seal(t *testing.T, tid protocol.TableID, term, seq uint64, m protocol.Message) []byte {
 	t.Helper()
-	b, err := protocol.Seal(p.n.key, tid, term, seq, m)
+	b, err := protocol.Seal(mustEd(t, p.n.key), tid, term, seq, m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
 	if err := namesOK(t); err != nil {
 		return nil, err
 	}
-	signer, err := protocol.NewSigner(key, uint64(time.Now().UnixNano()))
+	signer, err := newSigner(key)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +201,7 @@ func (c *srvConn) read() (*protocol.Envelope, error) {
 		// The table, the term, the number and the type are checked on the
 		// header, before the signature and the body cost anything.
 		var ref uint64
-		env, err := protocol.OpenChecked(b, c.peer, func(h *protocol.Header) error { ref = h.Seq; return c.admit(h) })
+		env, err := protocol.OpenChecked(b, wireID(c.peer), func(h *protocol.Header) error { ref = h.Seq; return c.admit(h) })
 		if err == nil {
 			err = c.s.replay.Check(env.Sender, env.Term, env.Seq)
 		}
@@ -330,7 +330,7 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 		} else {
 			hello.Proof = nil
 		}
-		if !protocol.CheckProof(c.s.code, nonce, c.peer, hello.Proof) {
+		if !protocol.CheckProof(c.s.code, nonce, wireID(c.peer), hello.Proof) {
 			c.s.codes().missed(src)
 			c.refuse(protocol.CodeBadCode, "That join code is wrong.", env.Seq)
 			return errors.New("bad code")
@@ -481,13 +481,15 @@ func wireLobby(t *TableState) protocol.Lobby {
 			rules[k] = fmt.Sprint(v)
 		}
 	}
+	// rules holds "window" too, in seconds, for 1.1 peers; 1.2 reads
+	// CallWindow.
 	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
-		Window: int(t.Rules.Window / time.Second), Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second)},
+		Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second), CallWindow: t.Rules.Window.Milliseconds()},
 		Started: t.Phase != PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening)}
 	for i, s := range t.Seats {
 		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs,
 			Web: s.Web, WebAddr: s.WebAddr}
-		if id, err := peer.Decode(s.Peer); err == nil {
+		if id, err := protocol.ParsePeerID(s.Peer); err == nil {
 			p.Peer = id
 		}
 		l.Players = append(l.Players, p)
@@ -609,7 +611,7 @@ func Dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrIn
 // before it connects (the device's web side).
 func dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool,
 	onFrame func([]byte), tm Timing, setup func(*Remote)) (*Remote, error) {
-	signer, err := protocol.NewSigner(key, uint64(time.Now().UnixNano()))
+	signer, err := newSigner(key)
 	if err != nil {
 		return nil, err
 	}
@@ -688,7 +690,7 @@ func (r *Remote) connect(ctx context.Context) error {
 		}
 		switch m := env.Msg.(type) {
 		case protocol.Challenge:
-			proof := protocol.Prove(r.code, m.Nonce, r.h.ID())
+			proof := protocol.Prove(r.code, m.Nonce, wireID(r.h.ID()))
 			if err := r.send(protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch, Proof: proof,
 				WebAddr: r.webAddr}); err != nil {
 				return fail(err)
@@ -731,7 +733,7 @@ func (r *Remote) read(br *bufio.Reader) (*protocol.Envelope, error) {
 		if r.OnFrame != nil {
 			r.OnFrame(b)
 		}
-		env, err := protocol.Open(b, r.info.ID)
+		env, err := protocol.Open(b, wireID(r.info.ID))
 		if err != nil {
 			continue // not the host's, or not for us: ignored
 		}

@@ -207,7 +207,7 @@ func TestNetForgedAndReplayedRefused(t *testing.T) {
 	before := tb.Plays()
 	// Forge: a move signed by another key, sent on our stream.
 	stranger, _, _ := crypto.GenerateEd25519Key(rand.Reader)
-	forged, err := protocol.Seal(stranger, r.tid, 1, 99, protocol.Call{No: 0, Seat: 0})
+	forged, err := protocol.Seal(mustEd(t, stranger), r.tid, 1, 99, protocol.Call{No: 0, Seat: 0})
 	if err != nil {
 		t.Fatal(err)
 	}

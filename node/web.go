@@ -102,7 +102,7 @@ func ListenWeb(key crypto.PrivKey, lan netip.Addr, cfg WebConfig) (*Web, error) 
 	if err != nil {
 		return nil, err
 	}
-	signer, err := protocol.NewSigner(key, uint64(time.Now().UnixNano()))
+	signer, err := newSigner(key)
 	if err != nil {
 		return nil, err
 	}

@@ -93,7 +93,7 @@ func dialPhone(ctx context.Context, t testing.TB, base string, key crypto.PrivKe
 	if err != nil {
 		t.Fatal(err)
 	}
-	signer, err := protocol.NewSigner(key, uint64(time.Now().UnixNano()))
+	signer, err := newSigner(key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func (p *phone) next() (*protocol.Envelope, error) {
 		if err != nil {
 			return nil, err
 		}
-		env, err := protocol.Open(b, p.host)
+		env, err := protocol.Open(b, wireID(p.host))
 		if err != nil {
 			return nil, fmt.Errorf("a frame not from the host: %w", err)
 		}
@@ -489,7 +489,7 @@ func TestWebRogueEnvelopesRefused(t *testing.T) {
 	}
 
 	other := newPhoneKey(t)
-	forged, err := protocol.Seal(other, p.tid, p.term, 1, protocol.Pass{No: 0, Seat: p.seat})
+	forged, err := protocol.Seal(mustEd(t, other), p.tid, p.term, 1, protocol.Pass{No: 0, Seat: p.seat})
 	if err != nil {
 		t.Fatal(err)
 	}

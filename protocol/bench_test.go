@@ -18,7 +18,7 @@ func BenchmarkBareVerify(b *testing.B) {
 		b.Fatal(err)
 	}
 	msg := append([]byte(domain), signed...)
-	pub, _ := alice.GetPublic().Raw()
+	pub := alice.Public().(ed25519.PublicKey)
 	for b.Loop() {
 		if !ed25519.Verify(pub, msg, sig) {
 			b.Fatal("bad signature")
@@ -29,7 +29,7 @@ func BenchmarkBareVerify(b *testing.B) {
 // BenchmarkExtractKey: what deriving the key from the peer ID costs in Open.
 func BenchmarkExtractKey(b *testing.B) {
 	for b.Loop() {
-		if _, err := aliceID.ExtractPublicKey(); err != nil {
+		if _, err := aliceID.PublicKey(); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -64,7 +64,7 @@ func BenchmarkOpenPlayOverhead(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := f.sender.ExtractPublicKey(); err != nil {
+		if _, err := f.sender.PublicKey(); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := Decode(f.typ, f.body); err != nil {

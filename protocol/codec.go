@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/vmihailenco/msgpack/v5"
 	"github.com/vmihailenco/msgpack/v5/msgpcode"
 )
@@ -116,14 +115,14 @@ const (
 	kString
 	kBytes // []byte as bin
 	kFixed // [n]byte as bin of exactly n
-	kPeer  // peer.ID as bin, nil when empty
+	kPeer  // PeerID as bin, nil when empty
 	kSlice
 	kMap
 	kPtr
 	kStruct
 )
 
-var peerIDType = reflect.TypeOf(peer.ID(""))
+var peerIDType = reflect.TypeOf(PeerID(""))
 
 func compile(t reflect.Type) *schema {
 	s := &schema{typ: t}
@@ -440,7 +439,7 @@ func (rd *reader) decode(s *schema, v reflect.Value) error {
 				v.SetZero()
 				return nil
 			}
-			id, err := peer.IDFromBytes(b)
+			id, err := peerIDFromBytes(b)
 			if err != nil {
 				return &DecodeError{Kind: ErrMalformed, Err: err}
 			}

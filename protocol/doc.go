@@ -5,20 +5,26 @@
 //
 // It is plain data. It must never open a socket, start a goroutine, read a
 // clock, draw randomness or import the engine: the node owns all of those,
-// and two peers running the same version must agree on every byte. It must
-// never panic on bytes from a peer; every refusal is a typed error testable
-// with errors.Is (ErrMalformed, ErrMissingField, ErrSignature …).
+// and two peers running the same version must agree on every byte. It
+// imports the standard library and msgpack only, never libp2p, so that a
+// client compiled to WebAssembly stays small: keys are crypto/ed25519's and
+// a peer is a PeerID, which holds the very bytes of a libp2p peer ID (the
+// node converts at its edge). It must never panic on bytes from a peer;
+// every refusal is a typed error testable with errors.Is (ErrMalformed,
+// ErrMissingField, ErrSignature …).
 //
 // # Wire format
 //
 // A message body is msgpack. Every struct is an array of its fields in
 // declaration order (no keys), integers take their shortest form, cards are
-// single bytes (rank*4 + suit, 52 the joker) and peer IDs are raw bytes.
+// single bytes (rank*4 + suit, 52 the joker) and peer IDs are raw bytes
+// (libp2p's: the identity multihash of the protobuf-encoded ed25519 key).
 // A body travels in an envelope:
 //
 //	[ [version, sender, table, term, seq, type, body], signature ]
 //
-// The signature is ed25519, made with the sender's libp2p key over
+// The signature is ed25519, made with the sender's key (the one its libp2p
+// host runs on, and the one inside its peer ID) over
 // "bullshit/envelope/v1\x00" followed by the bytes of the inner array, so a
 // verifier checks exactly the bytes it received and never re-encodes.
 //

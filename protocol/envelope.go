@@ -2,19 +2,20 @@ package protocol
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"sync/atomic"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
-	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/vmihailenco/msgpack/v5"
 	"github.com/vmihailenco/msgpack/v5/msgpcode"
 )
 
 // domain is signed in front of every envelope so that an envelope signature
-// can never be mistaken for any other signature made with a libp2p key.
+// can never be mistaken for any other signature made with the peer's key
+// (libp2p signs its own handshakes with the same one).
 const domain = "bullshit/envelope/v1\x00"
 
 const sigSize = 64
@@ -28,7 +29,7 @@ func (t TableID) String() string { return hex.EncodeToString(t[:]) }
 // OpenRelayed make one, after the signature checked out.
 type Envelope struct {
 	Version Version // the sender's; same major as Current
-	Sender  peer.ID
+	Sender  PeerID
 	Table   TableID
 	Term    uint64 // the sender's host term
 	Seq     uint64 // the sender's sequence number, for Replay
@@ -38,7 +39,7 @@ type Envelope struct {
 // frame is an envelope as on the wire.
 type frame struct {
 	version Version
-	sender  peer.ID
+	sender  PeerID
 	table   TableID
 	term    uint64
 	seq     uint64
@@ -48,17 +49,18 @@ type frame struct {
 
 var frameFields = [...]string{"Version", "Sender", "Table", "Term", "Seq", "Type", "Body"}
 
-// Seal encodes m in an envelope signed with key, an ed25519 libp2p key. A
-// Signer does the same and counts sequence numbers itself.
-func Seal(key crypto.PrivKey, table TableID, term, seq uint64, m Message) ([]byte, error) {
-	id, err := signerID(key)
+// Seal encodes m in an envelope signed with key, the sender's ed25519 key
+// (the one its libp2p host runs on). A Signer does the same and counts
+// sequence numbers itself.
+func Seal(key ed25519.PrivateKey, table TableID, term, seq uint64, m Message) ([]byte, error) {
+	id, err := PeerIDOf(key)
 	if err != nil {
 		return nil, err
 	}
 	return seal(key, id, table, term, seq, m)
 }
 
-func seal(key crypto.PrivKey, id peer.ID, table TableID, term, seq uint64, m Message) ([]byte, error) {
+func seal(key ed25519.PrivateKey, id PeerID, table TableID, term, seq uint64, m Message) ([]byte, error) {
 	var body bytes.Buffer
 	if err := encodeBody(&body, m); err != nil {
 		return nil, err
@@ -68,7 +70,7 @@ func seal(key crypto.PrivKey, id peer.ID, table TableID, term, seq uint64, m Mes
 
 // sealFrame writes domain || inner array, signs that, then turns it into
 // the wire form in place: 0x92 || inner array || signature.
-func sealFrame(key crypto.PrivKey, f frame) ([]byte, error) {
+func sealFrame(key ed25519.PrivateKey, f frame) ([]byte, error) {
 	buf := bytes.NewBuffer(make([]byte, 0, len(domain)+f.size()))
 	buf.WriteString(domain)
 	f.encode(buf)
@@ -76,10 +78,7 @@ func sealFrame(key crypto.PrivKey, f frame) ([]byte, error) {
 	if n := len(signed) - len(domain) + 1 + 2 + sigSize; n > MaxSize {
 		return nil, fmt.Errorf("%w: %s envelope is %d bytes", ErrTooBig, f.typ, n)
 	}
-	sig, err := key.Sign(signed)
-	if err != nil {
-		return nil, err
-	}
+	sig := ed25519.Sign(key, signed)
 	out := signed[len(domain)-1:]
 	out[0] = msgpcode.FixedArrayLow | 2
 	out = append(out, msgpcode.Bin8, sigSize)
@@ -106,13 +105,6 @@ func (f *frame) encode(buf *bytes.Buffer) {
 	msgpack.PutEncoder(e)
 }
 
-func signerID(key crypto.PrivKey) (peer.ID, error) {
-	if _, ok := key.(*crypto.Ed25519PrivateKey); !ok {
-		return "", fmt.Errorf("%w: %T", ErrKey, key)
-	}
-	return peer.IDFromPrivateKey(key)
-}
-
 // Open verifies an envelope that arrived on a stream from the peer from and
 // decodes its message. It refuses an envelope sent by anyone but from
 // (ErrSender), a bad or missing signature (ErrSignature), and anything that
@@ -123,7 +115,7 @@ func signerID(key crypto.PrivKey) (peer.ID, error) {
 // When the envelope verifies but its body does not decode (say a type from a
 // newer minor version), Open returns the envelope, with Msg nil, and the
 // error, so the node can refuse it by sequence number.
-func Open(data []byte, from peer.ID) (*Envelope, error) {
+func Open(data []byte, from PeerID) (*Envelope, error) {
 	return open(data, from, true)
 }
 
@@ -139,7 +131,7 @@ func OpenRelayed(data []byte) (*Envelope, error) {
 // envelope, never for accepting one.
 type Header struct {
 	Version Version
-	Sender  peer.ID
+	Sender  PeerID
 	Table   TableID
 	Term    uint64
 	Seq     uint64
@@ -154,11 +146,11 @@ type Header struct {
 // this peer) without spending a verification or a decode on it. An error
 // from check comes back as it is, with a nil envelope. check must not record
 // anything (a Replay's Peek, not its Check): the header is not yet proven.
-func OpenChecked(data []byte, from peer.ID, check func(*Header) error) (*Envelope, error) {
+func OpenChecked(data []byte, from PeerID, check func(*Header) error) (*Envelope, error) {
 	return openChecked(data, from, true, check)
 }
 
-func open(data []byte, from peer.ID, checkFrom bool) (*Envelope, error) {
+func open(data []byte, from PeerID, checkFrom bool) (*Envelope, error) {
 	return openChecked(data, from, checkFrom, nil)
 }
 
@@ -169,7 +161,7 @@ var verifications atomic.Uint64
 // so far: what a flood of refused envelopes costs, for tests and the bench.
 func Verifications() uint64 { return verifications.Load() }
 
-func openChecked(data []byte, from peer.ID, checkFrom bool, check func(*Header) error) (*Envelope, error) {
+func openChecked(data []byte, from PeerID, checkFrom bool, check func(*Header) error) (*Envelope, error) {
 	f, signed, sig, err := parse(data)
 	if err != nil {
 		return nil, err
@@ -249,7 +241,7 @@ func parse(data []byte) (f frame, signed, sig []byte, err error) {
 	if err != nil {
 		return fail(err, frameFields[1])
 	}
-	if f.sender, err = peer.IDFromBytes(id); err != nil {
+	if f.sender, err = peerIDFromBytes(id); err != nil {
 		return fail(&DecodeError{Kind: ErrMalformed, Err: err}, frameFields[1])
 	}
 	table, err := rd.bin(len(f.table))
@@ -307,19 +299,17 @@ func (rd *reader) bin(n int) ([]byte, error) {
 	return rd.in[p : p+got : p+got], nil
 }
 
-func verify(sender peer.ID, signed, sig []byte) error {
-	pub, err := sender.ExtractPublicKey()
-	if err != nil {
+func verify(sender PeerID, signed, sig []byte) error {
+	pub, err := sender.PublicKey()
+	if errors.Is(err, ErrKey) {
+		return err
+	} else if err != nil {
 		return fmt.Errorf("%w: no public key in %s: %v", ErrSignature, sender, err)
-	}
-	ed, ok := pub.(*crypto.Ed25519PublicKey)
-	if !ok {
-		return fmt.Errorf("%w: %s", ErrKey, sender)
 	}
 	verifications.Add(1)
 	msg := make([]byte, 0, len(domain)+len(signed))
 	msg = append(append(msg, domain...), signed...)
-	if ok, _ := ed.Verify(msg, sig); !ok {
+	if !ed25519.Verify(pub, msg, sig) {
 		return fmt.Errorf("%w: from %s", ErrSignature, sender)
 	}
 	return nil
@@ -328,18 +318,18 @@ func verify(sender peer.ID, signed, sig []byte) error {
 // Signer seals messages for one peer and numbers them. It is safe for
 // concurrent use.
 type Signer struct {
-	key crypto.PrivKey
-	id  peer.ID
+	key ed25519.PrivateKey
+	id  PeerID
 	seq atomic.Uint64 // the last number used
 }
 
-// NewSigner returns a Signer for an ed25519 libp2p key whose first envelope
+// NewSigner returns a Signer for an ed25519 key whose first envelope
 // will carry sequence number first. Receivers refuse numbers they have seen
 // from this peer in this term, so a peer that restarts with the same key
 // should start above any number it may have used before (its clock in
 // nanoseconds, say).
-func NewSigner(key crypto.PrivKey, first uint64) (*Signer, error) {
-	id, err := signerID(key)
+func NewSigner(key ed25519.PrivateKey, first uint64) (*Signer, error) {
+	id, err := PeerIDOf(key)
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +339,7 @@ func NewSigner(key crypto.PrivKey, first uint64) (*Signer, error) {
 }
 
 // ID is the peer ID the signer signs as.
-func (s *Signer) ID() peer.ID { return s.id }
+func (s *Signer) ID() PeerID { return s.id }
 
 // Seal encodes m for table under term, signs it with the next sequence
 // number and returns the envelope and that number.

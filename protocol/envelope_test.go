@@ -2,14 +2,11 @@ package protocol
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"errors"
-	"math/rand/v2"
 	"reflect"
 	"sync"
 	"testing"
-
-	"github.com/libp2p/go-libp2p/core/crypto"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 func TestOpenWhatWasSealed(t *testing.T) {
@@ -73,7 +70,7 @@ func TestOpenRefusals(t *testing.T) {
 	data := mustSeal(t, alice, 7, play)
 	body, _ := Encode(play)
 	good := frame{Current, aliceID, testTable, 3, 7, TypePlay, body}
-	sealed := func(key crypto.PrivKey, change func(f *frame)) []byte {
+	sealed := func(key ed25519.PrivateKey, change func(f *frame)) []byte {
 		f := good
 		change(&f)
 		b, err := sealFrame(key, f)
@@ -85,19 +82,15 @@ func TestOpenRefusals(t *testing.T) {
 	bodyAt := offsetOf(t, data, func(f frame) []byte { return f.body })
 	sigAt := len(data) - sigSize
 	_, signed, _, _ := parse(data)
-	bobSig, _ := bob.Sign(append([]byte(domain), signed...)) // the very bytes, by bob
+	bobSig := ed25519.Sign(bob, append([]byte(domain), signed...)) // the very bytes, by bob
 	withBobSig := append(append([]byte{}, data[:sigAt]...), bobSig...)
-	noKeyID := peer.ID(append([]byte{0x12, 0x20}, make([]byte, 32)...)) // a sha2-256 peer ID: no key inside
-	secp, _, err := crypto.GenerateSecp256k1Key(rand.NewChaCha8([32]byte{1}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	secpID, _ := peer.IDFromPrivateKey(secp)
+	noKeyID := PeerID(append([]byte{0x12, 0x20}, make([]byte, 32)...)) // a sha2-256 peer ID: no key inside
+	secpID := secp256k1ID(t)
 
 	for _, c := range []struct {
 		name string
 		data []byte
-		from peer.ID
+		from PeerID
 		want error
 		env  bool // the envelope verified, only its body did not decode
 	}{
@@ -161,7 +154,7 @@ func TestOpenSkipsEnvelopeFieldsFromANewerMinor(t *testing.T) {
 	// string, then sign it all again.
 	inner := append([]byte{signed[0] + 1}, signed[1:]...)
 	inner = append(inner, mp(t, "later")...)
-	sig, _ := alice.Sign(append([]byte(domain), inner...))
+	sig := ed25519.Sign(alice, append([]byte(domain), inner...))
 	newer := append(append(append([]byte{0x92}, inner...), 0xc4, sigSize), sig...)
 	env, err := Open(newer, aliceID)
 	if err != nil {
@@ -177,12 +170,12 @@ func TestOpenSkipsEnvelopeFieldsFromANewerMinor(t *testing.T) {
 }
 
 func TestSealRefusals(t *testing.T) {
-	secp, _, _ := crypto.GenerateSecp256k1Key(rand.NewChaCha8([32]byte{2}))
-	if _, err := Seal(secp, testTable, 1, 1, Call{}); !errors.Is(err, ErrKey) {
-		t.Errorf("secp256k1 key: %v", err)
+	short := alice[:ed25519.SeedSize] // a seed is not a key
+	if _, err := Seal(short, testTable, 1, 1, Call{}); !errors.Is(err, ErrKey) {
+		t.Errorf("seed for a key: %v", err)
 	}
-	if _, err := NewSigner(secp, 1); !errors.Is(err, ErrKey) {
-		t.Errorf("secp256k1 signer: %v", err)
+	if _, err := NewSigner(short, 1); !errors.Is(err, ErrKey) {
+		t.Errorf("seed for a signer's key: %v", err)
 	}
 	if _, err := Seal(alice, testTable, 1, 1, State{Data: make([]byte, MaxSize-100)}); !errors.Is(err, ErrTooBig) {
 		t.Errorf("oversize: %v", err)

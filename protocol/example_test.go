@@ -6,14 +6,13 @@ import (
 	"fmt"
 
 	"github.com/bullshit-game/bullshit/protocol"
-	"github.com/libp2p/go-libp2p/core/crypto"
 )
 
 // A seat seals a play; the host opens it, checks it is not a replay, and
 // switches on the message.
 func Example() {
-	seed := make([]byte, ed25519.SeedSize) // a real node uses its libp2p identity key
-	key, _ := crypto.UnmarshalEd25519PrivateKey(ed25519.NewKeyFromSeed(seed))
+	seed := make([]byte, ed25519.SeedSize) // a real node uses its libp2p host's key
+	key := ed25519.NewKeyFromSeed(seed)
 	seat, _ := protocol.NewSigner(key, 1)
 	table := protocol.TableID{1, 2, 3, 4, 5, 6, 7, 8}
 

@@ -4,9 +4,6 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"testing"
-
-	"github.com/libp2p/go-libp2p/core/crypto"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Fixed keys from fixed seeds: ed25519 signatures are deterministic, so
@@ -18,13 +15,10 @@ var (
 	testTable      = TableID{0xb5, 0x11, 0x5e, 0xed, 0x00, 0x01, 0x02, 0x03}
 )
 
-func testKey(name string) (crypto.PrivKey, peer.ID) {
+func testKey(name string) (ed25519.PrivateKey, PeerID) {
 	seed := sha256.Sum256([]byte("bullshit test key " + name))
-	k, err := crypto.UnmarshalEd25519PrivateKey(ed25519.NewKeyFromSeed(seed[:]))
-	if err != nil {
-		panic(err)
-	}
-	id, err := peer.IDFromPrivateKey(k)
+	k := ed25519.NewKeyFromSeed(seed[:])
+	id, err := PeerIDOf(k)
 	if err != nil {
 		panic(err)
 	}
@@ -40,16 +34,16 @@ type sample struct {
 
 func samples() []sample {
 	settings := Settings{
-		Name:    "Friday night",
-		Preset:  "twist",
-		Rules:   map[string]string{"window": "6", "sneak": "2", "counts": "rough"},
-		Seats:   5,
-		Bots:    []Bot{{Seat: 3, Level: "sharp", Style: "liar"}, {Seat: 4, Level: "easy", Style: "honest"}},
-		Pace:    1200,
-		Window:  6,
-		Reveal:  1500,
-		Clock:   30,
-		Private: true,
+		Name:       "Friday night",
+		Preset:     "twist",
+		Rules:      map[string]string{"window": "6", "sneak": "2", "counts": "rough"},
+		Seats:      5,
+		Bots:       []Bot{{Seat: 3, Level: "sharp", Style: "liar"}, {Seat: 4, Level: "easy", Style: "honest"}},
+		Pace:       1200,
+		Reveal:     1500,
+		Clock:      30,
+		Private:    true,
+		CallWindow: 6000,
 	}
 	players := []Player{
 		{Seat: 0, Nick: "alice", Peer: aliceID},
@@ -128,7 +122,7 @@ func sampleOf(t testing.TB, typ Type) Message {
 	return nil
 }
 
-func mustSeal(t testing.TB, key crypto.PrivKey, seq uint64, m Message) []byte {
+func mustSeal(t testing.TB, key ed25519.PrivateKey, seq uint64, m Message) []byte {
 	t.Helper()
 	b, err := Seal(key, testTable, 3, seq, m)
 	if err != nil {

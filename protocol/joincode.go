@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"strings"
 	"unicode"
-
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // NonceSize is the length of a Challenge nonce.
@@ -16,7 +14,7 @@ const NonceSize = 16
 // over nonce || the joiner's peer ID. The code never crosses the network and
 // the proof is good for one nonce and one peer only. Codes are typed by
 // people, so case, spaces and dashes do not count: "ab-12 c" is "AB12C".
-func Prove(code string, nonce []byte, id peer.ID) []byte {
+func Prove(code string, nonce []byte, id PeerID) []byte {
 	mac := hmac.New(sha256.New, []byte(normalize(code)))
 	mac.Write(nonce)
 	mac.Write([]byte(id))
@@ -26,7 +24,7 @@ func Prove(code string, nonce []byte, id peer.ID) []byte {
 // CheckProof says whether proof is Prove(code, nonce, id). The host must
 // pass the nonce it sent that peer; a nonce shorter than NonceSize never
 // checks out.
-func CheckProof(code string, nonce []byte, id peer.ID, proof []byte) bool {
+func CheckProof(code string, nonce []byte, id PeerID, proof []byte) bool {
 	if len(nonce) < NonceSize {
 		return false
 	}

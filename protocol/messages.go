@@ -3,8 +3,6 @@ package protocol
 import (
 	"reflect"
 	"strconv"
-
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // A Message is one of the types in the catalog below. Decode and Open return
@@ -100,7 +98,7 @@ type Seated struct {
 type Player struct {
 	Seat      int
 	Nick      string
-	Peer      peer.ID  // empty for a bot
+	Peer      PeerID   // empty for a bot
 	Bot       string   // "level/style" for a bot seat, empty for a human
 	Connected bool     // a person whose link is up (bots always are)
 	Covered   bool     // a bot plays for a person who is away
@@ -129,10 +127,14 @@ type Settings struct {
 	Seats   int               // seats in all, humans and bots
 	Bots    []Bot
 	Pace    int // bot think time, ms
-	Window  int // call window, seconds
+	Window  int // unused: 1.1 sent whole seconds here that nobody read; 0 since 1.2
 	Reveal  int // pause on a reveal, ms
 	Clock   int // turn clock, seconds; 0 for none
 	Private bool
+	// CallWindow is the call window in milliseconds (1.2), the one place a
+	// receiver reads it from. A 1.1 host left it out (0): its window is
+	// Rules["window"], in seconds, which 1.2 hosts still send for 1.1 peers.
+	CallWindow int64 `protocol:"optional"`
 }
 
 // Lobby is the table before (and while) a game: the host sends it to
@@ -442,14 +444,14 @@ type HostGone struct {
 // Vote backs Candidate as host for Term.
 type Vote struct {
 	Term      uint64
-	Candidate peer.ID
+	Candidate PeerID
 	No        int // the last play the voter saw
 }
 
 // NewHost announces the host of Term, resuming after play No.
 type NewHost struct {
 	Term uint64
-	Host peer.ID
+	Host PeerID
 	No   int
 }
 

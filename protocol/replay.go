@@ -3,8 +3,6 @@ package protocol
 import (
 	"fmt"
 	"sync"
-
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Replay refuses envelopes seen before. It keeps, for one table, the highest
@@ -17,7 +15,7 @@ import (
 type Replay struct {
 	mu   sync.Mutex
 	term uint64
-	last map[peer.ID]mark
+	last map[PeerID]mark
 }
 
 type mark struct{ term, seq uint64 }
@@ -25,14 +23,14 @@ type mark struct{ term, seq uint64 }
 // Check refuses a term lower than the highest seen for the table
 // (ErrStaleTerm) and a sequence number not above the last one seen from the
 // sender in the same term (ErrReplay). Otherwise it records both.
-func (r *Replay) Check(sender peer.ID, term, seq uint64) error {
+func (r *Replay) Check(sender PeerID, term, seq uint64) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err := r.peek(sender, term, seq); err != nil {
 		return err
 	}
 	if r.last == nil {
-		r.last = make(map[peer.ID]mark)
+		r.last = make(map[PeerID]mark)
 	}
 	r.last[sender] = mark{term, seq}
 	r.term = term
@@ -42,13 +40,13 @@ func (r *Replay) Check(sender peer.ID, term, seq uint64) error {
 // Peek is Check without recording: what Check would say now. A node asks
 // it before it verifies an envelope's signature, to refuse a replay without
 // the work, and calls Check once the envelope is verified.
-func (r *Replay) Peek(sender peer.ID, term, seq uint64) error {
+func (r *Replay) Peek(sender PeerID, term, seq uint64) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.peek(sender, term, seq)
 }
 
-func (r *Replay) peek(sender peer.ID, term, seq uint64) error {
+func (r *Replay) peek(sender PeerID, term, seq uint64) error {
 	if term < r.term {
 		return fmt.Errorf("%w: term %d from %s, table is at %d", ErrStaleTerm, term, sender, r.term)
 	}
@@ -66,7 +64,7 @@ func (r *Replay) Term() uint64 {
 }
 
 // Forget drops a sender's mark, for a peer that left the table.
-func (r *Replay) Forget(sender peer.ID) {
+func (r *Replay) Forget(sender PeerID) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.last, sender)

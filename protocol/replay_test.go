@@ -4,8 +4,6 @@ import (
 	"errors"
 	"sync"
 	"testing"
-
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 func TestReplay(t *testing.T) {
@@ -15,7 +13,7 @@ func TestReplay(t *testing.T) {
 		seq  uint64
 		want error
 	}
-	ids := map[string]peer.ID{"alice": aliceID, "bob": bobID}
+	ids := map[string]PeerID{"alice": aliceID, "bob": bobID}
 	for _, c := range []struct {
 		name   string
 		checks []check

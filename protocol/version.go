@@ -7,7 +7,7 @@ type Version uint16
 
 // Current is the version this package speaks: 1.2 (1.1 added Lobby.Evening
 // and StepShare.K; 1.2 Hello.WebAddr, Player.Web and Player.WebAddr, and
-// CodeNotHost, for phones at the table).
+// CodeNotHost, for phones at the table, and Settings.CallWindow).
 const Current Version = 1<<8 | 2
 
 // MakeVersion returns major.minor.

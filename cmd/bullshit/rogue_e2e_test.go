@@ -24,6 +24,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
@@ -104,8 +105,8 @@ func refusedRightly(kind string, r protocol.Refusal) bool {
 // which numbers envelopes in the order they go out (the host refuses a
 // number not above the last it accepted).
 type rogue struct {
-	key, other crypto.PrivKey
-	id         peer.ID
+	key, other ed25519.PrivateKey
+	id         protocol.PeerID
 	h          host.Host
 	host       peer.AddrInfo
 	say        func(typ string, kv map[string]any)
@@ -163,13 +164,17 @@ func runRogue(mode string, say func(string, map[string]any)) error {
 	r := &rogue{host: info, say: say, seat: -1, kinds: map[uint64]string{}, refused: map[string]int{},
 		wrong: map[string][]string{}, answers: make(chan string, 1<<16), changed: make(chan struct{}, 1),
 		seq: uint64(time.Now().UnixNano())}
-	if r.key, _, err = crypto.GenerateEd25519Key(rand.Reader); err != nil {
+	if _, r.key, err = ed25519.GenerateKey(rand.Reader); err != nil {
 		return err
 	}
-	if r.other, _, err = crypto.GenerateEd25519Key(rand.Reader); err != nil {
+	if _, r.other, err = ed25519.GenerateKey(rand.Reader); err != nil {
 		return err
 	}
-	r.id, _ = peer.IDFromPrivateKey(r.key)
+	r.id, _ = protocol.PeerIDOf(r.key)
+	hostKey, err := crypto.UnmarshalEd25519PrivateKey(r.key)
+	if err != nil {
+		return err
+	}
 	if err := r.selfCheck(); err != nil {
 		return err
 	}
@@ -177,7 +182,7 @@ func runRogue(mode string, say func(string, map[string]any)) error {
 	if err != nil {
 		return err
 	}
-	if r.h, err = node.NewHost(ctx, node.HostConfig{Key: r.key, Ifaces: ifcs[:1]}); err != nil {
+	if r.h, err = node.NewHost(ctx, node.HostConfig{Key: hostKey, Ifaces: ifcs[:1]}); err != nil {
 		return err
 	}
 	defer r.h.Close()
@@ -238,9 +243,14 @@ const envDomain = "bullshit/envelope/v1\x00"
 
 // sealRaw signs any type and body as an envelope, as protocol.Seal does for
 // catalogued messages: for bodies that don't decode and types that don't
-// exist.
-func sealRaw(key crypto.PrivKey, table protocol.TableID, term, seq uint64, typ protocol.Type, body []byte) ([]byte, error) {
-	id, err := peer.IDFromPrivateKey(key)
+// exist. It names the sender as libp2p does, so selfCheck also checks that
+// protocol's peer IDs are libp2p's.
+func sealRaw(key ed25519.PrivateKey, table protocol.TableID, term, seq uint64, typ protocol.Type, body []byte) ([]byte, error) {
+	pub, err := crypto.UnmarshalEd25519PublicKey(key.Public().(ed25519.PublicKey))
+	if err != nil {
+		return nil, err
+	}
+	id, err := peer.IDFromPublicKey(pub)
 	if err != nil {
 		return nil, err
 	}
@@ -254,10 +264,7 @@ func sealRaw(key crypto.PrivKey, table protocol.TableID, term, seq uint64, typ p
 	e.EncodeUint(seq)
 	e.EncodeUint(uint64(typ))
 	e.EncodeBytes(body)
-	sig, err := key.Sign(append([]byte(envDomain), inner.Bytes()...))
-	if err != nil {
-		return nil, err
-	}
+	sig := ed25519.Sign(key, append([]byte(envDomain), inner.Bytes()...))
 	var out bytes.Buffer
 	out.WriteByte(0x92)
 	out.Write(inner.Bytes())
@@ -405,7 +412,7 @@ func (r *rogue) connect(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		env, err := protocol.Open(b, r.host.ID)
+		env, err := protocol.Open(b, protocol.PeerID(r.host.ID))
 		if err != nil {
 			return fmt.Errorf("the host's first answer: %w", err)
 		}

@@ -13,6 +13,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -27,9 +28,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/libp2p/go-libp2p/core/crypto"
-	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
@@ -211,7 +209,7 @@ func walkCards(v reflect.Value, path string, visit func(path string, cards []byt
 // It returns the seat (from Seated) and every problem, at most a few per
 // frame: a frame that doesn't open as the host's or comes out of sequence,
 // a card that isn't one, a card the seat may not know yet.
-func checkFrames(frames [][]byte, host peer.ID, k *knowledge) (seat int, problems []string, cards int) {
+func checkFrames(frames [][]byte, host protocol.PeerID, k *knowledge) (seat int, problems []string, cards int) {
 	seat = -2 // not seated yet: may know nothing
 	var now int64
 	var shares, plain int // shares of other seats' hidden cards; those that are the cards themselves
@@ -279,7 +277,7 @@ func checkFrames(frames [][]byte, host peer.ID, k *knowledge) (seat int, problem
 // checkCapture checks one player's capture against the host's journal.
 func checkCapture(t *testing.T, name, capture, hostID, journal string) {
 	t.Helper()
-	id, err := peer.Decode(hostID)
+	id, err := protocol.ParsePeerID(hostID)
 	if err != nil {
 		t.Fatalf("host peer ID %q: %v", hostID, err)
 	}
@@ -348,15 +346,12 @@ func TestE2EWireSecrecy(t *testing.T) {
 // swapped.
 func leakSelfTest(t *testing.T, frames [][]byte, hostID string, k *knowledge) {
 	t.Helper()
-	id, err := peer.Decode(hostID)
+	id, err := protocol.ParsePeerID(hostID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, _, err := crypto.GenerateEd25519Key(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake, _ := peer.IDFromPrivateKey(key)
+	key := key2(t)
+	fake, _ := protocol.PeerIDOf(key)
 	var msgs []protocol.Message
 	var env0 *protocol.Envelope
 	seat := -1
@@ -377,7 +372,7 @@ func leakSelfTest(t *testing.T, frames [][]byte, hostID string, k *knowledge) {
 	// seal numbers the messages afresh, in order; a message for signer
 	// "other" is signed by a key that isn't the host's.
 	other := key2(t)
-	seal := func(ms []protocol.Message, by map[int]crypto.PrivKey) [][]byte {
+	seal := func(ms []protocol.Message, by map[int]ed25519.PrivateKey) [][]byte {
 		var out [][]byte
 		for i, m := range ms {
 			k := key
@@ -438,7 +433,7 @@ func leakSelfTest(t *testing.T, frames [][]byte, hostID string, k *knowledge) {
 			return seal(slices.Insert(slices.Clone(msgs), at, protocol.Message(m)), nil)
 		}},
 		{"a frame the host never signed", "does not open as the host's", func() [][]byte {
-			return seal(msgs, map[int]crypto.PrivKey{at: other})
+			return seal(msgs, map[int]ed25519.PrivateKey{at: other})
 		}},
 		{"two frames swapped", "drops it as a replay", func() [][]byte {
 			fs := seal(msgs, nil)
@@ -460,8 +455,8 @@ func leakSelfTest(t *testing.T, frames [][]byte, hostID string, k *knowledge) {
 	}
 }
 
-func key2(t *testing.T) crypto.PrivKey {
-	k, _, err := crypto.GenerateEd25519Key(rand.Reader)
+func key2(t *testing.T) ed25519.PrivateKey {
+	_, k, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package gamewire
 
 import (
-	"fmt"
 	"strconv"
 	"time"
 
@@ -261,8 +260,9 @@ func EngMove(m protocol.Message) (c engine.Command, seat int, ok bool) {
 }
 
 // Rules are a lobby's settings as the engine's rules: the preset, the
-// rules keys over it, the window as the host set it (tests run sub-second
-// ones). Settings that don't parse give the standard rules.
+// rules keys over it, the window as the host set it, not as a player may
+// (tests run sub-second ones), so the engine's parser never sees it.
+// Settings that don't parse give the standard rules.
 func Rules(s protocol.Settings) engine.Rules {
 	m := map[string]any{}
 	for k, v := range s.Rules {
@@ -271,15 +271,36 @@ func Rules(s protocol.Settings) engine.Rules {
 	if _, ok := engine.Preset(s.Preset); ok {
 		m["preset"] = s.Preset
 	}
-	win, werr := strconv.ParseFloat(fmt.Sprint(m["window"]), 64)
+	win := callWindow(&s)
 	delete(m, "window")
 	rules, err := engine.ParseRules(m)
 	if err != nil {
 		rules = engine.Standard()
 	}
-	if werr == nil && win > 0 {
-		rules.Window = time.Duration(win * float64(time.Second))
+	if win > 0 {
+		rules.Window = win
 	}
 	rules.Preset = s.Preset
 	return rules
+}
+
+// maxCallWindow bounds a window a host sends: a player plays by the host's
+// clock, and a window past this is nonsense, never a table's.
+const maxCallWindow = time.Hour
+
+// callWindow is the call window a host's settings hold: CallWindow, in ms,
+// from 1.2 on; a 1.1 host sent it only as the rules' "window", in seconds.
+// It is 0 when there is none that makes sense, and the preset's stands.
+func callWindow(s *protocol.Settings) time.Duration {
+	if s.CallWindow != 0 {
+		if s.CallWindow < 0 || s.CallWindow > maxCallWindow.Milliseconds() {
+			return 0
+		}
+		return FromMS(s.CallWindow)
+	}
+	secs, err := strconv.ParseFloat(s.Rules["window"], 64)
+	if err != nil || !(secs > 0 && secs <= maxCallWindow.Seconds()) {
+		return 0
+	}
+	return time.Duration(secs * float64(time.Second))
 }

@@ -65,7 +65,7 @@ func (e *Refused) Error() string { return e.Msg }
 type Client struct {
 	cfg    Config
 	signer *protocol.Signer
-	me     peerID
+	me     protocol.PeerID
 	replay protocol.Replay
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -73,10 +73,10 @@ type Client struct {
 	done   chan struct{} // closed when run returns
 
 	mu      sync.Mutex
-	link    *link  // the link to the host, nil while following
-	addr    string // the web address of the node we're at
-	host    peerID // who hosts
-	first   peerID // who hosted when we joined
+	link    *link           // the link to the host, nil while following
+	addr    string          // the web address of the node we're at
+	host    protocol.PeerID // who hosts
+	first   protocol.PeerID // who hosted when we joined
 	tid     protocol.TableID
 	term    uint64
 	seat    int
@@ -102,7 +102,7 @@ type link struct {
 	r    *bufio.Reader
 	wmu  sync.Mutex
 	w    *bufio.Writer
-	host peerID
+	host protocol.PeerID
 	gone chan struct{}
 	once sync.Once
 }
@@ -129,10 +129,11 @@ func Join(ctx context.Context, cfg Config) (*Client, error) {
 	if len(cfg.Key) != ed25519.PrivateKeySize {
 		return nil, errors.New("webclient: no key")
 	}
-	signer, me, err := newSigner(cfg.Key)
+	signer, err := protocol.NewSigner(cfg.Key, uint64(nowNano()))
 	if err != nil {
 		return nil, err
 	}
+	me := signer.ID()
 	c := &Client{cfg: cfg, signer: signer, me: me, seat: -1, term: 1, status: "joining", addr: cfg.Addr,
 		soonest: cfg.Soonest, done: make(chan struct{})}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
@@ -201,7 +202,7 @@ func wsURL(addr string) (string, error) {
 
 // join dials addr, runs the channel's handshake, and says hello for term
 // until seated. ok, if set, says which hosts to accept.
-func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(peerID) bool) (*link, error) {
+func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(protocol.PeerID) bool) (*link, error) {
 	u, err := wsURL(addr)
 	if err != nil {
 		return nil, err
@@ -215,7 +216,7 @@ func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(pee
 		ws.CloseNow()
 		return nil, err
 	}
-	host, err := peerOf(wc.Peer())
+	host, err := protocol.NewPeerID(wc.Peer())
 	if err != nil {
 		wc.Close()
 		return nil, err
@@ -368,7 +369,7 @@ func (c *Client) follow() *link {
 		return nil
 	}
 	c.say("Lost the host: finding the table…")
-	ok := func(id peerID) bool { return members[id] }
+	ok := func(id protocol.PeerID) bool { return members[id] }
 	pause := FollowMin
 	for !c.closed.Load() {
 		for _, a := range addrs {
@@ -406,7 +407,7 @@ func (c *Client) follow() *link {
 	return nil
 }
 
-func (c *Client) tryJoin(addr string, term uint64, ok func(peerID) bool) (*link, error) {
+func (c *Client) tryJoin(addr string, term uint64, ok func(protocol.PeerID) bool) (*link, error) {
 	ctx, cancel := context.WithTimeout(c.ctx, DeadAfter)
 	defer cancel()
 	return c.join(ctx, addr, term, ok)
@@ -415,10 +416,10 @@ func (c *Client) tryJoin(addr string, term uint64, ok func(peerID) bool) (*link,
 // candidates are where the table may be now (the node we were at first),
 // and which hosts to believe: the first host, or a player node of the
 // last Lobby. A phone's seat never hosts. Called with mu held.
-func (c *Client) candidates() ([]string, map[peerID]bool) {
-	members := map[peerID]bool{c.host: true, c.first: true}
+func (c *Client) candidates() ([]string, map[protocol.PeerID]bool) {
+	members := map[protocol.PeerID]bool{c.host: true, c.first: true}
 	type cand struct {
-		id   peerID
+		id   protocol.PeerID
 		addr string
 	}
 	var cs []cand

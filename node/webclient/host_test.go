@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/libp2p/go-libp2p/core/crypto"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
@@ -32,7 +31,7 @@ import (
 type fakeHost struct {
 	t      *testing.T
 	key    ed25519.PrivateKey
-	id     peerID
+	id     protocol.PeerID
 	signer *protocol.Signer
 	srv    *httptest.Server
 	tid    protocol.TableID
@@ -74,15 +73,11 @@ func newFakeHost(t *testing.T, seed uint64) *fakeHost {
 		t.Skip("the fake host is reached over a real WebSocket: native only")
 	}
 	_, key, _ := ed25519.GenerateKey(rand.Reader)
-	k, err := crypto.UnmarshalEd25519PrivateKey(key)
+	signer, err := protocol.NewSigner(key, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	signer, err := protocol.NewSigner(k, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, _ := peerOf(key.Public().(ed25519.PublicKey))
+	id := signer.ID()
 	h := &fakeHost{t: t, key: key, id: id, signer: signer, term: 1, seed: seed, revealed: seed,
 		tid: protocol.TableID{1, 2, 3, 4, 5, 6, 7, 8}, states: make(chan protocol.State, 4),
 		settings: protocol.Settings{Name: "Kitchen", Preset: "standard", Seats: 2, Reveal: 50},
@@ -106,7 +101,7 @@ func (h *fakeHost) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer wc.Close()
-	phone, err := peerOf(wc.Peer())
+	phone, err := protocol.NewPeerID(wc.Peer())
 	if err != nil {
 		return
 	}

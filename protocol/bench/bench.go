@@ -9,8 +9,6 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
-
 	"github.com/bullshit-game/bullshit/engine/bench"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -26,11 +24,7 @@ var (
 func signer(b bench.B) *protocol.Signer {
 	b.Helper()
 	seed := sha256.Sum256([]byte("bullshit bench key"))
-	k, err := crypto.UnmarshalEd25519PrivateKey(ed25519.NewKeyFromSeed(seed[:]))
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := protocol.NewSigner(k, 1_000_000)
+	s, err := protocol.NewSigner(ed25519.NewKeyFromSeed(seed[:]), 1_000_000)
 	if err != nil {
 		b.Fatal(err)
 	}
