@@ -96,6 +96,10 @@ func NewDevice(ctx context.Context, cfg DeviceConfig) (*Device, error) {
 	return d, nil
 }
 
+// Words is the fingerprint of this device's key (protocol.Fingerprint):
+// what the lobby shows beside the name of a table it hosts.
+func (d *Device) Words() string { return protocol.Fingerprint(string(d.h.ID())) }
+
 // Host is the device's libp2p host.
 func (d *Device) Host() host.Host { return d.h }
 
