@@ -831,6 +831,7 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 		switch m := env.Msg.(type) {
 		case protocol.Lobby:
 			t := engLobby(&m)
+			t.Words = protocol.Fingerprint(string(env.Sender))
 			r.mu.Lock()
 			for _, si := range t.Seats {
 				if si.Peer == r.info.ID.String() {
