@@ -109,7 +109,7 @@ func newForm(cfg Config, local bool) formModel {
 		{key: "preset", label: "Preset", help: "sets every rule below", choices: engine.Presets},
 		{key: "seats", label: "Seats", help: "2 to 10, people first", choices: nums(2, 10)},
 		{key: "bots", label: "Bots", help: "seats bots take", choices: nums(0, 9)},
-		{key: "code", label: "Join code", text: true, help: "empty: anyone may join"},
+		{key: "code", label: "Join code", text: true, help: "empty: anyone may join; else 6 letters or digits at least"},
 		{key: "turn_clock", label: "Turn clock", help: "then a move is made for the player",
 			choices: turnClocks, show: []string{"off", "15 s", "30 s", "45 s", "60 s", "90 s", "2 min"}},
 	}}
@@ -227,6 +227,9 @@ func (f *formModel) settings() (TableSettings, bool, error) {
 	}
 	if set.Name == "" {
 		return set, local, fmt.Errorf("give the table a name")
+	}
+	if err := node.CheckCode(set.Code); err != nil {
+		return set, local, err
 	}
 	if err := rules.Check(seats); err != nil {
 		return set, local, err

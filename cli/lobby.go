@@ -46,6 +46,7 @@ type TableSummary struct {
 	Playing bool // the game is on: watch only
 	Locked  bool // joining needs a code
 	Addr    string
+	Words   string // the host's key as three words: two tables of one name differ in them
 }
 
 // TableSettings are what the create-table form chooses.
@@ -171,6 +172,11 @@ func (a *App) lobbyView() string {
 				line = e.st.r(e.st.turn, line)
 			}
 			out = append(out, "  "+line)
+			if t.Words != "" {
+				// Under the name, the host's words: a name is anyone's to
+				// take, the words are the host's key.
+				out = append(out, "    "+e.st.r(e.st.faint, fit("  "+t.Words, nameW+16)))
+			}
 		}
 		out = append(out, "")
 		out = append(out, wrap("  ", "Not seeing a table? Everyone must be on the same Wi-Fi; some networks block discovery: press A and type the address the host's screen shows.", w)...)

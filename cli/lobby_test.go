@@ -165,9 +165,17 @@ func TestCreateTableForm(t *testing.T) {
 	contains(t, text(a), "‹ cheat ›", "holder:AS")
 	// Two bots, the second hard.
 	press(a, "down", "down", "right", "down", "down", "right")
-	// A join code.
+	// A join code: one too short to hold for an evening is refused.
 	press(a, "down")
 	for _, r := range "77" {
+		press(a, string(r))
+	}
+	press(a, "enter")
+	if len(l.created) != 0 {
+		t.Fatalf("created with a 2-digit code: %v", l.created)
+	}
+	contains(t, text(a), "at least 6 letters or digits")
+	for _, r := range "4829" {
 		press(a, string(r))
 	}
 	press(a, "enter")
@@ -175,7 +183,7 @@ func TestCreateTableForm(t *testing.T) {
 		t.Fatalf("created %v; screen:\n%s", l.created, text(a))
 	}
 	got := l.created[0]
-	if got.Name != "Ada's table" || got.Seats != 4 || got.Code != "77" || got.Rules.Preset != "cheat" ||
+	if got.Name != "Ada's table" || got.Seats != 4 || got.Code != "774829" || got.Rules.Preset != "cheat" ||
 		!got.Rules.CountLies || !got.Rules.First.Holder {
 		t.Errorf("settings %+v", got)
 	}
@@ -230,6 +238,11 @@ func TestWaitingRoom(t *testing.T) {
 	if len(s.controls) != 1 {
 		t.Fatalf("a guest started the game: %v", s.controls)
 	}
+	// The host's words, as lobbies show the table, in the header and
+	// the room.
+	u.Table.Words = "maple-otter-lunar"
+	step(a, updateMsg{sess: s, u: u, at: time.Now()})
+	contains(t, text(a), "Kitchen · maple-otter-lunar · standard", "Lobbies show this table with its host's words: maple-otter-lunar")
 }
 
 // The session ending mid-game goes back to the lobby and says so.
@@ -416,6 +429,30 @@ func fits(t *testing.T, a *App) {
 	for i, l := range lines {
 		if width(l) > a.env.w {
 			t.Fatalf("line %d is %d wide:\n%s", i, width(l), text(a))
+		}
+	}
+}
+
+// Two tables of one name are told apart by their hosts' words, shown
+// under each; the table's header and waiting room name the host's words.
+func TestLobbyShowsHostWords(t *testing.T) {
+	l := &fakeLobby{tables: []TableSummary{
+		{ID: "k1", Name: "kitchen", Host: "Ben", Taken: 1, Seats: 4, Preset: "standard", Words: "maple-otter-lunar"},
+		{ID: "k2", Name: "kitchen", Host: "Ben", Taken: 1, Seats: 4, Preset: "standard", Words: "cement-sandbar-rumor"},
+	}}
+	a := lobbyApp(t, l, Config{ID: "xK9", Iface: "wlan0"})
+	s := text(a)
+	contains(t, s, "maple-otter-lunar", "cement-sandbar-rumor")
+	for i, line := range strings.Split(s, "\n") {
+		if width(line) > 80 {
+			t.Errorf("line %d too wide: %q", i, line)
+		}
+	}
+	// Each words line sits under its own table.
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		if strings.Contains(line, "maple-otter-lunar") && (i == 0 || !strings.Contains(lines[i-1], "▸ kitchen")) {
+			t.Errorf("the first table's words are not under it: %q after %q", line, lines[i-1])
 		}
 	}
 }

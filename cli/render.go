@@ -41,6 +41,9 @@ func (t *tableModel) title(what string) string {
 	if ts.Name != "" {
 		parts = append(parts, ts.Name)
 	}
+	if ts.Words != "" {
+		parts = append(parts, ts.Words) // whose table this is: the host's key
+	}
 	p := ts.Preset
 	if p == "" {
 		p = ts.Rules.Preset

@@ -49,6 +49,10 @@ func (t *tableModel) waitingView() string {
 	if addr == "" && t.isHost() && len(e.cfg.Addrs) > 0 {
 		addr = e.cfg.Addrs[0]
 	}
+	if ts.Words != "" {
+		top = append(top, wrap("  ", "Lobbies show this table with its host's words: "+ts.Words+
+			". A table of the same name with other words is not this one.", w)...)
+	}
 	if addr != "" {
 		top = append(top, "  Others find this table in their lobby, or press A there and type:")
 		for _, part := range chop(addr, w-6) {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -93,6 +95,10 @@ func NewDevice(ctx context.Context, cfg DeviceConfig) (*Device, error) {
 	}
 	return d, nil
 }
+
+// Words is the fingerprint of this device's key (protocol.Fingerprint):
+// what the lobby shows beside the name of a table it hosts.
+func (d *Device) Words() string { return protocol.Fingerprint(string(d.h.ID())) }
 
 // Host is the device's libp2p host.
 func (d *Device) Host() host.Host { return d.h }
@@ -288,17 +294,103 @@ func (d *Device) JoinAddr(ctx context.Context, addr, code string, watch bool, on
 func (d *Device) FindTable(ctx context.Context, name string) (TableInfo, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	for ts := range d.Browse(ctx) {
-		for _, t := range ts {
-			if name == "" || t.Name == name || t.ID == name {
-				return t, nil
+	var found *TableInfo
+	var settle <-chan time.Time
+	feed := d.Browse(ctx)
+	for {
+		select {
+		case ts, ok := <-feed:
+			if !ok {
+				if found != nil {
+					return *found, nil
+				}
+				if name == "" {
+					return TableInfo{}, fmt.Errorf("no table found on the LAN (is multicast blocked? join by address instead)")
+				}
+				return TableInfo{}, fmt.Errorf("no table named %q found on the LAN", name)
+			}
+			t, exact, err := PickTable(ts, name)
+			switch {
+			case err != nil:
+				return TableInfo{}, err
+			case t == nil:
+			case exact:
+				return *t, nil
+			default:
+				// A name alone: wait a moment for a second table of the
+				// same name (an impostor's) before taking this one.
+				found = t
+				if settle == nil {
+					settle = time.After(FindSettle)
+				}
+			}
+		case <-settle:
+			return *found, nil
+		}
+	}
+}
+
+// FindSettle is how long FindTable, given a table's name alone, keeps
+// listening for a second table of that name before it joins the first.
+var FindSettle = time.Second
+
+// ErrTwoTables is a name that more than one table on the LAN has.
+type ErrTwoTables struct {
+	Name   string
+	Tables []TableInfo
+}
+
+func (e *ErrTwoTables) Error() string {
+	var ts []string
+	for _, t := range e.Tables {
+		ts = append(ts, t.String())
+	}
+	n := "two"
+	if len(e.Tables) > 2 {
+		n = strconv.Itoa(len(e.Tables))
+	}
+	return fmt.Sprintf("%s tables are called %s: %s; name one as %s@%s, or join by address",
+		n, e.Name, strings.Join(ts, " and "), e.Name, e.Tables[0].Fingerprint())
+}
+
+// PickTable finds the table query names in ts: "" for the first found, an ID,
+// NAME@WORDS (the host's fingerprint) for exactly one, or a name, which
+// must be one table's only (*ErrTwoTables otherwise: never a guess between
+// an impostor and the real one). exact says the query named one table for
+// sure (an ID or a fingerprint); nil, false, nil is none yet.
+func PickTable(ts []TableInfo, query string) (t *TableInfo, exact bool, err error) {
+	if query == "" {
+		if len(ts) == 0 {
+			return nil, false, nil
+		}
+		return &ts[0], true, nil
+	}
+	for i := range ts {
+		if ts[i].ID == query {
+			return &ts[i], true, nil
+		}
+	}
+	if at := strings.LastIndex(query, "@"); at >= 0 {
+		name, fp := query[:at], query[at+1:]
+		for i := range ts {
+			if ts[i].Name == name && protocol.SameFingerprint(fp, ts[i].Fingerprint()) {
+				return &ts[i], true, nil
 			}
 		}
 	}
-	if name == "" {
-		return TableInfo{}, fmt.Errorf("no table found on the LAN (is multicast blocked? join by address instead)")
+	var named []TableInfo
+	for _, t := range ts {
+		if t.Name == query {
+			named = append(named, t)
+		}
 	}
-	return TableInfo{}, fmt.Errorf("no table named %q found on the LAN", name)
+	switch len(named) {
+	case 0:
+		return nil, false, nil
+	case 1:
+		return &named[0], false, nil
+	}
+	return nil, false, &ErrTwoTables{Name: query, Tables: named}
 }
 
 // WaitSeated waits until n seats of a hosted table are taken by people or

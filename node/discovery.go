@@ -20,6 +20,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
+
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // TablePhase is where a table is: its waiting room, a game on, or a game
@@ -57,6 +59,14 @@ type TableInfo struct {
 func (t TableInfo) AddrInfo() peer.AddrInfo {
 	return peer.AddrInfo{ID: t.HostPeer, Addrs: slices.Clone(t.Addrs)}
 }
+
+// Fingerprint is three words from the host's peer ID
+// (protocol.Fingerprint): what tells two tables of one name apart. It is
+// worked out from the peer ID every listing carries, never advertised.
+func (t TableInfo) Fingerprint() string { return protocol.Fingerprint(string(t.HostPeer)) }
+
+// String is the table as a list shows it: 'kitchen' (maple-otter-lunar).
+func (t TableInfo) String() string { return fmt.Sprintf("'%s' (%s)", t.Name, t.Fingerprint()) }
 
 // key tells tables apart: IDs are only unique per host.
 func (t TableInfo) key() string { return string(t.HostPeer) + "\x00" + t.ID }

@@ -170,26 +170,33 @@ type deadliner interface{ SetReadDeadline(time.Time) error }
 
 // ---- Join codes ----
 
-// A private table's code is proved online (protocol.Prove), one guess per
-// hello, so how fast a guesser may guess is the whole of its strength.
-// Wrong codes are counted per source address and for the table, over a
-// sliding minute; identities are free, so nothing is counted per peer ID.
+// A private table's code is proved by CPace (protocol.Pake): nothing a
+// listener, a joiner or an impostor table sees lets it test codes
+// offline, so each run of the exchange is one guess, made online, and how
+// fast a guesser may guess is the whole of a code's strength. Wrong codes
+// are counted per source address and for the table, over a sliding
+// minute; identities are free, so nothing is counted per peer ID.
 //
-// The arithmetic for an evening: however many addresses a guesser has, the
-// table takes CodeTriesPerTable wrong codes a minute, 1,800 an hour, 10,800
-// in six hours. A code drawn from N equally likely ones is found within the
-// evening with probability at most 10,800/N:
+// The arithmetic for an evening: one address gets CodeTriesPerAddr = 5
+// guesses a minute; however many addresses a guesser has, the table takes
+// CodeTriesPerTable = 30 a minute, 1,800 an hour, 10,800 in six hours.
+// A code drawn from N equally likely ones is found within the evening
+// with probability at most 10,800/N:
 //
-//	4 digits        10^4    certain (on average in 2.8 h)
-//	5 digits        10^5    11 %
-//	6 digits        10^6    1.1 %
-//	8 digits        10^8    0.011 %
-//	5 of 32 letters 3.4e7   0.03 %
+//	4 digits             10^4    certain (on average in 2.8 h)
+//	5 digits             10^5    11 %
+//	6 digits             10^6    1.1 %  (the shortest allowed)
+//	8 digits             10^8    0.011 %
+//	6 letters or digits  2.2e9   0.0005 %
 //
-// So a code of at least 6 digits (or 5 letters and digits) is safe for an
-// evening; 4 digits is a lock for a few minutes only. The price: a guesser
-// who spends the table's budget keeps honest joiners with the right code
-// waiting for the rest of that minute (the count can't tell them apart).
+// So a code needs at least protocol.MinCodeLen = 6 characters
+// (protocol.CheckCode, checked before a table is served): six digits is
+// what a person reads off a screen and types on a phone, and a few
+// letters in it make it safe for many evenings. An impostor table gets
+// one guess per joiner it catches, and the joiner sees it fail. The
+// price: a guesser who spends the table's budget keeps honest joiners with
+// the right code waiting for the rest of that minute (the count can't
+// tell them apart).
 const (
 	CodeTriesPerAddr  = 5  // wrong codes a minute from one address
 	CodeTriesPerTable = 30 // wrong codes a minute for the table, from everyone
@@ -316,8 +323,15 @@ func (c *srvConn) unwatch() {
 // namesOK bounds the names a table is announced with, where the host's
 // player chose them, as a player's are where they enter (CheckNick): they
 // go to every player in every lobby.
+// CheckCode refuses a join code too short to hold for an evening at
+// these limits (protocol.CheckCode), for a screen to check before hosting.
+func CheckCode(code string) error { return protocol.CheckCode(code) }
+
 func namesOK(t *Table) error {
 	if err := protocol.CheckTableName(t.set.Name); err != nil {
+		return err
+	}
+	if err := protocol.CheckCode(t.set.Code); err != nil {
 		return err
 	}
 	return protocol.CheckNick(t.host)

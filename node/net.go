@@ -308,32 +308,10 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 		c.refuse(protocol.CodeBadName, err.Error(), env.Seq)
 		return err
 	}
+	var confirm []byte
 	if c.s.code != "" {
-		// Counted per address and for the table, not per peer ID:
-		// identities are free (limits.go has the arithmetic).
-		src := c.st.Source()
-		if why := c.s.codes().blocked(src); why != "" {
-			c.refuse(protocol.CodeBadCode, why, env.Seq)
-			return errors.New("rate limited")
-		}
-		nonce := make([]byte, protocol.NonceSize)
-		rand.Read(nonce)
-		if err := c.send(protocol.Challenge{Nonce: nonce}); err != nil {
+		if confirm, err = c.proveCode(hello, env); err != nil {
 			return err
-		}
-		env, err = c.read()
-		if err != nil {
-			return err
-		}
-		if proof, ok := env.Msg.(protocol.Hello); ok {
-			hello.Proof = proof.Proof // the rest as first said, and checked
-		} else {
-			hello.Proof = nil
-		}
-		if !protocol.CheckProof(c.s.code, nonce, wireID(c.peer), hello.Proof) {
-			c.s.codes().missed(src)
-			c.refuse(protocol.CodeBadCode, "That join code is wrong.", env.Seq)
-			return errors.New("bad code")
 		}
 	}
 	if c.s.rec != nil && !c.s.isReady() {
@@ -368,7 +346,46 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 		return err
 	}
 	c.placed()
-	return c.send(protocol.Seated{Seat: c.seat, Nick: hello.Nick, Table: c.s.tid})
+	return c.send(protocol.Seated{Seat: c.seat, Nick: hello.Nick, Table: c.s.tid, Proof: confirm})
+}
+
+// proveCode runs the join code exchange (protocol.Pake) with a joiner
+// whose hello was env, and returns the host's confirmation for Seated. A
+// wrong code is learnt only from the joiner's confirmation failing: one
+// guess per run, counted per address and for the table, not per peer ID,
+// since identities are free (limits.go has the arithmetic).
+func (c *srvConn) proveCode(hello protocol.Hello, env *protocol.Envelope) ([]byte, error) {
+	if len(hello.Nonce) < protocol.NonceSize {
+		// A 1.1 joiner would prove the code in a way that gives it away.
+		c.refuse(protocol.CodeVersion, "This table needs a newer version of the game to join with a code: update bullshit.", env.Seq)
+		return nil, errors.New("joiner without the code exchange")
+	}
+	src := c.st.Source()
+	if why := c.s.codes().blocked(src); why != "" {
+		c.refuse(protocol.CodeBadCode, why, env.Seq)
+		return nil, errors.New("rate limited")
+	}
+	nonce, secret := make([]byte, protocol.NonceSize), make([]byte, protocol.SecretSize)
+	rand.Read(nonce)
+	rand.Read(secret)
+	px, err := protocol.NewPake(protocol.Hosting, c.s.code, protocol.PakeContext{Joiner: string(c.peer), Host: string(c.s.h.ID()),
+		Table: c.s.tid, JoinerNonce: hello.Nonce, HostNonce: nonce}, secret)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.send(protocol.Challenge{Nonce: nonce, Share: px.Share()}); err != nil {
+		return nil, err
+	}
+	if env, err = c.read(); err != nil {
+		return nil, err
+	}
+	answer, _ := env.Msg.(protocol.Hello)
+	if px.Meet(answer.Share) != nil || !px.Check(answer.Proof) {
+		c.s.codes().missed(src)
+		c.refuse(protocol.CodeBadCode, "That join code is wrong.", env.Seq)
+		return nil, errors.New("bad code")
+	}
+	return px.Confirm(), nil
 }
 
 // pump sends the seat everything the table delivers to it.
@@ -596,6 +613,35 @@ type Remote struct {
 	OnFrame func([]byte)
 }
 
+// ErrOldHost is a private table whose host proves join codes the 1.1
+// way, which would give the code away to anyone listening: not answered.
+var ErrOldHost = errors.New("this table's host runs an older version of the game: it must update before anyone joins with a code")
+
+// ErrImpostor is a table that seated us without proving it knew the join
+// code: not the table whose code we typed.
+var ErrImpostor = errors.New("that table did not prove it knows the join code: it may be an impostor using the same name")
+
+// answerChallenge is the joiner's side of the join code exchange
+// (protocol.Pake): its share and confirmation for the host's challenge in
+// env. The table ID is the one the host's envelope names.
+func answerChallenge(code string, hello protocol.Hello, env *protocol.Envelope, me, host string) (*protocol.Pake, error) {
+	m := env.Msg.(protocol.Challenge)
+	if len(m.Share) == 0 {
+		return nil, ErrOldHost
+	}
+	secret := make([]byte, protocol.SecretSize)
+	rand.Read(secret)
+	px, err := protocol.NewPake(protocol.Joiner, code, protocol.PakeContext{Joiner: me, Host: host, Table: env.Table,
+		JoinerNonce: hello.Nonce, HostNonce: m.Nonce}, secret)
+	if err != nil {
+		return nil, err
+	}
+	if err := px.Meet(m.Share); err != nil {
+		return nil, err
+	}
+	return px, nil
+}
+
 // ErrRefused wraps a host's refusal to seat us.
 type ErrRefused struct{ Code, Msg string }
 
@@ -678,9 +724,12 @@ func (r *Remote) connect(ctx context.Context) error {
 	gen := r.gen
 	r.mu.Unlock()
 	fail := func(err error) error { st.Reset(); return err }
-	if err := r.send(protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch, WebAddr: r.webAddr}); err != nil {
+	hello := protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch, WebAddr: r.webAddr, Nonce: make([]byte, protocol.NonceSize)}
+	rand.Read(hello.Nonce)
+	if err := r.send(hello); err != nil {
 		return fail(err)
 	}
+	var px *protocol.Pake // the join code exchange, once the host asked for it
 	wait := r.timing.DeadAfter
 	for {
 		st.SetReadDeadline(time.Now().Add(wait))
@@ -690,9 +739,11 @@ func (r *Remote) connect(ctx context.Context) error {
 		}
 		switch m := env.Msg.(type) {
 		case protocol.Challenge:
-			proof := protocol.Prove(r.code, m.Nonce, wireID(r.h.ID()))
-			if err := r.send(protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch, Proof: proof,
-				WebAddr: r.webAddr}); err != nil {
+			if px, err = answerChallenge(r.code, hello, env, string(r.h.ID()), string(r.info.ID)); err != nil {
+				return fail(err)
+			}
+			hello.Share, hello.Proof = px.Share(), px.Confirm()
+			if err := r.send(hello); err != nil {
 				return fail(err)
 			}
 		case protocol.Refusal:
@@ -706,6 +757,11 @@ func (r *Remote) connect(ctx context.Context) error {
 			// the next in line and the table would split in two.
 			wait = r.timing.RebuildWait + r.timing.DeadAfter
 		case protocol.Seated:
+			// A table we have a code for proves it knows it: one that
+			// asked for none, or can't, is not the table we meant.
+			if r.code != "" && (px == nil || !px.Check(m.Proof)) {
+				return fail(ErrImpostor)
+			}
 			r.mu.Lock()
 			r.seat, r.tid = m.Seat, m.Table
 			r.hostLost, r.heard = false, time.Now()
@@ -777,6 +833,7 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 		switch m := env.Msg.(type) {
 		case protocol.Lobby:
 			t := engLobby(&m)
+			t.Words = protocol.Fingerprint(string(env.Sender))
 			r.mu.Lock()
 			for _, si := range t.Seats {
 				if si.Peer == r.info.ID.String() {

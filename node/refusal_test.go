@@ -76,7 +76,7 @@ func TestRefusalCodes_EngineAndProtocolAgree(t *testing.T) {
 			t.Errorf("engine.%s = %q, protocol.%s = %q (present: %v)", name, v, name, w, ok)
 		}
 	}
-	hostOnly := []string{"CodeTableFull", "CodeStarted", "CodeVersion", "CodeBadCode", "CodeBadName"}
+	hostOnly := []string{"CodeTableFull", "CodeStarted", "CodeVersion", "CodeBadCode", "CodeBadName", "CodeNotHost"}
 	for name, v := range wire {
 		if _, ok := eng[name]; !ok && !slices.Contains(hostOnly, name) {
 			t.Errorf("protocol.%s = %q is neither the engine's nor a known host-only code", name, v)

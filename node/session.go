@@ -80,6 +80,7 @@ type TableState struct {
 	Seats     []SeatInfo
 	You       int    // this session's seat, -1 for a spectator
 	Host      string // the host's nickname
+	Words     string // the host's key as three words (protocol.Fingerprint), as lobbies show the table
 	Phase     TablePhase
 	Reveal    time.Duration
 	TurnClock time.Duration // 0: off

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -803,7 +805,7 @@ func (t *Table) stopTimers() {
 // state is the table around the game, as every session sees it.
 func (t *Table) state(you int) TableState {
 	ts := TableState{ID: t.ID, Name: t.set.Name, Preset: t.set.Rules.Preset, Rules: t.set.Rules, You: you,
-		Host: t.host, Phase: t.phase, Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit,
+		Host: t.host, Words: hostWords(t.hostPeer), Phase: t.phase, Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit,
 		Evening: t.evening.Clone(), Web: t.webURL}
 	ts.Seats = make([]SeatInfo, len(t.seats))
 	for i, s := range t.seats {
@@ -1025,4 +1027,14 @@ func Paced(think time.Duration, pace string) time.Duration {
 		return think / 10
 	}
 	return think
+}
+
+// hostWords is the fingerprint of the hosting node's peer ID (text), ""
+// before the table is served.
+func hostWords(id string) string {
+	pid, err := peer.Decode(id)
+	if err != nil {
+		return ""
+	}
+	return protocol.Fingerprint(string(pid))
 }

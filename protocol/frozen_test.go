@@ -42,9 +42,10 @@ func frozenEnvelopes(t testing.TB) (names []string, env map[string][]byte) {
 }
 
 // grownSince11 are the types whose bodies a later minor version appended a
-// field to (1.2: Hello.WebAddr, Player.Web, Settings.CallWindow): sealed
+// field to (1.2: Hello.WebAddr, Player.Web, Settings.CallWindow; 1.3:
+// Challenge.Share, Seated.Proof for the CPace join): sealed
 // again they carry it, so they are only opened.
-var grownSince11 = map[Type]bool{TypeHello: true, TypeLobby: true, TypeStart: true}
+var grownSince11 = map[Type]bool{TypeHello: true, TypeLobby: true, TypeStart: true, TypeChallenge: true, TypeSeated: true}
 
 // A 1.1 peer's envelopes open, name alice as their sender, and sealing what
 // they hold again at 1.1 with alice's key gives the very same bytes: same
@@ -102,7 +103,9 @@ func TestFrozenPeerIDsInBodies(t *testing.T) {
 	if s := open("start").(Start).Settings; s.CallWindow != 0 || s.Rules["window"] != "6" || s.Window != 6 {
 		t.Errorf("1.1 settings %+v", s)
 	}
-	if h := open("hello").(Hello); !CheckProof("AB12", []byte("0123456789abcdef"), bobID, h.Proof) {
-		t.Errorf("hello's proof is not bob's")
+	// 1.1's proof (an HMAC of the code, which let a listener test codes
+	// offline) still decodes as bytes; 1.3 hosts refuse it as too old.
+	if h := open("hello").(Hello); len(h.Proof) == 0 {
+		t.Errorf("hello's proof did not decode")
 	}
 }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"testing"
@@ -76,9 +77,12 @@ func samples() []sample {
 		hash[i] = byte(i * 7)
 	}
 	return []sample{
-		{"hello", Hello{Version: Current, Nick: "bob", Seat: -1, Watch: false, Proof: Prove("AB12", []byte("0123456789abcdef"), bobID), WebAddr: "http://192.168.1.21:8080"}},
-		{"challenge", Challenge{Nonce: []byte("0123456789abcdef")}},
+		{"hello", Hello{Version: Current, Nick: "bob", Seat: -1, Watch: false, WebAddr: "http://192.168.1.21:8080", Nonce: []byte("fedcba9876543210")}},
+		{"hello-share", Hello{Version: Current, Nick: "bob", Seat: -1, Proof: bytes.Repeat([]byte{0xa1}, 64),
+			Nonce: []byte("fedcba9876543210"), Share: bytes.Repeat([]byte{0x5a}, 32)}},
+		{"challenge", Challenge{Nonce: []byte("0123456789abcdef"), Share: bytes.Repeat([]byte{0x5b}, 32)}},
 		{"seated", Seated{Seat: 1, Nick: "bob (2)", Table: testTable}},
+		{"seated-proof", Seated{Seat: 1, Nick: "bob (2)", Table: testTable, Proof: bytes.Repeat([]byte{0xb2}, 64)}},
 		{"lobby", Lobby{Settings: settings, Players: players, Started: true}},
 		{"start", Start{Settings: settings, Players: players}},
 		{"leave", Leave{Reason: "bedtime"}},

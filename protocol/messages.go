@@ -68,22 +68,33 @@ const NoRank int8 = -1
 // ---- Joining a table ----
 
 // Hello asks the host for a seat. On a private table the host answers with a
-// Challenge and the joiner sends Hello again with Proof set.
+// Challenge and the joiner sends Hello again with its Share and Proof set
+// (pake.go: the join code proved by CPace).
 type Hello struct {
 	Version Version // the joiner's protocol version (the envelope has it too)
 	Nick    string
 	Seat    int  // the seat wanted, -1 for any
 	Watch   bool // join as a spectator
-	Proof   []byte
+	// Proof is the joiner's key confirmation (Pake.Confirm). Before 1.3 it
+	// was an HMAC keyed with the code, which let a listener test codes
+	// offline; a 1.3 host refuses a joiner without a Nonce.
+	Proof []byte
 	// WebAddr is the joiner node's web base URL (http://192.168.1.20:8080),
 	// "" for none and for a phone: the Lobby passes it on, so that phones
 	// find the next host (1.2).
 	WebAddr string `protocol:"optional"`
+	// Nonce is the joiner's NonceSize random bytes for the exchange, sent
+	// in every hello (the joiner can't know whether the table is private).
+	Nonce []byte `protocol:"optional"`
+	Share []byte `protocol:"optional"` // the joiner's CPace share, in the second hello
 }
 
-// Challenge is the host's nonce for a private table's join code proof.
+// Challenge opens a private table's join code exchange.
 type Challenge struct {
-	Nonce []byte // NonceSize random bytes, drawn by the node
+	Nonce []byte // the host's NonceSize random bytes, drawn by the node
+	// Share is the host's CPace share; a host older than 1.3 sends none,
+	// and a joiner refuses to answer it (its proof gave the code away).
+	Share []byte `protocol:"optional"`
 }
 
 // Seated tells a joiner where it sits. A refused joiner gets a Refusal
@@ -92,6 +103,9 @@ type Seated struct {
 	Seat  int    // -1 for a spectator
 	Nick  string // as the host will show it (made unique)
 	Table TableID
+	// Proof is the host's key confirmation on a private table: the joiner
+	// knows the host had the code, and is no impostor's table.
+	Proof []byte `protocol:"optional"`
 }
 
 // Player is one seat at the table, human or bot.

@@ -5,10 +5,11 @@ import "strconv"
 // Version is a protocol version, major<<8 | minor.
 type Version uint16
 
-// Current is the version this package speaks: 1.2 (1.1 added Lobby.Evening
+// Current is the version this package speaks: 1.3 (1.1 added Lobby.Evening
 // and StepShare.K; 1.2 Hello.WebAddr, Player.Web and Player.WebAddr, and
-// CodeNotHost, for phones at the table, and Settings.CallWindow).
-const Current Version = 1<<8 | 2
+// CodeNotHost, for phones at the table, and Settings.CallWindow; 1.3 proves join codes with CPace:
+// Hello.Nonce and Hello.Share, Challenge.Share, Seated.Proof).
+const Current Version = 1<<8 | 3
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }

@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -280,14 +281,17 @@ func joinLines(addrs []string, code string) []string {
 }
 
 // tableText is the host's first line for a person: how to join, one
-// command a line, and the lobby's way.
-func tableText(head string, addrs []string, code string) string {
+// command a line, and the lobby's way; then the host's words, which the
+// lobby shows beside the table's name (two tables may share a name).
+func tableText(head string, addrs []string, code, words string) string {
 	lines := []string{head + "; to join, run:"}
 	for _, l := range joinLines(addrs, code) {
 		lines = append(lines, "  "+l)
 	}
 	lines = append(lines, "or press A in bullshit's lobby and type the address"+
 		map[bool]string{true: " and the code.", false: "."}[code != ""])
+	lines = append(lines, "The lobby shows this table with its host's words: "+words+
+		" (a table of the same name with other words is not this one).")
 	return strings.Join(lines, "\n")
 }
 
@@ -363,9 +367,10 @@ func runHost(args []string) error {
 		}
 	}
 	out := printer{os.Stdout, nf.json}
+	words := dev.Words()
 	out.line(map[string]any{"type": "table", "id": hosted.ID, "name": *name, "seats": n, "addrs": dev.Addrs(),
-		"join": joinLines(dev.Addrs(), *code), "web": dev.WebURL()},
-		tableText(fmt.Sprintf("Hosting %q (%d seats)", *name, n), dev.Addrs(), *code))
+		"join": joinLines(dev.Addrs(), *code), "web": dev.WebURL(), "words": words},
+		tableText(fmt.Sprintf("Hosting %q (%d seats)", *name, n), dev.Addrs(), *code, words))
 	if p := phonesText(dev); p != "" && !nf.json {
 		out.line(nil, p)
 	}
@@ -407,12 +412,32 @@ func runHost(args []string) error {
 	return ended(last, err, stop)
 }
 
+// twoTables says what to type when a name is two tables': "two tables
+// are called kitchen: 'kitchen' (maple-otter-lunar) and 'kitchen' (…);
+// join with --table kitchen@maple-otter-lunar or by address".
+func twoTables(err error) error {
+	var two *node.ErrTwoTables
+	if !errors.As(err, &two) {
+		return err
+	}
+	var ts []string
+	for _, t := range two.Tables {
+		ts = append(ts, t.String())
+	}
+	n := "two"
+	if len(ts) > 2 {
+		n = strconv.Itoa(len(ts))
+	}
+	return fmt.Errorf("%s tables are called %s: %s; join with --table %s@%s or by address",
+		n, two.Name, strings.Join(ts, " and "), two.Name, two.Tables[0].Fingerprint())
+}
+
 func runJoin(args []string) error {
 	fs := flag.NewFlagSet("join", flag.ContinueOnError)
 	var nf netFlags
 	nf.register(fs)
 	headless := fs.Bool("headless", false, "no screen: print events and play the seat as a bot")
-	table := fs.String("table", "", "the `name` (or ID) of a table found on the LAN (default: the first found)")
+	table := fs.String("table", "", "the `name` of a table found on the LAN, or NAME@WORDS with its host's words when two share a name, or its ID (default: the first found)")
 	code := fs.String("code", "", "the table's join code")
 	watch := fs.Bool("watch", false, "watch instead of taking a seat")
 	wait := fs.Duration("wait", 30*time.Second, "the longest to look for the table")
@@ -466,6 +491,7 @@ func runJoin(args []string) error {
 		if t, err = dev.FindTable(wctx, *table); err == nil {
 			r, err = dev.Join(wctx, t, *code, *watch, onFrame)
 		}
+		err = twoTables(err)
 	}
 	wcancel()
 	out := printer{os.Stdout, nf.json}
@@ -679,8 +705,8 @@ func resumeHost(ctx context.Context, stop *stopper, nf netFlags, path, pace stri
 	defer hosted.Close()
 	out := printer{os.Stdout, nf.json}
 	out.line(map[string]any{"type": "table", "id": hosted.ID, "resumed": true, "addrs": dev.Addrs(), "join": joinLines(dev.Addrs(), ""),
-		"web": dev.WebURL()},
-		tableText("Hosting again from "+path, dev.Addrs(), ""))
+		"web": dev.WebURL(), "words": dev.Words()},
+		tableText("Hosting again from "+path, dev.Addrs(), "", dev.Words()))
 	if p := phonesText(dev); p != "" && !nf.json {
 		out.line(nil, p)
 	}

@@ -150,7 +150,7 @@ func (l *lanLobby) start(ctx context.Context, prof *node.Profile, iface string, 
 				id := string(t.HostPeer) + "/" + t.ID
 				infos[id] = t
 				list = append(list, cli.TableSummary{ID: id, Name: t.Name, Host: t.Host, Taken: t.Taken,
-					Seats: t.Seats, Preset: t.Preset, Playing: t.Phase == node.PhasePlaying, Locked: t.Private})
+					Seats: t.Seats, Preset: t.Preset, Playing: t.Phase == node.PhasePlaying, Locked: t.Private, Words: t.Fingerprint()})
 			}
 			l.mu.Lock()
 			l.tables, l.infos = list, infos

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/ed25519"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net/url"
@@ -52,6 +53,14 @@ type Config struct {
 	// Sort is how the hand is laid out: assist.SortCalling by default.
 	Soonest bool
 }
+
+// ErrOldHost is a private table whose host proves join codes the 1.1
+// way, which would give the code away to anyone listening: not answered.
+var ErrOldHost = errors.New("this table's host runs an older version of the game: it must update before anyone joins with a code")
+
+// ErrImpostor is a node that seated us without proving it knew the join
+// code: not the table whose code we typed.
+var ErrImpostor = errors.New("that table did not prove it knows the join code: it may be an impostor")
 
 // Refused is a node's refusal to seat us.
 type Refused struct {
@@ -230,10 +239,12 @@ func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(pro
 	c.mu.Lock()
 	tid := c.tid
 	c.mu.Unlock()
-	hello := protocol.Hello{Version: protocol.Current, Nick: c.cfg.Nick, Seat: -1, Watch: c.cfg.Watch}
+	hello := protocol.Hello{Version: protocol.Current, Nick: c.cfg.Nick, Seat: -1, Watch: c.cfg.Watch, Nonce: make([]byte, protocol.NonceSize)}
+	rand.Read(hello.Nonce)
 	if err := c.sendOn(l, tid, term, hello); err != nil {
 		return fail(err)
 	}
+	var px *protocol.Pake // the join code exchange, once the host asked for it
 	wait := DeadAfter
 	if dl, ok := ctx.Deadline(); ok {
 		wait = max(wait, time.Until(dl))
@@ -246,7 +257,20 @@ func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(pro
 		}
 		switch m := env.Msg.(type) {
 		case protocol.Challenge:
-			hello.Proof = protocol.Prove(c.cfg.Code, m.Nonce, c.me)
+			if len(m.Share) == 0 {
+				return fail(ErrOldHost)
+			}
+			secret := make([]byte, protocol.SecretSize)
+			rand.Read(secret)
+			px, err = protocol.NewPake(protocol.Joiner, c.cfg.Code, protocol.PakeContext{Joiner: string(c.me), Host: string(host),
+				Table: env.Table, JoinerNonce: hello.Nonce, HostNonce: m.Nonce}, secret)
+			if err == nil {
+				err = px.Meet(m.Share)
+			}
+			if err != nil {
+				return fail(err)
+			}
+			hello.Share, hello.Proof = px.Share(), px.Confirm()
 			if err := c.sendOn(l, tid, term, hello); err != nil {
 				return fail(err)
 			}
@@ -260,6 +284,10 @@ func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(pro
 			}
 			wait = RebuildWait + DeadAfter
 		case protocol.Seated:
+			// A table we have a code for proves it knows it.
+			if c.cfg.Code != "" && (px == nil || !px.Check(m.Proof)) {
+				return fail(ErrImpostor)
+			}
 			l.c.SetReadDeadline(time.Time{})
 			c.mu.Lock()
 			c.link, c.host, c.addr = l, host, addr

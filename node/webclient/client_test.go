@@ -1,6 +1,7 @@
 package webclient
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -14,8 +15,8 @@ import (
 // deal itself at the end.
 func TestJoinPlayVerify(t *testing.T) {
 	h := newFakeHost(t, 7)
-	h.code = "AB-12"
-	c, ch := join(t, h.addr(), "ab12", newKey(t))
+	h.code = "AB-12-CD"
+	c, ch := join(t, h.addr(), "ab12cd", newKey(t))
 	if c.Seat() != 0 {
 		t.Fatalf("seat %d, want 0", c.Seat())
 	}
@@ -31,11 +32,24 @@ func TestJoinPlayVerify(t *testing.T) {
 // A wrong join code is refused, and said so.
 func TestWrongCodeRefused(t *testing.T) {
 	h := newFakeHost(t, 7)
-	h.code = "AB12"
-	_, err := Join(t.Context(), Config{Key: newKey(t), Nick: "Ada", Code: "ZZ99", Addr: h.addr()})
+	h.code = "AB12CD"
+	_, err := Join(t.Context(), Config{Key: newKey(t), Nick: "Ada", Code: "ZZ99CD", Addr: h.addr()})
 	var ref *Refused
 	if !asRefused(err, &ref) || !strings.Contains(ref.Msg, "join code") {
 		t.Fatalf("err %v, want the host's refusal of the code", err)
+	}
+}
+
+// A node that seats the phone without proving the code (an impostor that
+// doesn't know it, or one with no code at all) is not taken for the table.
+func TestImpostorNotTaken(t *testing.T) {
+	for _, c := range []struct{ name, code string }{{"wrong confirmation", "AB12CD"}, {"no code asked", ""}} {
+		h := newFakeHost(t, 7)
+		h.code, h.lie = c.code, true
+		_, err := Join(t.Context(), Config{Key: newKey(t), Nick: "Ada", Code: "AB12CD", Addr: h.addr()})
+		if !errors.Is(err, ErrImpostor) {
+			t.Errorf("%s: err %v, want ErrImpostor", c.name, err)
+		}
 	}
 }
 

@@ -38,6 +38,7 @@ type fakeHost struct {
 
 	mu       sync.Mutex
 	code     string // a join code to ask for
+	lie      bool   // seat the joiner with a wrong confirmation, as an impostor would
 	refuse   string // refuse every joiner with this code
 	askState bool   // ask for the joiner's state first, as a new host
 	term     uint64
@@ -130,20 +131,32 @@ func (h *fakeHost) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.mu.Lock()
-	code, refuse, ask := h.code, h.refuse, h.askState
+	code, refuse, ask, lie := h.code, h.refuse, h.askState, h.lie
 	h.mu.Unlock()
 	if refuse != "" {
 		h.send(hc, protocol.Refusal{Code: refuse, Message: "Not hosting that table."})
 		return
 	}
+	var confirm []byte
 	if code != "" {
-		nonce := make([]byte, protocol.NonceSize)
+		nonce, secret := make([]byte, protocol.NonceSize), make([]byte, protocol.SecretSize)
 		rand.Read(nonce)
-		h.send(hc, protocol.Challenge{Nonce: nonce})
+		rand.Read(secret)
+		px, err := protocol.NewPake(protocol.Hosting, code, protocol.PakeContext{Joiner: string(phone), Host: string(h.id),
+			Table: h.tid, JoinerNonce: hello.Nonce, HostNonce: nonce}, secret)
+		if err != nil {
+			h.send(hc, protocol.Refusal{Code: protocol.CodeVersion, Message: "This table needs a newer version of the game."})
+			return
+		}
+		h.send(hc, protocol.Challenge{Nonce: nonce, Share: px.Share()})
 		again, ok := msg().(protocol.Hello)
-		if !ok || !protocol.CheckProof(code, nonce, phone, again.Proof) {
+		if !ok || px.Meet(again.Share) != nil || !px.Check(again.Proof) {
 			h.send(hc, protocol.Refusal{Code: protocol.CodeBadCode, Message: "That join code is wrong."})
 			return
+		}
+		confirm = px.Confirm()
+		if lie {
+			confirm[0] ^= 1
 		}
 	}
 	if ask {
@@ -158,7 +171,7 @@ func (h *fakeHost) serveWS(w http.ResponseWriter, r *http.Request) {
 	h.conn = hc
 	h.joins++
 	h.phone = protocol.Player{Seat: 0, Nick: hello.Nick, Peer: phone, Connected: true, Web: true}
-	h.sendLocked(hc, protocol.Seated{Seat: 0, Nick: hello.Nick, Table: h.tid})
+	h.sendLocked(hc, protocol.Seated{Seat: 0, Nick: hello.Nick, Table: h.tid, Proof: confirm})
 	if h.g == nil {
 		h.settings.Seats = 1 + len(h.players)
 		h.cfg = engine.Config{Rules: gamewire.Rules(h.settings), Seats: h.settings.Seats, Seed: h.seed}
