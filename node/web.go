@@ -24,6 +24,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strings"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -212,16 +213,30 @@ func webSource(r *http.Request) (netip.Addr, bool) {
 	return a, true
 }
 
-// sameOrigin reports whether a WebSocket request comes from a page served
-// here: its Origin, if any, is the Host it asks. A browser always sends
-// one; a program that sends none is no page of another site.
+// sameOrigin reports whether a WebSocket request comes from a page of a
+// table on this LAN: its Origin, if any, is the Host it asks, or a private
+// address literal (every node serves its page by its LAN address, and
+// after a failover a phone keeps the page the old host served while it
+// follows the table to the new one). A page of a site beyond the LAN has a
+// name or a public address, and is refused; a page on the LAN can do no
+// more than a program on the LAN can anyway (nothing rides on the browser:
+// no cookies, and the player's key is in the storage of the page's own
+// origin). A browser always sends an Origin; a program that sends none is
+// no page of another site.
 func sameOrigin(r *http.Request) bool {
 	o := r.Header.Get("Origin")
 	if o == "" {
 		return true
 	}
 	u, err := url.Parse(o)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Host == r.Host
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return false
+	}
+	if u.Host == r.Host {
+		return true
+	}
+	a, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]"))
+	return err == nil && privateSource(a.Unmap())
 }
 
 func (w *Web) refuse(rw http.ResponseWriter, code int, why string) {

@@ -360,13 +360,15 @@ func TestWebPhonePlaysAWholeGame(t *testing.T) {
 	}
 }
 
-// The door: a page of another site (its Origin) is refused with 403, and
-// so is a source off the LAN; the page itself is served to the LAN.
+// The door: a page of a site beyond the LAN (its Origin) is refused with
+// 403, and so is a source off the LAN; the page itself is served to the LAN,
+// and a page another node of the LAN served (the one a phone keeps after a
+// failover) may open /ws.
 func TestWebDoorRefusesForeignOriginAndSource(t *testing.T) {
 	_, _, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, dumbMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, origin := range []string{"http://evil.example", "http://192.168.1.66:8080", "null"} {
+	for _, origin := range []string{"http://evil.example", "http://8.8.8.8:8080", "http://192.168.1.66.evil.example", "null", "file:///tmp/x.html"} {
 		_, resp, err := dialWS(ctx, w.URL(), origin, "")
 		if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
 			t.Fatalf("Origin %s: %v, status %v; want 403", origin, err, resp)
@@ -374,6 +376,9 @@ func TestWebDoorRefusesForeignOriginAndSource(t *testing.T) {
 	}
 	if _, _, err := dialWS(ctx, w.URL(), w.URL(), ""); err != nil {
 		t.Fatalf("the page's own Origin: %v", err)
+	}
+	if _, _, err := dialWS(ctx, w.URL(), "http://192.168.1.66:8080", ""); err != nil {
+		t.Fatalf("another LAN node's page: %v", err)
 	}
 	resp, err := http.Get(w.URL() + "/")
 	if err != nil || resp.StatusCode != http.StatusOK {
