@@ -108,6 +108,9 @@ function wire() {
 function send(m) {
   const why = bullshit.move(JSON.stringify(Object.assign({ cards: [], claim: 0, rank: -1 }, m)));
   $("#refusal").textContent = why || "";
+  // A move sent is a move made: its buttons go until the host's next state
+  // says what we may do, so a double tap can't send it twice.
+  if (!why) for (const id of ["#play", "#give", "#call", "#pass", "#doubt", "#believe", "#skip"]) $(id).hidden = true;
   if (!why && (m.kind === "play" || m.kind === "give" || m.kind === "quads")) { picked.clear(); under = 0; }
   if (st && st.hint && hintText[st.hint]) { hints[st.hint] = true; localStorage.setItem("bullshit.hints", JSON.stringify(hints)); }
 }
