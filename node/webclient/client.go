@@ -14,8 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/webwire"
@@ -216,7 +214,7 @@ func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(pro
 	if err != nil {
 		return nil, err
 	}
-	ws, _, err := websocket.Dial(ctx, u, nil)
+	ws, err := dial(ctx, u)
 	if err != nil {
 		return nil, err
 	}
