@@ -3,7 +3,6 @@ package webwire
 import (
 	"context"
 	"errors"
-	"net"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
@@ -113,7 +112,7 @@ func (s *browser) arrived(e js.Value) {
 func (s *browser) gone(e js.Value) {
 	s.mu.Lock()
 	if s.err == nil {
-		s.err = net.ErrClosed
+		s.err = errClosed
 	}
 	if s.isClosed() {
 		s.mu.Unlock()
@@ -165,7 +164,7 @@ func (s *browser) Read(ctx context.Context) (bool, []byte, error) {
 			empty := len(s.queue) == 0
 			s.mu.Unlock()
 			if empty {
-				return false, nil, net.ErrClosed
+				return false, nil, errClosed
 			}
 		case <-ctx.Done():
 			s.CloseNow()
@@ -176,7 +175,7 @@ func (s *browser) Read(ctx context.Context) (bool, []byte, error) {
 
 func (s *browser) Write(_ context.Context, msg []byte) (err error) {
 	if s.isClosed() {
-		return net.ErrClosed
+		return errClosed
 	}
 	defer func() {
 		// send throws while the socket is still connecting, never after.
@@ -206,7 +205,7 @@ func (s *browser) CloseNow() error { return s.close(0) }
 
 func (s *browser) close(code int) error {
 	if s.isClosed() {
-		return net.ErrClosed
+		return errClosed
 	}
 	if code == 0 {
 		s.ws.Call("close")

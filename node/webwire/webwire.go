@@ -28,7 +28,8 @@
 // wants to be sure which table they reached compares the host key's
 // fingerprint words the page shows with the host's screen.
 //
-// A Conn is a net.Conn carrying a byte stream, each Write sealed as one
+// A Conn is a net.Conn (outside the browser: the page doesn't import net)
+// carrying a byte stream, each Write sealed as one
 // WebSocket message (split above MaxPlain), so the node's framing runs over
 // it unchanged.
 package webwire
@@ -46,7 +47,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -316,7 +316,7 @@ func (c *Conn) fail(ctx context.Context, err error) error {
 		return fmt.Errorf("%w: %v", os.ErrDeadlineExceeded, err)
 	}
 	if c.closed.Load() {
-		return net.ErrClosed
+		return errClosed
 	}
 	return err
 }
@@ -375,16 +375,3 @@ func store(a *atomic.Int64, t time.Time) {
 	}
 	a.Store(t.UnixNano())
 }
-
-// Addr is the address a Conn reports for either end: the WebSocket, not an
-// IP (the web server has the request's remote address).
-type Addr struct{}
-
-func (Addr) Network() string { return "websocket" }
-func (Addr) String() string  { return "websocket" }
-
-// LocalAddr and RemoteAddr make Conn a net.Conn.
-func (c *Conn) LocalAddr() net.Addr  { return Addr{} }
-func (c *Conn) RemoteAddr() net.Addr { return Addr{} }
-
-var _ net.Conn = (*Conn)(nil)
