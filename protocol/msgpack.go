@@ -202,15 +202,20 @@ func (d decoder) ReadFull(b []byte) error {
 	return err
 }
 
-// be reads an n-byte big-endian number.
+// be reads an n-byte big-endian number. Short, it reads what there is
+// and fails as io.ReadFull does.
 func (d decoder) be(n int) (uint64, error) {
-	var b [8]byte
-	if _, err := io.ReadFull(d.r, b[:n]); err != nil {
-		return 0, err
+	if l := d.r.Len(); l < n {
+		d.r.Seek(0, io.SeekEnd)
+		if l == 0 {
+			return 0, io.EOF
+		}
+		return 0, io.ErrUnexpectedEOF
 	}
 	var v uint64
-	for _, x := range b[:n] {
-		v = v<<8 | uint64(x)
+	for range n {
+		c, _ := d.r.ReadByte()
+		v = v<<8 | uint64(c)
 	}
 	return v, nil
 }
