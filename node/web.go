@@ -36,6 +36,7 @@ import (
 	"github.com/libp2p/go-libp2p/x/rate"
 
 	"github.com/bullshit-game/bullshit/node/webwire"
+	"github.com/bullshit-game/bullshit/node/webwire/coderws"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -310,7 +311,7 @@ func (w *Web) serveWS(rw http.ResponseWriter, r *http.Request) {
 	}
 	defer ws.CloseNow()
 	ctx, cancel := context.WithTimeout(r.Context(), WebHandshake)
-	conn, err := webwire.Accept(ctx, ws, w.key)
+	conn, err := webwire.Accept(ctx, coderws.New(ws), w.key)
 	cancel()
 	if err != nil {
 		w.Refused.Add(1)

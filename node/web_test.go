@@ -24,6 +24,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/webwire"
+	"github.com/bullshit-game/bullshit/node/webwire/coderws"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -89,7 +90,7 @@ func dialPhone(ctx context.Context, t testing.TB, base string, key crypto.PrivKe
 	}
 	raw, _ := key.Raw()
 	hraw, _ := host.Raw()
-	conn, err := webwire.Dial(ctx, ws, ed25519.PrivateKey(raw), ed25519.PublicKey(hraw))
+	conn, err := webwire.Dial(ctx, coderws.New(ws), ed25519.PrivateKey(raw), ed25519.PublicKey(hraw))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/webwire"
+	"github.com/bullshit-game/bullshit/node/webwire/coderws"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -97,7 +98,7 @@ func (h *fakeHost) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	wc, err := webwire.Accept(ctx, ws, h.key)
+	wc, err := webwire.Accept(ctx, coderws.New(ws), h.key)
 	if err != nil {
 		return
 	}

@@ -28,7 +28,8 @@
 // wants to be sure which table they reached compares the host key's
 // fingerprint words the page shows with the host's screen.
 //
-// A Conn is a net.Conn carrying a byte stream, each Write sealed as one
+// A Conn is a net.Conn (outside the browser: the page doesn't import net)
+// carrying a byte stream, each Write sealed as one
 // WebSocket message (split above MaxPlain), so the node's framing runs over
 // it unchanged.
 package webwire
@@ -46,13 +47,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/coder/websocket"
 )
 
 const (
@@ -83,7 +81,7 @@ var ErrBox = errors.New("web message does not open")
 // Conn is an established channel. Reads and writes may run concurrently with
 // each other; each side is for one goroutine at a time, like a net.Conn.
 type Conn struct {
-	ws   *websocket.Conn
+	ws   Socket
 	peer ed25519.PublicKey
 
 	wmu  sync.Mutex
@@ -102,7 +100,7 @@ type Conn struct {
 // Accept runs the host's side of the handshake on ws, with the host's
 // identity key. On success the player's key is proven and c.Peer names it;
 // on a refusal ws is closed. ctx bounds the handshake.
-func Accept(ctx context.Context, ws *websocket.Conn, key ed25519.PrivateKey) (*Conn, error) {
+func Accept(ctx context.Context, ws Socket, key ed25519.PrivateKey) (*Conn, error) {
 	c, err := accept(ctx, ws, key)
 	if err != nil {
 		refuse(ws, err)
@@ -114,9 +112,9 @@ func Accept(ctx context.Context, ws *websocket.Conn, key ed25519.PrivateKey) (*C
 // handshake would wait up to 5 s for a peer that may never answer (a flood
 // of bad openings must cost the host nothing). The reason stays with the
 // side that refused.
-func refuse(ws *websocket.Conn, _ error) { ws.CloseNow() }
+func refuse(ws Socket, _ error) { ws.CloseNow() }
 
-func accept(ctx context.Context, ws *websocket.Conn, key ed25519.PrivateKey) (*Conn, error) {
+func accept(ctx context.Context, ws Socket, key ed25519.PrivateKey) (*Conn, error) {
 	ws.SetReadLimit(MaxMessage)
 	m1, err := readExact(ctx, ws, m1Size, "the opening")
 	if err != nil {
@@ -138,7 +136,7 @@ func accept(ctx context.Context, ws *websocket.Conn, key ed25519.PrivateKey) (*C
 	m2 := make([]byte, 0, m2Size)
 	m2 = append(append(m2, eh.PublicKey().Bytes()...), H...)
 	m2 = append(m2, ed25519.Sign(key, append([]byte(hostCtx), t1...))...)
-	if err := ws.Write(ctx, websocket.MessageBinary, m2); err != nil {
+	if err := ws.Write(ctx, m2); err != nil {
 		return nil, err
 	}
 	m3, err := readExact(ctx, ws, m3Size, "the player's proof")
@@ -161,7 +159,7 @@ func accept(ctx context.Context, ws *websocket.Conn, key ed25519.PrivateKey) (*C
 // identity key. host, when not nil, is the key the host must prove; nil
 // takes whichever host answers (the page shows its fingerprint). On a
 // refusal ws is closed.
-func Dial(ctx context.Context, ws *websocket.Conn, key ed25519.PrivateKey, host ed25519.PublicKey) (*Conn, error) {
+func Dial(ctx context.Context, ws Socket, key ed25519.PrivateKey, host ed25519.PublicKey) (*Conn, error) {
 	c, err := dial(ctx, ws, key, host)
 	if err != nil {
 		refuse(ws, err)
@@ -169,13 +167,13 @@ func Dial(ctx context.Context, ws *websocket.Conn, key ed25519.PrivateKey, host 
 	return c, err
 }
 
-func dial(ctx context.Context, ws *websocket.Conn, key ed25519.PrivateKey, host ed25519.PublicKey) (*Conn, error) {
+func dial(ctx context.Context, ws Socket, key ed25519.PrivateKey, host ed25519.PublicKey) (*Conn, error) {
 	ws.SetReadLimit(MaxMessage)
 	ep, err := ecdh.X25519().GenerateKey(rand.Reader)
 	if err != nil {
 		return nil, err
 	}
-	if err := ws.Write(ctx, websocket.MessageBinary, append([]byte(magic), ep.PublicKey().Bytes()...)); err != nil {
+	if err := ws.Write(ctx, append([]byte(magic), ep.PublicKey().Bytes()...)); err != nil {
 		return nil, err
 	}
 	m2, err := readExact(ctx, ws, m2Size, "the host's answer")
@@ -197,7 +195,7 @@ func dial(ctx context.Context, ws *websocket.Conn, key ed25519.PrivateKey, host 
 	P := key.Public().(ed25519.PublicKey)
 	t2 := transcript2(t1, P)
 	m3 := append(bytes.Clone(P), ed25519.Sign(key, append([]byte(playerCtx), t2...))...)
-	if err := ws.Write(ctx, websocket.MessageBinary, m3); err != nil {
+	if err := ws.Write(ctx, m3); err != nil {
 		return nil, err
 	}
 	shared, err := ep.ECDH(eH)
@@ -223,18 +221,18 @@ func transcript2(t1 []byte, P ed25519.PublicKey) []byte {
 	return h.Sum(nil)
 }
 
-func readExact(ctx context.Context, ws *websocket.Conn, n int, what string) ([]byte, error) {
-	typ, b, err := ws.Read(ctx)
+func readExact(ctx context.Context, ws Socket, n int, what string) ([]byte, error) {
+	binary, b, err := ws.Read(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if typ != websocket.MessageBinary || len(b) != n {
+	if !binary || len(b) != n {
 		return nil, fmt.Errorf("%w: %s is %d bytes, not %d", ErrHandshake, what, len(b), n)
 	}
 	return b, nil
 }
 
-func newConn(ws *websocket.Conn, peer ed25519.PublicKey, shared, salt []byte, send, recv string) (*Conn, error) {
+func newConn(ws Socket, peer ed25519.PublicKey, shared, salt []byte, send, recv string) (*Conn, error) {
 	aead := func(info string) (cipher.AEAD, error) {
 		k, err := hkdf.Key(sha256.New, shared, salt, label+" "+info, 32)
 		if err != nil {
@@ -270,7 +268,7 @@ func (c *Conn) ctx(dl *atomic.Int64) (context.Context, context.CancelFunc) {
 	if d := dl.Load(); d != 0 {
 		return context.WithDeadline(context.Background(), time.Unix(0, d))
 	}
-	// No Done channel: coder/websocket then sets no timer at all.
+	// No Done channel: a Socket then sets no timer at all.
 	return context.Background(), func() {}
 }
 
@@ -292,11 +290,11 @@ func (c *Conn) Read(p []byte) (int, error) {
 func (c *Conn) next() error {
 	ctx, cancel := c.ctx(&c.rdl)
 	defer cancel()
-	typ, b, err := c.ws.Read(ctx)
+	binary, b, err := c.ws.Read(ctx)
 	if err != nil {
 		return c.fail(ctx, err)
 	}
-	if typ != websocket.MessageBinary {
+	if !binary {
 		c.ws.CloseNow()
 		return fmt.Errorf("%w: a text message", ErrBox)
 	}
@@ -311,14 +309,14 @@ func (c *Conn) next() error {
 }
 
 // fail turns a deadline that ran out into os.ErrDeadlineExceeded, as a
-// net.Conn reports it (coder/websocket closes the connection when a read's
-// context ends, so the Conn is finished either way).
+// net.Conn reports it (a Socket closes when a read's context ends, so the
+// Conn is finished either way).
 func (c *Conn) fail(ctx context.Context, err error) error {
 	if ctx.Err() == context.DeadlineExceeded {
 		return fmt.Errorf("%w: %v", os.ErrDeadlineExceeded, err)
 	}
 	if c.closed.Load() {
-		return net.ErrClosed
+		return errClosed
 	}
 	return err
 }
@@ -333,7 +331,7 @@ func (c *Conn) Write(p []byte) (int, error) {
 	for len(p) > 0 {
 		chunk := p[:min(len(p), MaxPlain)]
 		box := c.seal.Seal(make([]byte, 0, len(chunk)+c.seal.Overhead()), nonce(c.wn), chunk, nil)
-		if err := c.ws.Write(ctx, websocket.MessageBinary, box); err != nil {
+		if err := c.ws.Write(ctx, box); err != nil {
 			return n, c.fail(ctx, err)
 		}
 		c.wn++
@@ -348,7 +346,7 @@ func (c *Conn) Close() error {
 	if c.closed.Swap(true) {
 		return nil
 	}
-	return c.ws.Close(websocket.StatusNormalClosure, "")
+	return c.ws.Close()
 }
 
 // Reset ends the connection at once, as a libp2p stream's Reset does.
@@ -364,7 +362,7 @@ func (c *Conn) SetDeadline(t time.Time) error {
 }
 
 // SetReadDeadline bounds the reads that start after it; a zero t removes it.
-// As with coder/websocket itself, a read that runs out ends the connection.
+// As with the Socket itself, a read that runs out ends the connection.
 func (c *Conn) SetReadDeadline(t time.Time) error { store(&c.rdl, t); return nil }
 
 // SetWriteDeadline bounds the writes that start after it.
@@ -377,16 +375,3 @@ func store(a *atomic.Int64, t time.Time) {
 	}
 	a.Store(t.UnixNano())
 }
-
-// Addr is the address a Conn reports for either end: the WebSocket, not an
-// IP (the web server has the request's remote address).
-type Addr struct{}
-
-func (Addr) Network() string { return "websocket" }
-func (Addr) String() string  { return "websocket" }
-
-// LocalAddr and RemoteAddr make Conn a net.Conn.
-func (c *Conn) LocalAddr() net.Addr  { return Addr{} }
-func (c *Conn) RemoteAddr() net.Addr { return Addr{} }
-
-var _ net.Conn = (*Conn)(nil)

@@ -45,6 +45,23 @@ func serve(t *testing.T, handle func(*websocket.Conn)) string {
 	return "ws" + strings.TrimPrefix(srv.URL, "http")
 }
 
+// sock is ws as a Socket, as package coderws makes it (which imports this
+// package, so the tests can't).
+func sock(ws *websocket.Conn) Socket { return coderSocket{ws} }
+
+type coderSocket struct{ ws *websocket.Conn }
+
+func (s coderSocket) Read(ctx context.Context) (bool, []byte, error) {
+	typ, b, err := s.ws.Read(ctx)
+	return typ == websocket.MessageBinary, b, err
+}
+func (s coderSocket) Write(ctx context.Context, msg []byte) error {
+	return s.ws.Write(ctx, websocket.MessageBinary, msg)
+}
+func (s coderSocket) SetReadLimit(n int64) { s.ws.SetReadLimit(n) }
+func (s coderSocket) Close() error         { return s.ws.Close(websocket.StatusNormalClosure, "") }
+func (s coderSocket) CloseNow() error      { return s.ws.CloseNow() }
+
 func dialWS(t *testing.T, url string) *websocket.Conn {
 	t.Helper()
 	ws, _, err := websocket.Dial(context.Background(), url, nil)
@@ -58,7 +75,7 @@ func dialWS(t *testing.T, url string) *websocket.Conn {
 // and echoes the stream back.
 func echo(t *testing.T, key ed25519.PrivateKey, peers chan<- ed25519.PublicKey, errs chan<- error) func(*websocket.Conn) {
 	return func(ws *websocket.Conn) {
-		c, err := Accept(context.Background(), ws, key)
+		c, err := Accept(context.Background(), sock(ws), key)
 		if err != nil {
 			errs <- err
 			ws.CloseNow()
@@ -75,7 +92,7 @@ func TestHandshakeProvesBothKeysAndCarriesTheStream(t *testing.T) {
 	peers, errs := make(chan ed25519.PublicKey, 1), make(chan error, 1)
 	url := serve(t, echo(t, host, peers, errs))
 
-	c, err := Dial(context.Background(), dialWS(t, url), player, host.Public().(ed25519.PublicKey))
+	c, err := Dial(context.Background(), sock(dialWS(t, url)), player, host.Public().(ed25519.PublicKey))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +119,7 @@ func TestHandshakeProvesBothKeysAndCarriesTheStream(t *testing.T) {
 func TestDialRefusesAnotherHost(t *testing.T) {
 	host, other, player := newKey(t), newKey(t), newKey(t)
 	url := serve(t, echo(t, host, make(chan ed25519.PublicKey, 1), make(chan error, 1)))
-	_, err := Dial(context.Background(), dialWS(t, url), player, other.Public().(ed25519.PublicKey))
+	_, err := Dial(context.Background(), sock(dialWS(t, url)), player, other.Public().(ed25519.PublicKey))
 	if !errors.Is(err, ErrHandshake) || !strings.Contains(err.Error(), "not the one expected") {
 		t.Fatalf("err = %v, want the host's key refused", err)
 	}
@@ -125,7 +142,7 @@ func TestDialRefusesAForgedHostSignature(t *testing.T) {
 		ws.Write(context.Background(), websocket.MessageBinary, m2)
 		ws.Read(context.Background())
 	})
-	_, err := Dial(context.Background(), dialWS(t, url), player, nil)
+	_, err := Dial(context.Background(), sock(dialWS(t, url)), player, nil)
 	if !errors.Is(err, ErrHandshake) || !strings.Contains(err.Error(), "host's signature") {
 		t.Fatalf("err = %v, want the host's signature refused", err)
 	}
@@ -137,7 +154,7 @@ func TestAcceptRefusesAReplayedProof(t *testing.T) {
 	host, player := newKey(t), newKey(t)
 	errs := make(chan error, 2)
 	url := serve(t, func(ws *websocket.Conn) {
-		_, err := Accept(context.Background(), ws, host)
+		_, err := Accept(context.Background(), sock(ws), host)
 		errs <- err
 		ws.CloseNow()
 	})
@@ -176,7 +193,7 @@ func TestAcceptRefusesGarbage(t *testing.T) {
 	host := newKey(t)
 	errs := make(chan error, 1)
 	url := serve(t, func(ws *websocket.Conn) {
-		_, err := Accept(context.Background(), ws, host)
+		_, err := Accept(context.Background(), sock(ws), host)
 		errs <- err
 		ws.CloseNow()
 	})
@@ -205,7 +222,7 @@ func TestAlteredOrReplayedMessageEndsTheConnection(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			got := make(chan error, 1)
 			url := serve(t, func(ws *websocket.Conn) {
-				c, err := Accept(context.Background(), ws, host)
+				c, err := Accept(context.Background(), sock(ws), host)
 				if err != nil {
 					got <- err
 					return
@@ -218,7 +235,7 @@ func TestAlteredOrReplayedMessageEndsTheConnection(t *testing.T) {
 				got <- err
 			})
 			ws := dialWS(t, url)
-			c, err := Dial(context.Background(), ws, player, nil)
+			c, err := Dial(context.Background(), sock(ws), player, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -243,12 +260,12 @@ func TestReadDeadlineIsANetTimeout(t *testing.T) {
 	host, player := newKey(t), newKey(t)
 	hold := make(chan struct{})
 	url := serve(t, func(ws *websocket.Conn) {
-		if _, err := Accept(context.Background(), ws, host); err == nil {
+		if _, err := Accept(context.Background(), sock(ws), host); err == nil {
 			<-hold
 		}
 	})
 	defer close(hold)
-	c, err := Dial(context.Background(), dialWS(t, url), player, nil)
+	c, err := Dial(context.Background(), sock(dialWS(t, url)), player, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
