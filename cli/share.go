@@ -422,7 +422,7 @@ func CheckShare(g node.SavedGame, f SharedFacts) []string {
 	if f.Commit != g.Commitment {
 		return []string{fmt.Sprintf("the shared text is of another game (game %x…, the saved game is %x…)", f.Commit[:4], g.Commitment[:4])}
 	}
-	h, game, err := GameHighlights(g.Config, g.Steps)
+	h, game, err := GameHighlights(g.Dealt(), g.Steps)
 	if err != nil {
 		return []string{"the saved game doesn't replay: " + err.Error()}
 	}

@@ -184,7 +184,7 @@ func (t *tableModel) shareGame() ShareGame {
 		g.Audit = "not verified"
 	}
 	if r := t.final; r != nil && t.audit != nil && t.audit.Verified {
-		if h, _, err := GameHighlights(r.Config, r.Steps); err == nil {
+		if h, _, err := GameHighlights(r.Dealt(), r.Steps); err == nil {
 			g.High = &h
 		}
 	}

@@ -38,11 +38,31 @@
 // card; whoever hosts sees everything, as the first host did; a host that
 // cheats during the game is not prevented, only caught at the end, when it
 // reveals the seed and every card and every node replays the game against
-// what it was shown (engine.Audit: "deal verified", or what didn't match);
-// and a host could still try many seeds before committing to one it likes
-// (players' nonces mixed into the seed would close that; not built). With
-// one player node left there is no second share, and the table waits for
-// its host.
+// what it was shown (engine.Audit: "deal verified", or what didn't match).
+// With one player node left there is no second share, and the table waits
+// for its host.
+//
+// # No one picks the deal
+//
+// The host can't try seeds until one deals it a good hand: before the deal
+// it commits to its seed, every seated player's node (terminal or phone)
+// commits to a fresh nonce, the host relays every commitment, and only then
+// are the nonces revealed; the engine deals from a hash of the host's seed
+// and salt and every nonce in seat order (toss.go, gamewire/toss.go). A
+// player that sends nothing within Timing.Toss (at each of the two
+// stages) is left out: the deal goes ahead without its nonce, the notice
+// names it and every audit notes it. Bots' seats and the host's own have
+// no nonce. Every audit checks each mixed nonce against the commitment it
+// was relayed, and its own seat's nonce among them: a host that leaves out
+// or swaps a nonce, or asks again after seeing one, is caught.
+//
+// The Shamir shares are of the host's seed and salt, not of the dealt
+// seed: the nonces are public (the Lobby carries them, for a new host), so
+// a player who knows them all still learns nothing of the deal without the
+// host's part, which stays behind the same threshold; and a new host that
+// rebuilds the host's part checks it against the commitment, then mixes
+// the nonces itself. Sharing the dealt seed would hide the cards as well,
+// but could not be checked against the commitment at a failover.
 //
 // # Strangers
 //

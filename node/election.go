@@ -612,24 +612,32 @@ func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, c
 			notice += fmt.Sprintf(" A bot plays for %s.", s.Name)
 		}
 	}
-	return restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), seats, cfg, salt, commit, steps, term, bots, fall,
+	return restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), seats, cfg, salt, ts.Nonces, commit, steps, term, bots, fall,
 		notice, nil, ts.Evening)
 }
 
 // restoreTable builds a playing table from a whole journal: after an
-// election, or when a host restarts from its journal file. evening is the
-// table's running score as the players had it: a new host carries it on.
+// election, or when a host restarts from its journal file. cfg.Seed is the
+// host's seed, the one commit bound (the shares rebuild it); the engine
+// replays from it mixed with nonces, the players' (toss.go), which every
+// player holds from the lobby. evening is the table's running score as the
+// players had it: a new host carries it on.
 func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer string, seats []SeatInfo,
-	cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, term uint64,
+	cfg engine.Config, salt [SaltSize]byte, nonces [][NonceSize]byte, commit [32]byte, steps []engine.Step, term uint64,
 	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *Journal, evening Evening) (*Table, error) {
-	g, evs, err := engine.Replay(cfg, steps)
+	if len(nonces) != 0 && len(nonces) != len(seats) {
+		return nil, fmt.Errorf("the journal's nonces are %d for %d seats", len(nonces), len(seats))
+	}
+	dealt := cfg
+	dealt.Seed = DealSeed(cfg.Seed, salt, nonces)
+	g, evs, err := engine.Replay(dealt, steps)
 	if err != nil {
 		return nil, fmt.Errorf("the journal doesn't replay: %w", err)
 	}
 	set.defaults()
 	t := &Table{ID: id, tid: tid, host: host, set: set, makeBot: bots, fall: fall,
 		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhasePlaying, specs: map[*mailbox]bool{},
-		game: g, seed: cfg.Seed, salt: salt, commit: commit, term: term, hostPeer: hostPeer, jour: jour,
+		game: g, seed: cfg.Seed, salt: salt, nonces: mixed(nonces), commit: commit, term: term, hostPeer: hostPeer, jour: jour,
 		evening: evening.Clone()}
 	if jour != nil {
 		t.jpath = jour.Path()

@@ -47,6 +47,11 @@ func TestElectionHostVanishes(t *testing.T) {
 	for tb.Plays() < 5 {
 		time.Sleep(20 * time.Millisecond)
 	}
+	var mixedIn int
+	tb.do(func() { mixedIn = len(mixed(tb.nonces)) })
+	if mixedIn != 4 {
+		t.Fatalf("the deal mixed nonces for %d seats, want all 4 (3 players' and the bot's none)", mixedIn)
+	}
 	killed := time.Now()
 	srv.Close()
 	tb.Close()
@@ -81,7 +86,22 @@ func TestElectionHostVanishes(t *testing.T) {
 		if u.Audit == nil || !u.Audit.Verified {
 			t.Fatalf("player %d: audit %+v", i, u.Audit)
 		}
+		// The new host dealt nothing anew: the game it rebuilt is the one
+		// the three players' nonces went into.
+		if u.Reveal == nil || mixedNonces(u.Reveal.Nonces) != 3 {
+			t.Fatalf("player %d: the reveal after the failover mixed %v", i, u.Reveal)
+		}
 	}
+}
+
+func mixedNonces(ns [][NonceSize]byte) int {
+	n := 0
+	for _, x := range ns {
+		if x != ([NonceSize]byte{}) {
+			n++
+		}
+	}
+	return n
 }
 
 // slowBot waits a little before each move, so a game lasts long enough to

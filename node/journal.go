@@ -84,6 +84,16 @@ type JournalHeader struct {
 	Bots     []string
 	Settings SettingsJSON
 	Listen   []string
+	// Nonces are the players' nonces the deal mixed (toss.go): the engine
+	// deals from DealSeed(Config.Seed, Salt, Nonces).
+	Nonces [][NonceSize]byte
+}
+
+// Dealt is the config the engine dealt from.
+func (h JournalHeader) Dealt() engine.Config {
+	c := h.Config
+	c.Seed = DealSeed(c.Seed, h.Salt, h.Nonces)
+	return c
 }
 
 // SettingsJSON is a table's settings in a journal.
@@ -145,6 +155,7 @@ type headerJSON struct {
 	Bots     []string     `json:"bots,omitempty"`
 	Settings SettingsJSON `json:"settings,omitzero"`
 	Listen   []string     `json:"listen,omitempty"`
+	Nonces   []hexBytes   `json:"nonces,omitempty"`
 }
 
 // hexBytes is bytes written as hex in JSON.
@@ -171,7 +182,8 @@ func hex32(h hexBytes, what string) ([32]byte, error) {
 // MarshalJSON writes the header as the journal stores it.
 func (h JournalHeader) MarshalJSON() ([]byte, error) {
 	return json.Marshal(headerJSON{Table: h.Table, Name: h.Name, Config: toConfigJSON(h.Config), Seats: h.Seats,
-		Salt: h.Salt[:], Started: h.Started, Owners: h.Owners, Bots: h.Bots, Settings: h.Settings, Listen: h.Listen})
+		Salt: h.Salt[:], Started: h.Started, Owners: h.Owners, Bots: h.Bots, Settings: h.Settings, Listen: h.Listen,
+		Nonces: hexList(h.Nonces)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -187,8 +199,12 @@ func (h *JournalHeader) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
+	nonces, err := hex32List(w.Nonces, "nonce")
+	if err != nil {
+		return err
+	}
 	*h = JournalHeader{Table: w.Table, Name: w.Name, Config: w.Config.config(), Seats: w.Seats, Salt: salt, Started: w.Started,
-		Owners: w.Owners, Bots: w.Bots, Settings: w.Settings, Listen: w.Listen}
+		Owners: w.Owners, Bots: w.Bots, Settings: w.Settings, Listen: w.Listen, Nonces: nonces}
 	return nil
 }
 
@@ -355,7 +371,7 @@ func Resume(path string) (*Journal, *engine.Game, JournalHeader, []engine.Step, 
 	if err != nil {
 		return nil, nil, h, nil, err
 	}
-	g, _, err := engine.Replay(h.Config, steps)
+	g, _, err := engine.Replay(h.Dealt(), steps)
 	if err != nil {
 		j.Close()
 		return nil, nil, h, nil, &JournalError{Path: path, Offset: -1, Err: fmt.Errorf("replaying: %w", err)}

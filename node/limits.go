@@ -379,6 +379,7 @@ var playerTypes = map[protocol.Type]bool{
 	protocol.TypeHello: true, protocol.TypeLeave: true, protocol.TypeHeartbeat: true, protocol.TypeState: true,
 	protocol.TypePlay: true, protocol.TypeCall: true, protocol.TypePass: true, protocol.TypeGive: true,
 	protocol.TypeQuads: true, protocol.TypeDoubt: true, protocol.TypeBelieve: true, protocol.TypeSkip: true,
+	protocol.TypeNonceCommit: true, protocol.TypeNonceReveal: true,
 }
 
 // admit is the check on an envelope's header, before its signature is

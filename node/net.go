@@ -256,6 +256,10 @@ func (s *Server) serve(st link, br *bufio.Reader, first *protocol.Envelope) {
 		case protocol.Heartbeat:
 		case protocol.Leave:
 			return
+		case protocol.NonceCommit:
+			c.nonce(env.Seq, m.Round, &m.Hash, nil)
+		case protocol.NonceReveal:
+			c.nonce(env.Seq, m.Round, nil, &m.Nonce)
 		default:
 			cmd, seat, ok := engMove(m)
 			if !ok {
@@ -279,6 +283,21 @@ func (s *Server) serve(st link, br *bufio.Reader, first *protocol.Envelope) {
 				}
 			}
 		}
+	}
+}
+
+// nonce passes a seat's part of the deal's toss to the table; a refusal
+// goes back with the message's sequence number.
+func (c *srvConn) nonce(seq uint64, round [32]byte, hash *[32]byte, nonce *[NonceSize]byte) {
+	if c.seat < 0 {
+		c.refuse(protocol.CodeNotAllowed, "You're watching: spectators don't take part in the deal.", seq)
+		return
+	}
+	switch err := c.s.tbl().Nonce(c.seat, round, hash, nonce); {
+	case errors.Is(err, ErrNonceMismatch):
+		c.refuse(protocol.CodeBadCommand, err.Error(), seq)
+	case err != nil:
+		c.refuse(protocol.CodeNotAllowed, err.Error(), seq)
 	}
 }
 
@@ -332,7 +351,11 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 	if hello.Watch {
 		c.sess, err = c.watch()
 	} else {
-		c.seat, c.sess, err = c.s.tbl().Sit(c.peer.String(), hello.Nick)
+		sit := c.s.tbl().Sit
+		if hello.Version >= protocol.MakeVersion(1, 4) {
+			sit = c.s.tbl().SitTossing // it answers the deal's toss
+		}
+		c.seat, c.sess, err = sit(c.peer.String(), hello.Nick)
 	}
 	switch {
 	case errors.Is(err, ErrTableFull), errors.Is(err, ErrNoRoom):
@@ -401,6 +424,12 @@ func (c *srvConn) pump(done chan struct{}) {
 			}
 			if u.Refusal != nil {
 				continue // answered with the move's sequence number in handle
+			}
+			if u.Toss != nil {
+				if !c.ship(protocol.Toss{Round: u.Toss.Round, Commits: u.Toss.Commits}) {
+					return
+				}
+				continue
 			}
 			if !c.sent || !reflect.DeepEqual(u.Table, c.last) {
 				c.last, c.sent = u.Table, true
@@ -502,7 +531,8 @@ func wireLobby(t *TableState) protocol.Lobby {
 	// CallWindow.
 	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
 		Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second), CallWindow: t.Rules.Window.Milliseconds()},
-		Started: t.Phase != PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening)}
+		Started: t.Phase != PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening),
+		Nonces: t.Nonces}
 	for i, s := range t.Seats {
 		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs,
 			Web: s.Web, WebAddr: s.WebAddr}
@@ -545,7 +575,10 @@ func engLobby(l *protocol.Lobby) TableState {
 	t := TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,
 		You: l.You, Host: protocol.Clean(l.Host, protocol.MaxNick),
 		Phase: TablePhase(l.Phase), Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
-		Commit: l.Commit, Evening: engEvening(l.Evening)}
+		Commit: l.Commit, Evening: engEvening(l.Evening), Nonces: l.Nonces}
+	if len(t.Nonces) == 0 {
+		t.Nonces = nil
+	}
 	for _, p := range l.Players {
 		si := SeatInfo{Name: protocol.Clean(p.Nick, protocol.MaxNick), Bot: protocol.Clean(p.Bot, protocol.MaxNick),
 			Connected: p.Connected, Covered: p.Covered, Addrs: p.Addrs, Web: p.Web, WebAddr: webAddrOK(p.WebAddr)}
@@ -591,6 +624,8 @@ type Remote struct {
 	parts    []protocol.Audit // the host's reveal, as it arrives
 	journal  []PubStep        // the host's journal as we may know it
 	shares   map[int]Share    // our shares of its hidden parts
+	toss     Toss             // our part in the deal's toss (toss.go), for the audit
+	rerun    bool             // the host asked again after we had revealed a nonce it never dealt from
 
 	saveDir string
 	savedTo string // where the game was saved at its end
@@ -883,6 +918,8 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			}
 			r.mu.Unlock()
 			r.box.put(u)
+		case protocol.Toss:
+			r.answerToss(m)
 		case protocol.Audit:
 			if u, ok := r.audit(m); ok {
 				r.box.put(u)
@@ -928,14 +965,18 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 	var salt [SaltSize]byte
 	copy(salt[:], m.Salt)
 	g := SavedGame{Table: r.table.Name, Seat: r.seat, Salt: salt, Commitment: r.table.Commit, Steps: steps,
-		Events: append([]engine.Event(nil), r.got...),
+		Events: append([]engine.Event(nil), r.got...), Toss: r.tossRecord(),
 		Config: engine.Config{Rules: r.table.Rules, Seats: len(r.table.Seats), Seed: m.Seed}}
+	r.toss, r.rerun = Toss{}, false // this game's record is spent
 	if len(m.Salt) != SaltSize {
 		return Update{Table: r.table, View: r.view, Audit: &AuditResult{Problems: []string{"the host revealed a salt of the wrong size"}}}, true
 	}
-	problems := VerifyGame(g)
-	u := Update{Table: r.table, View: r.view, Audit: &AuditResult{Verified: len(problems) == 0, Problems: problems},
-		Reveal: &Reveal{Config: g.Config, Salt: salt, Steps: steps}} // for the sheet's highlights
+	problems, notes := verifyGame(g)
+	if r.rerun {
+		problems = append(problems, rerunProblem)
+	}
+	u := Update{Table: r.table, View: r.view, Audit: &AuditResult{Verified: len(problems) == 0, Problems: problems, Notes: notes},
+		Reveal: &Reveal{Config: g.Config, Salt: salt, Nonces: g.Toss.Nonces, Steps: steps}} // for the sheet's highlights
 	if r.saveDir != "" {
 		who := fmt.Sprintf("seat%d", r.seat+1)
 		if r.seat < 0 {

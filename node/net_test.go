@@ -204,6 +204,7 @@ func TestNetForgedAndReplayedRefused(t *testing.T) {
 	tb.Start()
 	u := <-r.Updates()
 	_ = u
+	waitDealt(t, tb) // our toss replies are done: they take sequence numbers too
 	before := tb.Plays()
 	// Forge: a move signed by another key, sent on our stream.
 	stranger, _, _ := crypto.GenerateEd25519Key(rand.Reader)

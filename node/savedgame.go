@@ -33,6 +33,7 @@ type SavedGame struct {
 	Config     engine.Config  // as the host revealed it: rules, seats, seed
 	Salt       [SaltSize]byte // as the host revealed it
 	Commitment [32]byte       // as the host published it before the deal
+	Toss       Toss           // the deal's toss as this seat took part in it, and the nonces the host says it mixed
 	Steps      []engine.Step  // the host's log: every command with its cards and time
 	Events     []engine.Event // what this seat received during the game, in order
 }
@@ -47,6 +48,7 @@ type savedJSON struct {
 	Config     configJSON    `json:"config"`
 	Salt       hexBytes      `json:"salt"`
 	Commitment hexBytes      `json:"commitment"`
+	Toss       *tossJSON     `json:"toss,omitempty"`
 	Steps      []engine.Step `json:"steps,omitempty"`
 	Events     []eventJSON   `json:"events,omitempty"`
 }
@@ -105,7 +107,7 @@ func (w eventJSON) event() engine.Event {
 // file reads (and greps) like a transcript.
 func (g SavedGame) MarshalJSON() ([]byte, error) {
 	head, err := json.Marshal(savedJSON{Format: savedFormat, Table: g.Table, Seat: g.Seat,
-		Config: toConfigJSON(g.Config), Salt: g.Salt[:], Commitment: g.Commitment[:]})
+		Config: toConfigJSON(g.Config), Salt: g.Salt[:], Commitment: g.Commitment[:], Toss: toTossJSON(g.Toss)})
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +169,11 @@ func (g *SavedGame) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("step %d has a command with no move", i)
 		}
 	}
-	*g = SavedGame{Table: w.Table, Seat: w.Seat, Config: w.Config.config(), Salt: salt, Commitment: commit, Steps: w.Steps}
+	toss, err := w.Toss.toss()
+	if err != nil {
+		return err
+	}
+	*g = SavedGame{Table: w.Table, Seat: w.Seat, Config: w.Config.config(), Salt: salt, Commitment: commit, Toss: toss, Steps: w.Steps}
 	if w.Events != nil {
 		g.Events = make([]engine.Event, len(w.Events))
 		for i, e := range w.Events {
@@ -175,6 +181,14 @@ func (g *SavedGame) UnmarshalJSON(b []byte) error {
 		}
 	}
 	return nil
+}
+
+// Dealt is the config the engine dealt from: Config (the host's seed)
+// with the seed mixed with the toss's nonces.
+func (g SavedGame) Dealt() engine.Config {
+	c := g.Config
+	c.Seed = DealSeed(c.Seed, g.Salt, g.Toss.Nonces)
+	return c
 }
 
 // SaveGame writes g to path, whole or not at all.
@@ -233,8 +247,99 @@ func LoadGame(path string) (SavedGame, error) {
 }
 
 // VerifyGame checks a saved game: the revealed seed and salt against the
-// commitment, then the whole game with engine.Audit. It returns what did
-// not match, nil when the game verifies.
+// commitment, the toss (each mixed nonce against its commitment, this
+// seat's own among them), then the whole game, dealt from DealSeed, with
+// engine.Audit. It returns what did not match, nil when the game verifies.
 func VerifyGame(g SavedGame) []string {
-	return gamewire.Verify(g.Commitment, g.Salt, g.Config, g.Steps, g.Seat, g.Events)
+	p, _ := verifyGame(g)
+	return p
+}
+
+// GameNotes is what VerifyGame saw that is no fault of the host's: a
+// nonce that came too late for the deal.
+func GameNotes(g SavedGame) []string {
+	_, n := verifyGame(g)
+	return n
+}
+
+func verifyGame(g SavedGame) (problems, notes []string) {
+	return gamewire.Verify(g.Commitment, g.Salt, g.Config, g.Toss, g.Steps, g.Seat, g.Events)
+}
+
+// Toss is what a seat knows of the deal's toss (gamewire.Toss).
+type Toss = gamewire.Toss
+
+// tossJSON is a Toss in a saved game; a game before the toss has none.
+type tossJSON struct {
+	Round   hexBytes   `json:"round,omitempty"`
+	Commits []hexBytes `json:"commits,omitempty"`
+	Nonces  []hexBytes `json:"nonces,omitempty"`
+	Mine    hexBytes   `json:"mine,omitempty"` // this seat's own nonce, if it revealed one
+}
+
+func toTossJSON(t Toss) *tossJSON {
+	if t.Round == ([32]byte{}) && t.Commits == nil && t.Nonces == nil && !t.Revealed {
+		return nil
+	}
+	w := &tossJSON{Commits: hexList(t.Commits), Nonces: hexList(t.Nonces)}
+	if t.Round != ([32]byte{}) {
+		w.Round = t.Round[:]
+	}
+	if t.Revealed {
+		w.Mine = t.Mine[:]
+	}
+	return w
+}
+
+func (w *tossJSON) toss() (Toss, error) {
+	var t Toss
+	if w == nil {
+		return t, nil
+	}
+	var err error
+	if w.Round != nil {
+		if t.Round, err = hex32(w.Round, "toss's round"); err != nil {
+			return t, err
+		}
+	}
+	if t.Commits, err = hex32List(w.Commits, "nonce commitment"); err != nil {
+		return t, err
+	}
+	if t.Nonces, err = hex32List(w.Nonces, "nonce"); err != nil {
+		return t, err
+	}
+	if w.Mine != nil {
+		if t.Mine, err = hex32(w.Mine, "seat's own nonce"); err != nil {
+			return t, err
+		}
+		t.Revealed = true
+	}
+	return t, nil
+}
+
+// hexList is a list of 32-byte values as hex, nil for none.
+func hexList(l [][32]byte) []hexBytes {
+	if l == nil {
+		return nil
+	}
+	out := make([]hexBytes, len(l))
+	for i := range l {
+		out[i] = l[i][:]
+	}
+	return out
+}
+
+func hex32List(l []hexBytes, what string) ([][32]byte, error) {
+	if l == nil {
+		return nil, nil
+	}
+	out := make([][32]byte, len(l))
+	for i, h := range l {
+		v, err := hex32(h, what)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
 }

@@ -47,6 +47,10 @@ type Update struct {
 	// two players rebuild the table if the host vanishes. Screens ignore it.
 	Journal []PubStep
 	Shares  []StepShare
+	// Toss, when set, is the host asking this seat for its part of the
+	// deal's toss (toss.go): nothing else in the update counts. A node
+	// answers it; screens ignore it.
+	Toss *TossAsk
 }
 
 // PubStep is a journal step as a seat may know it: a play's or a
@@ -66,9 +70,18 @@ type StepShare struct {
 // Reveal is what a host shows at the end so every seat can replay the game:
 // the seed and salt its commitment bound, and every step with its cards.
 type Reveal struct {
-	Config engine.Config
+	Config engine.Config // Seed is the host's, the one its commitment bound
 	Salt   [SaltSize]byte
+	Nonces [][NonceSize]byte // the players' nonces the deal mixed (toss.go)
 	Steps  []engine.Step
+}
+
+// Dealt is the config the engine dealt from: Config with the seed mixed
+// with the players' nonces.
+func (r *Reveal) Dealt() engine.Config {
+	c := r.Config
+	c.Seed = DealSeed(c.Seed, r.Salt, r.Nonces)
+	return c
 }
 
 // TableState is the table around the game: who sits where.
@@ -88,6 +101,9 @@ type TableState struct {
 	Web       string        // where phones open this table (http://192.168.1.20:8080), "" if nowhere
 	Commit    [32]byte      // the host's commitment to the deal's seed, published before the deal
 	Evening   Evening       // the running score of the games at these seats (evening.go)
+	// Nonces are the players' nonces the deal mixed, one a seat (zero: none
+	// from that seat); nil when it mixed none.
+	Nonces [][NonceSize]byte
 }
 
 // SeatInfo is one seat as the table shows it.
@@ -106,4 +122,5 @@ type SeatInfo struct {
 type AuditResult struct {
 	Verified bool
 	Problems []string
+	Notes    []string // what the audit saw that is no fault of the host's: a nonce that came too late
 }

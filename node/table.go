@@ -101,16 +101,19 @@ type Table struct {
 	sent     [][]engine.Event // every event each seat was sent: its audit and its backlog
 	jpath    string
 	jour     *Journal
-	shares   map[int][]Share // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
-	cursor   []int           // how much of the journal each seat has been sent
-	term     uint64          // the host term: 1, more after elections
-	hostPeer string          // the hosting node's peer ID, for the seat it sits at
-	webURL   string          // where phones open this table (web.go), "" if nowhere
-	listen   []string        // where the host listens, for a restart from the journal
-	waiting  map[int]bool    // seats whose move the reveal pause refused
-	evening  Evening         // the running score of the games at these seats (evening.go)
-	plays    atomic.Int64    // the last play's number, for heartbeats off the table goroutine
-	startNS  atomic.Int64    // the deal's wall clock, likewise
+	shares   map[int][]Share   // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
+	cursor   []int             // how much of the journal each seat has been sent
+	term     uint64            // the host term: 1, more after elections
+	hostPeer string            // the hosting node's peer ID, for the seat it sits at
+	webURL   string            // where phones open this table (web.go), "" if nowhere
+	listen   []string          // where the host listens, for a restart from the journal
+	waiting  map[int]bool      // seats whose move the reveal pause refused
+	evening  Evening           // the running score of the games at these seats (evening.go)
+	nonces   [][NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
+	toss     *toss             // a deal waiting on the players' nonces
+	tossWait *time.Timer
+	plays    atomic.Int64 // the last play's number, for heartbeats off the table goroutine
+	startNS  atomic.Int64 // the deal's wall clock, likewise
 
 	// OnChange, if set, is told of every accepted command (the journal and
 	// the network hook in here). It runs on the table goroutine.
@@ -135,6 +138,7 @@ type seat struct {
 	botName string
 	bot     Player // the seat's bot, or the bot covering an away person
 	covered bool
+	tosses  bool // the person's node takes part in the deal's toss (protocol 1.4)
 	box     *mailbox
 	away    time.Duration // when the person left; -1 while connected; 0 until they rejoin a table rebuilt by an election
 	decided string        // the situation the bot last decided on
@@ -240,6 +244,16 @@ func (t *Table) now() time.Duration {
 // Sit seats owner (or gives it back its seat) and returns the seat number,
 // with a session on it. A full or started table refuses newcomers.
 func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
+	return t.sit(owner, name, false)
+}
+
+// SitTossing is Sit for a player whose node takes part in the deal's toss
+// (toss.go): it will answer the host's Toss.
+func (t *Table) SitTossing(owner, name string) (int, *LocalSession, error) {
+	return t.sit(owner, name, true)
+}
+
+func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error) {
 	var seatNo int
 	var box *mailbox
 	var err error
@@ -268,7 +282,7 @@ func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
 			}
 		}
 		s := t.seats[seatNo]
-		s.owner, s.name = owner, name
+		s.owner, s.name, s.tosses = owner, name, tosses
 		if s.box != nil {
 			s.box.close()
 		}
@@ -383,6 +397,9 @@ func (t *Table) deal() error {
 	if t.phase == PhasePlaying {
 		return errors.New("The game is already on.")
 	}
+	if t.toss != nil {
+		return errors.New("The cards are being dealt.")
+	}
 	seed := t.set.Seed
 	if seed == 0 {
 		var b [8]byte
@@ -392,14 +409,28 @@ func (t *Table) deal() error {
 	if t.phase == PhaseOver && t.set.Seed != 0 {
 		seed = t.seed + 1 // a new game with the same seats
 	}
-	g, events, err := engine.New(engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed})
+	salt, err := NewSalt()
 	if err != nil {
 		return err
 	}
-	t.seed = seed
-	if t.salt, err = NewSalt(); err != nil {
+	if err := t.set.Rules.Check(t.set.Seats); err != nil {
 		return err
 	}
+	t.seed = seed
+	if t.startToss(seed, salt) {
+		return nil // dealToss deals
+	}
+	return t.dealFrom(seed, salt, nil)
+}
+
+// dealFrom deals from the host's seed and salt mixed with the players'
+// nonces (DealSeed).
+func (t *Table) dealFrom(seed uint64, salt [SaltSize]byte, nonces [][NonceSize]byte) error {
+	g, events, err := engine.New(engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: DealSeed(seed, salt, nonces)})
+	if err != nil {
+		return err
+	}
+	t.seed, t.salt, t.nonces = seed, salt, nonces
 	t.commit = Commit(seed, t.salt)
 	t.sent = make([][]engine.Event, len(t.seats))
 	t.cursor = make([]int, len(t.seats))
@@ -462,7 +493,7 @@ func (t *Table) newJournal(seed uint64) error {
 		}
 	}
 	j, err := CreateJournal(t.jpath, JournalHeader{Table: t.ID, Name: t.set.Name,
-		Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Started: t.start,
+		Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Nonces: mixed(t.nonces), Started: t.start,
 		Owners: owners, Bots: botNames, Listen: t.listen,
 		Settings: SettingsJSON{Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Pace: t.set.Pace, Private: t.set.Code != ""}})
 	if err != nil {
@@ -792,6 +823,9 @@ func (t *Table) stopTimers() {
 	if t.timer != nil {
 		t.timer.Stop()
 	}
+	if t.tossWait != nil {
+		t.tossWait.Stop()
+	}
 	for _, s := range t.seats {
 		if s.act != nil {
 			s.act.Stop()
@@ -806,7 +840,7 @@ func (t *Table) stopTimers() {
 func (t *Table) state(you int) TableState {
 	ts := TableState{ID: t.ID, Name: t.set.Name, Preset: t.set.Rules.Preset, Rules: t.set.Rules, You: you,
 		Host: t.host, Words: hostWords(t.hostPeer), Phase: t.phase, Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit,
-		Evening: t.evening.Clone(), Web: t.webURL}
+		Evening: t.evening.Clone(), Web: t.webURL, Nonces: mixed(t.nonces)}
 	ts.Seats = make([]SeatInfo, len(t.seats))
 	for i, s := range t.seats {
 		name := s.name
@@ -841,7 +875,7 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 	var reveal *Reveal
 	if t.phase == PhaseOver && t.game != nil {
 		reveal = &Reveal{Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: t.seed}, Salt: t.salt,
-			Steps: append([]engine.Step(nil), t.log...)}
+			Nonces: mixed(t.nonces), Steps: append([]engine.Step(nil), t.log...)}
 	}
 	for i, s := range t.seats {
 		var mine []engine.Event
@@ -884,9 +918,9 @@ func (t *Table) audit(seat int, r *Reveal) *AuditResult {
 	if seat >= 0 && seat < len(t.sent) {
 		got = t.sent[seat]
 	}
-	problems := VerifyGame(SavedGame{Table: t.set.Name, Seat: seat, Config: r.Config, Salt: r.Salt,
-		Commitment: t.commit, Steps: r.Steps, Events: got})
-	return &AuditResult{Verified: len(problems) == 0, Problems: problems}
+	problems, notes := verifyGame(SavedGame{Table: t.set.Name, Seat: seat, Config: r.Config, Salt: r.Salt,
+		Commitment: t.commit, Toss: Toss{Nonces: r.Nonces}, Steps: r.Steps, Events: got})
+	return &AuditResult{Verified: len(problems) == 0, Problems: problems, Notes: notes}
 }
 
 // backlog sends a returning seat every event it was sent before, for its

@@ -22,12 +22,16 @@ type Timing struct {
 	// Reveal is the pause after a call, so every screen shows the cards: a
 	// table's own, and what a player assumes of a host that doesn't say.
 	Reveal time.Duration
+	// Toss is how long a host waits for the players' nonce commitments,
+	// and again for their nonces, before it deals without the missing
+	// (toss.go).
+	Toss time.Duration
 }
 
 // DefaultTiming is the timing of a table or device built with none.
 func DefaultTiming() Timing {
 	return Timing{Heartbeat: 500 * time.Millisecond, DeadAfter: 2 * time.Second, HostRetry: 700 * time.Millisecond,
-		RebuildWait: 30 * time.Second, Reveal: 2 * time.Second}
+		RebuildWait: 30 * time.Second, Reveal: 2 * time.Second, Toss: 3 * time.Second}
 }
 
 // or is t with each zero field taken from d.
@@ -40,7 +44,7 @@ func (t Timing) or(d Timing) Timing {
 	}
 	return Timing{Heartbeat: pick(t.Heartbeat, d.Heartbeat), DeadAfter: pick(t.DeadAfter, d.DeadAfter),
 		HostRetry: pick(t.HostRetry, d.HostRetry), RebuildWait: pick(t.RebuildWait, d.RebuildWait),
-		Reveal: pick(t.Reveal, d.Reveal)}
+		Reveal: pick(t.Reveal, d.Reveal), Toss: pick(t.Toss, d.Toss)}
 }
 
 // RevealPause is how long the table shows a call's cards: what its host

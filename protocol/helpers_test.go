@@ -107,6 +107,11 @@ func samples() []sample {
 		{"staterequest", StateRequest{Term: 4, No: 10}},
 		{"state", State{Term: 4, No: 10, Data: []byte("opaque node state")}},
 		{"commit", Commit{Hash: hash}},
+		{"toss", Toss{Round: hash}},
+		{"toss-reveal", Toss{Round: hash, Commits: [][32]byte{{}, hash, {1, 2, 3}}}},
+		{"noncecommit", NonceCommit{Round: hash, Hash: [32]byte{9, 9, 9}}},
+		{"noncereveal", NonceReveal{Round: hash, Nonce: [32]byte{7, 7, 7}}},
+		{"lobby-nonces", Lobby{Settings: settings, Players: players, Started: true, Commit: hash, Nonces: [][32]byte{{}, {4, 5, 6}}}},
 		{"audit", Audit{Seed: 1<<64 - 1, Salt: []byte("salt-salt-salt-!"), Hidden: []Hidden{{No: 1, Cards: []Card{4, 5}}, {No: 2, Cards: []Card{52}}}, Steps: []Step{{At: 1500000000, Move: 1, Seat: 2, Cards: []Card{0, 1}, Claim: 2, Rank: -1}, {At: 7500000000, Tick: true, Rank: -1}}, Part: 0, Parts: 1}},
 		{"lobby-evening", Lobby{Settings: settings, Players: players, Started: true, Phase: "over", Host: "alice", You: 1, Commit: hash,
 			Evening: &Evening{Games: 2, Last: hash, Lines: []EveningLine{

@@ -52,6 +52,11 @@ const (
 	// Fair play: host → all.
 	TypeCommit Type = 64
 	TypeAudit  Type = 65
+
+	// The deal's coin toss (1.4): host → seat, then seat → host.
+	TypeToss        Type = 66
+	TypeNonceCommit Type = 67
+	TypeNonceReveal Type = 68
 )
 
 // Card is a card on the wire: rank*4 + suit, rank 0…12 = A, 2, …, 10, J, Q,
@@ -164,6 +169,11 @@ type Lobby struct {
 	// Evening is the table's running score across its games (1.1): it
 	// rides here so that a host elected after this one carries it on.
 	Evening *Evening `protocol:"optional"`
+	// Nonces are the players' nonces the deal's seed mixed (1.4), one a
+	// seat, zero for a seat whose nonce it didn't (a bot, the host's own,
+	// a player who didn't reveal in time); empty when it mixed none. They
+	// ride here so that a host elected later deals the same cards.
+	Nonces [][32]byte `protocol:"optional"`
 }
 
 // Evening is a table's running score across the games at the same seats.
@@ -512,6 +522,30 @@ type Audit struct {
 	Parts  int
 }
 
+// Toss asks a seated player for its part of the deal's seed (1.4). Round
+// is the host's Commit to its own seed, made before it asks. Without
+// Commits it asks for a commitment to a fresh nonce (NonceCommit); with
+// them (every seat's, zero for a seat that sent none in time, the
+// recipient's among them) it asks for the nonce itself (NonceReveal).
+type Toss struct {
+	Round   [32]byte
+	Commits [][32]byte
+}
+
+// NonceCommit is a seat's commitment to its nonce for the toss Round:
+// gamewire.NonceHash(Round, seat, nonce).
+type NonceCommit struct {
+	Round [32]byte
+	Hash  [32]byte
+}
+
+// NonceReveal is a seat's nonce, sent once it has seen every commitment.
+// The host refuses one that doesn't match the seat's commitment.
+type NonceReveal struct {
+	Round [32]byte
+	Nonce [32]byte
+}
+
 // Step is one accepted command (or, with Tick, the clock moving) at At
 // nanoseconds since the deal: a line of the host's journal.
 type Step struct {
@@ -557,6 +591,9 @@ func (StateRequest) Type() Type { return TypeStateRequest }
 func (State) Type() Type        { return TypeState }
 func (Commit) Type() Type       { return TypeCommit }
 func (Audit) Type() Type        { return TypeAudit }
+func (Toss) Type() Type         { return TypeToss }
+func (NonceCommit) Type() Type  { return TypeNonceCommit }
+func (NonceReveal) Type() Type  { return TypeNonceReveal }
 
 // catalog maps each type to its Go type and compiled schema. It is filled
 // once at init and only read after.
@@ -575,6 +612,7 @@ func init() {
 		Update{}, Refusal{},
 		Heartbeat{}, HostGone{}, Vote{}, NewHost{}, Share{}, StateRequest{}, State{},
 		Commit{}, Audit{},
+		Toss{}, NonceCommit{}, NonceReveal{},
 	} {
 		t := reflect.TypeOf(m)
 		if catalog[m.Type()] != nil {

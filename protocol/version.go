@@ -8,8 +8,9 @@ type Version uint16
 // Current is the version this package speaks: 1.3 (1.1 added Lobby.Evening
 // and StepShare.K; 1.2 Hello.WebAddr, Player.Web and Player.WebAddr, and
 // CodeNotHost, for phones at the table, and Settings.CallWindow; 1.3 proves join codes with CPace:
-// Hello.Nonce and Hello.Share, Challenge.Share, Seated.Proof).
-const Current Version = 1<<8 | 3
+// Hello.Nonce and Hello.Share, Challenge.Share, Seated.Proof; 1.4 the deal's
+// coin toss: Toss, NonceCommit, NonceReveal and Lobby.Nonces).
+const Current Version = 1<<8 | 4
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }

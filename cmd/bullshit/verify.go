@@ -67,6 +67,12 @@ func verify(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: the host's game did not check out", path)
 	}
 	fmt.Fprintf(stdout, "verified: %q as %s, %d steps replayed, %d events matched\n", g.Table, who, len(g.Steps), len(g.Events))
+	if n := mixedNonces(g.Toss.Nonces); n > 0 {
+		fmt.Fprintf(stdout, "  the deal mixed %d players' nonces into the host's seed\n", n)
+	}
+	for _, n := range node.GameNotes(g) {
+		fmt.Fprintln(stdout, "  note: "+n)
+	}
 	if facts == nil {
 		return nil
 	}
@@ -107,4 +113,15 @@ func readShared(path string) (cli.SharedFacts, error) {
 		return facts, fmt.Errorf("%s: %w", path, err)
 	}
 	return facts, nil
+}
+
+// mixedNonces counts the players' nonces a deal mixed.
+func mixedNonces(nonces [][node.NonceSize]byte) int {
+	n := 0
+	for _, x := range nonces {
+		if x != ([node.NonceSize]byte{}) {
+			n++
+		}
+	}
+	return n
 }

@@ -15,11 +15,9 @@ import (
 // seed: without it anyone could try all 2^64 seeds against the hash and
 // learn every hand.
 //
-// What it does not stop: the host chooses the seed. A host that tries
-// seeds on its own before it commits can pick a deal it likes (a good hand
-// for itself or a friend). Closing that takes randomness the host can't
-// foresee: every player sends a random nonce after the commitment and the
-// deal's seed becomes a hash of the committed secret and every nonce.
+// On its own it would not stop a host that tries seeds before it commits
+// until one deals it a good hand: the players' nonces, mixed in after the
+// commitment (toss.go), do.
 
 // commitDomain keeps a commitment from equalling any other SHA-256 use.
 const commitDomain = "bullshit/commit/v1"

@@ -7,17 +7,21 @@ import (
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
-// Verify checks a finished game as one seat saw it: the revealed seed and
-// salt against the commitment the host published before the deal, then
-// the whole game with engine.Audit against received, the events the seat
-// was sent in order (seat -1: a spectator). It returns what did not match,
-// nil when the game verifies.
-func Verify(commitment [32]byte, salt [SaltSize]byte, cfg engine.Config, steps []engine.Step, seat int, received []engine.Event) []string {
-	var out []string
+// Verify checks a finished game as one seat saw it: the revealed seed
+// (cfg.Seed, the host's) and salt against the commitment the host
+// published before the deal, the toss (every mixed nonce against its
+// commitment, this seat's own nonce used), then the whole game, dealt from
+// DealSeed, with engine.Audit against received, the events the seat was
+// sent in order (seat -1: a spectator). It returns what did not match, nil
+// when the game verifies, and notes that are no fault of the host's.
+func Verify(commitment [32]byte, salt [SaltSize]byte, cfg engine.Config, toss Toss, steps []engine.Step, seat int, received []engine.Event) (problems, notes []string) {
 	if !CheckCommit(commitment, cfg.Seed, salt) {
-		out = append(out, ErrCommitMismatch.Error()+": the deal is not the one promised.")
+		problems = append(problems, ErrCommitMismatch.Error()+": the deal is not the one promised.")
 	}
-	return append(out, engine.Audit(cfg, steps, seat, received)...)
+	p, notes := checkToss(commitment, cfg.Seats, seat, toss)
+	problems = append(problems, p...)
+	cfg.Seed = DealSeed(cfg.Seed, salt, toss.Nonces)
+	return append(problems, engine.Audit(cfg, steps, seat, received)...), notes
 }
 
 // EngSteps is a journal's or a reveal's steps as the engine's.

@@ -93,6 +93,7 @@ type Client struct {
 	at      time.Time // when the last update came
 	closes  time.Time // when the open window or hand-over closes, on our clock; zero for none
 	rec     record
+	toss    toss // our part in the deal's toss (toss.go)
 	news    []string
 	notice  string
 	refusal string
@@ -351,7 +352,9 @@ func (c *Client) play(l *link) {
 			l.close()
 			return
 		}
-		c.take(env.Msg)
+		if reply := c.take(env.Msg); reply != nil {
+			c.sendOn(l, env.Table, env.Term, reply)
+		}
 		c.changed()
 	}
 }

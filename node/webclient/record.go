@@ -63,14 +63,18 @@ func sameEvent(a, b engine.Event) bool {
 type auditResult struct {
 	Verified bool
 	Problems []string
+	Notes    []string // no fault of the host's: a nonce that came too late
 }
 
-// take applies one message from the host. Called by run's goroutine.
-func (c *Client) take(m protocol.Message) {
+// take applies one message from the host, and returns our answer to it if
+// it takes one (the deal's toss). Called by run's goroutine.
+func (c *Client) take(m protocol.Message) protocol.Message {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := time.Now()
 	switch m := m.(type) {
+	case protocol.Toss:
+		return c.answerToss(m)
 	case protocol.Lobby:
 		c.lobby = m
 		c.rules = gamewire.Rules(m.Settings)
@@ -132,6 +136,7 @@ func (c *Client) take(m protocol.Message) {
 		c.refusal = protocol.Clean(m.Message, protocol.MaxText)
 		c.addNews(c.refusal)
 	}
+	return nil
 }
 
 // dealAt is where a new game's deal is among events, or -1.
@@ -164,6 +169,7 @@ func (c *Client) auditPart(m protocol.Audit) {
 	r.parts = nil
 	res := &auditResult{}
 	if len(m.Salt) != gamewire.SaltSize {
+		c.toss = toss{}
 		res.Problems = []string{"the host revealed a salt of the wrong size."}
 		c.sheet = res
 		return
@@ -171,7 +177,11 @@ func (c *Client) auditPart(m protocol.Audit) {
 	var salt [gamewire.SaltSize]byte
 	copy(salt[:], m.Salt)
 	cfg := engine.Config{Rules: c.rules, Seats: len(c.lobby.Players), Seed: m.Seed}
-	res.Problems = gamewire.Verify(c.lobby.Commit, salt, cfg, steps, c.seat, r.got)
+	tt, rerun := c.tossRecord()
+	res.Problems, res.Notes = gamewire.Verify(c.lobby.Commit, salt, cfg, tt, steps, c.seat, r.got)
+	if rerun {
+		res.Problems = append(res.Problems, "the host asked for a new nonce after this phone had revealed one, and dealt from the second toss: it could have chosen between deals.")
+	}
 	if r.rewrote != "" {
 		res.Problems = append([]string{r.rewrote}, res.Problems...)
 	}

@@ -1,0 +1,271 @@
+package node
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// The deal's coin toss, host side (the why and the hashes are in
+// gamewire/toss.go). Start does not deal at once when a seat's node can
+// toss (a 1.4 player, terminal or phone): the host draws its seed and
+// salt, commits, and asks each such seat for a nonce commitment; once all
+// are in, or Timing.Toss has passed, it relays them all and asks for the
+// nonces; once all are in, or Timing.Toss has passed again, it deals from
+// DealSeed. A seat that sent no commitment in time is left out of the
+// reveal, and one that sent no nonce in time out of the deal: the deal goes
+// ahead without them, the notice and their audits say so. A table with no
+// such seat (the host and bots, or only older players) deals at once from
+// the host's seed, as before.
+
+// NonceSize is the length of a player's nonce.
+const NonceSize = gamewire.NonceSize
+
+// ErrNonceMismatch is a revealed nonce that doesn't match its commitment.
+var ErrNonceMismatch = gamewire.ErrNonceMismatch
+
+// ErrNoToss is a nonce or commitment that comes when the host isn't asking
+// for one: no toss, another deal's, the commitments already relayed, or
+// one already sent.
+var ErrNoToss = errors.New("The host isn't asking for that now.")
+
+// NonceHash is gamewire.NonceHash.
+func NonceHash(round [32]byte, seat int, nonce [NonceSize]byte) [32]byte {
+	return gamewire.NonceHash(round, seat, nonce)
+}
+
+// DealSeed is gamewire.DealSeed: the engine's seed from the host's seed
+// and salt and the players' nonces.
+func DealSeed(seed uint64, salt [SaltSize]byte, nonces [][NonceSize]byte) uint64 {
+	return gamewire.DealSeed(seed, salt, nonces)
+}
+
+// NewNonce draws a nonce from crypto/rand.
+func NewNonce() ([NonceSize]byte, error) {
+	var n [NonceSize]byte
+	_, err := rand.Read(n[:])
+	return n, err
+}
+
+// TossAsk is the host asking a seat for its part of the toss: a nonce
+// commitment (no Commits) or, with every seat's commitment, the nonce.
+type TossAsk struct {
+	Round   [32]byte
+	Commits [][32]byte
+}
+
+// toss is a deal waiting on the players' nonces. Owned by the table
+// goroutine.
+type toss struct {
+	seed    uint64
+	salt    [SaltSize]byte
+	round   [32]byte // Commit(seed, salt)
+	asked   map[int]bool
+	commits [][32]byte
+	nonces  [][NonceSize]byte
+	relayed bool
+	stage   int // bumped at each stage, so a stale timer does nothing
+}
+
+// tossing reports whether seat s takes part in a toss: a person's node
+// that said it can, connected now.
+func (s *seat) tossing() bool { return s.tosses && s.box != nil && s.owner != "" && s.owner != "local" }
+
+// startToss begins the toss for a deal from seed and salt, or reports
+// false if no seat can take part.
+func (t *Table) startToss(seed uint64, salt [SaltSize]byte) bool {
+	tt := &toss{seed: seed, salt: salt, round: Commit(seed, salt), asked: map[int]bool{},
+		commits: make([][32]byte, len(t.seats)), nonces: make([][NonceSize]byte, len(t.seats))}
+	for i, s := range t.seats {
+		if s.tossing() {
+			tt.asked[i] = true
+		}
+	}
+	if len(tt.asked) == 0 {
+		return false
+	}
+	t.toss = tt
+	for i := range tt.asked {
+		t.seats[i].box.put(Update{Table: t.state(i), At: t.now(), Toss: &TossAsk{Round: tt.round}})
+	}
+	t.tossTimer(tt)
+	return true
+}
+
+// tossTimer bounds the wait of tt's current stage.
+func (t *Table) tossTimer(tt *toss) {
+	tt.stage++
+	stage := tt.stage
+	if t.tossWait != nil {
+		t.tossWait.Stop()
+	}
+	t.tossWait = t.after(t.set.Timing.Toss, func() {
+		if t.toss != tt || tt.stage != stage {
+			return
+		}
+		if !tt.relayed {
+			t.relay(tt)
+		} else {
+			t.dealToss(tt)
+		}
+	})
+}
+
+// Nonce takes seat's part of the toss: its commitment (hash) or, once the
+// commitments are relayed, its nonce. A late, repeated or changed one is
+// refused (ErrNoToss, ErrNonceMismatch) and changes nothing.
+func (t *Table) Nonce(seatNo int, round [32]byte, hash *[32]byte, nonce *[NonceSize]byte) error {
+	var err error
+	derr := t.do(func() { err = t.nonce(seatNo, round, hash, nonce) })
+	if derr != nil {
+		return derr
+	}
+	return err
+}
+
+func (t *Table) nonce(seatNo int, round [32]byte, hash *[32]byte, nonce *[NonceSize]byte) error {
+	tt := t.toss
+	if tt == nil || tt.round != round || !tt.asked[seatNo] {
+		return ErrNoToss
+	}
+	switch {
+	case hash != nil:
+		if tt.relayed || tt.commits[seatNo] != ([32]byte{}) || *hash == ([32]byte{}) {
+			return ErrNoToss
+		}
+		tt.commits[seatNo] = *hash
+		for i := range tt.asked {
+			if tt.commits[i] == ([32]byte{}) {
+				return nil
+			}
+		}
+		t.relay(tt)
+	case nonce != nil:
+		if !tt.relayed || tt.commits[seatNo] == ([32]byte{}) || tt.nonces[seatNo] != ([NonceSize]byte{}) {
+			return ErrNoToss
+		}
+		if !gamewire.CheckNonce(tt.commits[seatNo], round, seatNo, *nonce) || *nonce == ([NonceSize]byte{}) {
+			return ErrNonceMismatch
+		}
+		tt.nonces[seatNo] = *nonce
+		for i, c := range tt.commits {
+			if c != ([32]byte{}) && tt.nonces[i] == ([NonceSize]byte{}) {
+				return nil
+			}
+		}
+		t.dealToss(tt)
+	default:
+		return ErrNoToss
+	}
+	return nil
+}
+
+// relay sends every commitment to each seat that sent one, and asks for
+// the nonces; with none it deals.
+func (t *Table) relay(tt *toss) {
+	tt.relayed = true
+	n := 0
+	for i, c := range tt.commits {
+		if c == ([32]byte{}) {
+			continue
+		}
+		n++
+		if s := t.seats[i]; s.box != nil {
+			s.box.put(Update{Table: t.state(i), At: t.now(), Toss: &TossAsk{Round: tt.round, Commits: append([][32]byte(nil), tt.commits...)}})
+		}
+	}
+	if n == 0 {
+		t.dealToss(tt)
+		return
+	}
+	t.tossTimer(tt)
+}
+
+// dealToss deals from what the toss gathered, naming the seats left out.
+func (t *Table) dealToss(tt *toss) {
+	t.toss = nil
+	if t.tossWait != nil {
+		t.tossWait.Stop()
+	}
+	var late []string
+	for i := range t.seats {
+		if tt.asked[i] && tt.nonces[i] == ([NonceSize]byte{}) {
+			late = append(late, t.seats[i].name)
+		}
+	}
+	if len(late) > 0 {
+		t.notice = fmt.Sprintf("Dealt without %s's nonce: it didn't come in time.", strings.Join(late, " and "))
+	}
+	if err := t.dealFrom(tt.seed, tt.salt, tt.nonces); err != nil {
+		t.notice = "The deal failed: " + err.Error()
+		t.deliver(nil, "")
+	}
+}
+
+// mixed is nonces, or nil if it holds none: a game that mixed no nonce
+// looks like one from before the toss.
+func mixed(nonces [][NonceSize]byte) [][NonceSize]byte {
+	for _, n := range nonces {
+		if n != ([NonceSize]byte{}) {
+			return append([][NonceSize]byte(nil), nonces...)
+		}
+	}
+	return nil
+}
+
+// rerunProblem is an audit's finding that the host ran the toss again
+// after this seat had revealed its nonce: it could have seen how the first
+// would deal and chosen.
+const rerunProblem = "the host asked for a new nonce after this seat had revealed one, and dealt from the second toss: it could have chosen between deals."
+
+// answerToss is a player node's side of the toss: a fresh nonce's
+// commitment when asked, the nonce once every commitment is relayed with
+// ours among them. It never reveals twice in a toss, nor to a host that
+// left its commitment out.
+func (r *Remote) answerToss(m protocol.Toss) {
+	r.mu.Lock()
+	seat := r.seat
+	if seat < 0 || r.local != nil {
+		r.mu.Unlock()
+		return
+	}
+	var reply protocol.Message
+	switch {
+	case len(m.Commits) == 0:
+		if m.Round == r.toss.Round {
+			break // asked twice: we answered
+		}
+		r.rerun = r.toss.Revealed && r.table.Commit != r.toss.Round
+		n, err := NewNonce()
+		if err != nil {
+			break
+		}
+		r.toss = Toss{Round: m.Round, Mine: n}
+		reply = protocol.NonceCommit{Round: m.Round, Hash: NonceHash(m.Round, seat, n)}
+	case m.Round == r.toss.Round && r.toss.Commits == nil:
+		r.toss.Commits = append([][32]byte(nil), m.Commits...)
+		if seat < len(m.Commits) && m.Commits[seat] == NonceHash(m.Round, seat, r.toss.Mine) {
+			r.toss.Revealed = true
+			reply = protocol.NonceReveal{Round: m.Round, Nonce: r.toss.Mine}
+		}
+	}
+	r.mu.Unlock()
+	if reply != nil {
+		r.send(reply)
+	}
+}
+
+// tossRecord is our toss as the audit of the game just revealed reads it:
+// the nonces from the host's lobby. Called with r.mu held.
+func (r *Remote) tossRecord() Toss {
+	t := r.toss
+	t.Nonces = r.table.Nonces
+	if !t.Revealed {
+		t.Mine = [NonceSize]byte{}
+	}
+	return t
+}
