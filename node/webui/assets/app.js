@@ -12,6 +12,7 @@
 //   #play #call #pass #give [data-quads=RANK] #doubt #believe #skip #sort
 //   #sheet #verified (.ok when this phone's audit passed) #problems #rows
 //   body[data-status] joining|seated|following|closed; body[data-phase]
+//   window.bullshitTimes                   the page's milestones, below
 // Keys on a desktop: C claim (or hand over), S sneak one more under the
 // claim, B BULLSHIT!, G let it go, O sort, D doubt, V believe, K skip.
 "use strict";
@@ -39,9 +40,21 @@ const hintText = {
   handover: "You caught a sneak: pick a card to hand over (one is picked for you), then Hand over.",
 };
 
+// window.bullshitTimes is the page's own log of its milestones, for the
+// browser tests' figures (cmd/bullshit/browser_figures_e2e_test.go), as
+// {ev, t, play} with t from performance.now() (ms since the navigation
+// began): "ready" the player loaded and the form usable; "table" the first
+// state drawn (the waiting room or the table); "call" a BULLSHIT! of ours
+// leaving (the tap); "verdict" the first state with its cards turned up,
+// drawn; "lost" another's call settled the play first. Nothing reads it.
+window.bullshitTimes = [];
+let calledAt = null;    // our BULLSHIT! awaiting its verdict: {t, play}
+function mark(ev, t, play) { window.bullshitTimes.push({ ev, t, play: play || 0 }); }
+
 function buzz(ms) { if (navigator.vibrate) navigator.vibrate(ms); }
 
 function start() {
+  mark("ready", performance.now());
   $("#me").textContent = "…" + bullshit.me().slice(-6);
   $("#nick").value = bullshit.nick();
   const go = (watch) => {
@@ -106,8 +119,10 @@ function wire() {
 }
 
 function send(m) {
+  const t = performance.now();
   const why = bullshit.move(JSON.stringify(Object.assign({ cards: [], claim: 0, rank: -1 }, m)));
   $("#refusal").textContent = why || "";
+  if (!why && m.kind === "call" && st) { calledAt = { t, play: st.play }; mark("call", t, st.play); }
   // A move sent is a move made: its buttons go until the host's next state
   // says what we may do, so a double tap can't send it twice.
   if (!why) for (const id of ["#play", "#give", "#call", "#pass", "#doubt", "#believe", "#skip"]) $(id).hidden = true;
@@ -143,6 +158,11 @@ function show(s) {
   if (m.give && !(prev && prev.moves && prev.moves.give)) { picked = new Set(m.giveAuto || []); }
   if (m.choose && !(m.ranks || []).some((r) => r.rank === rank)) rank = m.ranks[0].rank;
   drawSeats(s); drawCentre(s); drawHand(s); drawActions(s); drawPlay(); drawNews(s); drawSheet(s);
+  if (!prev) mark("table", performance.now(), s.play);
+  if (calledAt && (s.reveal || []).some((l) => l.startsWith("Turned up"))) {
+    mark((s.reveal[0] || "").startsWith("You:") ? "verdict" : "lost", performance.now(), calledAt.play);
+    calledAt = null;
+  }
   const mine = !!(m.play || m.call || m.give || m.judge);
   if (mine && !(was.play || was.call || was.give || was.judge)) { buzz(80); buzzed2 = false; }
   was = m;
