@@ -549,12 +549,20 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 // included.
 func TestE2EWebRogue(t *testing.T) {
 	const honest = 2
-	l := newLAN(t, honest+2, false)
+	// A browser player too, where there is a browser: the phone beside
+	// the rogue phone must be answered as the terminals are.
+	phones := 0
+	if chromiumPath() != "" {
+		phones = 1
+	} else {
+		t.Log("no Chromium: the honest players are terminals only")
+	}
+	l := newLAN(t, honest+2+phones, false)
 	dir := t.TempDir()
 	name := "webrogue-" + l.prefix
 	journal := filepath.Join(dir, "journal")
 	const web = "http://10.77.1.1:8080"
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, honest+1, 0,
+	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, honest+1+phones, 0,
 		"--web", strings.TrimPrefix(web, "http://"), "--turn-clock", "5s", "--journal", journal)...)
 	table := host.waitFor(20*time.Second, "the table line", isType("table"))
 	if got := strings.TrimSuffix(table.str("web"), "/"); got != web {
@@ -567,8 +575,30 @@ func TestE2EWebRogue(t *testing.T) {
 			"--capture", filepath.Join(dir, fmt.Sprintf("capture%d", i)))...))
 	}
 	rg := l.startRogue(honest+2, "webrogue", rogueEnv+"=web", rogueWebEnv+"="+web)
-	seats := honest + 2
+	phoneDone := make(chan stepResult, 1)
+	if phones > 0 {
+		b := l.startBrowser(honest+3, "phone", 360, 740)
+		b.sit(web+"/", "Ana")
+		go func() {
+			r, err := b.playUntil(nil, 2*time.Minute)
+			if err != nil {
+				t.Errorf("phone: %v", err)
+			}
+			if r.What != "verified" {
+				b.shot("end")
+			}
+			phoneDone <- r
+		}()
+	}
+	seats := honest + 2 + phones
 	game := finishGame(t, seats, 1, append([]*proc{host}, players...), 2*time.Minute)
+	if phones > 0 {
+		if r := <-phoneDone; r.What != "verified" {
+			t.Errorf("the browser player ended on %+v, want the sheet with the deal verified on the phone", r)
+		} else {
+			t.Logf("the browser player ended at play %d, the deal verified on the phone", r.Play)
+		}
+	}
 	over := rg.waitFor(30*time.Second, "the rogue to see the end", isType("over"))
 	var o overEvent
 	json.Unmarshal([]byte(over.raw), &o)
