@@ -33,6 +33,15 @@ type browser struct {
 // chromium finds the browser or skips: CI installs Debian's chromium.
 func chromium(t *testing.T) string {
 	t.Helper()
+	if p := chromiumPath(); p != "" {
+		return p
+	}
+	t.Skip("needs Chromium for the browser test (CI installs it): apt-get install chromium")
+	return ""
+}
+
+// chromiumPath is the browser, or "" when there is none.
+func chromiumPath() string {
 	for _, p := range []string{os.Getenv("BS_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
 		if p == "" {
 			continue
@@ -41,7 +50,6 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("needs Chromium for the browser test (CI installs it): apt-get install chromium")
 	return ""
 }
 

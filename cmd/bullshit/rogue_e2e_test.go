@@ -147,7 +147,11 @@ func rogueMain(mode string) int {
 		kv["type"] = typ
 		enc.Encode(kv)
 	}
-	if err := runRogue(mode, say); err != nil {
+	run := func() error { return runRogue(mode, say) }
+	if mode == "web" {
+		run = func() error { return runWebRogue(say) }
+	}
+	if err := run(); err != nil {
 		say("error", map[string]any{"text": err.Error()})
 		return 1
 	}
