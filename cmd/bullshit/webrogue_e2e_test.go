@@ -53,6 +53,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/webwire"
+	"github.com/bullshit-game/bullshit/node/webwire/coderws"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -287,7 +288,7 @@ func (r *rogue) webConnect(ctx context.Context, base string) error {
 		var err error
 		ws, resp, err = wsDial(cctx, base, base)
 		if err == nil {
-			conn, err = webwire.Dial(cctx, ws, r.key, nil)
+			conn, err = webwire.Dial(cctx, coderws.New(ws), r.key, nil)
 		}
 		cancel()
 		if err == nil {
@@ -430,7 +431,7 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 		ws, _, err := wsDial(cctx, base, base)
 		var conn *webwire.Conn
 		if err == nil {
-			conn, err = webwire.Dial(cctx, ws, r.key, nil)
+			conn, err = webwire.Dial(cctx, coderws.New(ws), r.key, nil)
 		}
 		cancel()
 		if err != nil {
