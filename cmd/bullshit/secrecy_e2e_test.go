@@ -134,7 +134,7 @@ func loadKnowledge(t *testing.T, journal string) *knowledge {
 		t.Fatalf("the host's journal: %v", err)
 	}
 	j.Close()
-	k, err := replayKnowledge(h.Config, steps)
+	k, err := replayKnowledge(h.Dealt(), steps)
 	if err != nil {
 		t.Fatal(err)
 	}
