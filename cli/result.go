@@ -165,7 +165,7 @@ func (t *tableModel) resultView() string {
 	early := v.Phase != engine.PhaseOver
 	head := fmt.Sprintf("Game over · %d plays", v.No)
 	if early {
-		head = fmt.Sprintf("Game ended early · %d plays", v.No)
+		head = fmt.Sprintf("Game ended early after %d plays", v.No)
 	}
 	if d := t.end - t.start; d > 0 {
 		head += " · " + minutes(d)

@@ -394,7 +394,7 @@ func TestEndedEarly(t *testing.T) {
 	u.Table.Phase = "over"
 	u.Notice = "The host ended the game early."
 	h.send(updateMsg{sess: h.sess, u: u, at: h.local})
-	h.has("Game ended early · 0 plays", "The host ended the game before anyone won.", "Place", "–", "13", "The host ended the game early.")
+	h.has("Game ended early after 0 plays", "The host ended the game before anyone won.", "Place", "–", "13", "The host ended the game early.")
 	h.lacks("0th")
 }
 

@@ -250,8 +250,17 @@ func (ho *Hosted) phaseChanged(l TableInfoLite) {
 	}
 }
 
-// Close stops the table, its server and its advert.
+// Close stops the table, its server and its advert. A game still in play
+// is ended first, and its reveal given a moment to reach the players (at
+// most RevealFlush), so that they audit the plays so far.
 func (h *Hosted) Close() {
+	if n := h.Server.conns0(); n > 0 {
+		if ended, _ := h.Table.EndEarly(); ended {
+			h.Server.awaitReveals(n, RevealFlush)
+		}
+	} else {
+		h.Table.EndEarly()
+	}
 	h.mu.Lock()
 	adv := h.adv
 	h.adv = nil

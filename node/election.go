@@ -115,8 +115,9 @@ func (r *Remote) failover() {
 		}
 		return
 	}
-	if r.view.Phase == engine.PhaseOver {
-		// The game is over: a host that leaves now owes us nothing more.
+	if r.view.Phase == engine.PhaseOver || r.table.Phase == PhaseOver {
+		// The game is over (or the host ended it, and revealed it): a
+		// host that leaves now owes us nothing more.
 		r.mu.Unlock()
 		r.notice("The host has left the finished game.")
 		r.Close()
@@ -380,7 +381,7 @@ func (r *Remote) takeover() *Server {
 	}
 	rec := &recovery{r: r, table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{})}
 	rec.add(r.journal, r.shares)
-	srv := &Server{h: r.h, signer: signer, tid: r.tid, code: r.code, conns: map[*srvConn]bool{}, rec: rec,
+	srv := &Server{h: r.h, signer: signer, tid: r.tid, code: r.code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64), rec: rec,
 		ready: make(chan struct{}), timing: r.timing}
 	srv.term.Store(term)
 	rec.srv = srv

@@ -114,7 +114,7 @@ func revealIn(events []engine.Event) bool {
 // awaitAudit waits a little for the fairness audit that follows the end of
 // a game over the network (a table on this machine sends it with the end).
 func awaitAudit(ctx context.Context, s Session, last Update, show func(Update)) Update {
-	if last.Audit != nil && last.View.Phase == engine.PhaseOver {
+	if last.Audit != nil && (last.View.Phase == engine.PhaseOver || last.Audit.Early) {
 		return last
 	}
 	t := time.NewTimer(5 * time.Second)

@@ -67,6 +67,33 @@ type Server struct {
 	Dropped atomic.Int64
 
 	failSend func(*srvConn, protocol.Message) error // tests: a send that fails before it is sealed
+
+	revealed chan struct{} // a reveal went out whole on one connection (awaitReveals)
+}
+
+// RevealFlush is the longest a host that is closing waits for the reveal
+// of a game it ended to reach its players.
+const RevealFlush = time.Second
+
+// conns0 is how many connections the server has now.
+func (s *Server) conns0() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// awaitReveals waits until n connections have been sent the reveal whole,
+// or max has passed.
+func (s *Server) awaitReveals(n int, max time.Duration) {
+	t := time.NewTimer(max)
+	defer t.Stop()
+	for ; n > 0; n-- {
+		select {
+		case <-s.revealed:
+		case <-t.C:
+			return
+		}
+	}
 }
 
 // Serve starts serving t on h, signing with key (h's own identity key).
@@ -78,7 +105,7 @@ func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{h: h, signer: signer, table: t, tid: t.wireID(), code: t.set.Code, conns: map[*srvConn]bool{},
+	s := &Server{h: h, signer: signer, table: t, tid: t.wireID(), code: t.set.Code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64),
 		ready: make(chan struct{}), timing: t.set.Timing}
 	close(s.ready)
 	s.term.Store(1)
@@ -457,6 +484,10 @@ func (c *srvConn) pump(done chan struct{}) {
 						return
 					}
 				}
+				select {
+				case c.s.revealed <- struct{}{}:
+				default:
+				}
 			}
 		}
 	}
@@ -532,7 +563,7 @@ func wireLobby(t *TableState) protocol.Lobby {
 	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
 		Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second), CallWindow: t.Rules.Window.Milliseconds()},
 		Started: t.Phase != PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening),
-		Nonces: t.Nonces}
+		Nonces: t.Nonces, Commits: t.Commits}
 	for i, s := range t.Seats {
 		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs,
 			Web: s.Web, WebAddr: s.WebAddr}
@@ -575,9 +606,12 @@ func engLobby(l *protocol.Lobby) TableState {
 	t := TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,
 		You: l.You, Host: protocol.Clean(l.Host, protocol.MaxNick),
 		Phase: TablePhase(l.Phase), Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
-		Commit: l.Commit, Evening: engEvening(l.Evening), Nonces: l.Nonces}
+		Commit: l.Commit, Evening: engEvening(l.Evening), Nonces: l.Nonces, Commits: l.Commits}
 	if len(t.Nonces) == 0 {
 		t.Nonces = nil
+	}
+	if len(t.Commits) == 0 {
+		t.Commits = nil
 	}
 	for _, p := range l.Players {
 		si := SeatInfo{Name: protocol.Clean(p.Nick, protocol.MaxNick), Bot: protocol.Clean(p.Bot, protocol.MaxNick),
@@ -626,6 +660,10 @@ type Remote struct {
 	shares   map[int]Share    // our shares of its hidden parts
 	toss     Toss             // our part in the deal's toss (toss.go), for the audit
 	rerun    bool             // the host asked again after we had revealed a nonce it never dealt from
+	watched  struct {         // a spectator's record of the nonce commitments, as first published with the deal
+		round   [32]byte
+		commits [][32]byte
+	}
 
 	saveDir string
 	savedTo string // where the game was saved at its end
@@ -876,6 +914,11 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 				}
 			}
 			r.table = t
+			if t.Commits != nil && t.Commit != r.watched.round {
+				// The first the host showed us for this deal is the one it
+				// is held to: a later Lobby can't change our record.
+				r.watched.round, r.watched.commits = t.Commit, t.Commits
+			}
 			r.mu.Unlock()
 		case protocol.Update:
 			r.mu.Lock()
@@ -971,11 +1014,17 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 	if len(m.Salt) != SaltSize {
 		return Update{Table: r.table, View: r.view, Audit: &AuditResult{Problems: []string{"the host revealed a salt of the wrong size"}}}, true
 	}
-	problems, notes := verifyGame(g)
-	if r.rerun {
-		problems = append(problems, rerunProblem)
+	if r.seat < 0 && r.watched.round == r.table.Commit && r.watched.round != ([32]byte{}) {
+		// A spectator has no nonce of its own, but holds the host to the
+		// commitments it published with the deal.
+		g.Toss.Round, g.Toss.Commits = r.watched.round, r.watched.commits
 	}
-	u := Update{Table: r.table, View: r.view, Audit: &AuditResult{Verified: len(problems) == 0, Problems: problems, Notes: notes},
+	res := auditOf(g)
+	if r.rerun {
+		res.Problems = append(res.Problems, rerunProblem)
+		res.Verified = false
+	}
+	u := Update{Table: r.table, View: r.view, Audit: res,
 		Reveal: &Reveal{Config: g.Config, Salt: salt, Nonces: g.Toss.Nonces, Steps: steps}} // for the sheet's highlights
 	if r.saveDir != "" {
 		who := fmt.Sprintf("seat%d", r.seat+1)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 )
 
 // A Session is one seat's (or a spectator's) line to a table: what a screen
@@ -104,6 +105,9 @@ type TableState struct {
 	// Nonces are the players' nonces the deal mixed, one a seat (zero: none
 	// from that seat); nil when it mixed none.
 	Nonces [][NonceSize]byte
+	// Commits are the players' commitments to those nonces, as the toss
+	// relayed them before the reveal; nil when there was no toss.
+	Commits [][32]byte
 }
 
 // SeatInfo is one seat as the table shows it.
@@ -123,4 +127,21 @@ type AuditResult struct {
 	Verified bool
 	Problems []string
 	Notes    []string // what the audit saw that is no fault of the host's: a nonce that came too late
+	// Early is a game the host ended before it finished, as the replay of
+	// its reveal says: the audit is of the Plays so far.
+	Early bool
+	Plays int
+}
+
+// String is the audit in a line: "deal verified", "ended early after 12
+// plays; deal verified", or the first thing that didn't match.
+func (a *AuditResult) String() string {
+	return gamewire.Summary(a.Verified, a.Early, a.Plays, a.Problems)
+}
+
+// auditOf audits a game as g's seat saw it (seat -1: a spectator).
+func auditOf(g SavedGame) *AuditResult {
+	problems, notes := verifyGame(g)
+	plays, over := gamewire.Played(g.Config, g.Salt, g.Toss.Nonces, g.Steps)
+	return &AuditResult{Verified: len(problems) == 0, Problems: problems, Notes: notes, Early: !over, Plays: plays}
 }

@@ -110,6 +110,10 @@ type Table struct {
 	waiting  map[int]bool      // seats whose move the reveal pause refused
 	evening  Evening           // the running score of the games at these seats (evening.go)
 	nonces   [][NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
+	commits  [][32]byte        // their commitments, as the toss relayed them: a spectator checks the nonces against them
+	pub      []engine.Event    // every public event of this game: a spectator's backlog and audit
+	early    bool              // the host ended this game before it finished
+	reveal   bool              // the next delivery carries the reveal though no event came with it (an early end)
 	toss     *toss             // a deal waiting on the players' nonces
 	tossWait *time.Timer
 	plays    atomic.Int64 // the last play's number, for heartbeats off the table goroutine
@@ -317,7 +321,8 @@ func (t *Table) Watch() (*LocalSession, error) {
 	box := newMailbox()
 	if err := t.do(func() {
 		t.specs[box] = true
-		t.sendSpec(box, nil)
+		t.specBacklog(box)
+		t.sendSpec(box, nil, nil)
 	}); err != nil {
 		return nil, err
 	}
@@ -420,6 +425,7 @@ func (t *Table) deal() error {
 	if t.startToss(seed, salt) {
 		return nil // dealToss deals
 	}
+	t.commits = nil
 	return t.dealFrom(seed, salt, nil)
 }
 
@@ -433,6 +439,7 @@ func (t *Table) dealFrom(seed uint64, salt [SaltSize]byte, nonces [][NonceSize]b
 	t.seed, t.salt, t.nonces = seed, salt, nonces
 	t.commit = Commit(seed, t.salt)
 	t.sent = make([][]engine.Event, len(t.seats))
+	t.pub, t.early = nil, false
 	t.cursor = make([]int, len(t.seats))
 	t.shares = map[int][]Share{}
 	if sh, err := SplitSeed(seed, t.salt, len(t.seats), t.threshold(), nil); err == nil {
@@ -516,16 +523,28 @@ func (t *Table) Control(action string) error {
 	case "start", "again":
 		return t.Start()
 	case "end":
-		return t.do(func() {
-			if t.phase == PhasePlaying {
-				t.phase = PhaseOver
-				t.stopTimers()
-				t.phaseChanged()
-				t.deliver(nil, "The host ended the game early.")
-			}
-		})
+		_, err := t.EndEarly()
+		return err
 	}
 	return fmt.Errorf("no table action %q", action)
+}
+
+// EndEarly ends the game in play, if one is, and says whether it did.
+// Every seat and spectator still gets the reveal of the deal and audits
+// the plays so far: a host can't end a game to hide what it did.
+func (t *Table) EndEarly() (bool, error) {
+	ended := false
+	err := t.do(func() {
+		if t.phase != PhasePlaying {
+			return
+		}
+		t.phase, t.early, ended = PhaseOver, true, true
+		t.stopTimers()
+		t.phaseChanged()
+		t.reveal = true
+		t.deliver(nil, "The host ended the game early.")
+	})
+	return ended, err
 }
 
 // Move applies a seat's command, as it arrives. A refusal goes back to the
@@ -840,7 +859,11 @@ func (t *Table) stopTimers() {
 func (t *Table) state(you int) TableState {
 	ts := TableState{ID: t.ID, Name: t.set.Name, Preset: t.set.Rules.Preset, Rules: t.set.Rules, You: you,
 		Host: t.host, Words: hostWords(t.hostPeer), Phase: t.phase, Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit,
-		Evening: t.evening.Clone(), Web: t.webURL, Nonces: mixed(t.nonces)}
+		Evening: t.evening.Clone(), Web: t.webURL, Nonces: mixed(t.nonces),
+		Commits: append([][32]byte(nil), t.commits...)}
+	if t.commits == nil {
+		ts.Commits = nil
+	}
 	ts.Seats = make([]SeatInfo, len(t.seats))
 	for i, s := range t.seats {
 		name := s.name
@@ -873,9 +896,15 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 	}
 	now := t.now()
 	var reveal *Reveal
-	if t.phase == PhaseOver && t.game != nil {
+	if t.phase == PhaseOver && t.game != nil && (len(events) > 0 || t.reveal) {
 		reveal = &Reveal{Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: t.seed}, Salt: t.salt,
 			Nonces: mixed(t.nonces), Steps: append([]engine.Step(nil), t.log...)}
+	}
+	t.reveal = false
+	for i := range events {
+		if events[i].Public() {
+			t.pub = append(t.pub, events[i])
+		}
 	}
 	for i, s := range t.seats {
 		var mine []engine.Event
@@ -899,7 +928,7 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 		if t.game != nil {
 			u.View = t.game.View(i)
 		}
-		if reveal != nil && len(events) > 0 {
+		if reveal != nil {
 			u.Reveal = reveal
 			u.Audit = t.audit(i, reveal)
 		}
@@ -907,7 +936,7 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 		s.box.put(u)
 	}
 	for m := range t.specs {
-		t.sendSpec(m, events)
+		t.sendSpec(m, events, reveal)
 	}
 }
 
@@ -918,9 +947,15 @@ func (t *Table) audit(seat int, r *Reveal) *AuditResult {
 	if seat >= 0 && seat < len(t.sent) {
 		got = t.sent[seat]
 	}
-	problems, notes := verifyGame(SavedGame{Table: t.set.Name, Seat: seat, Config: r.Config, Salt: r.Salt,
-		Commitment: t.commit, Toss: Toss{Nonces: r.Nonces}, Steps: r.Steps, Events: got})
-	return &AuditResult{Verified: len(problems) == 0, Problems: problems, Notes: notes}
+	if seat < 0 {
+		got = t.pub
+	}
+	g := SavedGame{Table: t.set.Name, Seat: seat, Config: r.Config, Salt: r.Salt,
+		Commitment: t.commit, Toss: Toss{Nonces: r.Nonces}, Steps: r.Steps, Events: got}
+	if seat < 0 && t.commits != nil {
+		g.Toss.Round, g.Toss.Commits = t.commit, t.commits
+	}
+	return auditOf(g)
 }
 
 // backlog sends a returning seat every event it was sent before, for its
@@ -941,7 +976,9 @@ func (t *Table) backlog(seat int) {
 	s.box.put(u)
 }
 
-func (t *Table) sendSpec(m *mailbox, events []engine.Event) {
+// sendSpec sends a spectator the public part of events, and at the end the
+// reveal with the audit a remote spectator would make of it.
+func (t *Table) sendSpec(m *mailbox, events []engine.Event, reveal *Reveal) {
 	var pub []engine.Event
 	for _, e := range events {
 		if e.Public() {
@@ -953,7 +990,20 @@ func (t *Table) sendSpec(m *mailbox, events []engine.Event) {
 		u.View = t.game.View(-1)
 		u.Deadline, _ = t.game.Deadline()
 	}
+	if reveal != nil {
+		u.Reveal, u.Audit = reveal, t.audit(-1, reveal)
+	}
 	m.put(u)
+}
+
+// specBacklog sends a spectator who comes in after the deal every public
+// event so far, so that its audit at the end has the whole public record
+// to hold the replay against.
+func (t *Table) specBacklog(m *mailbox) {
+	if t.game == nil || len(t.pub) == 0 {
+		return
+	}
+	m.put(Update{Events: append([]engine.Event(nil), t.pub...), Table: t.state(-1), Backlog: true, At: t.now(), View: t.game.View(-1)})
 }
 
 func (t *Table) phaseChanged() {

@@ -200,6 +200,7 @@ func (t *Table) dealToss(tt *toss) {
 	if len(late) > 0 {
 		t.notice = fmt.Sprintf("Dealt without %s's nonce: it didn't come in time.", strings.Join(late, " and "))
 	}
+	t.commits = tt.commits
 	if err := t.dealFrom(tt.seed, tt.salt, tt.nonces); err != nil {
 		t.notice = "The deal failed: " + err.Error()
 		t.deliver(nil, "")

@@ -174,6 +174,11 @@ type Lobby struct {
 	// a player who didn't reveal in time); empty when it mixed none. They
 	// ride here so that a host elected later deals the same cards.
 	Nonces [][32]byte `protocol:"optional"`
+	// Commits are the players' commitments to those nonces as the toss
+	// relayed them before the reveal (1.5), one a seat, zero for a seat
+	// that sent none: a spectator, who takes no part in the toss, checks
+	// the nonces against them at the end.
+	Commits [][32]byte `protocol:"optional"`
 }
 
 // Evening is a table's running score across the games at the same seats.

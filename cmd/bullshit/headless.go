@@ -180,6 +180,17 @@ func (p printer) result(u node.Update, seat int, stop os.Signal) {
 	m["unfinished"] = true
 	var text string
 	switch {
+	case u.Audit != nil && u.Audit.Early:
+		// The host ended the game: its reveal came all the same, and the
+		// plays so far were audited.
+		m["early"], m["plays"] = true, u.Audit.Plays
+		if stop != nil {
+			m["stopped"] = signalName(stop)
+		}
+		text = "Game " + u.Audit.String() + "."
+		for _, pr := range u.Audit.Problems {
+			text += "\n  ✘ " + pr
+		}
 	case stop != nil && u.Table.Phase != "" && u.Table.Phase != node.PhaseWaiting:
 		m["stopped"] = signalName(stop)
 		text = fmt.Sprintf("Stopped (%s) after %d plays; the game did not finish.", signalName(stop), v.No)
@@ -404,12 +415,41 @@ func runHost(args []string) error {
 		}
 	}
 	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, *pace, out.update)
+	if stop.signal() != nil {
+		last = endEarly(hosted, sess, last, out.update)
+	}
 	out.result(last, seatNo, stop.signal())
 	if last.View.Phase == engine.PhaseOver {
 		// Stay a moment so the players' screens get the end.
 		time.Sleep(300 * time.Millisecond)
 	}
 	return ended(last, err, stop)
+}
+
+// endEarly ends the game a signal stopped the host in, if one is in play:
+// the players get the reveal and audit the plays so far (hosted.Close
+// waits for it to reach them), and so does the host's own seat, whose
+// audit it returns on last.
+func endEarly(hosted *node.Hosted, sess node.Session, last node.Update, show func(node.Update)) node.Update {
+	if ended, err := hosted.EndEarly(); !ended || err != nil {
+		return last
+	}
+	t := time.NewTimer(2 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case u, ok := <-sess.Updates():
+			if !ok {
+				return last
+			}
+			show(u)
+			if u.Audit != nil {
+				return u
+			}
+		case <-t.C:
+			return last
+		}
+	}
 }
 
 // twoTables says what to type when a name is two tables': "two tables

@@ -1,6 +1,7 @@
 package gamewire
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -35,4 +36,34 @@ func EngSteps(ws []protocol.Step) []engine.Step {
 		}
 	}
 	return out
+}
+
+// Played is how far the revealed game goes: its plays, and whether it
+// reached its end. A game the host ended early replays to a game not over;
+// the audit is then of the plays so far. It is read from the replay, not
+// from the host's word. A log that doesn't replay counts its plays up to
+// the step that breaks it.
+func Played(cfg engine.Config, salt [SaltSize]byte, nonces [][NonceSize]byte, steps []engine.Step) (plays int, over bool) {
+	cfg.Seed = DealSeed(cfg.Seed, salt, nonces)
+	g, _, err := engine.Replay(cfg, steps)
+	if g == nil {
+		return 0, false
+	}
+	return g.Plays(), err == nil && g.Over()
+}
+
+// Summary is an audit's result in a line: "deal verified", "ended early
+// after 12 plays; deal verified", or the first thing that didn't match.
+func Summary(verified, early bool, plays int, problems []string) string {
+	s := "deal verified"
+	if !verified {
+		s = "the deal did NOT verify"
+		if len(problems) > 0 {
+			s += ": " + problems[0]
+		}
+	}
+	if early {
+		s = fmt.Sprintf("ended early after %d plays; %s", plays, s)
+	}
+	return s
 }

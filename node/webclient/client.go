@@ -101,6 +101,7 @@ type Client struct {
 	revealT time.Time // when the reveal panel goes
 	soonest bool
 	sheet   *auditResult
+	watched watched // a spectator's record of the nonce commitments (record.go)
 }
 
 // link is one connection to a node.

@@ -129,6 +129,8 @@ func (s Sheet) AppendJSON(b []byte) []byte {
 	o.bool("checked", s.Checked)
 	o.key("problems")
 	o.b = appendList(o.b, s.Problems, stringJSON)
+	o.bool("early", s.Early)
+	o.str("summary", s.Summary)
 	return o.close()
 }
 

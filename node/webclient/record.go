@@ -25,6 +25,14 @@ type record struct {
 	parts   []protocol.Audit
 }
 
+// watched is a spectator's record of the players' nonce commitments, as
+// the host first published them with the deal (Lobby.Commits): a later
+// Lobby can't change it. A player has its own toss record instead.
+type watched struct {
+	round   [32]byte
+	commits [][32]byte
+}
+
 // newGame starts the record of a new game at the same seats.
 func (r *record) newGame() { *r = record{} }
 
@@ -64,6 +72,8 @@ type auditResult struct {
 	Verified bool
 	Problems []string
 	Notes    []string // no fault of the host's: a nonce that came too late
+	Early    bool     // the revealed game stops before its end: the host ended it early
+	Plays    int      // the revealed game's plays
 }
 
 // take applies one message from the host, and returns our answer to it if
@@ -77,6 +87,9 @@ func (c *Client) take(m protocol.Message) protocol.Message {
 		return c.answerToss(m)
 	case protocol.Lobby:
 		c.lobby = m
+		if len(m.Commits) > 0 && m.Commit != c.watched.round {
+			c.watched = watched{round: m.Commit, commits: m.Commits}
+		}
 		c.rules = gamewire.Rules(m.Settings)
 		if m.You != c.seat && m.You >= -1 {
 			c.seat = m.You
@@ -178,6 +191,11 @@ func (c *Client) auditPart(m protocol.Audit) {
 	copy(salt[:], m.Salt)
 	cfg := engine.Config{Rules: c.rules, Seats: len(c.lobby.Players), Seed: m.Seed}
 	tt, rerun := c.tossRecord()
+	if c.seat < 0 && c.watched.round == c.lobby.Commit && c.watched.round != ([32]byte{}) {
+		tt.Round, tt.Commits = c.watched.round, c.watched.commits
+	}
+	res.Plays, res.Early = gamewire.Played(cfg, salt, tt.Nonces, steps)
+	res.Early = !res.Early
 	res.Problems, res.Notes = gamewire.Verify(c.lobby.Commit, salt, cfg, tt, steps, c.seat, r.got)
 	if rerun {
 		res.Problems = append(res.Problems, "the host asked for a new nonce after this phone had revealed one, and dealt from the second toss: it could have chosen between deals.")
@@ -187,9 +205,13 @@ func (c *Client) auditPart(m protocol.Audit) {
 	}
 	res.Verified = len(res.Problems) == 0
 	c.sheet = res
+	early := ""
+	if res.Early {
+		early = fmt.Sprintf("Ended early after %d plays. ", res.Plays)
+	}
 	if res.Verified {
-		c.addNews("Deal verified on this phone: the host's reveal replays to everything you were shown.")
+		c.addNews(early + "Deal verified on this phone: the host's reveal replays to everything you were shown.")
 	} else {
-		c.addNews("The deal did NOT verify on this phone: " + res.Problems[0])
+		c.addNews(early + "The deal did NOT verify on this phone: " + res.Problems[0])
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/assist"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 )
 
 // State is everything the page shows, as plain data (it is sent to the
@@ -108,6 +109,10 @@ type Sheet struct {
 	Verified bool     `json:"verified"` // this client's own audit passed
 	Checked  bool     `json:"checked"`  // the audit has run
 	Problems []string `json:"problems"`
+	// Early is a game the host ended before it finished (the replay of its
+	// reveal says so): the sheet and the audit are of the plays so far.
+	Early   bool   `json:"early"`
+	Summary string `json:"summary"` // the audit in a line: "ended early after 12 plays; deal verified"
 }
 
 // Row is one seat on the sheet, in finishing order.
@@ -197,7 +202,9 @@ func (c *Client) State() State {
 	for _, x := range assist.SortHand(v.Hand, v, mode) {
 		s.Hand = append(s.Hand, card(x))
 	}
-	s.Moves = c.moves(v)
+	if c.lobby.Phase != "over" { // a game ended early leaves a view in play: no move is taken
+		s.Moves = c.moves(v)
+	}
 	s.Assist = assist.CantBeTrue(v, c.name)
 	switch {
 	case s.Moves.Give > 0:
@@ -207,7 +214,9 @@ func (c *Client) State() State {
 	case s.Moves.Call:
 		s.Hint = "window"
 	}
-	if v.Phase == engine.PhaseOver {
+	if v.Phase == engine.PhaseOver || c.sheet != nil {
+		// A game the host ended early has no last view, but its reveal
+		// and our audit of it still make a sheet.
 		s.Sheet = c.sheetOf(v)
 	}
 	return s
@@ -260,6 +269,9 @@ func (c *Client) sheetOf(v *engine.View) *Sheet {
 	sh := &Sheet{Plays: v.No}
 	if c.sheet != nil {
 		sh.Checked, sh.Verified, sh.Problems = true, c.sheet.Verified, slices.Clone(c.sheet.Problems)
+		sh.Early = c.sheet.Early
+		sh.Plays = max(sh.Plays, c.sheet.Plays)
+		sh.Summary = gamewire.Summary(sh.Verified, sh.Early, sh.Plays, sh.Problems)
 	}
 	for i := range v.Hands {
 		r := Row{Name: c.name(i), You: i == c.seat}

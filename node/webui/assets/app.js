@@ -274,7 +274,8 @@ function drawSheet(s) {
   if (!sh) return;
   const v = $("#verified");
   v.classList.toggle("ok", !!sh.verified);
-  v.textContent = sh.verified ? "deal verified ✔ (checked on this phone)" : sh.checked ? "deal NOT verified ✘ (checked on this phone)" : "Checking the deal on this phone…";
+  const early = sh.early ? `ended early after ${sh.plays} plays; ` : "";
+  v.textContent = sh.verified ? early + "deal verified ✔ (checked on this phone)" : sh.checked ? early + "deal NOT verified ✘ (checked on this phone)" : "Checking the deal on this phone…";
   $("#problems").replaceChildren(...(sh.problems || []).map((p) => el("li", {}, p)));
   $("#rows tbody").replaceChildren(...(sh.rows || []).map((r) => {
     const tr = el("tr", r.you ? { class: "you" } : {});
