@@ -42,6 +42,12 @@ type State struct {
 	News    []string `json:"news"`
 	Refusal string   `json:"refusal"` // the host's last refusal of a move of ours
 	Sheet   *Sheet   `json:"sheet"`   // the result sheet, once the game is over
+
+	// Record is how many events this phone's own record of the deal
+	// holds, Restored how many of them it took back from the page's
+	// storage after a reload (persist.go): what the audit covers.
+	Record   int `json:"record"`
+	Restored int `json:"restored"`
 }
 
 // Seat is one seat as the table sees it.
@@ -108,6 +114,7 @@ type Sheet struct {
 	Verified bool     `json:"verified"` // this client's own audit passed
 	Checked  bool     `json:"checked"`  // the audit has run
 	Problems []string `json:"problems"`
+	Notes    []string `json:"notes"` // no fault of the host's: a nonce that came too late
 }
 
 // Row is one seat on the sheet, in finishing order.
@@ -143,7 +150,8 @@ func (c *Client) State() State {
 	defer c.mu.Unlock()
 	now := time.Now()
 	s := State{Status: c.status, Table: c.lobby.Settings.Name, Preset: c.lobby.Settings.Preset, Host: c.lobby.Host,
-		Phase: c.lobby.Phase, You: c.seat, Watching: c.seat < 0, Turn: -1, News: slices.Clone(c.news), Refusal: c.refusal}
+		Phase: c.lobby.Phase, You: c.seat, Watching: c.seat < 0, Turn: -1, News: slices.Clone(c.news), Refusal: c.refusal,
+		Record: len(c.rec.got), Restored: c.restored}
 	v := c.view
 	for i, p := range c.lobby.Players {
 		st := Seat{No: i, Name: p.Nick, Bot: p.Bot, Connected: p.Connected, Covered: p.Covered, Web: p.Web, You: i == c.seat}
@@ -260,6 +268,7 @@ func (c *Client) sheetOf(v *engine.View) *Sheet {
 	sh := &Sheet{Plays: v.No}
 	if c.sheet != nil {
 		sh.Checked, sh.Verified, sh.Problems = true, c.sheet.Verified, slices.Clone(c.sheet.Problems)
+		sh.Notes = slices.Clone(c.sheet.Notes)
 	}
 	for i := range v.Hands {
 		r := Row{Name: c.name(i), You: i == c.seat}
