@@ -278,7 +278,8 @@ function drawSheet(s) {
   if (!sh) return;
   const v = $("#verified");
   v.classList.toggle("ok", !!sh.verified);
-  v.textContent = sh.verified ? "deal verified ✔ (checked on this phone)" : sh.checked ? "deal NOT verified ✘ (checked on this phone)" : "Checking the deal on this phone…";
+  v.textContent = sh.verified ? "deal verified ✔ (checked on this phone)" : sh.checked ? "deal NOT verified ✘ (checked on this phone)" :
+    s.watching ? "Watching: each player's own device checks the deal." : "Checking the deal on this phone…";
   $("#problems").replaceChildren(...(sh.problems || []).map((p) => el("li", {}, p)));
   $("#notes").replaceChildren(...(sh.notes || []).map((p) => el("li", {}, "Note: " + p)));
   $("#rows tbody").replaceChildren(...(sh.rows || []).map((r) => {
