@@ -4,7 +4,9 @@
 // half, compiled to WebAssembly and served by every node with its web
 // entry on (node/webui embeds it). It keeps the player's key in
 // localStorage, so a reload is the same player and gets its seat back,
-// remembers the nickname, and bridges node/webclient to the page's
+// keeps the player's record of the deal in sessionStorage, so the audit
+// after a reload still covers what the phone was shown before it
+// (node/webclient/persist.go), remembers the nickname, and bridges node/webclient to the page's
 // JavaScript through one global object:
 //
 //	bullshit.me()                     the player's peer ID
@@ -46,6 +48,35 @@ func getItem(k string) string {
 	}
 	return v.String()
 }
+
+// session is the tab's sessionStorage as the client's Store: it lives as
+// long as the tab, through reloads.
+type session struct{}
+
+func (session) Get(k string) string {
+	v := js.Global().Get("sessionStorage").Call("getItem", k)
+	if v.IsNull() || v.IsUndefined() {
+		return ""
+	}
+	return v.String()
+}
+
+func (session) Set(k, v string) (err error) {
+	defer func() {
+		// setItem throws when the storage is full.
+		if r := recover(); r != nil {
+			jerr, ok := r.(js.Error)
+			if !ok {
+				panic(r)
+			}
+			err = jerr
+		}
+	}()
+	js.Global().Get("sessionStorage").Call("setItem", k, v)
+	return nil
+}
+
+func (session) Remove(k string) { js.Global().Get("sessionStorage").Call("removeItem", k) }
 
 // key is the player's identity, made once and kept.
 func key() ed25519.PrivateKey {
@@ -115,7 +146,7 @@ func main() {
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 			defer cancel()
-			cl, err := webclient.Join(ctx, webclient.Config{Key: k, Nick: nick, Code: code, Watch: watch, Addr: addr, OnChange: onChange})
+			cl, err := webclient.Join(ctx, webclient.Config{Key: k, Nick: nick, Code: code, Watch: watch, Addr: addr, OnChange: onChange, Store: session{}})
 			if err != nil {
 				call("onError", err.Error())
 				return

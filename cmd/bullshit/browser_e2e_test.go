@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -173,12 +174,19 @@ const step = `(() => {
   const play = (q("#title").textContent.match(/play (\d+)/) || [0, 0])[1];
   const out = (what) => JSON.stringify({what, play: +play, status: document.body.dataset.status || ""});
   if (!q("#sheet").hidden) return out(q("#verified").classList.contains("ok") ? "verified" : "sheet:" + q("#verified").textContent);
+  const hint = !q("#hint").hidden && q("#hint").textContent;
   if (on("#give")) { q("#give").click(); return out("give"); }
   const four = q("[data-quads]");
   if (four) { four.click(); return out("quads"); }
   if (!q("#play").hidden) {
     if (!q("#hand .picked")) { const c = q("#hand [data-card]"); if (c) c.click(); return out("pick"); }
-    if (on("#play")) { q("#play").click(); return out("play"); }
+    if (on("#play")) {
+      q("#play").click();
+      // How many claims (taps that sent one: its buttons go) the
+      // first-run hint was on screen for: the first only.
+      if (q("#play").hidden && hint && hint.startsWith("Your move")) window.hintedPlays = (window.hintedPlays || 0) + 1;
+      return out("play");
+    }
     return out("blocked");
   }
   if (on("#pass")) { (Math.random() < 0.25 ? q("#call") : q("#pass")).click(); return out("window"); }
@@ -208,7 +216,11 @@ func (b *browser) look() (stepResult, error) {
 
 // sit opens the page at url, types a name and taps Sit down, then waits
 // for the seat.
-func (b *browser) sit(url, nick string) {
+func (b *browser) sit(url, nick string) { b.join(url, nick, "#sit") }
+
+// join opens the page at url, types a name and taps button (#sit or
+// #watch), then waits for the place at the table.
+func (b *browser) join(url, nick, button string) {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 90*time.Second)
 	defer cancel()
@@ -220,7 +232,7 @@ func (b *browser) sit(url, nick string) {
 	if err == nil {
 		err = chromedp.Do(ctx,
 			chromedp.SetValue(chromedp.CSS("#nick"), nick),
-			chromedp.Click(chromedp.CSS("#sit")),
+			chromedp.Click(chromedp.CSS(button)),
 			chromedp.WaitVisible(chromedp.CSS(`body[data-status="seated"]`)),
 		)
 	}
@@ -278,10 +290,16 @@ type browserTable struct {
 	phones [2]*browser
 	url    string
 	dir    string
+	// watcher, if asked for, is a third browser in host 5 that watches.
+	watcher *browser
 }
 
-func newBrowserTable(t *testing.T) *browserTable {
-	l := newLAN(t, 4, false)
+func newBrowserTable(t *testing.T, watcher bool) *browserTable {
+	n := 4
+	if watcher {
+		n = 5
+	}
+	l := newLAN(t, n, false)
 	chromium(t)
 	dir := t.TempDir()
 	name := "web-" + l.prefix
@@ -297,6 +315,10 @@ func newBrowserTable(t *testing.T) *browserTable {
 	bt.phones[1] = l.startBrowser(3, "desktop", 1280, 800)
 	bt.phones[0].sit(bt.url, "Ana")
 	bt.phones[1].sit(bt.url, "Ben")
+	if watcher {
+		bt.watcher = l.startBrowser(5, "watcher", 360, 740)
+		bt.watcher.join(bt.url, "Cleo", "#watch")
+	}
 	bt.player.waitFor(60*time.Second, "a seat", isType("seated"))
 	return bt
 }
@@ -328,12 +350,18 @@ func (bt *browserTable) play(t *testing.T, during func(i int, b *browser)) [2]st
 }
 
 // TestE2EBrowserPlayers: two browser players, a terminal player and the
-// host play a whole game by taps; the phone reloads its page mid-game and
-// is back in its seat; both pages end on the sheet with the deal verified
-// on the phone itself, and the game they saw is the one the terminals saw.
+// host play a whole game by taps while a third browser watches; the phone
+// reloads its page mid-game and is back in its seat with its own record of
+// the plays before the reload (taken back from the tab's storage, not the
+// host's backlog); both pages end on the sheet with the deal verified on
+// the phone itself, and the game they saw is the one the terminals saw.
+// The watcher sees the table and no hand, and the sheet at the end; the
+// first-run hint is on screen for the desktop's first claim only.
 func TestE2EBrowserPlayers(t *testing.T) {
-	bt := newBrowserTable(t)
+	bt := newBrowserTable(t, true)
 	reloaded := false
+	watched := make(chan error, 1)
+	go func() { watched <- bt.watch(t) }()
 	res := bt.play(t, func(i int, b *browser) {
 		b.shot("playing")
 		if i != 0 {
@@ -341,11 +369,21 @@ func TestE2EBrowserPlayers(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
 		defer cancel()
+		seen, err := chromedp.Run(ctx, chromedp.Evaluate[int](`+document.body.dataset.record`))
+		if err != nil || seen < 8 {
+			t.Errorf("before the reload the phone's record holds %d events (%v): want the deal and the plays so far", seen, err)
+		}
 		if err := chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`body[data-status="seated"]`))); err != nil {
 			t.Errorf("after a reload the phone is not seated again: %v", err)
 			return
 		}
 		reloaded = true
+		// What the phone saw before the reload comes back from its own
+		// storage: the host's backlog may only extend it.
+		if err := b.waitJS(ctx, fmt.Sprintf(`+document.body.dataset.restored >= %d`, seen)); err != nil {
+			got, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.body.dataset.restored`))
+			t.Errorf("after the reload the phone took back %s of the %d events it had seen: %v", got, seen, err)
+		}
 	})
 	for i, r := range res {
 		if r.What != "verified" {
@@ -356,7 +394,68 @@ func TestE2EBrowserPlayers(t *testing.T) {
 	if !reloaded {
 		t.Error("the phone never reloaded mid-game")
 	}
+	if n, err := chromedp.Run(bt.phones[0].ctx, chromedp.Evaluate[int](`+document.body.dataset.restored`)); err != nil || n == 0 {
+		t.Errorf("the phone's audit after its reload ran on the host's backlog alone (restored %d, %v)", n, err)
+	}
+	if n, err := chromedp.Run(bt.phones[1].ctx, chromedp.Evaluate[int](`window.hintedPlays || 0`)); err != nil || n != 1 {
+		t.Errorf("the first-run claim hint was on screen for %d of the desktop's claims (%v), want its first only", n, err)
+	}
+	if err := <-watched; err != nil {
+		t.Error(err)
+	}
+	bt.watcher.shot("sheet")
 	finishGame(t, 4, 1, []*proc{bt.host, bt.player}, 2*time.Minute)
+}
+
+// watch follows the watcher's page through the game: the table with every
+// seat, no hand and no moves while it is played, then the result sheet.
+func (bt *browserTable) watch(t *testing.T) error {
+	b := bt.watcher
+	ctx, cancel := context.WithTimeout(b.ctx, 6*time.Minute)
+	defer cancel()
+	const look = `(() => {
+  const q = (s) => document.querySelector(s);
+  return JSON.stringify({
+    playing: (q("#title").textContent.match(/play (\d+)/) || [0, 0])[1] > 0,
+    table: !q("#table").hidden, seats: document.querySelectorAll("#seats [data-seat]").length,
+    cards: document.querySelectorAll("#hand [data-card]").length, label: q("#handlabel").textContent,
+    moves: ["#play", "#call", "#pass", "#give"].filter((s) => !q(s).hidden).length,
+    sheet: !q("#sheet").hidden, rows: document.querySelectorAll("#rows tbody tr").length,
+    watching: document.body.dataset.status === "seated" && q("#status").textContent === "watching"});
+})()`
+	var v struct {
+		Playing, Table, Sheet, Watching bool
+		Seats, Cards, Moves, Rows       int
+		Label                           string
+	}
+	looked := 0
+	for ctx.Err() == nil {
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](look))
+		if err != nil {
+			return fmt.Errorf("watcher: %v", err)
+		}
+		json.Unmarshal([]byte(s), &v)
+		if v.Sheet {
+			break
+		}
+		if v.Playing {
+			looked++
+			if !v.Table || !v.Watching || v.Seats != 4 || v.Cards != 0 || v.Moves != 0 || v.Label != "Watching" {
+				return fmt.Errorf("the watcher's page mid-game: %s; want the table's 4 seats, watching, no hand, no moves", s)
+			}
+			if looked == 5 {
+				b.shot("watching")
+			}
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if !v.Sheet || v.Rows != 4 {
+		return fmt.Errorf("the watcher never saw the result sheet with 4 rows (%+v, %v)", v, ctx.Err())
+	}
+	if looked == 0 {
+		return errors.New("the watcher never saw the game being played")
+	}
+	return nil
 }
 
 // TestE2EBrowserHostKilled: the host is killed (kill -9) mid-game; the
@@ -364,7 +463,7 @@ func TestE2EBrowserPlayers(t *testing.T) {
 // addresses, sit back in their seats, give their shares and finish the game,
 // verified on each phone.
 func TestE2EBrowserHostKilled(t *testing.T) {
-	bt := newBrowserTable(t)
+	bt := newBrowserTable(t, false)
 	var once sync.Once
 	res := bt.play(t, func(i int, b *browser) {
 		once.Do(func() {

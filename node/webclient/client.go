@@ -49,6 +49,8 @@ type Config struct {
 	OnChange func()
 	// Sort is how the hand is laid out: assist.SortCalling by default.
 	Soonest bool
+	// Store, if set, keeps the record across a reload (persist.go).
+	Store Store
 }
 
 // ErrOldHost is a private table whose host proves join codes the 1.1
@@ -78,30 +80,32 @@ type Client struct {
 	closed atomic.Bool
 	done   chan struct{} // closed when run returns
 
-	mu      sync.Mutex
-	link    *link           // the link to the host, nil while following
-	addr    string          // the web address of the node we're at
-	host    protocol.PeerID // who hosts
-	first   protocol.PeerID // who hosted when we joined
-	tid     protocol.TableID
-	term    uint64
-	seat    int
-	status  string // joining, seated, following, closed
-	lobby   protocol.Lobby
-	rules   engine.Rules
-	view    *engine.View
-	at      time.Time // when the last update came
-	closes  time.Time // when the open window or hand-over closes, on our clock; zero for none
-	rec     record
-	toss    toss // our part in the deal's toss (toss.go)
-	news    []string
-	notice  string
-	refusal string
-	reveal  []string
-	revealT time.Time // when the reveal panel goes
-	soonest bool
-	sheet   *auditResult
-	watched watched // a spectator's record of the nonce commitments (record.go)
+	mu       sync.Mutex
+	link     *link           // the link to the host, nil while following
+	addr     string          // the web address of the node we're at
+	host     protocol.PeerID // who hosts
+	first    protocol.PeerID // who hosted when we joined
+	tid      protocol.TableID
+	term     uint64
+	seat     int
+	status   string // joining, seated, following, closed
+	lobby    protocol.Lobby
+	rules    engine.Rules
+	view     *engine.View
+	at       time.Time // when the last update came
+	closes   time.Time // when the open window or hand-over closes, on our clock; zero for none
+	rec      record
+	tried    bool // a saved record was looked for (persist.go)
+	restored int  // events of the record that came back from the store
+	toss     toss // our part in the deal's toss (toss.go)
+	news     []string
+	notice   string
+	refusal  string
+	reveal   []string
+	revealT  time.Time // when the reveal panel goes
+	soonest  bool
+	sheet    *auditResult
+	watched  watched // a spectator's record of the nonce commitments (record.go)
 }
 
 // link is one connection to a node.

@@ -59,6 +59,9 @@ type fakeHost struct {
 	states   chan protocol.State
 	// backlog, when set, is what the host says it sent on a rejoin.
 	backlog func([]engine.Event) []engine.Event
+	// shown, when set, is what the host shows the phone live instead of
+	// the events it records as sent: a lie told once, and denied later.
+	shown func([]engine.Event) []engine.Event
 }
 
 type hostConn struct {
@@ -306,7 +309,11 @@ func (h *fakeHost) changed(evs []engine.Event, step bool) {
 		}
 	}
 	h.sent = append(h.sent, mine...)
-	u := protocol.Update{View: gamewire.WireView(ptr(h.g.View(0))), Events: wireEvents(mine), At: h.now.Milliseconds()}
+	live := mine
+	if h.shown != nil {
+		live = h.shown(slices.Clone(mine))
+	}
+	u := protocol.Update{View: gamewire.WireView(ptr(h.g.View(0))), Events: wireEvents(live), At: h.now.Milliseconds()}
 	if d, ok := h.g.Deadline(); ok {
 		u.Deadline = d.Milliseconds()
 	}

@@ -46,6 +46,8 @@ func (s State) AppendJSON(b []byte) []byte {
 	o.str("refusal", s.Refusal)
 	o.key("sheet")
 	o.b = appendPtr(o.b, s.Sheet, Sheet.AppendJSON)
+	o.int("record", int64(s.Record))
+	o.int("restored", int64(s.Restored))
 	return o.close()
 }
 
@@ -131,6 +133,8 @@ func (s Sheet) AppendJSON(b []byte) []byte {
 	o.b = appendList(o.b, s.Problems, stringJSON)
 	o.bool("early", s.Early)
 	o.str("summary", s.Summary)
+	o.key("notes")
+	o.b = appendList(o.b, s.Notes, stringJSON)
 	return o.close()
 }
 

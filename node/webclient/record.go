@@ -23,6 +23,10 @@ type record struct {
 	journal []protocol.Step
 	shares  map[int]protocol.StepShare
 	parts   []protocol.Audit
+	// deal is the commitment of the deal the record is of, as the lobby
+	// gave it when the deal came: what a saved record is keyed by.
+	deal  [32]byte
+	saved saved // persist.go
 }
 
 // watched is a spectator's record of the players' nonce commitments, as
@@ -84,7 +88,9 @@ func (c *Client) take(m protocol.Message) protocol.Message {
 	now := time.Now()
 	switch m := m.(type) {
 	case protocol.Toss:
-		return c.answerToss(m)
+		reply := c.answerToss(m)
+		c.save()
+		return reply
 	case protocol.Lobby:
 		c.lobby = m
 		if len(m.Commits) > 0 && m.Commit != c.watched.round {
@@ -94,7 +100,9 @@ func (c *Client) take(m protocol.Message) protocol.Message {
 		if m.You != c.seat && m.You >= -1 {
 			c.seat = m.You
 		}
+		c.restoreOnce(false)
 	case protocol.Update:
+		c.restoreOnce(true)
 		c.at = now
 		c.closes = time.Time{}
 		if m.Deadline > 0 {
@@ -110,14 +118,7 @@ func (c *Client) take(m protocol.Message) protocol.Message {
 		}
 		evs := make([]engine.Event, 0, len(m.Events))
 		for _, e := range m.Events {
-			ev := gamewire.EngEvent(e)
-			switch ev.Type {
-			case engine.EventHand, engine.EventMine:
-				ev.To = []int{c.seat}
-			case engine.EventHanded:
-				ev.To = []int{ev.Seat, ev.Target}
-			}
-			evs = append(evs, ev)
+			evs = append(evs, c.evOf(e))
 		}
 		switch {
 		case m.Backlog:
@@ -125,6 +126,8 @@ func (c *Client) take(m protocol.Message) protocol.Message {
 			c.rec.journal, c.rec.shares = nil, nil
 		case dealAt(evs) >= 0:
 			c.rec.newGame()
+			c.rec.deal = c.lobby.Commit
+			c.restored = 0
 			c.sheet = nil
 			c.rec.got = append(c.rec.got, evs[dealAt(evs):]...)
 			c.news = nil
@@ -143,6 +146,7 @@ func (c *Client) take(m protocol.Message) protocol.Message {
 			}
 			c.rec.shares[sh.Step] = sh
 		}
+		c.save()
 	case protocol.Audit:
 		c.auditPart(m)
 	case protocol.Refusal:
@@ -150,6 +154,30 @@ func (c *Client) take(m protocol.Message) protocol.Message {
 		c.addNews(c.refusal)
 	}
 	return nil
+}
+
+// evOf is an event from the host as our record keeps it: the wire leaves
+// out whom a private event was for.
+func (c *Client) evOf(e protocol.Event) engine.Event {
+	ev := gamewire.EngEvent(e)
+	switch ev.Type {
+	case engine.EventHand, engine.EventMine:
+		ev.To = []int{c.seat}
+	case engine.EventHanded:
+		ev.To = []int{ev.Seat, ev.Target}
+	}
+	return ev
+}
+
+// restoreOnce takes back a saved record (persist.go) at the first lobby
+// that names the deal, or at the first update whatever it names: before
+// the host's backlog, which may then only extend it. Called with mu held.
+func (c *Client) restoreOnce(final bool) {
+	if c.tried || (!final && c.lobby.Commit == [32]byte{}) {
+		return
+	}
+	c.tried = true
+	c.restore()
 }
 
 // dealAt is where a new game's deal is among events, or -1.

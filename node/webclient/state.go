@@ -43,6 +43,12 @@ type State struct {
 	News    []string `json:"news"`
 	Refusal string   `json:"refusal"` // the host's last refusal of a move of ours
 	Sheet   *Sheet   `json:"sheet"`   // the result sheet, once the game is over
+
+	// Record is how many events this phone's own record of the deal
+	// holds, Restored how many of them it took back from the page's
+	// storage after a reload (persist.go): what the audit covers.
+	Record   int `json:"record"`
+	Restored int `json:"restored"`
 }
 
 // Seat is one seat as the table sees it.
@@ -111,8 +117,9 @@ type Sheet struct {
 	Problems []string `json:"problems"`
 	// Early is a game the host ended before it finished (the replay of its
 	// reveal says so): the sheet and the audit are of the plays so far.
-	Early   bool   `json:"early"`
-	Summary string `json:"summary"` // the audit in a line: "ended early after 12 plays; deal verified"
+	Early   bool     `json:"early"`
+	Summary string   `json:"summary"` // the audit in a line: "ended early after 12 plays; deal verified"
+	Notes   []string `json:"notes"`   // no fault of the host's: a nonce that came too late
 }
 
 // Row is one seat on the sheet, in finishing order.
@@ -148,7 +155,8 @@ func (c *Client) State() State {
 	defer c.mu.Unlock()
 	now := time.Now()
 	s := State{Status: c.status, Table: c.lobby.Settings.Name, Preset: c.lobby.Settings.Preset, Host: c.lobby.Host,
-		Phase: c.lobby.Phase, You: c.seat, Watching: c.seat < 0, Turn: -1, News: slices.Clone(c.news), Refusal: c.refusal}
+		Phase: c.lobby.Phase, You: c.seat, Watching: c.seat < 0, Turn: -1, News: slices.Clone(c.news), Refusal: c.refusal,
+		Record: len(c.rec.got), Restored: c.restored}
 	v := c.view
 	for i, p := range c.lobby.Players {
 		st := Seat{No: i, Name: p.Nick, Bot: p.Bot, Connected: p.Connected, Covered: p.Covered, Web: p.Web, You: i == c.seat}
@@ -272,6 +280,7 @@ func (c *Client) sheetOf(v *engine.View) *Sheet {
 		sh.Early = c.sheet.Early
 		sh.Plays = max(sh.Plays, c.sheet.Plays)
 		sh.Summary = gamewire.Summary(sh.Verified, sh.Early, sh.Plays, sh.Problems)
+		sh.Notes = slices.Clone(c.sheet.Notes)
 	}
 	for i := range v.Hands {
 		r := Row{Name: c.name(i), You: i == c.seat}

@@ -86,4 +86,27 @@ func TestHandler(t *testing.T) {
 	if !bytes.Equal(a, b) || !bytes.HasPrefix(b, []byte("\x00asm")) {
 		t.Fatalf("the gzipped wasm (%d bytes) and the plain one (%d) differ, or aren't wasm", len(a), len(b))
 	}
+	// The text files too: gzipped when taken, under their own ETag, the
+	// same bytes once unzipped.
+	for _, path := range []string{"/", "/app.js", "/style.css", "/wasm_exec.js"} {
+		gz, plain := get(t, path, map[string]string{"Accept-Encoding": "gzip"}), get(t, path, nil)
+		if gz.Header.Get("Content-Encoding") != "gzip" || plain.Header.Get("Content-Encoding") != "" ||
+			gz.Header.Get("ETag") == plain.Header.Get("ETag") || gz.Header.Get("Vary") != "Accept-Encoding" {
+			t.Errorf("%s: encodings %q / %q, ETags %s / %s", path, gz.Header.Get("Content-Encoding"), plain.Header.Get("Content-Encoding"),
+				gz.Header.Get("ETag"), plain.Header.Get("ETag"))
+			continue
+		}
+		zr, err := gzip.NewReader(gz.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := io.ReadAll(zr)
+		b, _ := io.ReadAll(plain.Body)
+		if !bytes.Equal(a, b) || len(b) == 0 {
+			t.Errorf("%s: gzipped (%d bytes unzipped) and plain (%d) differ", path, len(a), len(b))
+		}
+		if again := get(t, path, map[string]string{"Accept-Encoding": "gzip", "If-None-Match": gz.Header.Get("ETag")}); again.StatusCode != http.StatusNotModified {
+			t.Errorf("%s gzipped with its ETag: %d, want 304", path, again.StatusCode)
+		}
+	}
 }

@@ -10,8 +10,10 @@
 //   #hand [data-card=ID] .picked            the hand, a card (engine card number)
 //   #claimrank (select) #claim-less #claim-more #claimn #preview
 //   #play #call #pass #give [data-quads=RANK] #doubt #believe #skip #sort
-//   #sheet #verified (.ok when this phone's audit passed) #problems #rows
+//   #sheet #verified (.ok when this phone's audit passed) #problems #notes #rows
 //   body[data-status] joining|seated|following|closed; body[data-phase]
+//   body[data-record] events in this phone's own record of the deal,
+//   body[data-restored] how many of them came back from its storage after a reload
 //   window.bullshitTimes                   the page's milestones, below
 // Keys on a desktop: C claim (or hand over), S sneak one more under the
 // claim, B BULLSHIT!, G let it go, O sort, D doubt, V believe, K skip.
@@ -147,6 +149,8 @@ function show(s) {
   st = s; stAt = performance.now();
   document.body.dataset.status = s.status;
   document.body.dataset.phase = s.phase || "";
+  document.body.dataset.record = s.record || 0;
+  document.body.dataset.restored = s.restored || 0;
   $("#join").hidden = true;
   $("#table").hidden = false;
   $("#title").textContent = [s.table, s.preset, s.play ? "play " + s.play : ""].filter(Boolean).join(" · ");
@@ -277,6 +281,7 @@ function drawSheet(s) {
   const early = sh.early ? `ended early after ${sh.plays} plays; ` : "";
   v.textContent = sh.verified ? early + "deal verified ✔ (checked on this phone)" : sh.checked ? early + "deal NOT verified ✘ (checked on this phone)" : "Checking the deal on this phone…";
   $("#problems").replaceChildren(...(sh.problems || []).map((p) => el("li", {}, p)));
+  $("#notes").replaceChildren(...(sh.notes || []).map((p) => el("li", {}, "Note: " + p)));
   $("#rows tbody").replaceChildren(...(sh.rows || []).map((r) => {
     const tr = el("tr", r.you ? { class: "you" } : {});
     for (const x of [r.place || "–", r.name, r.cards, r.sneaked, r.caught, r.calls]) tr.append(el("td", {}, String(x)));

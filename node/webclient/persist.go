@@ -1,0 +1,215 @@
+package webclient
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// A reload wipes the page's memory: without a copy of its record a phone
+// would take the host's backlog for what it was shown, and its audit could
+// not catch a rewrite of the game before the reload. So the record (what
+// the audit needs of it: the events, a rewrite already caught, the toss)
+// is kept in the page's storage after every change, for one table's one
+// seat and one deal, and taken back by the next client of that player.
+
+// Store is where the page keeps the record across a reload: the
+// browser's sessionStorage in the page (cmd/bullshit-web), a map in tests.
+// Set may fail (the storage is full): the record is then kept in memory
+// only, as without a Store.
+type Store interface {
+	Get(key string) string
+	Set(key, value string) error
+	Remove(key string)
+}
+
+// RecordKey is the one item the record takes: a tab keeps one table's
+// one deal, and a new deal (or another table) writes over it, so it never
+// grows past one game.
+const RecordKey = "bullshit.record"
+
+// MaxSaved bounds the saved record, in characters; a game longer than
+// this (thousands of plays) is kept in memory only from then on.
+const MaxSaved = 1 << 20
+
+const (
+	savedMagic  = "bullshit-record 1"
+	chunkEvents = 64 // events a saved line holds: one Update, well under protocol.MaxSize
+)
+
+// saved is what the record keeps of itself in storage: the table, seat
+// and deal it is of, and its lines of events, encoded once each.
+type saved struct {
+	chunks []string // hex of an Update holding events [64i, 64i+64) of got, for full chunks only
+	off    bool     // past MaxSaved or the storage refused: no more saving this deal
+}
+
+// save writes the record to the store. Called with mu held, after every
+// message that changed it.
+func (c *Client) save() {
+	st := c.cfg.Store
+	r := &c.rec
+	if st == nil || r.saved.off || c.seat < 0 {
+		return
+	}
+	for len(r.saved.chunks)*chunkEvents+chunkEvents <= len(r.got) {
+		i := len(r.saved.chunks) * chunkEvents
+		r.saved.chunks = append(r.saved.chunks, encodeEvents(r.got[i:i+chunkEvents]))
+	}
+	var b strings.Builder
+	b.WriteString(savedMagic + "\n")
+	b.WriteString("table " + hex.EncodeToString(c.tid[:]) + "\n")
+	b.WriteString("seat " + strconv.Itoa(c.seat) + "\n")
+	b.WriteString("deal " + hex.EncodeToString(r.deal[:]) + "\n")
+	b.WriteString("rewrote " + oneLine(r.rewrote) + "\n")
+	t := c.toss
+	b.WriteString("toss " + hex.EncodeToString(t.Round[:]) + " " + hex.EncodeToString(t.Mine[:]) + " " +
+		flag(t.Revealed) + " " + flag(t.rerun) + " " + flag(t.Commits != nil))
+	for _, h := range t.Commits {
+		b.WriteString(" " + hex.EncodeToString(h[:]))
+	}
+	b.WriteString("\n")
+	for _, ch := range r.saved.chunks {
+		b.WriteString("ev " + ch + "\n")
+	}
+	if tail := r.got[len(r.saved.chunks)*chunkEvents:]; len(tail) > 0 {
+		b.WriteString("ev " + encodeEvents(tail) + "\n")
+	}
+	sum := sha256.Sum256([]byte(b.String()))
+	b.WriteString("sum " + hex.EncodeToString(sum[:]) + "\n")
+	if b.Len() > MaxSaved || st.Set(RecordKey, b.String()) != nil {
+		r.saved.off = true
+		st.Remove(RecordKey)
+	}
+}
+
+// restore takes back the record a previous client of this player saved,
+// if it is of this table, seat and deal: the record then starts from it
+// and the host's backlog can only extend it. Called with mu held, once,
+// with the table's lobby known and nothing in the record yet.
+func (c *Client) restore() {
+	st := c.cfg.Store
+	if st == nil || c.seat < 0 || len(c.rec.got) > 0 {
+		return
+	}
+	s := st.Get(RecordKey)
+	if s == "" {
+		return
+	}
+	rec, tt, ok := parseSaved(s, c.tid, c.seat, c.lobby.Commit, c.evOf)
+	if !ok {
+		return
+	}
+	if rec.deal != ([32]byte{}) && len(rec.got) > 0 {
+		c.rec = rec
+		c.restored = len(rec.got)
+	}
+	if tt.Round != ([32]byte{}) && tt.Round == c.lobby.Commit {
+		c.toss = tt
+	}
+}
+
+// parseSaved reads a saved record, ok only when it is whole and of this
+// table, seat and deal commitment. The toss comes back whenever it is of
+// this table and seat (the caller checks its round): it comes before the
+// deal it is for.
+func parseSaved(s string, tid protocol.TableID, seat int, deal [32]byte, ev func(protocol.Event) engine.Event) (record, toss, bool) {
+	var r record
+	var t toss
+	// The last line sums the rest: a record damaged anywhere is refused.
+	body, last, ok := strings.Cut(strings.TrimSuffix(s, "\n"), "\nsum ")
+	sum := sha256.Sum256([]byte(body + "\n"))
+	if !ok || last != hex.EncodeToString(sum[:]) {
+		return r, t, false
+	}
+	lines := strings.Split(body, "\n")
+	if len(lines) < 6 || lines[0] != savedMagic {
+		return r, t, false
+	}
+	field := func(i int, name string) (string, bool) { return strings.CutPrefix(lines[i], name+" ") }
+	tab, ok1 := field(1, "table")
+	se, ok2 := field(2, "seat")
+	de, ok3 := field(3, "deal")
+	rw, ok4 := field(4, "rewrote")
+	ts, ok5 := field(5, "toss")
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || tab != hex.EncodeToString(tid[:]) || se != strconv.Itoa(seat) {
+		return r, t, false
+	}
+	tf := strings.Fields(ts)
+	if len(tf) < 5 || !unhex(tf[0], t.Round[:]) || !unhex(tf[1], t.Mine[:]) {
+		return r, t, false
+	}
+	t.Revealed, t.rerun = tf[2] == "1", tf[3] == "1"
+	if tf[4] == "1" {
+		t.Commits = make([][32]byte, len(tf)-5)
+		for i, h := range tf[5:] {
+			if !unhex(h, t.Commits[i][:]) {
+				return r, t, false
+			}
+		}
+	}
+	if !unhex(de, r.deal[:]) || r.deal != deal {
+		return record{}, t, true // another deal's: only the toss may serve
+	}
+	r.rewrote = rw
+	for _, l := range lines[6:] {
+		b64, ok := strings.CutPrefix(l, "ev ")
+		if !ok {
+			return record{}, t, false
+		}
+		body, err := hex.DecodeString(b64)
+		if err != nil {
+			return record{}, t, false
+		}
+		m, err := protocol.Decode(protocol.TypeUpdate, body)
+		if err != nil {
+			return record{}, t, false
+		}
+		for _, e := range m.(protocol.Update).Events {
+			r.got = append(r.got, ev(e))
+		}
+	}
+	return r, t, true
+}
+
+func encodeEvents(evs []engine.Event) string {
+	u := protocol.Update{Events: make([]protocol.Event, len(evs))}
+	for i := range evs {
+		u.Events[i] = gamewire.WireEvent(&evs[i])
+	}
+	b, err := protocol.Encode(u)
+	if err != nil {
+		return "" // not decodable: the restore refuses the whole record
+	}
+	return hex.EncodeToString(b)
+}
+
+func unhex(s string, dst []byte) bool {
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != len(dst) {
+		return false
+	}
+	copy(dst, b)
+	return true
+}
+
+func flag(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, s)
+}
