@@ -9,8 +9,9 @@ type Version uint16
 // and StepShare.K; 1.2 Hello.WebAddr, Player.Web and Player.WebAddr, and
 // CodeNotHost, for phones at the table, and Settings.CallWindow; 1.3 proves join codes with CPace:
 // Hello.Nonce and Hello.Share, Challenge.Share, Seated.Proof; 1.4 the deal's
-// coin toss: Toss, NonceCommit, NonceReveal and Lobby.Nonces).
-const Current Version = 1<<8 | 4
+// coin toss: Toss, NonceCommit, NonceReveal and Lobby.Nonces; 1.5 the journal's signed chain: Step.Term, Step.Seal and
+// Step.Sig).
+const Current Version = 1<<8 | 5
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }
