@@ -12,7 +12,8 @@ package node
 // can't be obeyed again: nobody dials it, and what it sends is stale.
 //
 // What: the new host knows the public journal (every step, its hidden cards
-// left out) and one share of each hidden part and of the seed
+// left out; a journal a player relays counts only if the old host's
+// signed chain covers it, chain.go) and one share of each hidden part and of the seed
 // (journalshare.go), at a threshold of every player node but the old
 // host's. It asks each player that rejoins for its shares; with every
 // other player's it rebuilds the exact journal, checks the seed against
@@ -287,11 +288,18 @@ func (r *Remote) stateMsg(term uint64) protocol.State {
 	defer r.mu.Unlock()
 	st := protocol.State{Term: term, No: r.view.No}
 	st.Steps = append([]protocol.Step(nil), r.chain.Steps...)
+	if stateHook != nil {
+		stateHook(r, &st)
+	}
 	for step, sh := range r.shares {
 		st.Shares = append(st.Shares, protocol.StepShare{Step: step, X: sh.X, Y: sh.Y, K: sh.K})
 	}
 	return st
 }
+
+// stateHook, in tests, rewrites a player's state for a new host (r.mu is
+// held): a player who lies about the game.
+var stateHook func(r *Remote, st *protocol.State)
 
 // standby answers a player who rejoins us for the next term: the host is
 // gone and we are first in line.

@@ -283,6 +283,10 @@ func (j *Journal) Take(tid protocol.TableID, commit [32]byte, sender protocol.Pe
 		}
 		return 0
 	}
+	if !Signed(j.Steps) && !Signed(ws) {
+		j.Steps = append([]protocol.Step(nil), ws...) // hosts older than the chain
+		return 0
+	}
 	// The whole journal again: ours must be its start, or, from a new
 	// host, a signed start of ours plus steps of its own term.
 	i := 0
@@ -296,10 +300,6 @@ func (j *Journal) Take(tid protocol.TableID, commit [32]byte, sender protocol.Pe
 				return 0
 			}
 		}
-	}
-	if !Signed(ws) {
-		j.Steps = append([]protocol.Step(nil), ws...)
-		return 0
 	}
 	n, err := VerifyChain(j.tid, j.commit, ws, j.KeyOf)
 	if err != nil || n < i {
