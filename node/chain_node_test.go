@@ -55,10 +55,14 @@ func TestChainForgedJournalRefused(t *testing.T) {
 			return *w
 		}},
 		"signed step that doesn't replay": {f: func(r *Remote, st *protocol.State) protocol.Step {
+			// Several steps, so that this journal is the longest even
+			// if the liar lags the new host by a batch (under -race).
 			last := st.Steps[len(st.Steps)-1]
 			f := protocol.Step{At: last.At + int64(time.Millisecond), Move: uint8(engine.MoveCall), Seat: 3,
 				Rank: protocol.NoRank, No: 999, Term: last.Term}
-			st.Steps = append(st.Steps, f)
+			for range 6 {
+				st.Steps = append(st.Steps, f)
+			}
 			i := len(st.Steps) - 1
 			h := r.table.Commit
 			for _, w := range st.Steps {
