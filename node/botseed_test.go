@@ -44,7 +44,7 @@ func TestBotSeedsAgreeAfterRestore(t *testing.T) {
 		restored := &seeded{seeds: map[int]uint64{}}
 		cfg := engine.Config{Rules: set.Rules, Seats: set.Seats, Seed: seed}
 		rt, err := restoreTable(set, tb.ID, protocol.TableID{}, "New", "new-peer", seats, cfg, [SaltSize]byte{}, nil, [32]byte{},
-			nil, 2, maker(restored), dumbFallback, "", nil, Evening{})
+			nil, nil, 2, maker(restored), dumbFallback, "", nil, Evening{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

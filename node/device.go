@@ -475,7 +475,7 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 	set := Settings{Name: hdr.Name, Rules: hdr.Config.Rules, Seats: hdr.Config.Seats, Timing: tm,
 		TurnClock: hdr.Settings.TurnClock, Pace: hdr.Settings.Pace, Seed: hdr.Config.Seed}
 	t, err := restoreTable(set, hdr.Table, tid, d.Name, me, seats, hdr.Config, hdr.Salt, hdr.Nonces, Commit(hdr.Config.Seed, hdr.Salt),
-		steps, 1, d.bots, d.fall, "The host is back: the game goes on.", j, Evening{})
+		steps, nil, 1, d.bots, d.fall, "The host is back: the game goes on.", j, Evening{}, d.Key)
 	if err != nil {
 		j.Close()
 		return nil, err

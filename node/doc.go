@@ -32,6 +32,23 @@
 // time again. The term goes up by one and envelopes of an older term are
 // refused, so two hosts are never both obeyed.
 //
+// History is evidence (chain.go, gamewire/chain.go): the journal is a
+// hash chain from the deal's commitment, each step's hidden cards sealed
+// under a key only the seed and salt give, and the host signs the chain
+// with its node's key as it sends it. A player (terminal or phone, with
+// the same code) keeps only what its hosts' chain vouches for, and a
+// host's backlog may add to what a player was sent, never rewrite it (the
+// audit says so), save one case: a new host that never got the old host's
+// last steps plays on from a signed start of the player's journal, and the
+// audit notes the steps rolled back. A new host takes a journal only when
+// every step of it is signed by the host of its term, so a step a player
+// forged or doctored is refused with its journal; it rebuilds from the
+// longest that verifies and rebuilds whole, cut to its last signed step,
+// checks the combined cards against their seals, falls back to the next
+// journal when one doesn't replay, and signs its own term on from the old
+// host's last signed step. A move is still vouched for by the host, not by
+// the seat that made it (seats' own signatures are not kept).
+//
 // What this protects against: a host that leaves (the lid closes) and a
 // single curious player (one share tells nothing of a card). What it does
 // not: two players who collude can pool their shares and see every hidden

@@ -12,7 +12,8 @@ package node
 // can't be obeyed again: nobody dials it, and what it sends is stale.
 //
 // What: the new host knows the public journal (every step, its hidden cards
-// left out) and one share of each hidden part and of the seed
+// left out; a journal a player relays counts only if the old host's
+// signed chain covers it, chain.go) and one share of each hidden part and of the seed
 // (journalshare.go), at a threshold of every player node but the old
 // host's. It asks each player that rejoins for its shares; with every
 // other player's it rebuilds the exact journal, checks the seed against
@@ -26,18 +27,22 @@ package node
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"sort"
 	"sync"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -283,14 +288,19 @@ func (r *Remote) stateMsg(term uint64) protocol.State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st := protocol.State{Term: term, No: r.view.No}
-	for _, p := range r.journal {
-		st.Steps = append(st.Steps, wireStep(p))
+	st.Steps = append([]protocol.Step(nil), r.chain.Steps...)
+	if stateHook != nil {
+		stateHook(r, &st)
 	}
 	for step, sh := range r.shares {
 		st.Shares = append(st.Shares, protocol.StepShare{Step: step, X: sh.X, Y: sh.Y, K: sh.K})
 	}
 	return st
 }
+
+// stateHook, in tests, rewrites a player's state for a new host (r.mu is
+// held): a player who lies about the game.
+var stateHook func(r *Remote, st *protocol.State)
 
 // standby answers a player who rejoins us for the next term: the host is
 // gone and we are first in line.
@@ -379,8 +389,21 @@ func (r *Remote) takeover() *Server {
 		r.mu.Unlock()
 		return nil
 	}
-	rec := &recovery{r: r, table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{})}
-	rec.add(r.journal, r.shares)
+	rec := &recovery{r: r, table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{}),
+		term: term, hosts: r.chain.Hosts(term)}
+	if r.oldHost != "" {
+		if _, ok := rec.hosts[term-1]; !ok {
+			if pub, err := wireID(r.oldHost).PublicKey(); err == nil {
+				rec.hosts[term-1] = pub
+			}
+		}
+	}
+	r.chain.Host(term, wireID(r.h.ID()))
+	// A table whose host kept no chain (an older version) is rebuilt as
+	// before; once our own journal is signed, an unsigned one is refused.
+	rec.legacy = len(r.chain.Steps) > 0 && !gamewire.Signed(r.chain.Steps)
+	rec.ownLen = len(r.chain.Steps)
+	rec.add(wireID(r.h.ID()), r.chain.Steps, r.shares)
 	srv := &Server{h: r.h, signer: signer, tid: r.tid, code: r.code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64), rec: rec,
 		ready: make(chan struct{}), timing: r.timing}
 	srv.term.Store(term)
@@ -416,6 +439,7 @@ func (r *Remote) takeover() *Server {
 				// Nobody came: give hosting up and wait for the old host.
 				r.mu.Lock()
 				r.server = nil
+				r.chain.Forget(r.term) // whoever hosts this term next, it isn't us
 				r.term--
 				r.mu.Unlock()
 				srv.Close()
@@ -439,18 +463,47 @@ type recovery struct {
 	table  TableState
 	commit [32]byte
 
-	mu      sync.Mutex
-	journal []PubStep
-	shares  map[int][]Share
-	done    chan struct{}
-	err     error
+	term   uint64                       // the term we host
+	hosts  map[uint64]ed25519.PublicKey // who hosted each term before ours, as we saw it
+	legacy bool                         // the old host kept no chain: journals are taken unsigned
+	ownLen int                          // how many steps our own journal had
+
+	mu       sync.Mutex
+	journals [][]protocol.Step // every journal that verified, our own first
+	refused  []string          // whose journals didn't, and why
+	shares   map[int][]Share
+	done     chan struct{}
+	err      error
 }
 
-func (rc *recovery) add(journal []PubStep, shares map[int]Share) {
+// keyOf is the key of the host of an earlier term.
+func (rc *recovery) keyOf(term uint64) ed25519.PublicKey {
+	if term >= rc.term {
+		return nil
+	}
+	return rc.hosts[term]
+}
+
+// add takes a player's journal and shares. A journal is kept only when
+// every step of it is one the host of its term signed, in a chain from the
+// deal's commitment: with a forged or doctored step, or a tail nobody
+// signed, the whole journal is refused (its shares are still taken: they
+// are checked against the commitment and the seals when combined).
+func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares map[int]Share) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	if len(journal) > len(rc.journal) {
-		rc.journal = append([]PubStep(nil), journal...)
+	var err error
+	switch {
+	case rc.legacy && !gamewire.Signed(journal):
+	case !gamewire.Signed(journal) && len(journal) > 0:
+		err = gamewire.ErrChainUnsigned
+	default:
+		_, err = gamewire.VerifyChain(rc.r.tid, rc.commit, journal, rc.keyOf)
+	}
+	if err != nil {
+		rc.refused = append(rc.refused, fmt.Sprintf("%s: %v", peer.ID(from).ShortString(), err))
+	} else {
+		rc.journals = append(rc.journals, append([]protocol.Step(nil), journal...))
 	}
 	for step, sh := range shares {
 		dup := false
@@ -502,7 +555,7 @@ func (c *srvConn) contribute() error {
 	for _, sh := range engShares(st.Shares) {
 		shares[sh.Step] = sh.Share
 	}
-	rc.add(engPubSteps(st.Steps), shares)
+	rc.add(wireID(c.peer), st.Steps, shares)
 	rc.try()
 	select {
 	case <-c.s.ready:
@@ -512,7 +565,9 @@ func (c *srvConn) contribute() error {
 	}
 }
 
-// try rebuilds the game once every hidden part has two shares.
+// try rebuilds the game once every hidden part has its shares: from the
+// longest journal that verified and rebuilds whole, or, when that one
+// doesn't replay, from the next (a bad journal never stalls the table).
 func (rc *recovery) try() {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
@@ -523,28 +578,39 @@ func (rc *recovery) try() {
 	if err != nil {
 		return
 	}
-	steps := make([]engine.Step, 0, len(rc.journal))
-	for i, p := range rc.journal {
-		st := p.Step
-		if p.Hidden > 0 {
-			b, err := Combine(rc.shares[i])
-			if err != nil || len(b) != p.Hidden {
-				break // a journal's tail we can't rebuild yet
-			}
-			c := *st.Cmd
-			c.Cards = make([]engine.Card, len(b))
-			for j, x := range b {
-				c.Cards[j] = engine.Card(x)
-			}
-			st.Cmd = &c
-		}
-		steps = append(steps, st)
+	type cand struct {
+		steps []engine.Step
+		links []Link
+		whole bool
 	}
-	ts := rc.table
-	cfg := engine.Config{Rules: ts.Rules, Seats: len(ts.Seats), Seed: seed}
-	t, err := restore(rc.r, ts, cfg, salt, rc.commit, steps, rc.srv.term.Load())
-	if err != nil {
+	var cands []cand
+	for _, j := range rc.journals {
+		steps, links := rc.rebuild(j, seed, salt)
+		cands = append(cands, cand{steps, links, len(steps) == len(j)})
+	}
+	// A journal whose every hidden part rebuilds first: a longer one
+	// whose last step some player never got (nor its shares) is cut back
+	// to its last signed step.
+	sort.SliceStable(cands, func(a, b int) bool {
+		if cands[a].whole != cands[b].whole {
+			return cands[a].whole
+		}
+		return len(cands[a].steps) > len(cands[b].steps)
+	})
+	var t *Table
+	var rolled int
+	for _, c := range cands {
+		ts := rc.table
+		cfg := engine.Config{Rules: ts.Rules, Seats: len(ts.Seats), Seed: seed}
+		t, err = restore(rc.r, ts, cfg, salt, rc.commit, c.steps, c.links, rc.srv.term.Load())
+		if err == nil {
+			rolled = max(rc.ownLen-len(c.steps), 0)
+			break
+		}
 		rc.err = err
+		t = nil
+	}
+	if t == nil {
 		return
 	}
 	if u := rc.srv.selfWeb; u != "" {
@@ -570,7 +636,9 @@ func (rc *recovery) try() {
 				// What we were sent before, as the rebuilt table knows it:
 				// for the audit, not to be shown or learnt again.
 				r.mu.Lock()
-				r.got = append([]engine.Event(nil), u.Events...)
+				r.takeBacklog(u.Events, rolled > 0)
+				r.chain.Rolled += rolled
+				rolled = 0
 				r.mu.Unlock()
 				u.Events = nil
 			} else if i := dealAt(u.Events); i >= 0 {
@@ -587,10 +655,44 @@ func (rc *recovery) try() {
 	}()
 }
 
+// rebuild is a journal with its hidden cards combined from the shares and
+// checked against their seals, as far as it rebuilds, and cut back to its
+// last signed step (a new host chains its own term on from there).
+func (rc *recovery) rebuild(journal []protocol.Step, seed uint64, salt [SaltSize]byte) ([]engine.Step, []Link) {
+	pub := engPubSteps(journal)
+	steps := make([]engine.Step, 0, len(pub))
+	links := make([]Link, 0, len(pub))
+	signedAt := 0
+	for i, p := range pub {
+		st := p.Step
+		if p.Hidden > 0 {
+			b, err := Combine(rc.shares[i])
+			if err != nil || len(b) != p.Hidden {
+				break // a journal's tail we can't rebuild yet
+			}
+			c := *st.Cmd
+			c.Cards = make([]engine.Card, len(b))
+			for j, x := range b {
+				c.Cards[j] = engine.Card(x)
+			}
+			if p.Link.Seal != nil && !bytes.Equal(p.Link.Seal, gamewire.SealCards(seed, salt, i, c.Cards)) {
+				break // the shares don't give the cards the host sealed
+			}
+			st.Cmd = &c
+		}
+		steps = append(steps, st)
+		links = append(links, p.Link)
+		if p.Link.Sig != nil || p.Link.Term == 0 {
+			signedAt = len(steps)
+		}
+	}
+	return steps[:signedAt], links[:signedAt]
+}
+
 // restore builds the table of a new host from the rebuilt journal.
-func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, term uint64) (*Table, error) {
+func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64) (*Table, error) {
 	r.mu.Lock()
-	bots, fall := r.bots, r.fall
+	bots, fall, key := r.bots, r.fall, r.key
 	gone := r.oldHost
 	r.mu.Unlock()
 	// No fixed seed: the next game's (N on the result sheet) is drawn at
@@ -613,8 +715,8 @@ func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, c
 			notice += fmt.Sprintf(" A bot plays for %s.", s.Name)
 		}
 	}
-	return restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), seats, cfg, salt, ts.Nonces, commit, steps, term, bots, fall,
-		notice, nil, ts.Evening)
+	return restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), seats, cfg, salt, ts.Nonces, commit, steps, links, term, bots, fall,
+		notice, nil, ts.Evening, key)
 }
 
 // restoreTable builds a playing table from a whole journal: after an
@@ -624,8 +726,9 @@ func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, c
 // player holds from the lobby. evening is the table's running score as the
 // players had it: a new host carries it on.
 func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer string, seats []SeatInfo,
-	cfg engine.Config, salt [SaltSize]byte, nonces [][NonceSize]byte, commit [32]byte, steps []engine.Step, term uint64,
-	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *Journal, evening Evening) (*Table, error) {
+	cfg engine.Config, salt [SaltSize]byte, nonces [][NonceSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64,
+	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *Journal, evening Evening,
+	key crypto.PrivKey) (*Table, error) {
 	if len(nonces) != 0 && len(nonces) != len(seats) {
 		return nil, fmt.Errorf("the journal's nonces are %d for %d seats", len(nonces), len(seats))
 	}
@@ -649,6 +752,20 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	}
 	t.start = time.Now().Add(-last)
 	t.log = append([]engine.Step(nil), steps...)
+	// The chain as the steps' hosts signed it (links, from a verified
+	// journal); a step with no link (a journal file's) is of our term,
+	// and we sign it when we send it.
+	t.signWith(key)
+	for i, st := range t.log {
+		var l Link
+		if i < len(links) {
+			l = links[i]
+		}
+		if l.Term == 0 {
+			l.Term = term
+		}
+		t.chainAdd(i, st, l.Term, l.Sig)
+	}
 	t.cursor = make([]int, len(seats))
 	t.sent = make([][]engine.Event, len(seats))
 	if t.seats, err = restoreSeats(seats, hostPeer, bots, cfg.Seed); err != nil {

@@ -85,7 +85,11 @@ func (t *Table) journalFor(seat int) ([]PubStep, []StepShare) {
 		}
 	}
 	for i := from; i < len(t.log); i++ {
-		steps = append(steps, public(t.log[i]))
+		p := public(t.log[i])
+		// The batch's last step carries the host's signature, which
+		// vouches for every step before it (chain.go).
+		p.Link = t.link(i, i == len(t.log)-1)
+		steps = append(steps, p)
 		if sh, ok := t.shares[i]; ok {
 			shares = append(shares, StepShare{Step: i, Share: sh[seat]})
 		}

@@ -113,7 +113,7 @@ func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
 	for _, a := range h.Addrs() {
 		listen = append(listen, a.String())
 	}
-	t.do(func() { t.hostPeer, t.listen = h.ID().String(), listen })
+	t.do(func() { t.hostPeer, t.listen = h.ID().String(), listen; t.signWith(key) })
 	h.SetStreamHandler(ProtocolID, s.handler())
 	return s, nil
 }
@@ -524,7 +524,8 @@ func wireUpdate(u *Update) protocol.Update {
 }
 
 func wireStep(p PubStep) protocol.Step {
-	w := protocol.Step{At: int64(p.At), Tick: p.Cmd == nil, Rank: protocol.NoRank, Hidden: p.Hidden}
+	w := protocol.Step{At: int64(p.At), Tick: p.Cmd == nil, Rank: protocol.NoRank, Hidden: p.Hidden,
+		Term: p.Link.Term, Seal: p.Link.Seal, Sig: p.Link.Sig}
 	if c := p.Cmd; c != nil {
 		w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, wireCards(c.Cards), c.Claim, int8(c.Rank), c.No
 	}
@@ -534,7 +535,7 @@ func wireStep(p PubStep) protocol.Step {
 func engPubSteps(ws []protocol.Step) []PubStep {
 	out := make([]PubStep, len(ws))
 	for i, st := range engSteps(ws) {
-		out[i] = PubStep{Step: st, Hidden: ws[i].Hidden}
+		out[i] = PubStep{Step: st, Hidden: ws[i].Hidden, Link: Link{Term: ws[i].Term, Seal: ws[i].Seal, Sig: ws[i].Sig}}
 	}
 	return out
 }
@@ -656,7 +657,7 @@ type Remote struct {
 	oldHost  peer.ID          // the host we lost
 	got      []engine.Event   // every event we were sent, for the audit
 	parts    []protocol.Audit // the host's reveal, as it arrives
-	journal  []PubStep        // the host's journal as we may know it
+	chain    gamewire.Journal // the host's journal as we may know it, as far as its chain verifies
 	shares   map[int]Share    // our shares of its hidden parts
 	toss     Toss             // our part in the deal's toss (toss.go), for the audit
 	rerun    bool             // the host asked again after we had revealed a nonce it never dealt from
@@ -940,19 +941,25 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 			}
 			r.mu.Lock()
 			if m.Backlog {
-				r.got = append([]engine.Event(nil), u.Events...)
+				// It may add what we missed, never rewrite what we were
+				// sent, short of a new host's signed rollback.
+				rolled := r.chain.Take(r.tid, r.table.Commit, env.Sender, env.Term, m.Steps, true)
+				r.takeBacklog(u.Events, rolled > 0)
 				u.Events = nil
 				u.Backlog = true
-				r.journal, r.shares = nil, nil
-			} else if i := dealAt(u.Events); i >= 0 {
-				// A new game at the same seats: the audit and the journal
-				// are of this game alone.
-				r.got = append([]engine.Event(nil), u.Events[i:]...)
-				r.journal, r.shares, r.parts = nil, nil, nil
+				r.shares = nil // shares anew, of the whole journal
 			} else {
-				r.got = append(r.got, u.Events...)
+				if i := dealAt(u.Events); i >= 0 {
+					// A new game at the same seats: the audit and the
+					// journal are of this game alone.
+					r.got = append([]engine.Event(nil), u.Events[i:]...)
+					r.shares, r.parts = nil, nil
+					r.chain.Reset(r.tid, r.table.Commit)
+				} else {
+					r.got = append(r.got, u.Events...)
+				}
+				r.chain.Take(r.tid, r.table.Commit, env.Sender, env.Term, m.Steps, false)
 			}
-			r.journal = append(r.journal, engPubSteps(m.Steps)...)
 			if r.shares == nil {
 				r.shares = map[int]Share{}
 			}
@@ -975,6 +982,38 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 		case protocol.Heartbeat:
 		}
 	}
+}
+
+// takeBacklog is a host's backlog, every event it says we were sent: it
+// becomes our record only when it extends the one we kept ourselves (the
+// same events first); otherwise ours stands and the audit is told. A
+// backlog of a new game (another deal) starts the record afresh, and so
+// does a rollback the chain verified (rolled): a new host that never got
+// the old host's last steps plays on from a signed start of our journal.
+// r.mu is held.
+func (r *Remote) takeBacklog(events []engine.Event, rolled bool) {
+	switch {
+	case sameEvents(r.got, events) || rolled:
+		r.got = append([]engine.Event(nil), events...)
+	case len(events) > 0 && events[0].Type == engine.EventDeal && (len(r.got) == 0 || !sameEvents(r.got[:1], events[:1])):
+		r.got = append([]engine.Event(nil), events...)
+	default:
+		r.chain.Flag("the host's backlog rewrote events we had been sent")
+	}
+}
+
+// sameEvents says whether got is a prefix of (or equal to) all, as the
+// wire carries events.
+func sameEvents(got, all []engine.Event) bool {
+	if len(got) > len(all) {
+		return false
+	}
+	for i := range got {
+		if fmt.Sprint(wireEvent(&got[i])) != fmt.Sprint(wireEvent(&all[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // dealAt is where a new game's deal is among events, or -1.
@@ -1020,10 +1059,16 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 		g.Toss.Round, g.Toss.Commits = r.watched.round, r.watched.commits
 	}
 	res := auditOf(g)
+	// The hosts' chain: what didn't verify of it fails the audit; a tail
+	// the new host never got, rolled back, is a note.
+	res.Problems = append(append([]string(nil), r.chain.Doubt...), res.Problems...)
+	if n := r.chain.RollNote(); n != "" {
+		res.Notes = append(res.Notes, n)
+	}
 	if r.rerun {
 		res.Problems = append(res.Problems, rerunProblem)
-		res.Verified = false
 	}
+	res.Verified = len(res.Problems) == 0
 	u := Update{Table: r.table, View: r.view, Audit: res,
 		Reveal: &Reveal{Config: g.Config, Salt: salt, Nonces: g.Toss.Nonces, Steps: steps}} // for the sheet's highlights
 	if r.saveDir != "" {

@@ -59,6 +59,7 @@ type Update struct {
 type PubStep struct {
 	engine.Step
 	Hidden int
+	Link   Link // its place in the host's signed chain (chain.go)
 }
 
 // StepShare is a seat's threshold share of step Step's hidden cards, or

@@ -105,6 +105,7 @@ type Table struct {
 	cursor   []int             // how much of the journal each seat has been sent
 	term     uint64            // the host term: 1, more after elections
 	hostPeer string            // the hosting node's peer ID, for the seat it sits at
+	chain    hostChain         // the journal's signed chain (chain.go)
 	webURL   string            // where phones open this table (web.go), "" if nowhere
 	listen   []string          // where the host listens, for a restart from the journal
 	waiting  map[int]bool      // seats whose move the reveal pause refused
@@ -462,6 +463,7 @@ func (t *Table) dealFrom(seed uint64, salt [SaltSize]byte, nonces [][NonceSize]b
 		}
 	}
 	t.game, t.start, t.phase, t.pause, t.log = g, time.Now(), PhasePlaying, 0, nil
+	t.chainReset()
 	for i, s := range t.seats {
 		if s.owner != "" && s.box == nil {
 			// Still away from the last game: a bot plays for them from
@@ -618,6 +620,7 @@ func HeldByReveal(m engine.Move) bool {
 
 func (t *Table) record(e Entry) {
 	t.log = append(t.log, e)
+	t.chainAdd(len(t.log)-1, e, t.term, nil)
 	t.split(len(t.log)-1, e)
 	if t.jour != nil {
 		if err := t.jour.Append(e); err != nil {

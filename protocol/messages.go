@@ -563,6 +563,14 @@ type Step struct {
 	Rank   int8
 	No     int
 	Hidden int // in a public journal: how many cards were left out
+	// The host's signed chain (since protocol 1.5; node/gamewire:
+	// chain.go). Term is the host term that recorded the step, Seal a
+	// commitment to its hidden cards (none when it hides none), and Sig,
+	// when set, the signature of that term's host over the chain's hash
+	// at this step, which vouches for every step before it too.
+	Term uint64 `protocol:"optional"`
+	Seal []byte `protocol:"optional"`
+	Sig  []byte `protocol:"optional"`
 }
 
 // Hidden are the face-down cards of play No.

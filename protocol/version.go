@@ -10,7 +10,8 @@ type Version uint16
 // CodeNotHost, for phones at the table, and Settings.CallWindow; 1.3 proves join codes with CPace:
 // Hello.Nonce and Hello.Share, Challenge.Share, Seated.Proof; 1.4 the deal's
 // coin toss: Toss, NonceCommit, NonceReveal and Lobby.Nonces; 1.5
-// Lobby.Commits, so that spectators audit the toss too).
+// Lobby.Commits, so that spectators audit the toss too, and the journal's
+// signed chain: Step.Term, Step.Seal and Step.Sig).
 const Current Version = 1<<8 | 5
 
 // MakeVersion returns major.minor.

@@ -357,7 +357,7 @@ func (c *Client) play(l *link) {
 			l.close()
 			return
 		}
-		if reply := c.take(env.Msg); reply != nil {
+		if reply := c.take(env); reply != nil {
 			c.sendOn(l, env.Table, env.Term, reply)
 		}
 		c.changed()
@@ -484,7 +484,7 @@ func (c *Client) candidates() ([]string, map[protocol.PeerID]bool) {
 func (c *Client) stateMsg(term uint64) protocol.State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	st := protocol.State{Term: term, Steps: append([]protocol.Step(nil), c.rec.journal...)}
+	st := protocol.State{Term: term, Steps: append([]protocol.Step(nil), c.rec.journal.Steps...)}
 	if c.view != nil {
 		st.No = c.view.No
 	}

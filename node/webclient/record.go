@@ -20,7 +20,9 @@ type record struct {
 	// rewrote, when not "", is how a host's backlog disagreed with what
 	// we were shown: the audit fails with it.
 	rewrote string
-	journal []protocol.Step
+	// journal is the hosts' chain as far as it verifies (gamewire's code,
+	// the terminal player's too).
+	journal gamewire.Journal
 	shares  map[int]protocol.StepShare
 	parts   []protocol.Audit
 	// deal is the commitment of the deal the record is of, as the lobby
@@ -38,13 +40,22 @@ type watched struct {
 }
 
 // newGame starts the record of a new game at the same seats.
-func (r *record) newGame() { *r = record{} }
+func (r *record) newGame() {
+	j := r.journal // who hosted each term stays known
+	*r = record{journal: j}
+}
 
 // backlog takes a host's "everything you were sent" after a rejoin. It may
 // only extend our record: the events we missed while away come after what
 // we saw. One that says we were shown something else is kept as a problem
 // for the audit, and our record stays as it was.
-func (r *record) backlog(evs []engine.Event) {
+// rolled says the chain verified a new host's rollback of steps it never
+// got: the events past what we share with its backlog are replaced.
+func (r *record) backlog(evs []engine.Event, rolled bool) {
+	if rolled {
+		r.got = append([]engine.Event(nil), evs...)
+		return
+	}
 	n := min(len(evs), len(r.got))
 	for i := 0; i < n; i++ {
 		if !sameEvent(r.got[i], evs[i]) {
@@ -82,11 +93,11 @@ type auditResult struct {
 
 // take applies one message from the host, and returns our answer to it if
 // it takes one (the deal's toss). Called by run's goroutine.
-func (c *Client) take(m protocol.Message) protocol.Message {
+func (c *Client) take(env *protocol.Envelope) protocol.Message {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := time.Now()
-	switch m := m.(type) {
+	switch m := env.Msg.(type) {
 	case protocol.Toss:
 		reply := c.answerToss(m)
 		c.save()
@@ -122,12 +133,14 @@ func (c *Client) take(m protocol.Message) protocol.Message {
 		}
 		switch {
 		case m.Backlog:
-			c.rec.backlog(evs)
-			c.rec.journal, c.rec.shares = nil, nil
+			rolled := c.rec.journal.Take(env.Table, c.lobby.Commit, env.Sender, env.Term, m.Steps, true)
+			c.rec.backlog(evs, rolled > 0)
+			c.rec.shares = nil
 		case dealAt(evs) >= 0:
 			c.rec.newGame()
 			c.rec.deal = c.lobby.Commit
 			c.restored = 0
+			c.rec.journal.Reset(env.Table, c.lobby.Commit)
 			c.sheet = nil
 			c.rec.got = append(c.rec.got, evs[dealAt(evs):]...)
 			c.news = nil
@@ -136,7 +149,9 @@ func (c *Client) take(m protocol.Message) protocol.Message {
 			c.rec.got = append(c.rec.got, evs...)
 			c.tell(evs, now)
 		}
-		c.rec.journal = append(c.rec.journal, m.Steps...)
+		if !m.Backlog {
+			c.rec.journal.Take(env.Table, c.lobby.Commit, env.Sender, env.Term, m.Steps, false)
+		}
 		if c.rec.shares == nil {
 			c.rec.shares = map[int]protocol.StepShare{}
 		}
@@ -230,6 +245,10 @@ func (c *Client) auditPart(m protocol.Audit) {
 	}
 	if r.rewrote != "" {
 		res.Problems = append([]string{r.rewrote}, res.Problems...)
+	}
+	res.Problems = append(append([]string(nil), r.journal.Doubt...), res.Problems...)
+	if n := r.journal.RollNote(); n != "" {
+		res.Notes = append(res.Notes, n)
 	}
 	res.Verified = len(res.Problems) == 0
 	c.sheet = res

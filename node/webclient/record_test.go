@@ -25,7 +25,7 @@ func TestRecordBacklog(t *testing.T) {
 		{"shortens", seen[:2], 3, "stops at event 2"},
 	} {
 		r := record{got: append([]engine.Event(nil), seen...)}
-		r.backlog(c.backlog)
+		r.backlog(c.backlog, false)
 		if len(r.got) != c.want || !strings.Contains(r.rewrote, c.problem) || (c.problem == "") != (r.rewrote == "") {
 			t.Errorf("%s: %d events, rewrote %q; want %d, %q", c.name, len(r.got), r.rewrote, c.want, c.problem)
 		}

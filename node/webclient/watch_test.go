@@ -1,6 +1,8 @@
 package webclient
 
 import (
+	"crypto/ed25519"
+	"crypto/rand"
 	"strings"
 	"testing"
 	"time"
@@ -83,19 +85,24 @@ func watchedGame(t *testing.T) (lobby protocol.Lobby, steps []engine.Step, publi
 // N plays; deal verified", or what didn't match.
 func TestWatchAuditsAGameEndedEarly(t *testing.T) {
 	lobby, steps, public, reveal := watchedGame(t)
+	_, hostKey, _ := ed25519.GenerateKey(rand.Reader)
+	host, err := protocol.PeerIDOf(hostKey)
+	if err != nil {
+		t.Fatal(err)
+	}
 	run := func(lobby protocol.Lobby, reveal protocol.Audit) *Sheet {
 		c := &Client{seat: -1}
-		c.take(lobby)
+		c.take(&protocol.Envelope{Sender: host, Term: 1, Msg: lobby})
 		var wev []protocol.Event
 		for i := range public {
 			wev = append(wev, gamewire.WireEvent(&public[i]))
 		}
-		c.take(protocol.Update{Events: wev, Backlog: true})
+		c.take(&protocol.Envelope{Sender: host, Term: 1, Msg: protocol.Update{Events: wev, Backlog: true}})
 		over := lobby
 		over.Phase = "over"
-		c.take(over)
-		c.take(protocol.Update{Notice: "The host ended the game early."})
-		c.take(reveal)
+		c.take(&protocol.Envelope{Sender: host, Term: 1, Msg: over})
+		c.take(&protocol.Envelope{Sender: host, Term: 1, Msg: protocol.Update{Notice: "The host ended the game early."}})
+		c.take(&protocol.Envelope{Sender: host, Term: 1, Msg: reveal})
 		c.view = &engine.View{No: 4, Phase: engine.PhasePlay}
 		return c.State().Sheet
 	}

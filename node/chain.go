@@ -1,0 +1,92 @@
+package node
+
+// The host's side of the journal's signed chain (node/gamewire/chain.go
+// says what is hashed and signed, and keeps a player's side for both the
+// terminal and the phone): every step gets a link, its term and the seal
+// of its hidden cards, and the last step of each batch a seat is sent
+// carries the host's signature, which vouches for every step before it.
+
+import (
+	"crypto/ed25519"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// Link is a journal step's place in its host's chain.
+type Link struct {
+	Term uint64 // the host term that recorded the step; 0 from a host older than the chain
+	Seal []byte // the commitment to its hidden cards, nil when it hides none
+	Sig  []byte // the term host's signature over the chain's hash here; nil when a later one vouches for it
+}
+
+// hostChain is a table's chain: a link and a hash per step of its log.
+type hostChain struct {
+	key    ed25519.PrivateKey // nil: nothing is signed (a table nobody joins over the network)
+	links  []Link
+	hashes [][32]byte
+}
+
+// chainReset starts the chain of a new deal.
+func (t *Table) chainReset() {
+	t.chain.links, t.chain.hashes = nil, nil
+}
+
+// chainAdd links step i (the log's last) into the chain: recorded in
+// term, with sig when it came signed from an earlier host.
+func (t *Table) chainAdd(i int, s engine.Step, term uint64, sig []byte) {
+	p := public(s)
+	p.Link = Link{Term: max(term, 1), Sig: sig} // a table that was never elected is term 1's
+	if h := hiddenCards(s); len(h) > 0 {
+		p.Link.Seal = gamewire.SealCards(t.seed, t.salt, i, h)
+	}
+	prev := t.commit
+	if i > 0 {
+		prev = t.chain.hashes[i-1]
+	}
+	t.chain.links = append(t.chain.links, p.Link)
+	t.chain.hashes = append(t.chain.hashes, gamewire.ChainNext(prev, wireStep(p)))
+}
+
+// link is step i's link to send, signed when sign (the last of a batch)
+// and the step is of our own term; an earlier host's as it signed it.
+func (t *Table) link(i int, sign bool) Link {
+	if i < 0 || i >= len(t.chain.links) {
+		return Link{}
+	}
+	l := t.chain.links[i]
+	if l.Term != max(t.term, 1) {
+		return l
+	}
+	if !sign {
+		l.Sig = nil
+		return l
+	}
+	if l.Sig == nil && t.chain.key != nil {
+		l.Sig = gamewire.SignStep(t.chain.key, t.wireID(), l.Term, i, t.chain.hashes[i])
+		t.chain.links[i].Sig = l.Sig
+	}
+	return l
+}
+
+// signWith makes the table sign its journal's chain with key, its node's.
+func (t *Table) signWith(key crypto.PrivKey) {
+	if key == nil {
+		return
+	}
+	if k, err := edKey(key); err == nil {
+		t.chain.key = k
+	}
+}
+
+// wireSteps is a journal as it travels, links included.
+func wireSteps(ps []PubStep) []protocol.Step {
+	out := make([]protocol.Step, len(ps))
+	for i, p := range ps {
+		out[i] = wireStep(p)
+	}
+	return out
+}
