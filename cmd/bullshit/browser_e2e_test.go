@@ -151,8 +151,16 @@ func TestE2EBrowserReachesALANPage(t *testing.T) {
 	b := l.startBrowser(2, "phone", 360, 740)
 	ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
 	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Navigate("http://10.77.1.1:8000/")); err != nil {
-		t.Fatal(err)
+	// The server may not listen yet: try again until it answers.
+	for {
+		err := chromedp.Do(ctx, chromedp.Navigate("http://10.77.1.1:8000/"))
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 	got, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#x")))
 	if err != nil {
