@@ -408,10 +408,10 @@ func (r *rogue) connect(ctx context.Context) error {
 	r.st, r.w = st, bufio.NewWriter(st)
 	r.wmu.Unlock()
 	// The rogue speaks 1.3, from before the deal's toss: it has no nonce
-	// to give, so the host doesn't ask it for one (issue 13's toss has its
-	// own tests in node). A rogue that says 1.4 or later and then ignores
-	// the toss was seen to get nothing more from the host after the toss
-	// message: still to be understood (the closing note of this stop).
+	// to give, so the host doesn't ask it for one (the toss has its own
+	// tests in node). It sends no heartbeats, only moves: said as 1.5 and
+	// then silent through the toss's wait (3 s), it was dropped as dead
+	// after Timing.DeadAfter (2 s), as any silent peer is.
 	if err := r.write("", r.sealed(protocol.Hello{Version: protocol.MakeVersion(1, 3), Nick: "rogue", Seat: -1})); err != nil {
 		return err
 	}
