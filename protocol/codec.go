@@ -9,6 +9,9 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+
+	"github.com/vmihailenco/msgpack/v5"
+	"github.com/vmihailenco/msgpack/v5/msgpcode"
 )
 
 // MaxSize is the most bytes a message may take on the wire, envelope
@@ -69,7 +72,10 @@ func encodeBody(buf *bytes.Buffer, m Message) error {
 		return fmt.Errorf("%w: %T is not in the catalog", ErrUnknownType, m)
 	}
 	start := buf.Len()
-	err := e.s.encode(encoder{buf}, v)
+	enc := msgpack.GetEncoder()
+	enc.Reset(buf)
+	err := e.s.encode(enc, v)
+	msgpack.PutEncoder(enc)
 	if err != nil {
 		return err
 	}
@@ -180,7 +186,7 @@ func compile(t reflect.Type) *schema {
 	return s
 }
 
-func (s *schema) encode(e encoder, v reflect.Value) error {
+func (s *schema) encode(e *msgpack.Encoder, v reflect.Value) error {
 	switch s.kind {
 	case kBool:
 		return e.EncodeBool(v.Bool())
@@ -256,25 +262,23 @@ func (s *schema) encode(e encoder, v reflect.Value) error {
 type reader struct {
 	in []byte
 	r  bytes.Reader
-	d  decoder
+	d  *msgpack.Decoder
 }
 
-var readers = sync.Pool{New: func() any {
-	rd := &reader{}
-	rd.d = decoder{&rd.r}
-	return rd
-}}
+var readers = sync.Pool{New: func() any { return &reader{d: msgpack.NewDecoder(nil)} }}
 
 func getReader(b []byte) *reader {
 	rd := readers.Get().(*reader)
 	rd.in = b
 	rd.r.Reset(b)
+	rd.d.Reset(&rd.r)
 	return rd
 }
 
 func putReader(rd *reader) {
 	rd.in = nil
 	rd.r.Reset(nil)
+	rd.d.Reset(nil)
 	readers.Put(rd)
 }
 
@@ -284,21 +288,19 @@ func (rd *reader) pos() int { return len(rd.in) - rd.r.Len() }
 // The msgpack families a code may belong to.
 
 func isInt(c byte) bool {
-	return isFixedNum(c) || c >= codeUint8 && c <= codeInt64
+	return msgpcode.IsFixedNum(c) || c >= msgpcode.Uint8 && c <= msgpcode.Int64
 }
 
 func isArray(c byte) bool {
-	return c >= codeFixArray && c <= codeFixArrMax || c == codeArray16 || c == codeArray32
+	return msgpcode.IsFixedArray(c) || c == msgpcode.Array16 || c == msgpcode.Array32
 }
 
 func isMap(c byte) bool {
-	return c >= codeFixMap && c <= codeFixMapMax || c == codeMap16 || c == codeMap32
+	return msgpcode.IsFixedMap(c) || c == msgpcode.Map16 || c == msgpcode.Map32
 }
 
-func isBin(c byte) bool { return c >= codeBin8 && c <= codeBin32 }
-func isStr(c byte) bool {
-	return c >= codeFixStr && c <= codeFixStrMax || c >= codeStr8 && c <= codeStr32
-}
+func isBin(c byte) bool { return msgpcode.IsBin(c) }
+func isStr(c byte) bool { return msgpcode.IsString(c) }
 
 func malformed(err error) *DecodeError {
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
@@ -350,7 +352,7 @@ func (rd *reader) integer(lo int64, hi uint64) (neg int64, pos uint64, err error
 	if !isInt(c) {
 		return 0, 0, wrongType(c, "an integer")
 	}
-	if c == codeUint64 {
+	if c == msgpcode.Uint64 {
 		pos, err = rd.d.DecodeUint64()
 	} else {
 		neg, err = rd.d.DecodeInt64()
@@ -374,7 +376,7 @@ func (rd *reader) decode(s *schema, v reflect.Value) error {
 	}
 	switch s.kind {
 	case kBool:
-		if c != codeTrue && c != codeFalse {
+		if c != msgpcode.True && c != msgpcode.False {
 			return wrongType(c, "a bool")
 		}
 		b, err := rd.d.DecodeBool()
@@ -408,7 +410,7 @@ func (rd *reader) decode(s *schema, v reflect.Value) error {
 		}
 		v.SetString(string(b))
 	case kBytes, kFixed, kPeer:
-		if c == codeNil && s.kind != kFixed {
+		if c == msgpcode.Nil && s.kind != kFixed {
 			_ = rd.d.DecodeNil()
 			v.SetZero()
 			return nil
@@ -444,7 +446,7 @@ func (rd *reader) decode(s *schema, v reflect.Value) error {
 			v.SetString(string(id))
 		}
 	case kSlice:
-		if c == codeNil {
+		if c == msgpcode.Nil {
 			_ = rd.d.DecodeNil()
 			v.SetZero()
 			return nil
@@ -464,7 +466,7 @@ func (rd *reader) decode(s *schema, v reflect.Value) error {
 		}
 		v.Set(sl)
 	case kMap:
-		if c == codeNil {
+		if c == msgpcode.Nil {
 			_ = rd.d.DecodeNil()
 			v.SetZero()
 			return nil
@@ -490,7 +492,7 @@ func (rd *reader) decode(s *schema, v reflect.Value) error {
 		}
 		v.Set(m)
 	case kPtr:
-		if c == codeNil {
+		if c == msgpcode.Nil {
 			_ = rd.d.DecodeNil()
 			v.SetZero()
 			return nil
@@ -574,7 +576,7 @@ func (rd *reader) skip(depth int) error {
 		}
 		_, _ = rd.r.Seek(int64(n), io.SeekCurrent)
 		return nil
-	case isExt(c):
+	case msgpcode.IsExt(c):
 		return wrongType(c, "a plain value")
 	}
 	if err := rd.d.Skip(); err != nil {

@@ -261,7 +261,7 @@ func TestLobbyEveningOptional(t *testing.T) {
 		Commit   [32]byte
 	}
 	var buf bytes.Buffer
-	enc := encoder{&buf}
+	enc := msgpack.NewEncoder(&buf)
 	old := lobby10{Settings: Settings{Name: "Kitchen", Preset: "standard", Seats: 3}, Phase: "over", Host: "ada", You: 1}
 	if err := compile(reflect.TypeOf(old)).encode(enc, reflect.ValueOf(old)); err != nil {
 		t.Fatal(err)

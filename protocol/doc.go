@@ -6,9 +6,8 @@
 // It is plain data. It must never open a socket, start a goroutine, read a
 // clock, draw randomness or import the engine: the node owns all of those,
 // and two peers running the same version must agree on every byte. It
-// imports the standard library and ristretto255 only (the msgpack it
-// speaks is its own, msgpack.go), never libp2p, so that a client compiled
-// to WebAssembly stays small: keys are crypto/ed25519's and
+// imports the standard library and msgpack only, never libp2p, so that a
+// client compiled to WebAssembly stays small: keys are crypto/ed25519's and
 // a peer is a PeerID, which holds the very bytes of a libp2p peer ID (the
 // node converts at its edge). It must never panic on bytes from a peer;
 // every refusal is a typed error testable with errors.Is (ErrMalformed,

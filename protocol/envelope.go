@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"sync/atomic"
+
+	"github.com/vmihailenco/msgpack/v5"
+	"github.com/vmihailenco/msgpack/v5/msgpcode"
 )
 
 // domain is signed in front of every envelope so that an envelope signature
@@ -77,8 +80,8 @@ func sealFrame(key ed25519.PrivateKey, f frame) ([]byte, error) {
 	}
 	sig := ed25519.Sign(key, signed)
 	out := signed[len(domain)-1:]
-	out[0] = codeFixArray | 2
-	out = append(out, codeBin8, sigSize)
+	out[0] = msgpcode.FixedArrayLow | 2
+	out = append(out, msgpcode.Bin8, sigSize)
 	return append(out, sig...), nil
 }
 
@@ -89,7 +92,8 @@ func (f *frame) size() int {
 
 // encode writes the inner array, the part that is signed.
 func (f *frame) encode(buf *bytes.Buffer) {
-	e := encoder{buf}
+	e := msgpack.GetEncoder()
+	e.Reset(buf)
 	_ = e.EncodeArrayLen(len(frameFields))
 	_ = e.EncodeUint(uint64(f.version))
 	_ = e.EncodeBytes([]byte(f.sender))
@@ -98,6 +102,7 @@ func (f *frame) encode(buf *bytes.Buffer) {
 	_ = e.EncodeUint(f.seq)
 	_ = e.EncodeUint(uint64(f.typ))
 	_ = e.EncodeBytes(f.body)
+	msgpack.PutEncoder(e)
 }
 
 // Open verifies an envelope that arrived on a stream from the peer from and
