@@ -185,9 +185,12 @@ func (p printer) result(u node.Update, seat int, stop os.Signal) {
 		// plays so far were audited.
 		m["early"], m["plays"] = true, u.Audit.Plays
 		if stop != nil {
+			// This program was stopped, and ended the game it hosted on
+			// its way out: both are said.
 			m["stopped"] = signalName(stop)
+			text = fmt.Sprintf("Stopped (%s) after %d plays; the game did not finish.\n", signalName(stop), u.Audit.Plays)
 		}
-		text = "Game " + u.Audit.String() + "."
+		text += "Game " + u.Audit.String() + "."
 		for _, pr := range u.Audit.Problems {
 			text += "\n  ✘ " + pr
 		}

@@ -103,6 +103,13 @@ func TestHeadlessStopped(t *testing.T) {
 			t.Errorf("%s never said it was stopped before the game finished", p.name)
 		}
 	}
+	// The host ended the game it was stopped in on its way out: the
+	// players got the reveal, and the plays so far were audited.
+	if _, ok := host.find(func(l outLine) bool {
+		return strings.HasPrefix(l.raw, "Game ended early after ") && strings.Contains(l.raw, "deal verified")
+	}); !ok {
+		t.Errorf("the host never said it ended the game early, verified")
+	}
 	res, ok := bo.find(isType("result"))
 	if !ok || res.v["unfinished"] != true || res.str("stopped") != "SIGTERM" {
 		t.Errorf("the JSON player's result is %q; want it unfinished and stopped by SIGTERM", res.raw)
