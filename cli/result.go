@@ -162,6 +162,46 @@ func (t *tableModel) resultView() string {
 		top = append(top, "", "  The game ended before the deal.")
 		return screen(top, t.resultKeys(w), w, e.h)
 	}
+	top = append(top, t.resultHead(v)...)
+	top = append(top, "")
+	rated := t.showRatings()
+	top = append(top, t.resultTable(v, rated)...)
+	if rated {
+		if why := t.unrated(); why != "" {
+			top = append(top, wrap("  ", why, w)...)
+		}
+	}
+	var news []string
+	if t.closed {
+		news = append(news, "  The table has closed.")
+	} else if t.status != "" {
+		news = append(news, "  "+t.status)
+	}
+	if l := t.sharedLine(); l != "" {
+		news = append(news, wrap("  ", l, w)...)
+	}
+	bottom := t.resultKeys(w)
+	// The evening goes between the seats and the news, in the room left.
+	room := e.h - len(top) - len(bottom) - 1
+	if len(news) > 0 {
+		room -= len(news) + 1
+	}
+	if ev := t.eveningBlock(w, room); len(ev) > 0 {
+		top = append(top, "")
+		top = append(top, ev...)
+	}
+	if len(news) > 0 {
+		top = append(top, "")
+		top = append(top, news...)
+	}
+	return screen(top, bottom, w, e.h)
+}
+
+// resultHead is the top of the result sheet: how the game went, who won,
+// the call that ended it, and what the audit found wrong.
+func (t *tableModel) resultHead(v *engine.View) []string {
+	st, w := t.env.st, t.env.w
+	var lines []string
 	early := v.Phase != engine.PhaseOver
 	head := fmt.Sprintf("Game over · %d plays", v.No)
 	if early {
@@ -178,30 +218,36 @@ func (t *tableModel) resultView() string {
 	default:
 		head += " · " + st.r(st.shout, "deal NOT verified ✘")
 	}
-	top = append(top, "  "+head)
+	lines = append(lines, "  "+head)
 	switch {
 	case early:
-		top = append(top, "  The host ended the game before anyone won.")
+		lines = append(lines, "  The host ended the game before anyone won.")
 	case v.Winner != nil && *v.Winner == t.me():
-		top = append(top, "  "+st.r(st.good, "You win!"))
+		lines = append(lines, "  "+st.r(st.good, "You win!"))
 	case v.Winner != nil:
-		top = append(top, "  "+st.r(st.bold, t.name(*v.Winner)+" wins."))
+		lines = append(lines, "  "+st.r(st.bold, t.name(*v.Winner)+" wins."))
 	default:
-		top = append(top, "  Nobody won outright: first place is shared.")
+		lines = append(lines, "  Nobody won outright: first place is shared.")
 	}
 	if len(t.lastCall) > 0 {
 		// The call that ended the game, as the table showed it.
-		top = append(top, wrap("  Last call: ", strings.Join(t.lastCall, " "), w)...)
+		lines = append(lines, wrap("  Last call: ", strings.Join(t.lastCall, " "), w)...)
 	}
 	if t.audit != nil && !t.audit.Verified {
 		for _, p := range t.audit.Problems {
-			top = append(top, wrap("  ✘ ", p, w)...)
+			lines = append(lines, wrap("  ✘ ", p, w)...)
 		}
 	}
-	top = append(top, "")
-	rated := t.showRatings()
+	return lines
+}
+
+// resultTable is the result sheet's table: a header, then a row per seat
+// in order of place.
+func (t *tableModel) resultTable(v *engine.View, rated bool) []string {
+	st, w := t.env.st, t.env.w
+	var lines []string
 	nameW := max(10, min(20, w-62))
-	head = fmt.Sprintf("  %-6s %s %-11s %-8s %-7s %s", "Place", fit("Player", nameW), "Cards left", "Sneaked", "Caught", "Calls right/made")
+	head := fmt.Sprintf("  %-6s %s %-11s %-8s %-7s %s", "Place", fit("Player", nameW), "Cards left", "Sneaked", "Caught", "Calls right/made")
 	leftW, leftHead := 11, "Cards left"
 	if rated {
 		// The rating takes the room of "Cards left" on a narrow screen.
@@ -211,7 +257,7 @@ func (t *tableModel) resultView() string {
 		nameW = max(8, min(20, w-57-leftW))
 		head = fmt.Sprintf("  %-6s %s %s %-8s %-7s %-18s%s", "Place", fit("Player", nameW), fit(leftHead, leftW), "Sneaked", "Caught", "Calls right/made", "Rating")
 	}
-	top = append(top, st.r(st.bold, head))
+	lines = append(lines, st.r(st.bold, head))
 	order := make([]int, seats(v))
 	for i := range order {
 		order[i] = i
@@ -255,37 +301,9 @@ func (t *tableModel) resultView() string {
 		if s == t.me() {
 			line = st.r(st.turn, line)
 		}
-		top = append(top, line)
+		lines = append(lines, line)
 	}
-	if rated {
-		if why := t.unrated(); why != "" {
-			top = append(top, wrap("  ", why, w)...)
-		}
-	}
-	var news []string
-	if t.closed {
-		news = append(news, "  The table has closed.")
-	} else if t.status != "" {
-		news = append(news, "  "+t.status)
-	}
-	if l := t.sharedLine(); l != "" {
-		news = append(news, wrap("  ", l, w)...)
-	}
-	bottom := t.resultKeys(w)
-	// The evening goes between the seats and the news, in the room left.
-	room := e.h - len(top) - len(bottom) - 1
-	if len(news) > 0 {
-		room -= len(news) + 1
-	}
-	if ev := t.eveningBlock(w, room); len(ev) > 0 {
-		top = append(top, "")
-		top = append(top, ev...)
-	}
-	if len(news) > 0 {
-		top = append(top, "")
-		top = append(top, news...)
-	}
-	return screen(top, bottom, w, e.h)
+	return lines
 }
 
 func (t *tableModel) resultKeys(w int) []string {

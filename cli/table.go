@@ -274,14 +274,7 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 		return t.startTick()
 	}
 	if fresh && v.Phase != engine.PhaseOver {
-		// A deal: the first, or a new game at the same seats.
-		t.start, t.end, t.audit, t.reveal, t.mine, t.log = u.At, 0, nil, nil, "", nil
-		t.lastCall = nil
-		t.covered, t.rating, t.ratings, t.rateErr = nil, false, nil, ""
-		t.final, t.dealtAt, t.shareDone, t.sharedPath = nil, at, false, ""
-		if u.Reveal != nil {
-			t.final = u.Reveal
-		}
+		t.newGame(u, at)
 	}
 	t.covered.Observe(u)
 	t.plays = v.No
@@ -296,7 +289,31 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 		t.sneak, t.extra, t.rank, t.mine = 0, 0, engine.NoRank, ""
 	}
 	t.layout(v.Hand)
+	cmds = append(cmds, t.setUpMove(v, wasMine)...)
+	if v.Phase == engine.PhaseOver && t.end == 0 {
+		t.end = u.At
+	}
+	cmds = append(cmds, t.startTick(), t.rate())
+	return tea.Batch(cmds...)
+}
 
+// newGame forgets the last game at a deal: the first, or a new game at
+// the same seats.
+func (t *tableModel) newGame(u node.Update, at time.Time) {
+	t.start, t.end, t.audit, t.reveal, t.mine, t.log = u.At, 0, nil, nil, "", nil
+	t.lastCall = nil
+	t.covered, t.rating, t.ratings, t.rateErr = nil, false, nil, ""
+	t.final, t.dealtAt, t.shareDone, t.sharedPath = nil, at, false, ""
+	if u.Reveal != nil {
+		t.final = u.Reveal
+	}
+}
+
+// setUpMove readies the hand for a move that is now this seat's (a
+// hand-over, a play, a judgement, a call) and forgets one that no longer is;
+// it returns the bell and hint to show.
+func (t *tableModel) setUpMove(v *engine.View, wasMine bool) []tea.Cmd {
+	var cmds []tea.Cmd
 	c := t.can()
 	key := v.Situation()
 	switch {
@@ -334,11 +351,7 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	if t.hint == HintWindow && v.Phase != engine.PhaseCall {
 		t.hint = ""
 	}
-	if v.Phase == engine.PhaseOver && t.end == 0 {
-		t.end = u.At
-	}
-	cmds = append(cmds, t.startTick(), t.rate())
-	return tea.Batch(cmds...)
+	return cmds
 }
 
 // myMove reports whether the view waits on this seat.
@@ -552,7 +565,7 @@ func (t *tableModel) key(k string) tea.Cmd {
 }
 
 // gameKey is a key pressed during a game: one case per key of the help
-// bar, so it runs long.
+// bar, the longer ones in a …Key method each.
 func (t *tableModel) gameKey(k string) tea.Cmd {
 	v := t.v()
 	c := t.can()
@@ -586,41 +599,11 @@ func (t *tableModel) gameKey(k string) tea.Cmd {
 		t.clearPicks()
 		t.sneak, t.extra = 0, 0
 	case "o":
-		if t.order == sortCalling {
-			t.order = sortSoonest
-		} else {
-			t.order = sortCalling
-		}
-		var at engine.Card
-		if t.cursor < len(t.hand) {
-			at = t.hand[t.cursor]
-		}
-		t.layout(v.Hand)
-		if i := slices.Index(t.hand, at); i >= 0 {
-			t.cursor = i
-		}
-		t.say("Hand sorted "+t.order.String()+".", false)
+		t.resort()
 	case "s":
-		if v.Rules.Sneak == 0 || v.Rules.CountLies {
-			t.say("This table doesn't sneak.", true)
-			return nil
-		}
-		if m := t.maxSneak(); m == 0 {
-			t.sneak = 0
-			t.say("Pick more cards than you claim to sneak: S sets how many go under.", false)
-		} else {
-			t.sneak = (t.sneak + 1) % (m + 1)
-		}
+		t.sneakKey()
 	case "+", "=", "-", "_":
-		if !v.Rules.CountLies {
-			return nil
-		}
-		if k == "+" || k == "=" {
-			t.extra++
-		} else {
-			t.extra--
-		}
-		t.extra = max(min(t.extra, v.Cap-t.nPicked()), 1-t.nPicked())
+		t.extraKey(k)
 	case "r":
 		if !c.choose {
 			t.say("The rank is set: you claim "+v.Rank.Word(2)+".", false)
@@ -633,44 +616,7 @@ func (t *tableModel) gameKey(k string) tea.Cmd {
 			return t.handOver()
 		}
 	case "c", "enter":
-		if c.give {
-			return t.handOver()
-		}
-		if !c.play {
-			if k == "c" {
-				t.say(t.notYourTurn(), true)
-			}
-			return nil
-		}
-		if t.reveal != nil {
-			t.say("Wait: the cards are still being shown.", true)
-			return nil
-		}
-		r := t.claimRank(c)
-		cards := t.pickedCards(r)
-		if len(cards) == 0 {
-			t.say("Pick the cards to put down first: ← → move, space picks.", true)
-			return nil
-		}
-		if p := t.claimProblem(); p != "" {
-			t.say(p+".", true)
-			return nil
-		}
-		if !r.Valid() {
-			t.say("Name the rank you claim: R.", true)
-			return nil
-		}
-		cmd := engine.Command{Move: engine.MovePlay, Seat: me, Cards: cards, Rank: engine.NoRank}
-		if cl := t.claim(); cl != len(cards) {
-			cmd.Claim = cl
-		}
-		if c.choose {
-			cmd.Rank = r
-		}
-		if t.hint == HintClaim {
-			t.hint = ""
-		}
-		return send(t.sess, cmd)
+		return t.playKey(k, c)
 	case "b", "g":
 		if !c.call {
 			t.say(t.cantCall(), true)
@@ -685,34 +631,140 @@ func (t *tableModel) gameKey(k string) tea.Cmd {
 		}
 		return send(t.sess, engine.Command{Move: move, Seat: me, No: v.Window.No, Rank: engine.NoRank})
 	case "d", "v", "k":
-		if !v.Rules.Doubt {
-			return nil
-		}
-		if !c.judge {
-			t.say(t.notYourTurn(), true)
-			return nil
-		}
-		if t.reveal != nil {
-			t.say("Wait: the cards are still being shown.", true)
-			return nil
-		}
-		move := map[string]engine.Move{"d": engine.MoveDoubt, "v": engine.MoveBelieve, "k": engine.MoveSkip}[k]
-		return send(t.sess, engine.Command{Move: move, Seat: me, No: v.No, Rank: engine.NoRank})
+		return t.judgeKey(k, c)
 	case "4":
-		if !c.quads {
-			if v.Rules.Quads {
-				t.say("Lay out four of a kind on your turn, before you play, when you hold four.", true)
-			}
-			return nil
-		}
-		if t.reveal != nil {
-			t.say("Wait: the cards are still being shown.", true)
-			return nil
-		}
-		cards := t.quadCards()
-		return send(t.sess, engine.Command{Move: engine.MoveQuads, Seat: me, Cards: cards, Rank: engine.NoRank})
+		return t.quadsKey(c)
 	}
 	return nil
+}
+
+// resort switches the hand between the two sort orders, keeping the
+// cursor on the card it was on.
+func (t *tableModel) resort() {
+	v := t.v()
+	if t.order == sortCalling {
+		t.order = sortSoonest
+	} else {
+		t.order = sortCalling
+	}
+	var at engine.Card
+	if t.cursor < len(t.hand) {
+		at = t.hand[t.cursor]
+	}
+	t.layout(v.Hand)
+	if i := slices.Index(t.hand, at); i >= 0 {
+		t.cursor = i
+	}
+	t.say("Hand sorted "+t.order.String()+".", false)
+}
+
+// sneakKey is S: how many of the picked cards go under the claim.
+func (t *tableModel) sneakKey() {
+	v := t.v()
+	if v.Rules.Sneak == 0 || v.Rules.CountLies {
+		t.say("This table doesn't sneak.", true)
+		return
+	}
+	if m := t.maxSneak(); m == 0 {
+		t.sneak = 0
+		t.say("Pick more cards than you claim to sneak: S sets how many go under.", false)
+	} else {
+		t.sneak = (t.sneak + 1) % (m + 1)
+	}
+}
+
+// extraKey is + or -: how many more or fewer cards to claim than put down.
+func (t *tableModel) extraKey(k string) {
+	v := t.v()
+	if !v.Rules.CountLies {
+		return
+	}
+	if k == "+" || k == "=" {
+		t.extra++
+	} else {
+		t.extra--
+	}
+	t.extra = max(min(t.extra, v.Cap-t.nPicked()), 1-t.nPicked())
+}
+
+// playKey is C or Enter: put the picked cards down, or hand one over.
+func (t *tableModel) playKey(k string, c can) tea.Cmd {
+	me := t.me()
+	if c.give {
+		return t.handOver()
+	}
+	if !c.play {
+		if k == "c" {
+			t.say(t.notYourTurn(), true)
+		}
+		return nil
+	}
+	if t.reveal != nil {
+		t.say("Wait: the cards are still being shown.", true)
+		return nil
+	}
+	r := t.claimRank(c)
+	cards := t.pickedCards(r)
+	if len(cards) == 0 {
+		t.say("Pick the cards to put down first: ← → move, space picks.", true)
+		return nil
+	}
+	if p := t.claimProblem(); p != "" {
+		t.say(p+".", true)
+		return nil
+	}
+	if !r.Valid() {
+		t.say("Name the rank you claim: R.", true)
+		return nil
+	}
+	cmd := engine.Command{Move: engine.MovePlay, Seat: me, Cards: cards, Rank: engine.NoRank}
+	if cl := t.claim(); cl != len(cards) {
+		cmd.Claim = cl
+	}
+	if c.choose {
+		cmd.Rank = r
+	}
+	if t.hint == HintClaim {
+		t.hint = ""
+	}
+	return send(t.sess, cmd)
+}
+
+// judgeKey is D, V or K: doubt, believe or skip the play in front of you.
+func (t *tableModel) judgeKey(k string, c can) tea.Cmd {
+	v := t.v()
+	me := t.me()
+	if !v.Rules.Doubt {
+		return nil
+	}
+	if !c.judge {
+		t.say(t.notYourTurn(), true)
+		return nil
+	}
+	if t.reveal != nil {
+		t.say("Wait: the cards are still being shown.", true)
+		return nil
+	}
+	move := map[string]engine.Move{"d": engine.MoveDoubt, "v": engine.MoveBelieve, "k": engine.MoveSkip}[k]
+	return send(t.sess, engine.Command{Move: move, Seat: me, No: v.No, Rank: engine.NoRank})
+}
+
+// quadsKey is 4: lay out four of a kind.
+func (t *tableModel) quadsKey(c can) tea.Cmd {
+	v := t.v()
+	me := t.me()
+	if !c.quads {
+		if v.Rules.Quads {
+			t.say("Lay out four of a kind on your turn, before you play, when you hold four.", true)
+		}
+		return nil
+	}
+	if t.reveal != nil {
+		t.say("Wait: the cards are still being shown.", true)
+		return nil
+	}
+	cards := t.quadCards()
+	return send(t.sess, engine.Command{Move: engine.MoveQuads, Seat: me, Cards: cards, Rank: engine.NoRank})
 }
 
 // quadCards is the four of a kind to lay out: the picked four if they are
