@@ -369,6 +369,8 @@ func (rd *reader) integer(lo int64, hi uint64) (neg int64, pos uint64, err error
 	return neg, pos, nil
 }
 
+// decode reads one value of schema s into v: one case per kind, the
+// longer ones in a decode… method each.
 func (rd *reader) decode(s *schema, v reflect.Value) error {
 	c, err := rd.peek()
 	if err != nil {
@@ -410,87 +412,11 @@ func (rd *reader) decode(s *schema, v reflect.Value) error {
 		}
 		v.SetString(string(b))
 	case kBytes, kFixed, kPeer:
-		if c == msgpcode.Nil && s.kind != kFixed {
-			_ = rd.d.DecodeNil()
-			v.SetZero()
-			return nil
-		}
-		if !isBin(c) {
-			return wrongType(c, "bytes")
-		}
-		n, err := rd.length(rd.d.DecodeBytesLen, 1)
-		if err != nil {
-			return err
-		}
-		if s.kind == kFixed && n != s.n {
-			return decodeErr(ErrMalformed, "", "%d bytes where %d belong", n, s.n)
-		}
-		b, err := rd.raw(n)
-		if err != nil {
-			return err
-		}
-		switch s.kind {
-		case kBytes:
-			v.SetBytes(b)
-		case kFixed:
-			reflect.Copy(v, reflect.ValueOf(b))
-		case kPeer:
-			if n == 0 {
-				v.SetZero()
-				return nil
-			}
-			id, err := peerIDFromBytes(b)
-			if err != nil {
-				return &DecodeError{Kind: ErrMalformed, Err: err}
-			}
-			v.SetString(string(id))
-		}
+		return rd.decodeBytes(s, v, c)
 	case kSlice:
-		if c == msgpcode.Nil {
-			_ = rd.d.DecodeNil()
-			v.SetZero()
-			return nil
-		}
-		if !isArray(c) {
-			return wrongType(c, "an array")
-		}
-		n, err := rd.length(rd.d.DecodeArrayLen, 1)
-		if err != nil {
-			return err
-		}
-		sl := reflect.MakeSlice(s.typ, n, n)
-		for i := range n {
-			if err := rd.decode(s.elem, sl.Index(i)); err != nil {
-				return within(err, "["+strconv.Itoa(i)+"]")
-			}
-		}
-		v.Set(sl)
+		return rd.decodeSlice(s, v, c)
 	case kMap:
-		if c == msgpcode.Nil {
-			_ = rd.d.DecodeNil()
-			v.SetZero()
-			return nil
-		}
-		if !isMap(c) {
-			return wrongType(c, "a map")
-		}
-		n, err := rd.length(rd.d.DecodeMapLen, 2)
-		if err != nil {
-			return err
-		}
-		m := reflect.MakeMapWithSize(s.typ, n)
-		k := reflect.New(s.typ.Key()).Elem()
-		for range n {
-			e := reflect.New(s.typ.Elem()).Elem()
-			if err := rd.decode(s.key, k); err != nil {
-				return err
-			}
-			if err := rd.decode(s.elem, e); err != nil {
-				return within(err, "["+strconv.Quote(k.String())+"]")
-			}
-			m.SetMapIndex(k, e)
-		}
-		v.Set(m)
+		return rd.decodeMap(s, v, c)
 	case kPtr:
 		if c == msgpcode.Nil {
 			_ = rd.d.DecodeNil()
@@ -503,32 +429,134 @@ func (rd *reader) decode(s *schema, v reflect.Value) error {
 		}
 		v.Set(p)
 	case kStruct:
-		if !isArray(c) {
-			return wrongType(c, "an array of fields")
-		}
-		n, err := rd.length(rd.d.DecodeArrayLen, 1)
-		if err != nil {
-			return err
-		}
-		if n < s.need {
-			return &DecodeError{Kind: ErrMissingField, Field: s.fields[n].name,
-				Err: fmt.Errorf("%d of %d fields", n, s.need)}
-		}
-		for i, f := range s.fields {
-			if i == n {
-				break
-			}
-			if err := rd.decode(f.s, v.Field(f.index)); err != nil {
-				return within(err, f.name)
-			}
-		}
-		for range n - len(s.fields) {
-			if err := rd.skip(0); err != nil {
-				return err
-			}
-		}
+		return rd.decodeStruct(s, v, c)
 	default:
 		panic("protocol: unreachable kind")
+	}
+	return nil
+}
+
+// decodeBytes is bin into []byte, a fixed-size array or a peer ID; c is
+// the peeked code.
+func (rd *reader) decodeBytes(s *schema, v reflect.Value, c byte) error {
+	if c == msgpcode.Nil && s.kind != kFixed {
+		_ = rd.d.DecodeNil()
+		v.SetZero()
+		return nil
+	}
+	if !isBin(c) {
+		return wrongType(c, "bytes")
+	}
+	n, err := rd.length(rd.d.DecodeBytesLen, 1)
+	if err != nil {
+		return err
+	}
+	if s.kind == kFixed && n != s.n {
+		return decodeErr(ErrMalformed, "", "%d bytes where %d belong", n, s.n)
+	}
+	b, err := rd.raw(n)
+	if err != nil {
+		return err
+	}
+	switch s.kind {
+	case kBytes:
+		v.SetBytes(b)
+	case kFixed:
+		reflect.Copy(v, reflect.ValueOf(b))
+	case kPeer:
+		if n == 0 {
+			v.SetZero()
+			return nil
+		}
+		id, err := peerIDFromBytes(b)
+		if err != nil {
+			return &DecodeError{Kind: ErrMalformed, Err: err}
+		}
+		v.SetString(string(id))
+	}
+	return nil
+}
+
+// decodeSlice is an array, or nil, into a slice.
+func (rd *reader) decodeSlice(s *schema, v reflect.Value, c byte) error {
+	if c == msgpcode.Nil {
+		_ = rd.d.DecodeNil()
+		v.SetZero()
+		return nil
+	}
+	if !isArray(c) {
+		return wrongType(c, "an array")
+	}
+	n, err := rd.length(rd.d.DecodeArrayLen, 1)
+	if err != nil {
+		return err
+	}
+	sl := reflect.MakeSlice(s.typ, n, n)
+	for i := range n {
+		if err := rd.decode(s.elem, sl.Index(i)); err != nil {
+			return within(err, "["+strconv.Itoa(i)+"]")
+		}
+	}
+	v.Set(sl)
+	return nil
+}
+
+// decodeMap is a map, or nil, into a map.
+func (rd *reader) decodeMap(s *schema, v reflect.Value, c byte) error {
+	if c == msgpcode.Nil {
+		_ = rd.d.DecodeNil()
+		v.SetZero()
+		return nil
+	}
+	if !isMap(c) {
+		return wrongType(c, "a map")
+	}
+	n, err := rd.length(rd.d.DecodeMapLen, 2)
+	if err != nil {
+		return err
+	}
+	m := reflect.MakeMapWithSize(s.typ, n)
+	k := reflect.New(s.typ.Key()).Elem()
+	for range n {
+		e := reflect.New(s.typ.Elem()).Elem()
+		if err := rd.decode(s.key, k); err != nil {
+			return err
+		}
+		if err := rd.decode(s.elem, e); err != nil {
+			return within(err, "["+strconv.Quote(k.String())+"]")
+		}
+		m.SetMapIndex(k, e)
+	}
+	v.Set(m)
+	return nil
+}
+
+// decodeStruct is an array of fields into a struct: fields it lacks
+// past the needed ones stay zero, fields past the known ones are skipped.
+func (rd *reader) decodeStruct(s *schema, v reflect.Value, c byte) error {
+	if !isArray(c) {
+		return wrongType(c, "an array of fields")
+	}
+	n, err := rd.length(rd.d.DecodeArrayLen, 1)
+	if err != nil {
+		return err
+	}
+	if n < s.need {
+		return &DecodeError{Kind: ErrMissingField, Field: s.fields[n].name,
+			Err: fmt.Errorf("%d of %d fields", n, s.need)}
+	}
+	for i, f := range s.fields {
+		if i == n {
+			break
+		}
+		if err := rd.decode(f.s, v.Field(f.index)); err != nil {
+			return within(err, f.name)
+		}
+	}
+	for range n - len(s.fields) {
+		if err := rd.skip(0); err != nil {
+			return err
+		}
 	}
 	return nil
 }
