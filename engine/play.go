@@ -10,28 +10,9 @@ func (g *Game) play(now time.Duration, seat int, cards []Card, claim int, rank R
 	if err := checkCards(cards); err != nil {
 		return err
 	}
-	over := false // a rapid play over an open window (V13)
-	switch {
-	case g.phase == PhaseGive:
-		return refuse(CodeNotYourTurn, "Wait: the caller is handing over a card.")
-	case g.placed[seat] != 0:
-		return refuse(CodeNotYourTurn, "You're out of this game: you have no cards to play.")
-	case seat != g.turn:
-		return refusef(CodeNotYourTurn, "It isn't your turn: seat %d plays next.", g.turn)
-	case g.rules.Doubt && g.plays >= MaxPlays:
-		// R14: the 500th play is the game's last; its round must settle.
-		return refuse(CodeNotYourTurn, "That was the game's last play: doubt, believe or skip it.")
-	case g.phase == PhaseCall:
-		if !g.rules.Rapid {
-			return refuse(CodeNotYourTurn, "Wait: the last play can still be called.")
-		}
-		if g.last.out {
-			return refuse(CodeNotYourTurn, "Wait: a play that empties a hand gets its whole call window.")
-		}
-		if g.win.no >= MaxPlays {
-			return refuse(CodeNotYourTurn, "Wait: the last play of the game must settle first.")
-		}
-		over = true
+	over, err := g.checkTurn(seat)
+	if err != nil {
+		return err
 	}
 	hand := g.hands[seat]
 	if !holds(hand, cards) {
@@ -84,22 +65,62 @@ func (g *Game) play(now time.Duration, seat int, cards []Card, claim int, rank R
 	g.emit(Event{Type: EventMine, To: g.only(seat), Seat: seat, No: g.plays, Cards: append([]Card(nil), cards...)})
 
 	if g.rules.Doubt {
-		// Adding is anything but a doubt: it puts out a seat that played its
-		// last cards, once the add is on the table (as a believe or a doubt
-		// that finds the truth is settled before the seat goes out).
-		if g.settlePending(); g.phase == PhaseOver {
-			return nil
-		}
-		if g.round.rank == NoRank {
-			g.round.rank, g.round.starter = rank, seat
-		}
-		g.round.skips = 0
-		if g.last.out {
-			g.round.pending = seat
-		}
-		g.turn = g.nextIn(seat)
+		g.added(seat, rank)
 		return nil
 	}
+	g.openWindow(seat)
+	return nil
+}
+
+// checkTurn is whether seat may play now; over is a rapid play over an
+// open window (V13).
+func (g *Game) checkTurn(seat int) (over bool, err error) {
+	switch {
+	case g.phase == PhaseGive:
+		return false, refuse(CodeNotYourTurn, "Wait: the caller is handing over a card.")
+	case g.placed[seat] != 0:
+		return false, refuse(CodeNotYourTurn, "You're out of this game: you have no cards to play.")
+	case seat != g.turn:
+		return false, refusef(CodeNotYourTurn, "It isn't your turn: seat %d plays next.", g.turn)
+	case g.rules.Doubt && g.plays >= MaxPlays:
+		// R14: the 500th play is the game's last; its round must settle.
+		return false, refuse(CodeNotYourTurn, "That was the game's last play: doubt, believe or skip it.")
+	case g.phase == PhaseCall:
+		if !g.rules.Rapid {
+			return false, refuse(CodeNotYourTurn, "Wait: the last play can still be called.")
+		}
+		if g.last.out {
+			return false, refuse(CodeNotYourTurn, "Wait: a play that empties a hand gets its whole call window.")
+		}
+		if g.win.no >= MaxPlays {
+			return false, refuse(CodeNotYourTurn, "Wait: the last play of the game must settle first.")
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// added is what follows a play in I Doubt It: the round's rank, and the
+// next seat's turn.
+func (g *Game) added(seat int, rank Rank) {
+	// Adding is anything but a doubt: it puts out a seat that played its
+	// last cards, once the add is on the table (as a believe or a doubt
+	// that finds the truth is settled before the seat goes out).
+	if g.settlePending(); g.phase == PhaseOver {
+		return
+	}
+	if g.round.rank == NoRank {
+		g.round.rank, g.round.starter = rank, seat
+	}
+	g.round.skips = 0
+	if g.last.out {
+		g.round.pending = seat
+	}
+	g.turn = g.nextIn(seat)
+}
+
+// openWindow opens the call window on the play seat just made.
+func (g *Game) openWindow(seat int) {
 	g.phase = PhaseCall
 	g.turn = g.nextIn(seat)
 	g.win = window{open: true, no: g.plays, closes: g.now + g.rules.Window}
@@ -112,7 +133,6 @@ func (g *Game) play(now time.Duration, seat int, cards []Card, claim int, rank R
 			}
 		}
 	}
-	return nil
 }
 
 // checkCount is R6's count rules with V5, V12 and V14.

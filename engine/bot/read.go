@@ -105,61 +105,13 @@ func (b *Bot) pLie(v *engine.View) odds {
 		return odds{p: 0.5}
 	}
 	k := l.Claim
-	mine := counts(v.Hand)
-	match := func(a *[slots]int) int { return a[r] + a[joker] }
-	sum := func(a *[slots]int) (t int) {
-		for _, x := range a {
-			t += x
-		}
-		return t
-	}
 	total := m.total[r] + m.total[joker]
-	located := match(&mine)
-	locatedAll := len(v.Hand)
-	if b.level >= Medium {
-		located += match(&m.gone)
-		locatedAll += sum(&m.gone) + m.hidden
-	}
-	c0, certS := 0, 0
-	if b.level == Hard {
-		located += match(&m.pile)
-		locatedAll += m.pileN
-		for t := range m.seats {
-			if t == m.seat {
-				continue
-			}
-			cert := &m.seats[t].cert
-			if t == s && m.last.live && m.last.seat == s {
-				cert = &m.last.before
-			}
-			if t == s {
-				c0, certS = match(cert), sum(cert)
-				continue
-			}
-			located += match(cert)
-			locatedAll += sum(cert)
-		}
-	}
+	located, locatedAll, c0, certS := b.locate(v, r, s)
 	avail := total - located
 	if k > avail {
 		return odds{p: 1, sure: true}
 	}
-	// The claimant's hand before the play.
-	h := float64(k)
-	if b.level == Hard && m.last.live && m.last.seat == s {
-		lo, hi := m.last.lo, m.last.hi
-		if hi < 0 {
-			hi = lo + 4
-		}
-		h = float64(lo+hi) / 2
-	} else {
-		c := l.Sizes.HandBefore
-		hi := c.Hi
-		if hi < 0 {
-			hi = c.Lo + 4
-		}
-		h = float64(c.Lo+hi) / 2
-	}
+	h := b.handBefore(v)
 	if v.Rules.Doubt && b.level == Hard {
 		// In I Doubt It nobody has to lie (a seat may always skip), so
 		// how often this player's plays turned up were lies says more
@@ -180,6 +132,83 @@ func (b *Bot) pLie(v *engine.View) odds {
 	}
 	pool := m.all - locatedAll - certS
 	draws := int(math.Round(h)) - certS
+	p := b.pHeld(v, k, c0, pool, avail, draws)
+	if v.Rules.Sneak > 0 || (v.Rules.CountLies && v.Rules.Rough) {
+		ps := b.pSneak(v)
+		p = 1 - (1-p)*(1-ps)
+	}
+	return odds{p: p}
+}
+
+// matching is how many cards of a count match rank r, jokers included.
+func matching(a *[slots]int, r int) int { return a[r] + a[joker] }
+
+// cardsIn is how many cards a count holds.
+func cardsIn(a *[slots]int) (t int) {
+	for _, x := range a {
+		t += x
+	}
+	return t
+}
+
+// locate is what this bot's level lets it place of the cards matching
+// rank r: how many are located away from the claimant s (and how many
+// cards in all), and how many matching, of how many, it knows s held.
+func (b *Bot) locate(v *engine.View, r, s int) (located, locatedAll, c0, certS int) {
+	m := &b.mem
+	mine := counts(v.Hand)
+	located = matching(&mine, r)
+	locatedAll = len(v.Hand)
+	if b.level >= Medium {
+		located += matching(&m.gone, r)
+		locatedAll += cardsIn(&m.gone) + m.hidden
+	}
+	if b.level == Hard {
+		located += matching(&m.pile, r)
+		locatedAll += m.pileN
+		for t := range m.seats {
+			if t == m.seat {
+				continue
+			}
+			cert := &m.seats[t].cert
+			if t == s && m.last.live && m.last.seat == s {
+				cert = &m.last.before
+			}
+			if t == s {
+				c0, certS = matching(cert, r), cardsIn(cert)
+				continue
+			}
+			located += matching(cert, r)
+			locatedAll += cardsIn(cert)
+		}
+	}
+	return located, locatedAll, c0, certS
+}
+
+// handBefore is the claimant's hand before the play: the middle of what
+// this bot knows of it.
+func (b *Bot) handBefore(v *engine.View) float64 {
+	m := &b.mem
+	s := v.Last.Seat
+	if b.level == Hard && m.last.live && m.last.seat == s {
+		lo, hi := m.last.lo, m.last.hi
+		if hi < 0 {
+			hi = lo + 4
+		}
+		return float64(lo+hi) / 2
+	}
+	c := v.Last.Sizes.HandBefore
+	hi := c.Hi
+	if hi < 0 {
+		hi = c.Lo + 4
+	}
+	return float64(c.Lo+hi) / 2
+}
+
+// pHeld is the chance a claim of k is a lie, from how many matching cards
+// the claimant likely held: c0 known, the rest drawn from pool cards of
+// which avail-c0 match.
+func (b *Bot) pHeld(v *engine.View, k, c0, pool, avail, draws int) float64 {
 	var pj [9]float64
 	hyper(pj[:], pool, avail-c0, draws)
 	// J = c0 + x copies held before the play.
@@ -191,7 +220,7 @@ func (b *Bot) pLie(v *engine.View) odds {
 		return pj[x]
 	}
 	capn := max(v.Cap, 1)
-	bluff := bluffRate(v, m)
+	bluff := bluffRate(v, &b.mem)
 	var lie, truth float64
 	for j := 0; j <= c0+len(pj)-1; j++ {
 		pr := held(j)
@@ -211,15 +240,10 @@ func (b *Bot) pLie(v *engine.View) odds {
 			truth += pr * 0.05
 		}
 	}
-	p := 0.5
 	if lie+truth > 0 {
-		p = lie / (lie + truth)
+		return lie / (lie + truth)
 	}
-	if v.Rules.Sneak > 0 || (v.Rules.CountLies && v.Rules.Rough) {
-		ps := b.pSneak(v)
-		p = 1 - (1-p)*(1-ps)
-	}
-	return odds{p: p}
+	return 0.5
 }
 
 // seqRules reports whether claims follow a sequence, each seat claiming
