@@ -309,88 +309,115 @@ func tableText(head string, addrs []string, code, words string) string {
 	return strings.Join(lines, "\n")
 }
 
-func runHost(args []string) error {
+// hostConfig is host's flags.
+type hostConfig struct {
+	nf        netFlags
+	headless  bool
+	name      string
+	rules     engine.Rules
+	seats     int
+	bots      []string
+	wait      time.Duration
+	code      string
+	reveal    time.Duration
+	turnClock time.Duration
+	grace     time.Duration
+	pace      string
+	seed      uint64
+	sit       bool
+	journal   string
+	resume    string
+}
+
+// parseHost parses host's flags; help is true when they asked for -h.
+func parseHost(args []string) (c hostConfig, help bool, err error) {
 	fs := flag.NewFlagSet("host", flag.ContinueOnError)
-	var nf netFlags
-	nf.register(fs)
+	c.nf.register(fs)
 	var rules rulesFlag
-	headless := fs.Bool("headless", false, "no screen: print events and play the host's seat as a bot")
-	name := fs.String("name", "Table", "the table's `name` in the lobby")
+	fs.BoolVar(&c.headless, "headless", false, "no screen: print events and play the host's seat as a bot")
+	fs.StringVar(&c.name, "name", "Table", "the table's `name` in the lobby")
 	preset := fs.String("preset", "standard", "rules preset: "+strings.Join(engine.Presets, ", "))
 	fs.Var(&rules, "rules", "a rules `key=value` (repeatable), keys as in REFEREE.md")
 	seats := fs.Int("seats", 0, "seats in all (default: you, the players and the bots)")
 	nbots := fs.Int("bots", 2, "bot seats")
 	levels := fs.String("levels", "", "the bots' names, comma-separated (default medium)")
 	players := fs.Int("players", 0, "other players to wait for before dealing")
-	wait := fs.Duration("wait", 2*time.Minute, "the longest to wait for the players")
-	code := fs.String("code", "", "a join code: the table is private (the code is never advertised)")
-	reveal := fs.Duration("reveal", node.DefaultTiming().Reveal, "the pause after a call, so every screen shows the cards")
-	turnClock := fs.Duration("turn-clock", 0, "a person's turn clock (0 off; 30s or 60s)")
-	grace := fs.Duration("grace", 0, "how long a player may be gone before a bot plays for them (0: the default, 30s)")
-	pace := fs.String("pace", "brisk", "bots' think times: brisk, relaxed or fast")
-	seed := fs.Uint64("seed", 0, "the deal's seed (0: random)")
-	sit := fs.Bool("sit", true, "take a seat (false: only host; every seat is a player or a bot)")
-	journal := fs.String("journal", "", "keep the table's journal in `file`")
-	resume := fs.String("resume", "", "host again the table of journal `file` (after a crash), same identity and address")
+	fs.DurationVar(&c.wait, "wait", 2*time.Minute, "the longest to wait for the players")
+	fs.StringVar(&c.code, "code", "", "a join code: the table is private (the code is never advertised)")
+	fs.DurationVar(&c.reveal, "reveal", node.DefaultTiming().Reveal, "the pause after a call, so every screen shows the cards")
+	fs.DurationVar(&c.turnClock, "turn-clock", 0, "a person's turn clock (0 off; 30s or 60s)")
+	fs.DurationVar(&c.grace, "grace", 0, "how long a player may be gone before a bot plays for them (0: the default, 30s)")
+	fs.StringVar(&c.pace, "pace", "brisk", "bots' think times: brisk, relaxed or fast")
+	fs.Uint64Var(&c.seed, "seed", 0, "the deal's seed (0: random)")
+	fs.BoolVar(&c.sit, "sit", true, "take a seat (false: only host; every seat is a player or a bot)")
+	fs.StringVar(&c.journal, "journal", "", "keep the table's journal in `file`")
+	fs.StringVar(&c.resume, "resume", "", "host again the table of journal `file` (after a crash), same identity and address")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return nil
+			return c, true, nil
 		}
-		return err
+		return c, false, err
 	}
-	if !*headless {
-		return errors.New("host needs --headless (to host with a screen, run bullshit and press N)")
+	if !c.headless {
+		return c, false, errors.New("host needs --headless (to host with a screen, run bullshit and press N)")
 	}
-	r, err := parseRules(*preset, rules)
-	if err != nil {
-		return err
+	if c.rules, err = parseRules(*preset, rules); err != nil {
+		return c, false, err
 	}
-	var bots []string
 	for i := 0; i < *nbots; i++ {
-		bots = append(bots, "medium")
+		c.bots = append(c.bots, "medium")
 	}
 	if *levels != "" {
-		bots = strings.Split(*levels, ",")
+		c.bots = strings.Split(*levels, ",")
 	}
-	n := *seats
-	if n == 0 {
-		n = len(bots) + *players
-		if *sit {
-			n++
+	c.seats = *seats
+	if c.seats == 0 {
+		c.seats = len(c.bots) + *players
+		if c.sit {
+			c.seats++
 		}
 	}
+	return c, false, nil
+}
+
+func runHost(args []string) error {
+	c, help, err := parseHost(args)
+	if help || err != nil {
+		return err
+	}
+	nf, n := c.nf, c.seats
 	ctx, cancel, stop := signalContext()
 	defer cancel()
-	if *resume != "" {
-		return resumeHost(ctx, stop, nf, *resume, *pace)
+	if c.resume != "" {
+		return resumeHost(ctx, stop, nf, c.resume, c.pace)
 	}
 	dev, err := nf.device(ctx)
 	if err != nil {
 		return err
 	}
 	defer dev.Close()
-	hosted, err := dev.Open(node.Settings{Name: *name, Rules: r, Seats: n, Bots: bots, Pace: *pace, Timing: node.Timing{Reveal: *reveal},
-		TurnClock: *turnClock, Grace: *grace, Code: *code, Seed: *seed})
+	hosted, err := dev.Open(node.Settings{Name: c.name, Rules: c.rules, Seats: n, Bots: c.bots, Pace: c.pace, Timing: node.Timing{Reveal: c.reveal},
+		TurnClock: c.turnClock, Grace: c.grace, Code: c.code, Seed: c.seed})
 	if err != nil {
 		return err
 	}
 	defer hosted.Close()
-	if *journal != "" {
-		if err := hosted.Keep(*journal); err != nil {
+	if c.journal != "" {
+		if err := hosted.Keep(c.journal); err != nil {
 			return err
 		}
 	}
 	out := printer{os.Stdout, nf.json}
 	words := dev.Words()
-	out.line(map[string]any{"type": "table", "id": hosted.ID, "name": *name, "seats": n, "addrs": dev.Addrs(),
-		"join": joinLines(dev.Addrs(), *code), "web": dev.WebURL(), "words": words},
-		tableText(fmt.Sprintf("Hosting %q (%d seats)", *name, n), dev.Addrs(), *code, words))
+	out.line(map[string]any{"type": "table", "id": hosted.ID, "name": c.name, "seats": n, "addrs": dev.Addrs(),
+		"join": joinLines(dev.Addrs(), c.code), "web": dev.WebURL(), "words": words},
+		tableText(fmt.Sprintf("Hosting %q (%d seats)", c.name, n), dev.Addrs(), c.code, words))
 	if p := phonesText(dev); p != "" && !nf.json {
 		out.line(nil, p)
 	}
 	var sess *node.LocalSession
 	seatNo := -1
-	if *sit {
+	if c.sit {
 		seatNo, sess, err = hosted.Sit("local", dev.Name)
 		if err != nil {
 			return err
@@ -401,7 +428,7 @@ func runHost(args []string) error {
 	if seatNo >= 0 && !nf.json {
 		out.seated(seatNo)
 	}
-	wctx, wcancel := context.WithTimeout(ctx, *wait)
+	wctx, wcancel := context.WithTimeout(ctx, c.wait)
 	err = hosted.WaitSeated(wctx, n)
 	wcancel()
 	if err != nil && ctx.Err() != nil {
@@ -413,11 +440,11 @@ func runHost(args []string) error {
 	}
 	var p node.Player
 	if seatNo >= 0 {
-		if p, err = makeAnyBot(nf.botName, seatNo, *seed+99); err != nil {
+		if p, err = makeAnyBot(nf.botName, seatNo, c.seed+99); err != nil {
 			return err
 		}
 	}
-	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, *pace, out.update)
+	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, c.pace, out.update)
 	if stop.signal() != nil {
 		last = endEarly(hosted, sess, last, out.update)
 	}
@@ -475,31 +502,56 @@ func twoTables(err error) error {
 		n, two.Name, strings.Join(ts, " and "), two.Name, two.Tables[0].Fingerprint())
 }
 
-func runJoin(args []string) error {
+// joinConfig is join's flags; args holds the address, if one is given.
+type joinConfig struct {
+	nf       netFlags
+	headless bool
+	args     []string
+	table    string
+	code     string
+	watch    bool
+	wait     time.Duration
+	pace     string
+	capture  string
+	save     string
+	latency  string
+}
+
+// parseJoin parses join's flags; help is true when they asked for -h.
+func parseJoin(args []string) (c joinConfig, help bool, err error) {
 	fs := flag.NewFlagSet("join", flag.ContinueOnError)
-	var nf netFlags
-	nf.register(fs)
-	headless := fs.Bool("headless", false, "no screen: print events and play the seat as a bot")
-	table := fs.String("table", "", "the `name` of a table found on the LAN, or NAME@WORDS with its host's words when two share a name, or its ID (default: the first found)")
-	code := fs.String("code", "", "the table's join code")
-	watch := fs.Bool("watch", false, "watch instead of taking a seat")
-	wait := fs.Duration("wait", 30*time.Second, "the longest to look for the table")
-	pace := fs.String("pace", "brisk", "the bot's think times: brisk, relaxed or fast")
-	capture := fs.String("capture", "", "write every frame received from the host to `file` (length-prefixed), for wire checks")
-	save := fs.String("save", "", "save the game in `dir` at its end, for bullshit verify")
-	latency := fs.String("latency", "", "log each of this seat's moves to `file`: when it was sent and when the host's answer came back (JSON lines)")
+	c.nf.register(fs)
+	fs.BoolVar(&c.headless, "headless", false, "no screen: print events and play the seat as a bot")
+	fs.StringVar(&c.table, "table", "", "the `name` of a table found on the LAN, or NAME@WORDS with its host's words when two share a name, or its ID (default: the first found)")
+	fs.StringVar(&c.code, "code", "", "the table's join code")
+	fs.BoolVar(&c.watch, "watch", false, "watch instead of taking a seat")
+	fs.DurationVar(&c.wait, "wait", 30*time.Second, "the longest to look for the table")
+	fs.StringVar(&c.pace, "pace", "brisk", "the bot's think times: brisk, relaxed or fast")
+	fs.StringVar(&c.capture, "capture", "", "write every frame received from the host to `file` (length-prefixed), for wire checks")
+	fs.StringVar(&c.save, "save", "", "save the game in `dir` at its end, for bullshit verify")
+	fs.StringVar(&c.latency, "latency", "", "log each of this seat's moves to `file`: when it was sent and when the host's answer came back (JSON lines)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return nil
+			return c, true, nil
 		}
+		return c, false, err
+	}
+	if !c.headless {
+		return c, false, errors.New("join needs --headless (to join with a screen, run bullshit, press A in the lobby and type the address)")
+	}
+	c.args = fs.Args()
+	return c, false, nil
+}
+
+func runJoin(args []string) error {
+	c, help, err := parseJoin(args)
+	if help || err != nil {
 		return err
 	}
-	if !*headless {
-		return errors.New("join needs --headless (to join with a screen, run bullshit, press A in the lobby and type the address)")
-	}
-	if *save != "" {
-		if err := saveDir(*save); err != nil {
-			return fmt.Errorf("--save %s: %w", *save, err)
+	nf := c.nf
+	if c.save != "" {
+		if err := saveDir(c.save); err != nil {
+			return fmt.Errorf("--save %s: %w", c.save, err)
 		}
 	}
 	ctx, cancel, stop := signalContext()
@@ -510,32 +562,16 @@ func runJoin(args []string) error {
 	}
 	defer dev.Close()
 	var onFrame func([]byte)
-	if *capture != "" {
-		f, err := os.Create(*capture)
+	if c.capture != "" {
+		f, err := os.Create(c.capture)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		var mu sync.Mutex
-		onFrame = func(b []byte) {
-			mu.Lock()
-			defer mu.Unlock()
-			// One write a frame: the program may end between two.
-			buf := binary.AppendUvarint(make([]byte, 0, len(b)+binary.MaxVarintLen64), uint64(len(b)))
-			f.Write(append(buf, b...))
-		}
+		onFrame = frameWriter(f)
 	}
-	var r *node.Remote
-	wctx, wcancel := context.WithTimeout(ctx, *wait)
-	if fs.NArg() > 0 {
-		r, err = dev.JoinAddr(wctx, fs.Arg(0), *code, *watch, onFrame)
-	} else {
-		var t node.TableInfo
-		if t, err = dev.FindTable(wctx, *table); err == nil {
-			r, err = dev.Join(wctx, t, *code, *watch, onFrame)
-		}
-		err = twoTables(err)
-	}
+	wctx, wcancel := context.WithTimeout(ctx, c.wait)
+	r, err := joinTable(wctx, dev, c.args, c.table, c.code, c.watch, onFrame)
 	wcancel()
 	out := printer{os.Stdout, nf.json}
 	if err != nil {
@@ -545,10 +581,10 @@ func runJoin(args []string) error {
 		return stop.or(err)
 	}
 	defer r.Close()
-	r.SaveTo(*save)
+	r.SaveTo(c.save)
 	out.seated(r.Seat())
 	var p node.Player
-	if !*watch {
+	if !c.watch {
 		if p, err = makeAnyBot(nf.botName, r.Seat(), uint64(time.Now().UnixNano())); err != nil {
 			return err
 		}
@@ -556,8 +592,8 @@ func runJoin(args []string) error {
 	var sess node.Session = r
 	show := out.update
 	var lat *latencyLog
-	if *latency != "" {
-		f, err := os.Create(*latency)
+	if c.latency != "" {
+		f, err := os.Create(c.latency)
 		if err != nil {
 			return err
 		}
@@ -566,7 +602,7 @@ func runJoin(args []string) error {
 		sess = latencySession{r, lat}
 		show = func(u node.Update) { lat.answered(u); out.update(u) }
 	}
-	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, *pace, show)
+	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, c.pace, show)
 	out.result(last, r.Seat(), stop.signal())
 	if lat != nil {
 		lat.close(last)
@@ -576,12 +612,39 @@ func runJoin(args []string) error {
 		// We host since an election: stay a moment so the players get the end.
 		time.Sleep(time.Second)
 	}
-	if over && *save != "" {
-		if serr := savedOK(r, *save, last); serr != nil {
+	if over && c.save != "" {
+		if serr := savedOK(r, c.save, last); serr != nil {
 			return errors.Join(err, serr)
 		}
 	}
 	return ended(last, err, stop)
+}
+
+// frameWriter writes each frame to f behind its length (a uvarint), for
+// --capture.
+func frameWriter(f *os.File) func([]byte) {
+	var mu sync.Mutex
+	return func(b []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		// One write a frame: the program may end between two.
+		buf := binary.AppendUvarint(make([]byte, 0, len(b)+binary.MaxVarintLen64), uint64(len(b)))
+		f.Write(append(buf, b...))
+	}
+}
+
+// joinTable joins the table at the address in args, if any, or else the
+// one found on the LAN by the name or ID in table.
+func joinTable(ctx context.Context, dev *node.Device, args []string, table, code string, watch bool, onFrame func([]byte)) (*node.Remote, error) {
+	if len(args) > 0 {
+		return dev.JoinAddr(ctx, args[0], code, watch, onFrame)
+	}
+	var r *node.Remote
+	t, err := dev.FindTable(ctx, table)
+	if err == nil {
+		r, err = dev.Join(ctx, t, code, watch, onFrame)
+	}
+	return r, twoTables(err)
 }
 
 // saveDir makes --save's directory (and its parents) if it is missing, and
