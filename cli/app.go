@@ -200,6 +200,7 @@ func (a *App) solo(set TableSettings) tea.Cmd {
 }
 
 // Update is the client's only entry: it never blocks and never does I/O.
+// One case per message type, the longer ones in an on… method each.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -209,40 +210,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.lob.set(msg.tables)
 		return a, watchLobby(a.lobby, false)
 	case sessionMsg:
-		if msg.err != nil {
-			a.screen, a.err = scrLobby, msg.err.Error()
-			if a.form.active {
-				a.screen, a.form.err = scrForm, msg.err.Error()
-			}
-			return a, nil
-		}
-		a.form.active = false
-		if a.screen != scrBusy {
-			// The player gave up waiting: leave the table we got after all.
-			return a, closeSession(msg.sess)
-		}
-		a.table = newTable(a.env, msg.sess)
-		a.screen = scrTable
-		return a, a.env.wait(msg.sess)
+		return a, a.onSession(msg)
 	case updateMsg:
 		if a.table == nil || msg.sess != a.table.sess {
 			return a, nil // a table we left
 		}
 		return a, tea.Batch(a.table.onUpdate(msg.u, msg.at), a.env.wait(msg.sess))
 	case closedMsg:
-		if a.table == nil || msg.sess != a.table.sess {
-			return a, nil
-		}
-		if a.table.over() {
-			a.table.closed = true
-			return a, nil
-		}
-		a.table, a.screen = nil, scrLobby
-		a.err = "The connection to the table ended."
-		if a.rules.from == scrTable {
-			a.rules.open = false
-		}
-		return a, nil
+		return a, a.onClosed(msg)
 	case tickMsg:
 		if a.table != nil {
 			return a, a.table.onTick(msg.at)
@@ -266,26 +241,68 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case leaveMsg:
-		if a.table != nil {
-			s := a.table.sess
-			a.table, a.screen = nil, scrLobby
-			if a.rules.from == scrTable {
-				a.rules.open = false
-			}
-			cmds := []tea.Cmd{closeSession(s)}
-			if msg.quit {
-				cmds = append(cmds, tea.Quit)
-			}
-			return a, tea.Sequence(cmds...)
-		}
-		if msg.quit {
-			return a, tea.Quit
-		}
-		return a, nil
+		return a, a.onLeave(msg)
 	case tea.KeyPressMsg:
 		return a, a.key(msg)
 	}
 	return a, nil
+}
+
+// onSession is a table joined, or the reason it wasn't.
+func (a *App) onSession(msg sessionMsg) tea.Cmd {
+	if msg.err != nil {
+		a.screen, a.err = scrLobby, msg.err.Error()
+		if a.form.active {
+			a.screen, a.form.err = scrForm, msg.err.Error()
+		}
+		return nil
+	}
+	a.form.active = false
+	if a.screen != scrBusy {
+		// The player gave up waiting: leave the table we got after all.
+		return closeSession(msg.sess)
+	}
+	a.table = newTable(a.env, msg.sess)
+	a.screen = scrTable
+	return a.env.wait(msg.sess)
+}
+
+// onClosed is a table's session ended: the result stays on screen, a game
+// in play goes back to the lobby.
+func (a *App) onClosed(msg closedMsg) tea.Cmd {
+	if a.table == nil || msg.sess != a.table.sess {
+		return nil
+	}
+	if a.table.over() {
+		a.table.closed = true
+		return nil
+	}
+	a.table, a.screen = nil, scrLobby
+	a.err = "The connection to the table ended."
+	if a.rules.from == scrTable {
+		a.rules.open = false
+	}
+	return nil
+}
+
+// onLeave leaves the table, for the lobby or for good.
+func (a *App) onLeave(msg leaveMsg) tea.Cmd {
+	if a.table != nil {
+		s := a.table.sess
+		a.table, a.screen = nil, scrLobby
+		if a.rules.from == scrTable {
+			a.rules.open = false
+		}
+		cmds := []tea.Cmd{closeSession(s)}
+		if msg.quit {
+			cmds = append(cmds, tea.Quit)
+		}
+		return tea.Sequence(cmds...)
+	}
+	if msg.quit {
+		return tea.Quit
+	}
+	return nil
 }
 
 // leaveMsg leaves the table, for the lobby or for good.

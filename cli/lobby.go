@@ -148,42 +148,59 @@ func (a *App) lobbyView() string {
 		out = append(out, wrap("  · ", "P plays against bots on this machine alone.", w)...)
 	default:
 		out = append(out, "  Tables on this network", "")
-		nameW := max(8, min(24, w-66))
-		for i, t := range m.tables {
-			mark := "  "
-			if i == m.cursor {
-				mark = "▸ "
-			}
-			state := "waiting"
-			extra := ""
-			if t.Playing {
-				state = "playing"
-				extra = "(watch)"
-			}
-			if t.Locked {
-				extra = strings.TrimSpace(extra + " needs code")
-			}
-			if !t.Playing && t.Seats > 0 && t.Taken >= t.Seats {
-				extra = strings.TrimSpace(extra + " full")
-			}
-			line := fmt.Sprintf("%s%s %s %s %s %s %s", mark, fit(t.Name, nameW), fit("host "+t.Host, 14),
-				fit(fmt.Sprintf("%d/%d seats", t.Taken, t.Seats), 11), fit(t.Preset, 9), fit(state, 8), extra)
-			if i == m.cursor {
-				line = e.st.r(e.st.turn, line)
-			}
-			out = append(out, "  "+line)
-			if t.Words != "" {
-				// Under the name, the host's words: a name is anyone's to
-				// take, the words are the host's key.
-				out = append(out, "    "+e.st.r(e.st.faint, fit("  "+t.Words, nameW+16)))
-			}
-		}
+		out = append(out, a.tableList(w)...)
 		out = append(out, "")
 		out = append(out, wrap("  ", "Not seeing a table? Everyone must be on the same Wi-Fi; some networks block discovery: press A and type the address the host's screen shows.", w)...)
 	}
 	if a.err != "" {
 		out = append(out, "", "  "+e.st.r(e.st.refusal, a.err))
 	}
+	return screen(out, []string{e.st.ruleLine(w), a.lobbyKeys(w)}, w, h)
+}
+
+// tableList is a line per table found, the chosen one marked, each with
+// its host's words under it.
+func (a *App) tableList(w int) []string {
+	e := a.env
+	m := &a.lob
+	var out []string
+	nameW := max(8, min(24, w-66))
+	for i, t := range m.tables {
+		mark := "  "
+		if i == m.cursor {
+			mark = "▸ "
+		}
+		state := "waiting"
+		extra := ""
+		if t.Playing {
+			state = "playing"
+			extra = "(watch)"
+		}
+		if t.Locked {
+			extra = strings.TrimSpace(extra + " needs code")
+		}
+		if !t.Playing && t.Seats > 0 && t.Taken >= t.Seats {
+			extra = strings.TrimSpace(extra + " full")
+		}
+		line := fmt.Sprintf("%s%s %s %s %s %s %s", mark, fit(t.Name, nameW), fit("host "+t.Host, 14),
+			fit(fmt.Sprintf("%d/%d seats", t.Taken, t.Seats), 11), fit(t.Preset, 9), fit(state, 8), extra)
+		if i == m.cursor {
+			line = e.st.r(e.st.turn, line)
+		}
+		out = append(out, "  "+line)
+		if t.Words != "" {
+			// Under the name, the host's words: a name is anyone's to
+			// take, the words are the host's key.
+			out = append(out, "    "+e.st.r(e.st.faint, fit("  "+t.Words, nameW+16)))
+		}
+	}
+	return out
+}
+
+// lobbyKeys is the lobby's key bar: what the keys do here and now.
+func (a *App) lobbyKeys(w int) string {
+	e := a.env
+	m := &a.lob
 	var keys []string
 	listed := !a.offline() && len(m.tables) > 0
 	if listed {
@@ -203,7 +220,7 @@ func (a *App) lobbyView() string {
 		keys = append(keys, e.st.k1("A", "address"))
 	}
 	keys = append(keys, e.st.k1("Q", "quit"))
-	return screen(out, []string{e.st.ruleLine(w), keyBar(keys, w)}, w, h)
+	return keyBar(keys, w)
 }
 
 // lobbyKey handles a key in the lobby.

@@ -176,6 +176,28 @@ func (s *ShareGame) tagged(i int) string {
 func ShareText(s ShareGame) string {
 	var b strings.Builder
 	line := func(f string, a ...any) { fmt.Fprintf(&b, f+"\n", a...) }
+	s.shareHead(line)
+	line("")
+	s.sharePlaces(line)
+	line("")
+	s.shareHighlights(line)
+	s.shareEvening(line)
+	line("")
+	switch s.Audit {
+	case "verified":
+		line("Deal verified ✔ (the host's seed matched its commitment and the game replayed).")
+	case "not verified":
+		line("Deal NOT verified ✘.")
+	default:
+		line("Deal not checked.")
+	}
+	line("game %s", hex.EncodeToString(s.Commit[:]))
+	line("Check it with the saved game: bullshit verify GAME.json THIS-FILE")
+	return b.String()
+}
+
+// shareHead is the table, the rules, when, and how the game ended.
+func (s *ShareGame) shareHead(line func(string, ...any)) {
 	preset := s.Rules.Preset
 	if preset == "" {
 		preset = "standard"
@@ -197,7 +219,10 @@ func ShareText(s ShareGame) string {
 	default:
 		line("Nobody won outright: first place is shared (%s).", length)
 	}
-	line("")
+}
+
+// sharePlaces is a line per seat, in order of place.
+func (s *ShareGame) sharePlaces(line func(string, ...any)) {
 	order := make([]int, len(s.Places))
 	for i := range order {
 		order[i] = i
@@ -225,7 +250,10 @@ func ShareText(s ShareGame) string {
 		}
 		line("  %-4s %s  seat %-2d  %s", place, fit(s.tagged(i), nameW), i+1, left)
 	}
-	line("")
+}
+
+// shareHighlights is the best call and the boldest sneak.
+func (s *ShareGame) shareHighlights(line func(string, ...any)) {
 	switch h := s.High; {
 	case h == nil:
 		line("Best call and boldest sneak: not known here (the host's reveal of the game didn't reach this screen).")
@@ -261,6 +289,10 @@ func ShareText(s ShareGame) string {
 			}
 		}
 	}
+}
+
+// shareEvening is the evening's standings, when it has had a game.
+func (s *ShareGame) shareEvening(line func(string, ...any)) {
 	if e := s.Evening; e.Games > 0 {
 		line("")
 		line("The evening: %s. %s", plural(e.Games, "game"), pointsRule(len(s.Places)))
@@ -272,18 +304,6 @@ func ShareText(s ShareGame) string {
 			line("  %s  %s  %s  %s", fit(name, 16), fit(plural(l.Wins, "win"), 7), fit(points(l.Halves, "point"), 10), eveningPlaces(l, e.Games))
 		}
 	}
-	line("")
-	switch s.Audit {
-	case "verified":
-		line("Deal verified ✔ (the host's seed matched its commitment and the game replayed).")
-	case "not verified":
-		line("Deal NOT verified ✘.")
-	default:
-		line("Deal not checked.")
-	}
-	line("game %s", hex.EncodeToString(s.Commit[:]))
-	line("Check it with the saved game: bullshit verify GAME.json THIS-FILE")
-	return b.String()
 }
 
 // pointsRule says how the evening's points are scored at a table of n.

@@ -4,6 +4,23 @@ import "time"
 
 // judge is a V15 move on the last play of the round: doubt, believe or skip.
 func (g *Game) judge(now time.Duration, m Move, seat, no int) error {
+	if err := g.checkJudge(m, seat, no); err != nil {
+		return err
+	}
+	g.touch(now)
+	switch m {
+	case MoveDoubt:
+		g.doubt(seat)
+	case MoveBelieve:
+		g.believe(seat)
+	case MoveSkip:
+		g.skip(seat)
+	}
+	return nil
+}
+
+// checkJudge is whether seat may judge play no now.
+func (g *Game) checkJudge(m Move, seat, no int) error {
 	if err := g.checkSeat(seat); err != nil {
 		return err
 	}
@@ -34,73 +51,84 @@ func (g *Game) judge(now time.Duration, m Move, seat, no int) error {
 		// Its player went out on it when the next seat let it be: settled.
 		return refusef(CodeTooLate, "Too late: seat %d went out on that play; add or skip.", p.seat)
 	}
-	g.touch(now)
-	switch m {
-	case MoveDoubt:
-		g.emit(Event{Type: EventDoubt, Seat: seat, No: p.no})
-		p.shown, p.caller = true, seat
-		truth := g.truth()
-		g.reveal(truth)
-		g.stats[seat].Calls++
-		if !truth {
-			g.stats[seat].Right++
-			g.takePile(p.seat)
-			g.round.pending = -1 // doubted successfully: back in
-			g.newRound(seat)
-			return nil
-		}
-		g.takePile(seat)
-		if g.settlePending(); g.phase == PhaseOver {
-			return nil
-		}
-		g.newRound(g.nextIn(seat))
-	case MoveBelieve:
-		g.emit(Event{Type: EventBelieve, Seat: seat, No: p.no})
-		p.shown = true
-		truth := g.truth()
-		g.reveal(truth)
-		starter := seat
-		if truth {
-			g.leave(true)
-		} else {
-			g.takePile(seat)
-			starter = -1
-		}
-		if g.settlePending(); g.phase == PhaseOver {
-			return nil
-		}
-		if starter < 0 {
-			starter = g.nextIn(seat)
-		}
-		g.newRound(starter)
-	case MoveSkip:
-		g.emit(Event{Type: EventSkip, Seat: seat, No: p.no})
-		g.round.skips++
-		if g.settlePending(); g.phase == PhaseOver {
-			return nil
-		}
-		others := g.in()
-		if g.placed[p.seat] == 0 {
-			others--
-		}
-		if g.round.skips < others {
-			g.turn = g.nextIn(seat)
-			if g.turn == p.seat {
-				// Everyone else has had their say: the last player's own
-				// play comes back round to them; the round is over.
-				g.round.skips = others
-			} else {
-				return nil
-			}
-		}
-		g.leave(false)
-		starter := p.seat
-		if g.placed[starter] != 0 {
-			starter = g.nextIn(starter)
-		}
-		g.newRound(starter)
-	}
 	return nil
+}
+
+// doubt turns the last play up: on a lie its player takes the pile and
+// the doubter starts the next round; on the truth the doubter takes it.
+func (g *Game) doubt(seat int) {
+	p := &g.last
+	g.emit(Event{Type: EventDoubt, Seat: seat, No: p.no})
+	p.shown, p.caller = true, seat
+	truth := g.truth()
+	g.reveal(truth)
+	g.stats[seat].Calls++
+	if !truth {
+		g.stats[seat].Right++
+		g.takePile(p.seat)
+		g.round.pending = -1 // doubted successfully: back in
+		g.newRound(seat)
+		return
+	}
+	g.takePile(seat)
+	if g.settlePending(); g.phase == PhaseOver {
+		return
+	}
+	g.newRound(g.nextIn(seat))
+}
+
+// believe turns the last play up: on the truth the pile leaves the game,
+// on a lie the believer takes it.
+func (g *Game) believe(seat int) {
+	p := &g.last
+	g.emit(Event{Type: EventBelieve, Seat: seat, No: p.no})
+	p.shown = true
+	truth := g.truth()
+	g.reveal(truth)
+	starter := seat
+	if truth {
+		g.leave(true)
+	} else {
+		g.takePile(seat)
+		starter = -1
+	}
+	if g.settlePending(); g.phase == PhaseOver {
+		return
+	}
+	if starter < 0 {
+		starter = g.nextIn(seat)
+	}
+	g.newRound(starter)
+}
+
+// skip lets the last play be; once every other seat has, the round ends.
+func (g *Game) skip(seat int) {
+	p := &g.last
+	g.emit(Event{Type: EventSkip, Seat: seat, No: p.no})
+	g.round.skips++
+	if g.settlePending(); g.phase == PhaseOver {
+		return
+	}
+	others := g.in()
+	if g.placed[p.seat] == 0 {
+		others--
+	}
+	if g.round.skips < others {
+		g.turn = g.nextIn(seat)
+		if g.turn == p.seat {
+			// Everyone else has had their say: the last player's own
+			// play comes back round to them; the round is over.
+			g.round.skips = others
+		} else {
+			return
+		}
+	}
+	g.leave(false)
+	starter := p.seat
+	if g.placed[starter] != 0 {
+		starter = g.nextIn(starter)
+	}
+	g.newRound(starter)
 }
 
 // settlePending puts out a seat that played its last cards, now that the

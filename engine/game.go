@@ -156,32 +156,8 @@ func New(cfg Config) (*Game, []Event, error) {
 		g.hands[s] = block[s*most : s*most : (s+1)*most]
 	}
 	if cfg.Hands != nil {
-		if len(cfg.Hands) != n {
-			return nil, nil, refusef(CodeBadCommand, "hands must list %d hands, one a seat.", n)
-		}
-		var have counts
-		limit := g.decks
-		for s, h := range cfg.Hands {
-			if len(h) == 0 {
-				return nil, nil, refusef(CodeBadCommand, "Seat %d's hand is empty: every seat needs a card.", s)
-			}
-			for _, c := range h {
-				if !c.Valid() {
-					return nil, nil, refuse(CodeBadCard, "A hand holds something that isn't a card.")
-				}
-				have[c]++
-				max := limit
-				if c == Joker {
-					max = limit * r.Jokers
-				}
-				if int(have[c]) > max {
-					if c == Joker && r.Jokers == 0 {
-						return nil, nil, refuse(CodeBadCard, "This table plays without jokers.")
-					}
-					return nil, nil, refusef(CodeBadCard, "There are only %d of %s in %d deck(s).", max, c, limit)
-				}
-			}
-			g.hands[s] = append(g.hands[s], h...)
+		if err := g.giveHands(cfg.Hands); err != nil {
+			return nil, nil, err
 		}
 	} else {
 		cards := deck(g.decks, r.Jokers)
@@ -217,6 +193,39 @@ func New(cfg Config) (*Game, []Event, error) {
 	}
 	g.emitDeal()
 	return g, g.flush(), nil
+}
+
+// giveHands deals the hands Config.Hands sets in place of a deal, refusing
+// hands no deck of this table could hold.
+func (g *Game) giveHands(hands [][]Card) error {
+	if len(hands) != g.n {
+		return refusef(CodeBadCommand, "hands must list %d hands, one a seat.", g.n)
+	}
+	var have counts
+	limit := g.decks
+	for s, h := range hands {
+		if len(h) == 0 {
+			return refusef(CodeBadCommand, "Seat %d's hand is empty: every seat needs a card.", s)
+		}
+		for _, c := range h {
+			if !c.Valid() {
+				return refuse(CodeBadCard, "A hand holds something that isn't a card.")
+			}
+			have[c]++
+			max := limit
+			if c == Joker {
+				max = limit * g.rules.Jokers
+			}
+			if int(have[c]) > max {
+				if c == Joker && g.rules.Jokers == 0 {
+					return refuse(CodeBadCard, "This table plays without jokers.")
+				}
+				return refusef(CodeBadCard, "There are only %d of %s in %d deck(s).", max, c, limit)
+			}
+		}
+		g.hands[s] = append(g.hands[s], h...)
+	}
+	return nil
 }
 
 func hasCard(h []Card, c Card) bool {

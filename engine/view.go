@@ -115,45 +115,12 @@ func (g *Game) ViewInto(seat int, v *View) {
 		v.Stats = append(v.Stats, st)
 	}
 	if g.plays > 0 {
-		p := &g.last
-		l := v.Last
-		if l == nil {
-			l = new(Last)
-		}
-		*l = Last{Seat: p.seat, Rank: p.rank, Claim: p.claim, No: p.no, Out: p.out, Shown: p.shown,
-			Sizes: p.sizes, Cards: l.Cards[:0]}
-		if p.shown || p.seat == seat || over {
-			l.Cards = append(l.Cards, p.cards...)
-		} else {
-			l.Cards = nil
-		}
-		if p.shown && p.caller >= 0 {
-			c := p.caller
-			l.Caller = &c
-		}
-		v.Last = l
+		v.Last = g.lastInto(seat, v.Last, over)
 	} else {
 		v.Last = nil
 	}
 	if g.phase == PhaseCall {
-		w := v.Window
-		if w == nil {
-			w = new(Window)
-		}
-		if w.Passed == nil {
-			// [] rather than null on the wire: nobody has let it go yet.
-			w.Passed = make([]int, 0, g.n)
-		}
-		*w = Window{No: g.win.no, Closes: Seconds(g.win.closes), Passed: w.Passed[:0], Callers: w.Callers[:0]}
-		for s := 0; s < g.n; s++ {
-			if g.win.passed&(1<<s) != 0 {
-				w.Passed = append(w.Passed, s)
-			}
-			if g.win.callers&(1<<s) != 0 {
-				w.Callers = append(w.Callers, s)
-			}
-		}
-		v.Window = w
+		v.Window = g.windowInto(v.Window)
 	} else {
 		v.Window = nil
 	}
@@ -182,6 +149,47 @@ func (g *Game) ViewInto(seat int, v *View) {
 		}
 		v.Final = f
 	}
+}
+
+// lastInto fills l, or a new Last, with the last play as seat sees it.
+func (g *Game) lastInto(seat int, l *Last, over bool) *Last {
+	p := &g.last
+	if l == nil {
+		l = new(Last)
+	}
+	*l = Last{Seat: p.seat, Rank: p.rank, Claim: p.claim, No: p.no, Out: p.out, Shown: p.shown,
+		Sizes: p.sizes, Cards: l.Cards[:0]}
+	if p.shown || p.seat == seat || over {
+		l.Cards = append(l.Cards, p.cards...)
+	} else {
+		l.Cards = nil
+	}
+	if p.shown && p.caller >= 0 {
+		c := p.caller
+		l.Caller = &c
+	}
+	return l
+}
+
+// windowInto fills w, or a new Window, with the open call window.
+func (g *Game) windowInto(w *Window) *Window {
+	if w == nil {
+		w = new(Window)
+	}
+	if w.Passed == nil {
+		// [] rather than null on the wire: nobody has let it go yet.
+		w.Passed = make([]int, 0, g.n)
+	}
+	*w = Window{No: g.win.no, Closes: Seconds(g.win.closes), Passed: w.Passed[:0], Callers: w.Callers[:0]}
+	for s := 0; s < g.n; s++ {
+		if g.win.passed&(1<<s) != 0 {
+			w.Passed = append(w.Passed, s)
+		}
+		if g.win.callers&(1<<s) != 0 {
+			w.Callers = append(w.Callers, s)
+		}
+	}
+	return w
 }
 
 // State is the whole truth of a game: every hand, the pile bottom first, the

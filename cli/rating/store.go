@@ -190,6 +190,14 @@ func (s *Store) Apply(res Result) (changes []Change, fresh bool) {
 		s.Tally.Early++
 		return changes, true
 	}
+	s.tally(res, me)
+	s.meet(res, me)
+	s.remember(res, changes)
+	return changes, true
+}
+
+// tally adds a game played to the end to the player's own tally.
+func (s *Store) tally(res Result, me Seat) {
 	t := &s.Tally
 	t.Games++
 	t.Seats += len(res.Seats)
@@ -203,6 +211,10 @@ func (s *Store) Apply(res Result) (changes []Change, fresh bool) {
 	t.Right += me.Stats.Right
 	t.Sneaks += max(me.Stats.Sneaks, 0)
 	t.Caught += me.Stats.Caught
+}
+
+// meet adds the game to the player's record against each other seat.
+func (s *Store) meet(res Result, me Seat) {
 	for i, o := range res.Seats {
 		if i == res.You {
 			continue
@@ -233,6 +245,12 @@ func (s *Store) Apply(res Result) (changes []Change, fresh bool) {
 			v.Behind++
 		}
 	}
+}
+
+// remember keeps the ratings the game changed: the player's own, and each
+// rated person's at the table.
+func (s *Store) remember(res Result, changes []Change) {
+	t := &s.Tally
 	for i, c := range changes {
 		o := res.Seats[i]
 		switch {
@@ -256,7 +274,6 @@ func (s *Store) Apply(res Result) (changes []Change, fresh bool) {
 			}
 		}
 	}
-	return changes, true
 }
 
 // shared is how many seats have place p.

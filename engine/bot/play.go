@@ -13,31 +13,14 @@ func (b *Bot) play(v *engine.View) engine.Command {
 	c := counts(hand)
 	capn := max(v.Cap, 1)
 	if r.Quads && len(hand) > 4 {
-		for rk := 0; rk < engine.NumRanks; rk++ {
-			if c[rk] >= 4 && (engine.Rank(rk) != v.Rank || c[rk] > capn) {
-				var q []engine.Card
-				for _, x := range hand {
-					if slot(x) == rk && len(q) < 4 {
-						q = append(q, x)
-					}
-				}
-				return engine.Command{Move: engine.MoveQuads, Cards: q}
-			}
+		if q := quadsToLay(v, &c, capn); q != nil {
+			return engine.Command{Move: engine.MoveQuads, Cards: q}
 		}
 	}
 	if r.Doubt && v.Round != nil && v.Last != nil {
 		return b.judge(v, &c)
 	}
-	rank := v.Rank
-	if !rank.Valid() {
-		rank = freeRank(v, &c)
-		if b.level == Easy && b.rng.Float64() < 0.3 {
-			rank = engine.Rank(slot(hand[b.rng.IntN(len(hand))]) % engine.NumRanks)
-			if len(v.Ranks) > 0 {
-				rank = v.Ranks[b.rng.IntN(len(v.Ranks))]
-			}
-		}
-	}
+	rank := b.claimRank(v, &c)
 	cards := b.cards[:0]
 	for _, x := range hand {
 		if x != engine.Joker && x.Rank() == rank && len(cards) < capn {
@@ -89,6 +72,41 @@ func (b *Bot) play(v *engine.View) engine.Command {
 	cards = append(cards, b.sneak(v, claim, cards)...)
 	b.cards = cards
 	return engine.Command{Move: engine.MovePlay, Cards: append([]engine.Card(nil), cards...), Claim: claim, Rank: rank}
+}
+
+// quadsToLay is four of a kind worth laying out of the game, or nil: any
+// but the rank to claim now, unless there are more of it than one play
+// may hold.
+func quadsToLay(v *engine.View, c *[slots]int, capn int) []engine.Card {
+	for rk := 0; rk < engine.NumRanks; rk++ {
+		if c[rk] >= 4 && (engine.Rank(rk) != v.Rank || c[rk] > capn) {
+			var q []engine.Card
+			for _, x := range v.Hand {
+				if slot(x) == rk && len(q) < 4 {
+					q = append(q, x)
+				}
+			}
+			return q
+		}
+	}
+	return nil
+}
+
+// claimRank is the rank to claim: the one asked for, or, when the bot may
+// name one, its choice (easy's now and then at random).
+func (b *Bot) claimRank(v *engine.View, c *[slots]int) engine.Rank {
+	rank := v.Rank
+	if !rank.Valid() {
+		hand := v.Hand
+		rank = freeRank(v, c)
+		if b.level == Easy && b.rng.Float64() < 0.3 {
+			rank = engine.Rank(slot(hand[b.rng.IntN(len(hand))]) % engine.NumRanks)
+			if len(v.Ranks) > 0 {
+				rank = v.Ranks[b.rng.IntN(len(v.Ranks))]
+			}
+		}
+	}
+	return rank
 }
 
 // pick is n cards to part with, not counting those in skip: the least
