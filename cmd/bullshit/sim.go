@@ -91,27 +91,9 @@ func runSim(args []string) error {
 	case c.ladder:
 		return simLadder(c, r)
 	}
-	plan := sim.Plan{Rules: r, Seats: c.seats, Seed: c.seed, Make: extbot.Resolve}
-	if c.pair != "" {
-		a, b, ok := strings.Cut(c.pair, ",")
-		if !ok || a == "" || b == "" {
-			return errors.New("sim: --pair takes two bots, as --pair hard,medium")
-		}
-		plan.Pair = [2]string{a, b}
-		if plan.Seats == 0 {
-			plan.Seats = 3
-		}
-	} else {
-		plan.Bots = strings.Split(c.bots, ",")
-		if c.styles != "" {
-			plan.Bots = nil
-			for _, s := range strings.Split(c.styles, ",") {
-				plan.Bots = append(plan.Bots, c.level+"/"+s)
-			}
-		}
-		if plan.Seats == 0 {
-			plan.Seats = 4
-		}
+	plan, err := simPlan(c, r)
+	if err != nil {
+		return err
 	}
 	if err := checkPlan(&plan); err != nil {
 		return err
@@ -131,6 +113,34 @@ func runSim(args []string) error {
 	rep.Print(os.Stdout)
 	fmt.Printf("\n%d games in %.1f s on %d cores: %.0f games/s\n", c.games, took.Seconds(), c.cpu, float64(c.games)/took.Seconds())
 	return nil
+}
+
+// simPlan is the plain run's plan: --pair head to head, or the --bots
+// (or --styles) round the table.
+func simPlan(c simConfig, r engine.Rules) (sim.Plan, error) {
+	plan := sim.Plan{Rules: r, Seats: c.seats, Seed: c.seed, Make: extbot.Resolve}
+	if c.pair != "" {
+		a, b, ok := strings.Cut(c.pair, ",")
+		if !ok || a == "" || b == "" {
+			return plan, errors.New("sim: --pair takes two bots, as --pair hard,medium")
+		}
+		plan.Pair = [2]string{a, b}
+		if plan.Seats == 0 {
+			plan.Seats = 3
+		}
+	} else {
+		plan.Bots = strings.Split(c.bots, ",")
+		if c.styles != "" {
+			plan.Bots = nil
+			for _, s := range strings.Split(c.styles, ",") {
+				plan.Bots = append(plan.Bots, c.level+"/"+s)
+			}
+		}
+		if plan.Seats == 0 {
+			plan.Seats = 4
+		}
+	}
+	return plan, nil
 }
 
 func planBots(p *sim.Plan) []string {
