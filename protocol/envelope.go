@@ -237,31 +237,8 @@ func parse(data []byte) (f frame, signed, sig []byte, err error) {
 		return fail(&DecodeError{Kind: ErrMissingField, Err: fmt.Errorf("%d of %d fields", n, len(frameFields))}, frameFields[n])
 	}
 
-	id, err := rd.bin(-1)
-	if err != nil {
-		return fail(err, frameFields[1])
-	}
-	if f.sender, err = peerIDFromBytes(id); err != nil {
-		return fail(&DecodeError{Kind: ErrMalformed, Err: err}, frameFields[1])
-	}
-	table, err := rd.bin(len(f.table))
-	if err != nil {
-		return fail(err, frameFields[2])
-	}
-	copy(f.table[:], table)
-	if _, f.term, err = rd.integer(0, 1<<64-1); err != nil {
-		return fail(err, frameFields[3])
-	}
-	if _, f.seq, err = rd.integer(0, 1<<64-1); err != nil {
-		return fail(err, frameFields[4])
-	}
-	_, t, err := rd.integer(0, 0xff)
-	if err != nil {
-		return fail(err, frameFields[5])
-	}
-	f.typ = Type(t)
-	if f.body, err = rd.bin(-1); err != nil {
-		return fail(err, frameFields[6])
+	if field, err := rd.frameBody(&f); err != nil {
+		return fail(err, field)
 	}
 	for range n - len(frameFields) {
 		if err := rd.skip(0); err != nil {
@@ -277,6 +254,38 @@ func parse(data []byte) (f frame, signed, sig []byte, err error) {
 		return fail(decodeErr(ErrMalformed, "", "%d trailing bytes", rd.r.Len()), "")
 	}
 	return f, data[start:end], sig, nil
+}
+
+// frameBody reads a frame's fields after its version into f: sender,
+// table, term, seq, type and body. On an error, field names the field.
+func (rd *reader) frameBody(f *frame) (field string, err error) {
+	id, err := rd.bin(-1)
+	if err != nil {
+		return frameFields[1], err
+	}
+	if f.sender, err = peerIDFromBytes(id); err != nil {
+		return frameFields[1], &DecodeError{Kind: ErrMalformed, Err: err}
+	}
+	table, err := rd.bin(len(f.table))
+	if err != nil {
+		return frameFields[2], err
+	}
+	copy(f.table[:], table)
+	if _, f.term, err = rd.integer(0, 1<<64-1); err != nil {
+		return frameFields[3], err
+	}
+	if _, f.seq, err = rd.integer(0, 1<<64-1); err != nil {
+		return frameFields[4], err
+	}
+	_, t, err := rd.integer(0, 0xff)
+	if err != nil {
+		return frameFields[5], err
+	}
+	f.typ = Type(t)
+	if f.body, err = rd.bin(-1); err != nil {
+		return frameFields[6], err
+	}
+	return "", nil
 }
 
 // bin reads a bin of n bytes (any n when n < 0) and returns it aliasing the
