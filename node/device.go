@@ -250,17 +250,22 @@ func (ho *Hosted) phaseChanged(l TableInfoLite) {
 	}
 }
 
-// Close stops the table, its server and its advert. A game still in play
-// is ended first, and its reveal given a moment to reach the players (at
-// most RevealFlush), so that they audit the plays so far.
-func (h *Hosted) Close() {
-	if n := h.Server.conns0(); n > 0 {
-		if ended, _ := h.Table.EndEarly(); ended {
-			h.Server.awaitReveals(n, RevealFlush)
-		}
-	} else {
-		h.Table.EndEarly()
+// EndEarly ends the game in play, if one is, and gives its reveal a moment
+// to reach the players (at most RevealFlush), so that they audit the plays
+// so far: what `end game` and a signal to a headless host do.
+func (h *Hosted) EndEarly() (bool, error) {
+	n := h.Server.conns0()
+	ended, err := h.Table.EndEarly()
+	if ended && n > 0 {
+		h.Server.awaitReveals(n, RevealFlush)
 	}
+	return ended, err
+}
+
+// Close stops the table, its server and its advert. A game still in play
+// is not ended: to its players the host is gone, as if its lid closed, and
+// they elect a new one and play on (EndEarly first ends it instead).
+func (h *Hosted) Close() {
 	h.mu.Lock()
 	adv := h.adv
 	h.adv = nil
