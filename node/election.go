@@ -108,25 +108,11 @@ func (r *Remote) phones() int {
 // everyone (its own Wi-Fi dropped) keeps trying instead, and gets its seat
 // back when its link heals.
 func (r *Remote) failover() {
-	r.mu.Lock()
-	if r.closed.Load() || r.watch || r.server != nil {
-		r.mu.Unlock()
-		if !r.closed.Load() && r.server == nil {
-			r.reconnect()
-		}
+	oldInfo, ok := r.failoverStart()
+	if !ok {
 		return
 	}
-	if r.view.Phase == engine.PhaseOver || r.table.Phase == PhaseOver {
-		// The game is over (or the host ended it, and revealed it): a
-		// host that leaves now owes us nothing more.
-		r.mu.Unlock()
-		r.notice("The host has left the finished game.")
-		r.Close()
-		return
-	}
-	oldInfo := r.info
-	old := r.info.ID
-	r.mu.Unlock()
+	old := oldInfo.ID
 	said := ""
 	say := func(text string) {
 		if text != said {
@@ -135,87 +121,23 @@ func (r *Remote) failover() {
 		}
 	}
 	for !r.closed.Load() {
-		// The host itself first: a dropped link often comes straight back,
-		// and a player whose own link failed must not start an election.
-		r.mu.Lock()
-		r.info, r.elect = oldInfo, 0
-		r.mu.Unlock()
-		ctx, cancel := context.WithTimeout(r.ctx, r.timing.HostRetry)
-		err := r.connect(ctx)
-		cancel()
-		if err == nil {
-			r.notice("Reconnected.")
+		if r.retryHost(oldInfo) {
 			return
 		}
-		var ref *ErrRefused
-		if errors.As(err, &ref) {
-			r.notice("The host refused us: " + ref.Msg)
-			r.Close()
+		cands, phones, done := r.lineUp(old)
+		if done {
 			return
 		}
-		r.mu.Lock()
-		if r.server != nil { // elected meanwhile, by a rejoin
-			r.mu.Unlock()
-			return
-		}
-		cands := r.candidates(old)
-		// Phones hold shares too: a player node and a phone can rebuild
-		// the table, the node hosting.
-		phones := r.phones()
-		if len(cands)+phones >= 2 {
-			r.elect = r.term + 1
-		}
-		r.mu.Unlock()
 		if len(cands)+phones < 2 {
 			say("The host is gone and you're the only player left: waiting for it to come back.")
 			r.pause()
 			continue
 		}
-		for _, c := range cands {
-			if r.closed.Load() {
-				return
-			}
-			if c.id == r.h.ID() {
-				if r.reachesAnother(cands, phones) && r.takeover() != nil {
-					return
-				}
-				break // nobody in reach: the fault is ours
-			}
-			r.mu.Lock()
-			if r.server != nil {
-				r.mu.Unlock()
-				return
-			}
-			r.info = peer.AddrInfo{ID: c.id, Addrs: c.addrs}
-			r.mu.Unlock()
-			err := r.connectOnce(r.timing.DeadAfter)
-			if err != nil && !errors.As(err, &ref) && !r.closed.Load() {
-				// Two nodes that dial each other at the same moment can
-				// both fail (each takes the client's side of the same TCP
-				// connection): one more try before passing a candidate
-				// over, or the next in line hosts too.
-				select {
-				case <-r.ctx.Done():
-				case <-time.After(200 * time.Millisecond):
-				}
-				err = r.connectOnce(r.timing.DeadAfter)
-			}
-			if err == nil {
-				r.notice(fmt.Sprintf("Host left; %s is now hosting.", r.nameOf(c.id)))
-				return
-			}
-			if errors.As(err, &ref) && ref.Code == codeHostAlive {
-				break // the others still hear the host: the fault is our link
-			}
-			if r.h.Network().Connectedness(c.id) == network.Connected {
-				// Ahead of us in line and alive, only not ready for us
-				// yet (rebuilding, or taking over this very moment):
-				// passing it over would make a second host. Ask it again.
-				break
-			}
+		if r.walkLine(cands, phones) {
+			return
 		}
 		r.mu.Lock()
-		done := r.server != nil
+		done = r.server != nil
 		r.mu.Unlock()
 		if done {
 			return
@@ -223,6 +145,131 @@ func (r *Remote) failover() {
 		say("Lost the table: trying to get back…")
 		r.pause()
 	}
+}
+
+// failoverStart is the host we lost, or false when there is no election to
+// run: we are closed, a spectator (who only reconnects) or the host, or
+// the game is over.
+func (r *Remote) failoverStart() (peer.AddrInfo, bool) {
+	r.mu.Lock()
+	if r.closed.Load() || r.watch || r.server != nil {
+		r.mu.Unlock()
+		if !r.closed.Load() && r.server == nil {
+			r.reconnect()
+		}
+		return peer.AddrInfo{}, false
+	}
+	if r.view.Phase == engine.PhaseOver || r.table.Phase == PhaseOver {
+		// The game is over (or the host ended it, and revealed it): a
+		// host that leaves now owes us nothing more.
+		r.mu.Unlock()
+		r.notice("The host has left the finished game.")
+		r.Close()
+		return peer.AddrInfo{}, false
+	}
+	oldInfo := r.info
+	r.mu.Unlock()
+	return oldInfo, true
+}
+
+// retryHost tries the host itself first: a dropped link often comes
+// straight back, and a player whose own link failed must not start an
+// election. It reports whether the failover is over (back, or refused).
+func (r *Remote) retryHost(oldInfo peer.AddrInfo) bool {
+	r.mu.Lock()
+	r.info, r.elect = oldInfo, 0
+	r.mu.Unlock()
+	ctx, cancel := context.WithTimeout(r.ctx, r.timing.HostRetry)
+	err := r.connect(ctx)
+	cancel()
+	if err == nil {
+		r.notice("Reconnected.")
+		return true
+	}
+	var ref *ErrRefused
+	if errors.As(err, &ref) {
+		r.notice("The host refused us: " + ref.Msg)
+		r.Close()
+		return true
+	}
+	return false
+}
+
+// lineUp is who may host after old, and how many phones hold shares;
+// with two of them or more an election for the next term begins. done
+// reports that a rejoin elected us meanwhile.
+func (r *Remote) lineUp(old peer.ID) (cands []candidate, phones int, done bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.server != nil { // elected meanwhile, by a rejoin
+		return nil, 0, true
+	}
+	cands = r.candidates(old)
+	// Phones hold shares too: a player node and a phone can rebuild
+	// the table, the node hosting.
+	phones = r.phones()
+	if len(cands)+phones >= 2 {
+		r.elect = r.term + 1
+	}
+	return cands, phones, false
+}
+
+// walkLine tries the candidates in order until one seats us, or we are
+// first in line and take over. It reports whether the failover is over;
+// false is another round.
+func (r *Remote) walkLine(cands []candidate, phones int) bool {
+	var ref *ErrRefused
+	for _, c := range cands {
+		if r.closed.Load() {
+			return true
+		}
+		if c.id == r.h.ID() {
+			if r.reachesAnother(cands, phones) && r.takeover() != nil {
+				return true
+			}
+			return false // nobody in reach: the fault is ours
+		}
+		r.mu.Lock()
+		if r.server != nil {
+			r.mu.Unlock()
+			return true
+		}
+		r.info = peer.AddrInfo{ID: c.id, Addrs: c.addrs}
+		r.mu.Unlock()
+		err := r.connectTwice()
+		if err == nil {
+			r.notice(fmt.Sprintf("Host left; %s is now hosting.", r.nameOf(c.id)))
+			return true
+		}
+		if errors.As(err, &ref) && ref.Code == codeHostAlive {
+			return false // the others still hear the host: the fault is our link
+		}
+		if r.h.Network().Connectedness(c.id) == network.Connected {
+			// Ahead of us in line and alive, only not ready for us
+			// yet (rebuilding, or taking over this very moment):
+			// passing it over would make a second host. Ask it again.
+			return false
+		}
+	}
+	return false
+}
+
+// connectTwice tries the candidate in r.info, and once more on a failure
+// other than a refusal: two nodes that dial each other at the same moment
+// can both fail (each takes the client's side of the same TCP
+// connection), and passing a candidate over makes the next in line host
+// too.
+func (r *Remote) connectTwice() error {
+	var ref *ErrRefused
+	err := r.connectOnce(r.timing.DeadAfter)
+	if err != nil && !errors.As(err, &ref) && !r.closed.Load() {
+		select {
+		case <-r.ctx.Done():
+		case <-time.After(200 * time.Millisecond):
+		}
+		err = r.connectOnce(r.timing.DeadAfter)
+	}
+	return err
 }
 
 // connectOnce tries the node in r.info, for at most d.
@@ -385,6 +432,29 @@ func (r *Remote) takeover() *Server {
 		r.mu.Unlock()
 		return nil
 	}
+	rec := r.newRecovery(term)
+	srv := r.newServer(signer, term, rec)
+	web := r.web
+	r.server = srv
+	r.term, r.elect = term, 0
+	if r.st != nil {
+		r.st.Reset()
+		r.st = nil
+	}
+	r.gen++ // the old host's read loop is done with
+	r.mu.Unlock()
+	r.h.SetStreamHandler(ProtocolID, srv.handle)
+	if web != nil {
+		web.hosting(srv) // the phones rejoin through our own /ws
+	}
+	r.notice("The host left: you are hosting now. Rebuilding the table with the other players…")
+	go r.awaitRebuild(srv, rec, web)
+	return srv
+}
+
+// newRecovery is the rebuild of the game for the term we take over,
+// started with our own journal and shares. r.mu is held.
+func (r *Remote) newRecovery(term uint64) *recovery {
 	rec := &recovery{r: r, table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{}),
 		term: term, hosts: r.chain.Hosts(term)}
 	if r.oldHost != "" {
@@ -400,6 +470,12 @@ func (r *Remote) takeover() *Server {
 	rec.legacy = len(r.chain.Steps) > 0 && !gamewire.Signed(r.chain.Steps)
 	rec.ownLen = len(r.chain.Steps)
 	rec.add(wireID(r.h.ID()), r.chain.Steps, r.shares)
+	return rec
+}
+
+// newServer is the server of the term we take over, not ready until rec
+// has rebuilt the table. r.mu is held.
+func (r *Remote) newServer(signer *protocol.Signer, term uint64, rec *recovery) *Server {
 	srv := &Server{h: r.h, signer: signer, tid: r.tid, code: r.code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64), rec: rec,
 		ready: make(chan struct{}), timing: r.timing}
 	srv.term.Store(term)
@@ -413,41 +489,30 @@ func (r *Remote) takeover() *Server {
 		}
 	}
 	srv.selfWeb = r.webAddr
-	web := r.web
-	r.server = srv
-	r.term, r.elect = term, 0
-	if r.st != nil {
-		r.st.Reset()
-		r.st = nil
-	}
-	r.gen++ // the old host's read loop is done with
-	r.mu.Unlock()
-	r.h.SetStreamHandler(ProtocolID, srv.handle)
-	if web != nil {
-		web.hosting(srv) // the phones rejoin through our own /ws
-	}
-	r.notice("The host left: you are hosting now. Rebuilding the table with the other players…")
-	go func() {
-		select {
-		case <-rec.done:
-		case <-time.After(r.timing.RebuildWait):
-			if !srv.isReady() {
-				// Nobody came: give hosting up and wait for the old host.
-				r.mu.Lock()
-				r.server = nil
-				r.chain.Forget(r.term) // whoever hosts this term next, it isn't us
-				r.term--
-				r.mu.Unlock()
-				srv.Close()
-				if web != nil {
-					web.unhost(srv)
-				}
-				r.h.SetStreamHandler(ProtocolID, r.standby)
-				r.notice("No other player came back to rebuild the table: waiting for the host.")
-				go r.failover()
-			}
-		case <-r.ctx.Done():
-		}
-	}()
 	return srv
+}
+
+// awaitRebuild gives hosting up when no other player came back to rebuild
+// the table within RebuildWait, and waits for the old host again.
+func (r *Remote) awaitRebuild(srv *Server, rec *recovery, web *Web) {
+	select {
+	case <-rec.done:
+	case <-time.After(r.timing.RebuildWait):
+		if !srv.isReady() {
+			// Nobody came: give hosting up and wait for the old host.
+			r.mu.Lock()
+			r.server = nil
+			r.chain.Forget(r.term) // whoever hosts this term next, it isn't us
+			r.term--
+			r.mu.Unlock()
+			srv.Close()
+			if web != nil {
+				web.unhost(srv)
+			}
+			r.h.SetStreamHandler(ProtocolID, r.standby)
+			r.notice("No other player came back to rebuild the table: waiting for the host.")
+			go r.failover()
+		}
+	case <-r.ctx.Done():
+	}
 }

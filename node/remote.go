@@ -169,30 +169,14 @@ func (r *Remote) Seat() int {
 	return r.seat
 }
 
+// connect joins the table at the node in r.info: our hello, the join
+// code exchange and our part of a rebuild when the host asks, until it
+// seats us.
 func (r *Remote) connect(ctx context.Context) error {
-	r.mu.Lock()
-	back := r.oldHost != "" && r.info.ID == r.oldHost
-	r.mu.Unlock()
-	if back {
-		// Back to the host we lost (whose connection lost() closed): past
-		// libp2p's dial backoff, which the dials that failed while the
-		// link was down set, so the host is reached as soon as the link is.
-		ctx = network.WithForceDirectDial(ctx, "back to the host")
-	}
-	if err := r.h.Connect(ctx, r.info); err != nil {
-		return err
-	}
-	st, err := r.h.NewStream(ctx, r.info.ID, ProtocolID)
+	st, br, gen, err := r.open(ctx)
 	if err != nil {
 		return err
 	}
-	br := bufio.NewReader(st)
-	w := bufio.NewWriter(st)
-	r.mu.Lock()
-	r.st, r.w = st, w
-	r.gen++
-	gen := r.gen
-	r.mu.Unlock()
 	fail := func(err error) error { st.Reset(); return err }
 	hello := protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch, WebAddr: r.webAddr, Nonce: make([]byte, protocol.NonceSize)}
 	rand.Read(hello.Nonce)
@@ -232,22 +216,57 @@ func (r *Remote) connect(ctx context.Context) error {
 			if r.code != "" && (px == nil || !px.Check(m.Proof)) {
 				return fail(ErrImpostor)
 			}
-			r.mu.Lock()
-			r.seat, r.tid = m.Seat, m.Table
-			r.hostLost, r.heard = false, time.Now()
-			if r.elect != 0 && env.Term >= r.elect {
-				r.term, r.elect = env.Term, 0
-			}
-			r.mu.Unlock()
-			r.h.SetStreamHandler(ProtocolID, r.standby)
-			// Our host's connection is never one the connection manager
-			// trims for a crowd of strangers.
-			r.h.ConnManager().Protect(r.info.ID, "bullshit/host")
-			go r.readLoop(st, br, gen)
-			go r.heartbeat(gen)
+			r.seated(env, m, st, br, gen)
 			return nil
 		}
 	}
+}
+
+// open is a new stream to the node in r.info, made our link to the host
+// as connection gen.
+func (r *Remote) open(ctx context.Context) (network.Stream, *bufio.Reader, int, error) {
+	r.mu.Lock()
+	back := r.oldHost != "" && r.info.ID == r.oldHost
+	r.mu.Unlock()
+	if back {
+		// Back to the host we lost (whose connection lost() closed): past
+		// libp2p's dial backoff, which the dials that failed while the
+		// link was down set, so the host is reached as soon as the link is.
+		ctx = network.WithForceDirectDial(ctx, "back to the host")
+	}
+	if err := r.h.Connect(ctx, r.info); err != nil {
+		return nil, nil, 0, err
+	}
+	st, err := r.h.NewStream(ctx, r.info.ID, ProtocolID)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	br := bufio.NewReader(st)
+	w := bufio.NewWriter(st)
+	r.mu.Lock()
+	r.st, r.w = st, w
+	r.gen++
+	gen := r.gen
+	r.mu.Unlock()
+	return st, br, gen, nil
+}
+
+// seated takes the seat the host gave us on connection gen, and starts
+// reading it and sending heartbeats.
+func (r *Remote) seated(env *protocol.Envelope, m protocol.Seated, st network.Stream, br *bufio.Reader, gen int) {
+	r.mu.Lock()
+	r.seat, r.tid = m.Seat, m.Table
+	r.hostLost, r.heard = false, time.Now()
+	if r.elect != 0 && env.Term >= r.elect {
+		r.term, r.elect = env.Term, 0
+	}
+	r.mu.Unlock()
+	r.h.SetStreamHandler(ProtocolID, r.standby)
+	// Our host's connection is never one the connection manager
+	// trims for a crowd of strangers.
+	r.h.ConnManager().Protect(r.info.ID, "bullshit/host")
+	go r.readLoop(st, br, gen)
+	go r.heartbeat(gen)
 }
 
 func (r *Remote) read(br *bufio.Reader) (*protocol.Envelope, error) {
@@ -288,6 +307,8 @@ func (r *Remote) send(m protocol.Message) error {
 	return writeFrame(r.w, b)
 }
 
+// readLoop reads the host on the stream of connection gen until it fails,
+// and hands each message to its part.
 func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 	for {
 		st.SetReadDeadline(time.Now().Add(r.timing.DeadAfter))
@@ -302,68 +323,9 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 		r.mu.Unlock()
 		switch m := env.Msg.(type) {
 		case protocol.Lobby:
-			t := engLobby(&m)
-			t.Words = protocol.Fingerprint(string(env.Sender))
-			r.mu.Lock()
-			for _, si := range t.Seats {
-				if si.Peer == r.info.ID.String() {
-					t.Web = si.WebAddr // where phones join the table: its host
-				}
-			}
-			r.table = t
-			if t.Commits != nil && t.Commit != r.watched.round {
-				// The first the host showed us for this deal is the one it
-				// is held to: a later Lobby can't change our record.
-				r.watched.round, r.watched.commits = t.Commit, t.Commits
-			}
-			r.mu.Unlock()
+			r.takeLobby(env, &m)
 		case protocol.Update:
-			r.mu.Lock()
-			u := Update{Table: r.table, Notice: protocol.Clean(m.Notice, protocol.MaxText), At: fromMS(m.At), Deadline: fromMS(m.Deadline)}
-			if m.View != nil {
-				r.view = engView(m.View, r.table.Rules)
-			}
-			u.View = r.view
-			r.mu.Unlock()
-			for _, e := range m.Events {
-				ev := engEvent(e)
-				switch ev.Type {
-				case engine.EventHand, engine.EventMine:
-					ev.To = []int{r.seat}
-				case engine.EventHanded:
-					ev.To = []int{ev.Seat, ev.Target}
-				}
-				u.Events = append(u.Events, ev)
-			}
-			r.mu.Lock()
-			if m.Backlog {
-				// It may add what we missed, never rewrite what we were
-				// sent, short of a new host's signed rollback.
-				rolled := r.chain.Take(r.tid, r.table.Commit, env.Sender, env.Term, m.Steps, true)
-				r.takeBacklog(u.Events, rolled > 0)
-				u.Events = nil
-				u.Backlog = true
-				r.shares = nil // shares anew, of the whole journal
-			} else {
-				if i := dealAt(u.Events); i >= 0 {
-					// A new game at the same seats: the audit and the
-					// journal are of this game alone.
-					r.got = append([]engine.Event(nil), u.Events[i:]...)
-					r.shares, r.parts = nil, nil
-					r.chain.Reset(r.tid, r.table.Commit)
-				} else {
-					r.got = append(r.got, u.Events...)
-				}
-				r.chain.Take(r.tid, r.table.Commit, env.Sender, env.Term, m.Steps, false)
-			}
-			if r.shares == nil {
-				r.shares = map[int]Share{}
-			}
-			for _, sh := range engShares(m.Shares) {
-				r.shares[sh.Step] = sh.Share
-			}
-			r.mu.Unlock()
-			r.box.put(u)
+			r.box.put(r.takeUpdate(env, m))
 		case protocol.Toss:
 			r.answerToss(m)
 		case protocol.Audit:
@@ -378,6 +340,77 @@ func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 		case protocol.Heartbeat:
 		}
 	}
+}
+
+// takeLobby is the host's word on the table.
+func (r *Remote) takeLobby(env *protocol.Envelope, m *protocol.Lobby) {
+	t := engLobby(m)
+	t.Words = protocol.Fingerprint(string(env.Sender))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, si := range t.Seats {
+		if si.Peer == r.info.ID.String() {
+			t.Web = si.WebAddr // where phones join the table: its host
+		}
+	}
+	r.table = t
+	if t.Commits != nil && t.Commit != r.watched.round {
+		// The first the host showed us for this deal is the one it
+		// is held to: a later Lobby can't change our record.
+		r.watched.round, r.watched.commits = t.Commit, t.Commits
+	}
+}
+
+// takeUpdate is an update from the host, as it is shown: its events go
+// into our record for the audit, its steps into our journal and its
+// shares into ours.
+func (r *Remote) takeUpdate(env *protocol.Envelope, m protocol.Update) Update {
+	r.mu.Lock()
+	u := Update{Table: r.table, Notice: protocol.Clean(m.Notice, protocol.MaxText), At: fromMS(m.At), Deadline: fromMS(m.Deadline)}
+	if m.View != nil {
+		r.view = engView(m.View, r.table.Rules)
+	}
+	u.View = r.view
+	r.mu.Unlock()
+	for _, e := range m.Events {
+		ev := engEvent(e)
+		switch ev.Type {
+		case engine.EventHand, engine.EventMine:
+			ev.To = []int{r.seat}
+		case engine.EventHanded:
+			ev.To = []int{ev.Seat, ev.Target}
+		}
+		u.Events = append(u.Events, ev)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m.Backlog {
+		// It may add what we missed, never rewrite what we were
+		// sent, short of a new host's signed rollback.
+		rolled := r.chain.Take(r.tid, r.table.Commit, env.Sender, env.Term, m.Steps, true)
+		r.takeBacklog(u.Events, rolled > 0)
+		u.Events = nil
+		u.Backlog = true
+		r.shares = nil // shares anew, of the whole journal
+	} else {
+		if i := dealAt(u.Events); i >= 0 {
+			// A new game at the same seats: the audit and the
+			// journal are of this game alone.
+			r.got = append([]engine.Event(nil), u.Events[i:]...)
+			r.shares, r.parts = nil, nil
+			r.chain.Reset(r.tid, r.table.Commit)
+		} else {
+			r.got = append(r.got, u.Events...)
+		}
+		r.chain.Take(r.tid, r.table.Commit, env.Sender, env.Term, m.Steps, false)
+	}
+	if r.shares == nil {
+		r.shares = map[int]Share{}
+	}
+	for _, sh := range engShares(m.Shares) {
+		r.shares[sh.Step] = sh.Share
+	}
+	return u
 }
 
 // takeBacklog is a host's backlog, every event it says we were sent: it

@@ -124,38 +124,7 @@ func (rc *recovery) try() {
 	if err != nil {
 		return
 	}
-	type cand struct {
-		steps []engine.Step
-		links []Link
-		whole bool
-	}
-	var cands []cand
-	for _, j := range rc.journals {
-		steps, links := rc.rebuild(j, seed, salt)
-		cands = append(cands, cand{steps, links, len(steps) == len(j)})
-	}
-	// A journal whose every hidden part rebuilds first: a longer one
-	// whose last step some player never got (nor its shares) is cut back
-	// to its last signed step.
-	sort.SliceStable(cands, func(a, b int) bool {
-		if cands[a].whole != cands[b].whole {
-			return cands[a].whole
-		}
-		return len(cands[a].steps) > len(cands[b].steps)
-	})
-	var t *Table
-	var rolled int
-	for _, c := range cands {
-		ts := rc.table
-		cfg := engine.Config{Rules: ts.Rules, Seats: len(ts.Seats), Seed: seed}
-		t, err = restore(rc.r, ts, cfg, salt, rc.commit, c.steps, c.links, rc.srv.term.Load())
-		if err == nil {
-			rolled = max(rc.ownLen-len(c.steps), 0)
-			break
-		}
-		rc.err = err
-		t = nil
-	}
+	t, rolled := rc.replayBest(seed, salt)
 	if t == nil {
 		return
 	}
@@ -176,29 +145,69 @@ func (rc *recovery) try() {
 	r.mu.Lock()
 	r.local = sess
 	r.mu.Unlock()
-	go func() {
-		for u := range sess.Updates() {
-			if u.Backlog {
-				// What we were sent before, as the rebuilt table knows it:
-				// for the audit, not to be shown or learnt again.
-				r.mu.Lock()
-				r.takeBacklog(u.Events, rolled > 0)
-				r.chain.Rolled += rolled
-				rolled = 0
-				r.mu.Unlock()
-				u.Events = nil
-			} else if i := dealAt(u.Events); i >= 0 {
-				r.mu.Lock()
-				r.got = append([]engine.Event(nil), u.Events[i:]...)
-				r.mu.Unlock()
-			} else if len(u.Events) > 0 {
-				r.mu.Lock()
-				r.got = append(r.got, u.Events...)
-				r.mu.Unlock()
-			}
-			r.box.put(u)
+	go r.followOwn(sess, rolled)
+}
+
+// replayBest is the table replayed from the best journal that replays,
+// and how many steps of our own journal it rolled back; nil when none
+// does (rc.err says why). rc.mu is held.
+func (rc *recovery) replayBest(seed uint64, salt [SaltSize]byte) (*Table, int) {
+	type cand struct {
+		steps []engine.Step
+		links []Link
+		whole bool
+	}
+	var cands []cand
+	for _, j := range rc.journals {
+		steps, links := rc.rebuild(j, seed, salt)
+		cands = append(cands, cand{steps, links, len(steps) == len(j)})
+	}
+	// A journal whose every hidden part rebuilds first: a longer one
+	// whose last step some player never got (nor its shares) is cut back
+	// to its last signed step.
+	sort.SliceStable(cands, func(a, b int) bool {
+		if cands[a].whole != cands[b].whole {
+			return cands[a].whole
 		}
-	}()
+		return len(cands[a].steps) > len(cands[b].steps)
+	})
+	for _, c := range cands {
+		ts := rc.table
+		cfg := engine.Config{Rules: ts.Rules, Seats: len(ts.Seats), Seed: seed}
+		t, err := restore(rc.r, ts, cfg, salt, rc.commit, c.steps, c.links, rc.srv.term.Load())
+		if err == nil {
+			return t, max(rc.ownLen-len(c.steps), 0)
+		}
+		rc.err = err
+	}
+	return nil, 0
+}
+
+// followOwn passes the updates of our own seat at the table we host on to
+// our player, keeping our record for the audit; rolled is how many steps
+// of our journal the rebuild rolled back.
+func (r *Remote) followOwn(sess *LocalSession, rolled int) {
+	for u := range sess.Updates() {
+		if u.Backlog {
+			// What we were sent before, as the rebuilt table knows it:
+			// for the audit, not to be shown or learnt again.
+			r.mu.Lock()
+			r.takeBacklog(u.Events, rolled > 0)
+			r.chain.Rolled += rolled
+			rolled = 0
+			r.mu.Unlock()
+			u.Events = nil
+		} else if i := dealAt(u.Events); i >= 0 {
+			r.mu.Lock()
+			r.got = append([]engine.Event(nil), u.Events[i:]...)
+			r.mu.Unlock()
+		} else if len(u.Events) > 0 {
+			r.mu.Lock()
+			r.got = append(r.got, u.Events...)
+			r.mu.Unlock()
+		}
+		r.box.put(u)
+	}
 }
 
 // rebuild is a journal with its hidden cards combined from the shares and
