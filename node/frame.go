@@ -1,5 +1,7 @@
 package node
 
+// Stream framing: one length-prefixed envelope per frame.
+
 import (
 	"bufio"
 

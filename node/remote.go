@@ -1,5 +1,9 @@
 package node
 
+// The player's side of the game's stream: Remote dials the host, joins,
+// reads and keeps what it was sent for the audit, and reconnects; when the
+// host goes silent the election takes over (election.go).
+
 import (
 	"bufio"
 	"context"

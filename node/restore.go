@@ -1,5 +1,9 @@
 package node
 
+// A new host's rebuild of the table: the players' journals and shares
+// gathered (recovery), the journal rebuilt and replayed, the table restored
+// and played on. restoreTable is shared with Device.Resume.
+
 import (
 	"bytes"
 	"crypto/ed25519"

@@ -1,5 +1,9 @@
 package node
 
+// The host's side of the game's stream: Server answers joiners, and one
+// srvConn per player (or phone, web.go) reads its moves and pumps its
+// updates. An elected host's Server waits on a rebuild (restore.go).
+
 import (
 	"bufio"
 	"crypto/rand"
