@@ -27,9 +27,8 @@
 // Timing.DeadAfter, the player nodes elect the one with the lowest peer ID
 // (election.go); it asks each player that rejoins for its shares, and with
 // every other player's rebuilds the exact journal, checks the seed against
-// the commitment, replays the game
-// and plays on from the same play, with an open call window given its whole
-// time again. The term goes up by one and envelopes of an older term are
+// the commitment, replays the game and plays on from the same play, with
+// an open call window given its whole time again (restore.go). The term goes up by one and envelopes of an older term are
 // refused, so two hosts are never both obeyed.
 //
 // History is evidence (chain.go, gamewire/chain.go): the journal is a
@@ -106,4 +105,14 @@
 // candidate to host. The Lobby carries every player node's web address, so
 // that after a failover the phones find the new host, whose own /ws takes
 // them back; a node that doesn't host answers /ws with CodeNotHost.
+//
+// # Where things are
+//
+// The host's side: table.go (the Table actor), server.go (Server and one
+// srvConn per player: join, read, pump, heartbeat), journal.go, chain.go,
+// commit.go, toss.go. The player's side: remote.go (Remote: dial, connect,
+// read loop, audit, send), election.go (the election and the takeover),
+// restore.go (a new host's rebuild of the table, and restoreTable, which
+// Device.Resume shares). Between them: frame.go (stream framing), wire.go
+// (every converter between the engine's types and the wire's).
 package node

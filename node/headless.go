@@ -12,31 +12,17 @@ import (
 // Every update is handed to show first (nil to skip). Think times are
 // honoured, and a decision is made again only when the situation changes.
 func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.View) (engine.Command, bool), pace string, show func(Update)) (Update, error) {
-	var (
-		last    Update
-		decided string
-		timer   *time.Timer
-		fire    <-chan time.Time
-		pending engine.Command
-		// hold is when the reveal pause of the last call ends, on this
-		// clock: the table refuses a new play until then.
-		hold time.Time
-	)
-	stop := func() {
-		if timer != nil {
-			timer.Stop()
-		}
-		fire = nil
-	}
-	defer stop()
+	b := &botPlay{s: s, p: p, fallback: fallback, pace: pace}
+	var last Update
+	defer b.stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return last, ctx.Err()
-		case <-fire:
-			fire = nil
-			if s.Send(pending) != nil {
-				decided = "" // lost on the way (the host was changing): decide again
+		case <-b.fire:
+			b.fire = nil
+			if s.Send(b.pending) != nil {
+				b.decided = "" // lost on the way (the host was changing): decide again
 			}
 		case u, ok := <-s.Updates():
 			if !ok {
@@ -46,14 +32,7 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 			if show != nil {
 				show(u)
 			}
-			if p != nil {
-				for i := range u.Events {
-					p.Observe(&u.Events[i])
-				}
-			}
-			if !u.Backlog && revealIn(u.Events) {
-				hold = time.Now().Add(u.Table.RevealPause())
-			}
+			b.observe(u)
 			if u.View.Phase == engine.PhaseOver {
 				return awaitAudit(ctx, s, last, show), nil
 			}
@@ -62,43 +41,87 @@ func PlayBot(ctx context.Context, s Session, p Player, fallback func(*engine.Vie
 				// (or the host ended it early and none will).
 				return awaitAudit(ctx, s, last, show), nil
 			}
-			if p == nil || u.Table.You < 0 || u.Table.Phase != PhasePlaying {
-				continue
-			}
-			if u.Backlog {
-				// Back at the table (maybe a new host's): whatever we had
-				// decided may never have arrived.
-				decided = ""
-			}
-			key := u.View.Situation()
-			if u.Refusal != nil {
-				key += "/refused"
-			}
-			if key == decided {
-				continue
-			}
-			decided = key
-			stop()
-			if u.Refusal != nil && fallback != nil {
-				// Our move was refused: the always-legal move instead.
-				if cmd, ok := fallback(&u.View); ok {
-					s.Send(cmd)
-				}
-				continue
-			}
-			cmd, think, ok := p.Act(&u.View)
-			if !ok {
-				continue
-			}
-			pending = cmd
-			think = Paced(think, pace)
-			if HeldByReveal(cmd.Move) {
-				think = max(think, time.Until(hold))
-			}
-			timer = time.NewTimer(think)
-			fire = timer.C
+			b.decide(u)
 		}
 	}
+}
+
+// botPlay is PlayBot's bot at its seat, owned by PlayBot's loop: what it
+// decided last and the move it is thinking over.
+type botPlay struct {
+	s        Session
+	p        Player
+	fallback func(*engine.View) (engine.Command, bool)
+	pace     string
+
+	decided string
+	timer   *time.Timer
+	fire    <-chan time.Time
+	pending engine.Command
+	// hold is when the reveal pause of the last call ends, on this
+	// clock: the table refuses a new play until then.
+	hold time.Time
+}
+
+// stop forgets the move being thought over.
+func (b *botPlay) stop() {
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+	b.fire = nil
+}
+
+// observe shows the bot what happened, and notes a reveal's pause.
+func (b *botPlay) observe(u Update) {
+	if b.p != nil {
+		for i := range u.Events {
+			b.p.Observe(&u.Events[i])
+		}
+	}
+	if !u.Backlog && revealIn(u.Events) {
+		b.hold = time.Now().Add(u.Table.RevealPause())
+	}
+}
+
+// decide has the bot think over its move when the situation is new: the
+// move is sent when its think time is up (PlayBot's loop), a refused one
+// replaced at once by the fallback.
+func (b *botPlay) decide(u Update) {
+	if b.p == nil || u.Table.You < 0 || u.Table.Phase != PhasePlaying {
+		return
+	}
+	if u.Backlog {
+		// Back at the table (maybe a new host's): whatever we had
+		// decided may never have arrived.
+		b.decided = ""
+	}
+	key := u.View.Situation()
+	if u.Refusal != nil {
+		key += "/refused"
+	}
+	if key == b.decided {
+		return
+	}
+	b.decided = key
+	b.stop()
+	if u.Refusal != nil && b.fallback != nil {
+		// Our move was refused: the always-legal move instead.
+		if cmd, ok := b.fallback(&u.View); ok {
+			b.s.Send(cmd)
+		}
+		return
+	}
+	cmd, think, ok := b.p.Act(&u.View)
+	if !ok {
+		return
+	}
+	b.pending = cmd
+	think = Paced(think, b.pace)
+	if HeldByReveal(cmd.Move) {
+		think = max(think, time.Until(b.hold))
+	}
+	b.timer = time.NewTimer(think)
+	b.fire = b.timer.C
 }
 
 // revealIn says whether a call's cards were turned up in events.

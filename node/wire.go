@@ -1,6 +1,7 @@
 package node
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -38,4 +39,120 @@ func engMove(m protocol.Message) (c engine.Command, seat int, ok bool) { return 
 // sentence cleaned for a screen.
 func engRefusal(m protocol.Refusal) *engine.Refusal {
 	return &engine.Refusal{Code: engine.Code(m.Code), Msg: protocol.Clean(m.Message, protocol.MaxText)}
+}
+
+func wireUpdate(u *Update) protocol.Update {
+	w := protocol.Update{View: wireView(&u.View), Notice: u.Notice, At: ms(u.At), Deadline: ms(u.Deadline), Backlog: u.Backlog}
+	for i := range u.Events {
+		w.Events = append(w.Events, wireEvent(&u.Events[i]))
+	}
+	for _, p := range u.Journal {
+		w.Steps = append(w.Steps, wireStep(p))
+	}
+	for _, sh := range u.Shares {
+		w.Shares = append(w.Shares, protocol.StepShare{Step: sh.Step, X: sh.Share.X, Y: sh.Share.Y, K: sh.Share.K})
+	}
+	return w
+}
+
+func wireStep(p PubStep) protocol.Step {
+	w := protocol.Step{At: int64(p.At), Tick: p.Cmd == nil, Rank: protocol.NoRank, Hidden: p.Hidden,
+		Term: p.Link.Term, Seal: p.Link.Seal, Sig: p.Link.Sig}
+	if c := p.Cmd; c != nil {
+		w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, wireCards(c.Cards), c.Claim, int8(c.Rank), c.No
+	}
+	return w
+}
+
+func engPubSteps(ws []protocol.Step) []PubStep {
+	out := make([]PubStep, len(ws))
+	for i, st := range engSteps(ws) {
+		out[i] = PubStep{Step: st, Hidden: ws[i].Hidden, Link: Link{Term: ws[i].Term, Seal: ws[i].Seal, Sig: ws[i].Sig}}
+	}
+	return out
+}
+
+func engShares(ws []protocol.StepShare) []StepShare {
+	out := make([]StepShare, len(ws))
+	for i, w := range ws {
+		k := w.K
+		if k == 0 {
+			k = 2 // a 1.0 peer's, always threshold 2
+		}
+		out[i] = StepShare{Step: w.Step, Share: Share{X: w.X, K: k, Y: w.Y}}
+	}
+	return out
+}
+
+func wireLobby(t *TableState) protocol.Lobby {
+	rules := map[string]string{}
+	for k, v := range t.Rules.Map() {
+		if k != "preset" {
+			rules[k] = fmt.Sprint(v)
+		}
+	}
+	// rules holds "window" too, in seconds, for 1.1 peers; 1.2 reads
+	// CallWindow.
+	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
+		Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second), CallWindow: t.Rules.Window.Milliseconds()},
+		Started: t.Phase != PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening),
+		Nonces: t.Nonces, Commits: t.Commits}
+	for i, s := range t.Seats {
+		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs,
+			Web: s.Web, WebAddr: s.WebAddr}
+		if id, err := protocol.ParsePeerID(s.Peer); err == nil {
+			p.Peer = id
+		}
+		l.Players = append(l.Players, p)
+	}
+	return l
+}
+
+// auditPart is how many steps go in one Audit message, well under MaxSize.
+const auditPart = 1500
+
+// wireAudit is the host's reveal, in parts.
+func wireAudit(r *Reveal) []protocol.Audit {
+	steps := make([]protocol.Step, len(r.Steps))
+	for i, st := range r.Steps {
+		w := protocol.Step{At: int64(st.At), Tick: st.Cmd == nil, Rank: protocol.NoRank}
+		if c := st.Cmd; c != nil {
+			w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, wireCards(c.Cards), c.Claim, int8(c.Rank), c.No
+		}
+		steps[i] = w
+	}
+	parts := max(1, (len(steps)+auditPart-1)/auditPart)
+	out := make([]protocol.Audit, parts)
+	for p := range out {
+		lo, hi := p*auditPart, min(len(steps), (p+1)*auditPart)
+		out[p] = protocol.Audit{Seed: r.Config.Seed, Salt: r.Salt[:], Steps: steps[lo:hi], Part: p, Parts: parts}
+	}
+	return out
+}
+
+func engSteps(ws []protocol.Step) []engine.Step { return gamewire.EngSteps(ws) }
+
+func engLobby(l *protocol.Lobby) TableState {
+	rules := gamewire.Rules(l.Settings)
+	// The host's strings are shown as they are cleaned: a host (or whoever
+	// was elected) is a peer like any other.
+	t := TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,
+		You: l.You, Host: protocol.Clean(l.Host, protocol.MaxNick),
+		Phase: TablePhase(l.Phase), Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
+		Commit: l.Commit, Evening: engEvening(l.Evening), Nonces: l.Nonces, Commits: l.Commits}
+	if len(t.Nonces) == 0 {
+		t.Nonces = nil
+	}
+	if len(t.Commits) == 0 {
+		t.Commits = nil
+	}
+	for _, p := range l.Players {
+		si := SeatInfo{Name: protocol.Clean(p.Nick, protocol.MaxNick), Bot: protocol.Clean(p.Bot, protocol.MaxNick),
+			Connected: p.Connected, Covered: p.Covered, Addrs: p.Addrs, Web: p.Web, WebAddr: webAddrOK(p.WebAddr)}
+		if p.Peer != "" {
+			si.Peer = p.Peer.String()
+		}
+		t.Seats = append(t.Seats, si)
+	}
+	return t
 }

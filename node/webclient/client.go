@@ -215,9 +215,9 @@ func wsURL(addr string) (string, error) {
 	return scheme + "://" + strings.TrimSuffix(rest, "/") + "/ws", nil
 }
 
-// join dials addr, runs the channel's handshake, and says hello for term
-// until seated. ok, if set, says which hosts to accept.
-func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(protocol.PeerID) bool) (*link, error) {
+// open dials addr and runs the channel's handshake, with a host ok
+// accepts (any when ok is nil).
+func (c *Client) open(ctx context.Context, addr string, ok func(protocol.PeerID) bool) (*link, error) {
 	u, err := wsURL(addr)
 	if err != nil {
 		return nil, err
@@ -240,7 +240,17 @@ func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(pro
 		wc.Close()
 		return nil, errors.New("webclient: that node is not one of the table's")
 	}
-	l := &link{c: wc, r: bufio.NewReader(wc), w: bufio.NewWriter(wc), host: host, gone: make(chan struct{})}
+	return &link{c: wc, r: bufio.NewReader(wc), w: bufio.NewWriter(wc), host: host, gone: make(chan struct{})}, nil
+}
+
+// join dials addr, runs the channel's handshake, and says hello for term
+// until seated. ok, if set, says which hosts to accept.
+func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(protocol.PeerID) bool) (*link, error) {
+	l, err := c.open(ctx, addr, ok)
+	if err != nil {
+		return nil, err
+	}
+	host := l.host
 	fail := func(err error) (*link, error) { l.close(); return nil, err }
 	c.mu.Lock()
 	tid := c.tid

@@ -1,0 +1,420 @@
+package node
+
+// A new host's rebuild of the table: the players' journals and shares
+// gathered (recovery), the journal rebuilt and replayed, the table restored
+// and played on. restoreTable is shared with Device.Resume.
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// recovery gathers the players' journals and shares for a new host.
+type recovery struct {
+	r      *Remote
+	srv    *Server
+	table  TableState
+	commit [32]byte
+
+	term   uint64                       // the term we host
+	hosts  map[uint64]ed25519.PublicKey // who hosted each term before ours, as we saw it
+	legacy bool                         // the old host kept no chain: journals are taken unsigned
+	ownLen int                          // how many steps our own journal had
+
+	mu       sync.Mutex
+	journals [][]protocol.Step // every journal that verified, our own first
+	refused  []string          // whose journals didn't, and why
+	shares   map[int][]Share
+	done     chan struct{}
+	err      error
+}
+
+// keyOf is the key of the host of an earlier term.
+func (rc *recovery) keyOf(term uint64) ed25519.PublicKey {
+	if term >= rc.term {
+		return nil
+	}
+	return rc.hosts[term]
+}
+
+// add takes a player's journal and shares. A journal is kept only when
+// every step of it is one the host of its term signed, in a chain from the
+// deal's commitment: with a forged or doctored step, or a tail nobody
+// signed, the whole journal is refused (its shares are still taken: they
+// are checked against the commitment and the seals when combined).
+func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares map[int]Share) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	var err error
+	switch {
+	case rc.legacy && !gamewire.Signed(journal):
+	case !gamewire.Signed(journal) && len(journal) > 0:
+		err = gamewire.ErrChainUnsigned
+	default:
+		_, err = gamewire.VerifyChain(rc.r.tid, rc.commit, journal, rc.keyOf)
+	}
+	if err != nil {
+		rc.refused = append(rc.refused, fmt.Sprintf("%s: %v", peer.ID(from).ShortString(), err))
+	} else {
+		rc.journals = append(rc.journals, append([]protocol.Step(nil), journal...))
+	}
+	for step, sh := range shares {
+		dup := false
+		for _, have := range rc.shares[step] {
+			if have.X == sh.X {
+				dup = true
+			}
+		}
+		if !dup {
+			rc.shares[step] = append(rc.shares[step], sh)
+		}
+	}
+}
+
+// contribute asks a rejoining player for its journal and shares, and waits
+// until the table is rebuilt.
+func (c *srvConn) contribute() error {
+	rc := c.s.rec
+	if err := c.send(protocol.StateRequest{Term: c.s.term.Load()}); err != nil {
+		return err
+	}
+	var st protocol.State
+	for {
+		env, err := c.read()
+		if err != nil {
+			return err
+		}
+		if m, ok := env.Msg.(protocol.State); ok {
+			st = m
+			break
+		}
+	}
+	shares := map[int]Share{}
+	for _, sh := range engShares(st.Shares) {
+		shares[sh.Step] = sh.Share
+	}
+	rc.add(wireID(c.peer), st.Steps, shares)
+	rc.try()
+	select {
+	case <-c.s.ready:
+		return nil
+	case <-time.After(c.s.timing.RebuildWait):
+		return errors.New("not rebuilt")
+	}
+}
+
+// try rebuilds the game once every hidden part has its shares: from the
+// longest journal that verified and rebuilds whole, or, when that one
+// doesn't replay, from the next (a bad journal never stalls the table).
+func (rc *recovery) try() {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if rc.srv.isReady() {
+		return
+	}
+	seed, salt, err := RecoverSeed(rc.commit, rc.shares[-1]...)
+	if err != nil {
+		return
+	}
+	t, rolled := rc.replayBest(seed, salt)
+	if t == nil {
+		return
+	}
+	if u := rc.srv.selfWeb; u != "" {
+		t.do(func() { t.webURL = u })
+	}
+	rc.srv.mu.Lock()
+	rc.srv.table = t
+	rc.srv.mu.Unlock()
+	close(rc.srv.ready)
+	close(rc.done)
+	// Our own seat, at the table we now host.
+	r := rc.r
+	_, sess, err := t.Sit("local", r.nick)
+	if err != nil {
+		return
+	}
+	r.mu.Lock()
+	r.local = sess
+	r.mu.Unlock()
+	go r.followOwn(sess, rolled)
+}
+
+// replayBest is the table replayed from the best journal that replays,
+// and how many steps of our own journal it rolled back; nil when none
+// does (rc.err says why). rc.mu is held.
+func (rc *recovery) replayBest(seed uint64, salt [SaltSize]byte) (*Table, int) {
+	type cand struct {
+		steps []engine.Step
+		links []Link
+		whole bool
+	}
+	var cands []cand
+	for _, j := range rc.journals {
+		steps, links := rc.rebuild(j, seed, salt)
+		cands = append(cands, cand{steps, links, len(steps) == len(j)})
+	}
+	// A journal whose every hidden part rebuilds first: a longer one
+	// whose last step some player never got (nor its shares) is cut back
+	// to its last signed step.
+	sort.SliceStable(cands, func(a, b int) bool {
+		if cands[a].whole != cands[b].whole {
+			return cands[a].whole
+		}
+		return len(cands[a].steps) > len(cands[b].steps)
+	})
+	for _, c := range cands {
+		ts := rc.table
+		cfg := engine.Config{Rules: ts.Rules, Seats: len(ts.Seats), Seed: seed}
+		t, err := restore(rc.r, ts, cfg, salt, rc.commit, c.steps, c.links, rc.srv.term.Load())
+		if err == nil {
+			return t, max(rc.ownLen-len(c.steps), 0)
+		}
+		rc.err = err
+	}
+	return nil, 0
+}
+
+// followOwn passes the updates of our own seat at the table we host on to
+// our player, keeping our record for the audit; rolled is how many steps
+// of our journal the rebuild rolled back.
+func (r *Remote) followOwn(sess *LocalSession, rolled int) {
+	for u := range sess.Updates() {
+		if u.Backlog {
+			// What we were sent before, as the rebuilt table knows it:
+			// for the audit, not to be shown or learnt again.
+			r.mu.Lock()
+			r.takeBacklog(u.Events, rolled > 0)
+			r.chain.Rolled += rolled
+			rolled = 0
+			r.mu.Unlock()
+			u.Events = nil
+		} else if i := dealAt(u.Events); i >= 0 {
+			r.mu.Lock()
+			r.got = append([]engine.Event(nil), u.Events[i:]...)
+			r.mu.Unlock()
+		} else if len(u.Events) > 0 {
+			r.mu.Lock()
+			r.got = append(r.got, u.Events...)
+			r.mu.Unlock()
+		}
+		r.box.put(u)
+	}
+}
+
+// rebuild is a journal with its hidden cards combined from the shares and
+// checked against their seals, as far as it rebuilds, and cut back to its
+// last signed step (a new host chains its own term on from there).
+func (rc *recovery) rebuild(journal []protocol.Step, seed uint64, salt [SaltSize]byte) ([]engine.Step, []Link) {
+	pub := engPubSteps(journal)
+	steps := make([]engine.Step, 0, len(pub))
+	links := make([]Link, 0, len(pub))
+	signedAt := 0
+	for i, p := range pub {
+		st := p.Step
+		if p.Hidden > 0 {
+			b, err := Combine(rc.shares[i])
+			if err != nil || len(b) != p.Hidden {
+				break // a journal's tail we can't rebuild yet
+			}
+			c := *st.Cmd
+			c.Cards = make([]engine.Card, len(b))
+			for j, x := range b {
+				c.Cards[j] = engine.Card(x)
+			}
+			if p.Link.Seal != nil && !bytes.Equal(p.Link.Seal, gamewire.SealCards(seed, salt, i, c.Cards)) {
+				break // the shares don't give the cards the host sealed
+			}
+			st.Cmd = &c
+		}
+		steps = append(steps, st)
+		links = append(links, p.Link)
+		if p.Link.Sig != nil || p.Link.Term == 0 {
+			signedAt = len(steps)
+		}
+	}
+	return steps[:signedAt], links[:signedAt]
+}
+
+// restore builds the table of a new host from the rebuilt journal.
+func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64) (*Table, error) {
+	r.mu.Lock()
+	bots, fall, key := r.bots, r.fall, r.key
+	gone := r.oldHost
+	r.mu.Unlock()
+	// No fixed seed: the next game's (N on the result sheet) is drawn at
+	// its deal. This game's seed is revealed at its end, and a next seed
+	// worked out from it would be known to every player.
+	tm := r.timing
+	if ts.Reveal > 0 {
+		tm.Reveal = ts.Reveal
+	}
+	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Timing: tm, TurnClock: ts.TurnClock,
+		Code: r.code}
+	notice := fmt.Sprintf("Host left; %s is now hosting.", r.nick)
+	// The old host's own seat, if it had one, is a bot's from now on, in
+	// this game and the next: its player is the one who left, and a seat
+	// kept for them would hold up every game dealt after.
+	seats := append([]SeatInfo(nil), ts.Seats...)
+	for i, s := range seats {
+		if gone != "" && s.Peer == gone.String() && s.Bot == "" {
+			seats[i] = SeatInfo{Name: s.Name, Bot: "medium", Connected: true}
+			notice += fmt.Sprintf(" A bot plays for %s.", s.Name)
+		}
+	}
+	return restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), seats, cfg, salt, ts.Nonces, commit, steps, links, term, bots, fall,
+		notice, nil, ts.Evening, key)
+}
+
+// restoreTable builds a playing table from a whole journal: after an
+// election, or when a host restarts from its journal file. cfg.Seed is the
+// host's seed, the one commit bound (the shares rebuild it); the engine
+// replays from it mixed with nonces, the players' (toss.go), which every
+// player holds from the lobby. evening is the table's running score as the
+// players had it: a new host carries it on.
+func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer string, seats []SeatInfo,
+	cfg engine.Config, salt [SaltSize]byte, nonces [][NonceSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64,
+	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *Journal, evening Evening,
+	key crypto.PrivKey) (*Table, error) {
+	if len(nonces) != 0 && len(nonces) != len(seats) {
+		return nil, fmt.Errorf("the journal's nonces are %d for %d seats", len(nonces), len(seats))
+	}
+	dealt := cfg
+	dealt.Seed = DealSeed(cfg.Seed, salt, nonces)
+	g, evs, err := engine.Replay(dealt, steps)
+	if err != nil {
+		return nil, fmt.Errorf("the journal doesn't replay: %w", err)
+	}
+	set.defaults()
+	t := &Table{ID: id, tid: tid, host: host, set: set, makeBot: bots, fall: fall,
+		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhasePlaying, specs: map[*mailbox]bool{},
+		game: g, seed: cfg.Seed, salt: salt, nonces: mixed(nonces), commit: commit, term: term, hostPeer: hostPeer, jour: jour,
+		evening: evening.Clone()}
+	if jour != nil {
+		t.jpath = jour.Path()
+	}
+	var last time.Duration
+	for _, st := range steps {
+		last = max(last, st.At)
+	}
+	t.start = time.Now().Add(-last)
+	t.log = append([]engine.Step(nil), steps...)
+	// The chain as the steps' hosts signed it (links, from a verified
+	// journal); a step with no link (a journal file's) is of our term,
+	// and we sign it when we send it.
+	t.signWith(key)
+	for i, st := range t.log {
+		var l Link
+		if i < len(links) {
+			l = links[i]
+		}
+		if l.Term == 0 {
+			l.Term = term
+		}
+		t.chainAdd(i, st, l.Term, l.Sig)
+	}
+	t.cursor = make([]int, len(seats))
+	t.sent = make([][]engine.Event, len(seats))
+	if t.seats, err = restoreSeats(seats, hostPeer, bots, cfg.Seed); err != nil {
+		return nil, err
+	}
+	// Every hidden part shared anew among the players of this term (the
+	// threshold counts them, so the seats come first).
+	t.shares = map[int][]Share{}
+	if sh, err := SplitSeed(cfg.Seed, salt, len(seats), t.threshold(), nil); err == nil {
+		t.shares[-1] = sh
+	}
+	for i, st := range t.log {
+		t.split(i, st)
+	}
+	t.resent(evs)
+	go t.run()
+	return t, t.do(func() { t.playOn(notice) })
+}
+
+// restoreSeats seats a table rebuilt from a journal: its people (the new
+// host's own seat is "local") away until they rejoin, its bots seated with
+// the seeds the dealing host gave them.
+func restoreSeats(seats []SeatInfo, hostPeer string, bots BotMaker, seed uint64) ([]*seat, error) {
+	out := make([]*seat, len(seats))
+	for i, si := range seats {
+		s := &seat{name: si.Name, away: -1}
+		if si.Peer != "" && si.Bot == "" {
+			s.owner = si.Peer
+			s.away = 0 // until they rejoin this host
+			if si.Peer == hostPeer {
+				s.owner, s.away = "local", -1
+			}
+		} else {
+			s.botName = si.Bot
+			if s.botName == "" {
+				s.botName = "medium"
+			}
+			b, err := bots(s.botName, i, botSeed(seed, i))
+			if err != nil {
+				return nil, err
+			}
+			s.bot = b
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// resent is what every seat of a rebuilt table was sent, as an honest host
+// sent it; the bots remember the game they watched.
+func (t *Table) resent(evs [][]engine.Event) {
+	for _, batch := range evs {
+		for _, e := range batch {
+			for i, s := range t.seats {
+				if e.VisibleTo(i) {
+					t.sent[i] = append(t.sent[i], e)
+					if s.bot != nil {
+						ev := e
+						s.bot.Observe(&ev)
+					}
+				}
+			}
+		}
+	}
+}
+
+// playOn starts a rebuilt table's clocks, on its goroutine: a person not
+// back within the grace period is covered by a bot, and an open window (or
+// hand-over) gets its whole time again.
+func (t *Table) playOn(notice string) {
+	for i, s := range t.seats {
+		if s.owner != "" && s.owner != "local" {
+			seatNo := i
+			s.clock = t.after(t.set.Grace, func() { t.cover(seatNo) })
+		}
+	}
+	now := t.now()
+	var events []engine.Event
+	if t.game.Over() {
+		t.phase = PhaseOver
+		t.tally() // if the old host went before it could
+	} else if ph := t.game.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
+		c := engine.Command{Move: engine.MoveResume, Seat: -1, Rank: engine.NoRank}
+		if ev, err := t.game.Apply(now, c); err == nil {
+			t.record(Entry{At: now, Cmd: &c})
+			events = ev
+		}
+	}
+	t.notice = notice
+	if t.phase == PhasePlaying {
+		t.changed(events)
+	}
+}

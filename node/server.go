@@ -1,0 +1,515 @@
+package node
+
+// The host's side of the game's stream: Server answers joiners, and one
+// srvConn per player (or phone, web.go) reads its moves and pumps its
+// updates. An elected host's Server waits on a rebuild (restore.go).
+
+import (
+	"bufio"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"net/netip"
+	"reflect"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// Server puts a Table on the network: it answers joiners on the game's
+// stream protocol, applies their moves in arrival order and sends each seat
+// what it may see, signed.
+type Server struct {
+	h      host.Host
+	signer *protocol.Signer
+	table  *Table    // nil while a new host rebuilds the game (rec)
+	rec    *recovery // set on a host elected mid-game
+	ready  chan struct{}
+	tid    protocol.TableID
+	code   string
+	term   atomic.Uint64
+	replay protocol.Replay
+	timing Timing // its table's, or the elected node's
+
+	mu      sync.Mutex
+	conns   map[*srvConn]bool
+	lims    serverLimits       // limits.go
+	web     map[string]webSeat // by peer ID: phones, and player nodes' web URLs (web.go)
+	selfWeb string             // this node's web base URL, "" without one
+
+	// Refused counts envelopes refused for being forged, replayed, stale or
+	// malformed; tests and the bench read it.
+	Refused atomic.Int64
+	// Dropped counts messages to a peer that could not be sealed (over the
+	// size limit) and were left out; the connection's updates go on.
+	Dropped atomic.Int64
+
+	failSend func(*srvConn, protocol.Message) error // tests: a send that fails before it is sealed
+
+	revealed chan struct{} // a reveal went out whole on one connection (awaitReveals)
+}
+
+// RevealFlush is the longest a host that is closing waits for the reveal
+// of a game it ended to reach its players.
+const RevealFlush = time.Second
+
+// conns0 is how many connections the server has now.
+func (s *Server) conns0() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// awaitReveals waits until n connections have been sent the reveal whole,
+// or max has passed.
+func (s *Server) awaitReveals(n int, max time.Duration) {
+	t := time.NewTimer(max)
+	defer t.Stop()
+	for ; n > 0; n-- {
+		select {
+		case <-s.revealed:
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// Serve starts serving t on h, signing with key (h's own identity key).
+func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
+	if err := namesOK(t); err != nil {
+		return nil, err
+	}
+	signer, err := newSigner(key)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{h: h, signer: signer, table: t, tid: t.wireID(), code: t.set.Code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64),
+		ready: make(chan struct{}), timing: t.set.Timing}
+	close(s.ready)
+	s.term.Store(1)
+	var listen []string
+	for _, a := range h.Addrs() {
+		listen = append(listen, a.String())
+	}
+	t.do(func() { t.hostPeer, t.listen = h.ID().String(), listen; t.signWith(key) })
+	h.SetStreamHandler(ProtocolID, s.handler())
+	return s, nil
+}
+
+// addrsOf is where a player's node can be reached: what it told us it
+// listens on, then the address its connection came from.
+func (s *Server) addrsOf(id peer.ID) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(a ma.Multiaddr) {
+		// What a peer told us through identify is its to choose: only
+		// short TCP addresses, and a few (seatAddrs).
+		if str := a.String(); len(out) < seatAddrs && len(str) <= maxSeatAddr && isTCP(a) && !seen[str] {
+			seen[str] = true
+			out = append(out, str)
+		}
+	}
+	for _, a := range s.h.Peerstore().Addrs(id) {
+		add(a)
+	}
+	for _, c := range s.h.Network().ConnsToPeer(id) {
+		add(c.RemoteMultiaddr())
+	}
+	return out
+}
+
+func (s *Server) selfID() string { return s.h.ID().String() }
+
+// Close stops answering and drops every connection.
+func (s *Server) Close() {
+	s.h.RemoveStreamHandler(ProtocolID)
+	s.mu.Lock()
+	for c := range s.conns {
+		c.st.Reset()
+	}
+	s.mu.Unlock()
+}
+
+// Addrs are the addresses a player can join by hand.
+func (s *Server) Addrs() []string { return JoinAddrs(s.h) }
+
+// link is one player's connection to the host: a libp2p stream, or a
+// phone's webwire channel (web.go). The host serves both the same way.
+type link interface {
+	io.ReadWriter
+	Close() error
+	Reset() error // ends the link at once, unsent bytes and all
+	SetReadDeadline(time.Time) error
+	SetWriteDeadline(time.Time) error
+	RemotePeer() peer.ID
+	Source() netip.Addr // as sourceOf counts it
+}
+
+// p2pLink is a libp2p stream as a link.
+type p2pLink struct{ network.Stream }
+
+func (l p2pLink) RemotePeer() peer.ID { return l.Conn().RemotePeer() }
+
+func (l p2pLink) Source() netip.Addr { return sourceOf(l.Stream) }
+
+type srvConn struct {
+	s    *Server
+	st   link
+	web  bool // a phone, come in over the web entry: it never hosts
+	r    *bufio.Reader
+	wmu  sync.Mutex
+	w    *bufio.Writer
+	peer peer.ID
+	seat int
+	sess *LocalSession
+	last TableState
+	sent bool
+
+	lim     *frameLimit // how fast its frames are read (limits.go)
+	joining bool        // before a seat or a place: the first refusal ends it
+}
+
+func (c *srvConn) send(m protocol.Message) error {
+	// Sealed under the write lock: sequence numbers must reach each peer in
+	// order, or it drops the late one as a replay.
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if f := c.s.failSend; f != nil {
+		if err := f(c, m); err != nil {
+			return err
+		}
+	}
+	b, _, err := c.s.signer.Seal(c.s.tid, c.s.term.Load(), m)
+	if err != nil {
+		return err
+	}
+	c.st.SetWriteDeadline(time.Now().Add(c.s.timing.DeadAfter))
+	return writeFrame(c.w, b)
+}
+
+func (c *srvConn) refuse(code, msg string, ref uint64) {
+	c.s.Refused.Add(1)
+	c.send(protocol.Refusal{Code: code, Message: msg, Ref: ref})
+}
+
+// read returns the next verified message; refusals of bad envelopes are
+// sent from here and reading goes on.
+func (c *srvConn) read() (*protocol.Envelope, error) {
+	for {
+		c.st.SetReadDeadline(time.Now().Add(c.s.timing.DeadAfter))
+		b, err := c.lim.read(c.r, c.st, c.s.timing.DeadAfter)
+		if err != nil {
+			if errors.Is(err, errFrameTooBig) {
+				c.refuse(protocol.CodeBadCommand, "That message is over the size limit.", 0)
+			}
+			return nil, err
+		}
+		// The table, the term, the number and the type are checked on the
+		// header, before the signature and the body cost anything.
+		var ref uint64
+		env, err := protocol.OpenChecked(b, wireID(c.peer), func(h *protocol.Header) error { ref = h.Seq; return c.admit(h) })
+		if err == nil {
+			err = c.s.replay.Check(env.Sender, env.Term, env.Seq)
+		}
+		if err != nil {
+			var no *refusal
+			if errors.As(err, &no) {
+				c.refuse(no.code, no.msg, ref)
+			} else {
+				c.refuse(protocol.CodeBadCommand, "Refused: "+err.Error(), ref)
+			}
+			if c.joining {
+				return nil, err
+			}
+			continue
+		}
+		return env, nil
+	}
+}
+
+func (s *Server) handle(st network.Stream) { s.serve(p2pLink{st}, bufio.NewReader(st), nil) }
+
+// serve runs one player's connection; first is its hello when a standby
+// node already read it (an election).
+func (s *Server) serve(st link, br *bufio.Reader, first *protocol.Envelope) {
+	_, web := st.(*webLink)
+	c := &srvConn{s: s, st: st, r: br, w: bufio.NewWriter(st), peer: st.RemotePeer(), seat: -1,
+		lim: newFrameLimit(), joining: true, web: web}
+	s.mu.Lock()
+	s.conns[c] = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.conns, c)
+		s.mu.Unlock()
+		st.Close()
+	}()
+	if err := c.join(first); err != nil {
+		return
+	}
+	defer c.unplaced()
+	defer c.sess.Close()
+	done := make(chan struct{})
+	defer close(done)
+	go c.pump(done)
+	go c.heartbeat(done)
+	for {
+		env, err := c.read()
+		if err != nil {
+			return
+		}
+		switch m := env.Msg.(type) {
+		case protocol.Heartbeat:
+		case protocol.Leave:
+			return
+		case protocol.NonceCommit:
+			c.nonce(env.Seq, m.Round, &m.Hash, nil)
+		case protocol.NonceReveal:
+			c.nonce(env.Seq, m.Round, nil, &m.Nonce)
+		default:
+			cmd, seat, ok := engMove(m)
+			if !ok {
+				c.refuse(protocol.CodeBadCommand, "A player can't send that message.", env.Seq)
+				continue
+			}
+			if c.seat < 0 {
+				c.refuse(protocol.CodeNotAllowed, "You're watching: spectators don't move.", env.Seq)
+				continue
+			}
+			if seat != c.seat {
+				c.refuse(protocol.CodeBadSeat, "You can only move for your own seat, "+strconv.Itoa(c.seat)+".", env.Seq)
+				continue
+			}
+			if err := s.tbl().Move(c.seat, cmd); err != nil {
+				var ref *engine.Refusal
+				if errors.As(err, &ref) {
+					c.refuse(string(ref.Code), ref.Msg, env.Seq)
+				} else {
+					c.refuse(protocol.CodeBadCommand, err.Error(), env.Seq)
+				}
+			}
+		}
+	}
+}
+
+// nonce passes a seat's part of the deal's toss to the table; a refusal
+// goes back with the message's sequence number.
+func (c *srvConn) nonce(seq uint64, round [32]byte, hash *[32]byte, nonce *[NonceSize]byte) {
+	if c.seat < 0 {
+		c.refuse(protocol.CodeNotAllowed, "You're watching: spectators don't take part in the deal.", seq)
+		return
+	}
+	switch err := c.s.tbl().Nonce(c.seat, round, hash, nonce); {
+	case errors.Is(err, ErrNonceMismatch):
+		c.refuse(protocol.CodeBadCommand, err.Error(), seq)
+	case err != nil:
+		c.refuse(protocol.CodeNotAllowed, err.Error(), seq)
+	}
+}
+
+// join runs the hello exchange: version, join code, a seat or a spectator's
+// place.
+func (c *srvConn) join(first *protocol.Envelope) error {
+	env := first
+	var err error
+	if env == nil {
+		if env, err = c.read(); err != nil {
+			return err
+		}
+	}
+	hello, ok := env.Msg.(protocol.Hello)
+	if !ok {
+		c.refuse(protocol.CodeBadCommand, "Say hello first.", env.Seq)
+		return errors.New("no hello")
+	}
+	if !hello.Version.Compatible() {
+		c.refuse(protocol.CodeVersion, fmt.Sprintf("This table runs protocol %s; you have %s: update the game.",
+			protocol.Current, hello.Version), env.Seq)
+		return errors.New("version")
+	}
+	// Everything a peer sends that others will see is bounded where it
+	// enters: refused with the reason, before anything changes.
+	if err := protocol.CheckNick(hello.Nick); err != nil {
+		c.refuse(protocol.CodeBadName, err.Error(), env.Seq)
+		return err
+	}
+	var confirm []byte
+	if c.s.code != "" {
+		if confirm, err = c.proveCode(hello, env); err != nil {
+			return err
+		}
+	}
+	if c.s.rec != nil && !c.s.isReady() {
+		// A host elected mid-game rebuilds the table from the players'
+		// shares before it can seat anyone.
+		if err := c.contribute(); err != nil {
+			c.refuse(protocol.CodeNotAllowed, "The table is being rebuilt; try again in a moment.", env.Seq)
+			return err
+		}
+	}
+	// A phone is known by its link, never by what it says; a player
+	// node's web address is passed on to the phones, checked.
+	if c.web {
+		c.s.noteWeb(c.peer.String(), true, "")
+	} else if a := webAddrOK(hello.WebAddr); a != "" {
+		c.s.noteWeb(c.peer.String(), false, a)
+	}
+	if hello.Watch {
+		c.sess, err = c.watch()
+	} else {
+		sit := c.s.tbl().Sit
+		if hello.Version >= protocol.MakeVersion(1, 4) {
+			sit = c.s.tbl().SitTossing // it answers the deal's toss
+		}
+		c.seat, c.sess, err = sit(c.peer.String(), hello.Nick)
+	}
+	switch {
+	case errors.Is(err, ErrTableFull), errors.Is(err, ErrNoRoom):
+		c.refuse(protocol.CodeTableFull, err.Error(), env.Seq)
+		return err
+	case errors.Is(err, ErrStarted):
+		c.refuse(protocol.CodeStarted, err.Error(), env.Seq)
+		return err
+	case err != nil:
+		c.refuse(protocol.CodeBadCommand, err.Error(), env.Seq)
+		return err
+	}
+	c.placed()
+	return c.send(protocol.Seated{Seat: c.seat, Nick: hello.Nick, Table: c.s.tid, Proof: confirm})
+}
+
+// proveCode runs the join code exchange (protocol.Pake) with a joiner
+// whose hello was env, and returns the host's confirmation for Seated. A
+// wrong code is learnt only from the joiner's confirmation failing: one
+// guess per run, counted per address and for the table, not per peer ID,
+// since identities are free (limits.go has the arithmetic).
+func (c *srvConn) proveCode(hello protocol.Hello, env *protocol.Envelope) ([]byte, error) {
+	if len(hello.Nonce) < protocol.NonceSize {
+		// A 1.1 joiner would prove the code in a way that gives it away.
+		c.refuse(protocol.CodeVersion, "This table needs a newer version of the game to join with a code: update bullshit.", env.Seq)
+		return nil, errors.New("joiner without the code exchange")
+	}
+	src := c.st.Source()
+	if why := c.s.codes().blocked(src); why != "" {
+		c.refuse(protocol.CodeBadCode, why, env.Seq)
+		return nil, errors.New("rate limited")
+	}
+	nonce, secret := make([]byte, protocol.NonceSize), make([]byte, protocol.SecretSize)
+	rand.Read(nonce)
+	rand.Read(secret)
+	px, err := protocol.NewPake(protocol.Hosting, c.s.code, protocol.PakeContext{Joiner: string(c.peer), Host: string(c.s.h.ID()),
+		Table: c.s.tid, JoinerNonce: hello.Nonce, HostNonce: nonce}, secret)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.send(protocol.Challenge{Nonce: nonce, Share: px.Share()}); err != nil {
+		return nil, err
+	}
+	if env, err = c.read(); err != nil {
+		return nil, err
+	}
+	answer, _ := env.Msg.(protocol.Hello)
+	if px.Meet(answer.Share) != nil || !px.Check(answer.Proof) {
+		c.s.codes().missed(src)
+		c.refuse(protocol.CodeBadCode, "That join code is wrong.", env.Seq)
+		return nil, errors.New("bad code")
+	}
+	return px.Confirm(), nil
+}
+
+// pump sends the seat everything the table delivers to it.
+func (c *srvConn) pump(done chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case u, ok := <-c.sess.Updates():
+			if !ok {
+				c.st.Reset()
+				return
+			}
+			if u.Refusal != nil {
+				continue // answered with the move's sequence number in handle
+			}
+			if u.Toss != nil {
+				if !c.ship(protocol.Toss{Round: u.Toss.Round, Commits: u.Toss.Commits}) {
+					return
+				}
+				continue
+			}
+			if !c.sent || !reflect.DeepEqual(u.Table, c.last) {
+				c.last, c.sent = u.Table, true
+				ts := u.Table
+				ts.Seats = append([]SeatInfo(nil), ts.Seats...)
+				for i, si := range ts.Seats {
+					if id, err := peer.Decode(si.Peer); err == nil {
+						ws := c.s.webOf(si.Peer)
+						ts.Seats[i].Web, ts.Seats[i].WebAddr = ws.phone, ws.addr
+						if !ws.phone {
+							ts.Seats[i].Addrs = c.s.addrsOf(id)
+						}
+					}
+				}
+				if !c.ship(wireLobby(&ts)) {
+					return
+				}
+			}
+			if !c.ship(wireUpdate(&u)) {
+				return
+			}
+			if u.Reveal != nil {
+				for _, a := range wireAudit(u.Reveal) {
+					if !c.ship(a) {
+						return
+					}
+				}
+				select {
+				case c.s.revealed <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}
+}
+
+func (c *srvConn) heartbeat(done chan struct{}) {
+	t := time.NewTicker(c.s.timing.Heartbeat)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			if c.send(protocol.Heartbeat{No: c.s.tbl().Plays(), Now: ms(c.s.tbl().Clock())}) != nil {
+				c.st.Reset()
+				return
+			}
+		}
+	}
+}
+
+func (s *Server) tbl() *Table {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.table
+}
+
+func (s *Server) isReady() bool {
+	select {
+	case <-s.ready:
+		return true
+	default:
+		return false
+	}
+}
