@@ -967,7 +967,7 @@ func rogueGame(t *testing.T, l *lan, dir, mode string, honest int) rogueRun {
 	// frame numbered below one already sent is one a player drops.
 	if n := over.num("out_of_order"); n != 0 {
 		t.Errorf("the host sent the rogue %d frames numbered below one it had already sent, e.g. %v: "+
-			"a player drops those as replays (node/net.go srvConn.send numbers a frame before it takes the write lock)",
+			"a player drops those as replays (node/server.go srvConn.send numbers a frame before it takes the write lock)",
 			n, over.v["out_of_order_examples"])
 	}
 	for i, p := range players {
