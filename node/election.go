@@ -120,6 +120,7 @@ func (r *Remote) failover() {
 			r.notice(text)
 		}
 	}
+	missed := map[peer.ID]int{} // candidates not reached at all, by round
 	for !r.closed.Load() {
 		if r.retryHost(oldInfo) {
 			return
@@ -133,7 +134,7 @@ func (r *Remote) failover() {
 			r.pause()
 			continue
 		}
-		if r.walkLine(cands, phones) {
+		if r.walkLine(cands, phones, missed) {
 			return
 		}
 		r.mu.Lock()
@@ -217,7 +218,7 @@ func (r *Remote) lineUp(old peer.ID) (cands []candidate, phones int, done bool) 
 // walkLine tries the candidates in order until one seats us, or we are
 // first in line and take over. It reports whether the failover is over;
 // false is another round.
-func (r *Remote) walkLine(cands []candidate, phones int) bool {
+func (r *Remote) walkLine(cands []candidate, phones int, missed map[peer.ID]int) bool {
 	var ref *ErrRefused
 	for _, c := range cands {
 		if r.closed.Load() {
@@ -248,6 +249,14 @@ func (r *Remote) walkLine(cands []candidate, phones int) bool {
 			// Ahead of us in line and alive, only not ready for us
 			// yet (rebuilding, or taking over this very moment):
 			// passing it over would make a second host. Ask it again.
+			return false
+		}
+		// Not reached at all: gone with the host, or only slow to
+		// answer on a busy machine (a dial and a handshake can take
+		// seconds there). Passing over a live one makes a second host
+		// that never heals, so a candidate is passed over only when it
+		// has missed a second round too.
+		if missed[c.id]++; missed[c.id] < 2 {
 			return false
 		}
 	}
