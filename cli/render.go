@@ -303,11 +303,11 @@ func (t *tableModel) middle(w int) []string {
 	switch {
 	case v.Rules.Doubt && v.Round != nil && v.Round.Rank.Valid():
 		rank = "Round of  " + st.r(st.bold, strings.ToUpper(v.Round.Rank.Word(2)))
-	case v.Rules.Doubt && c.choose:
+	case v.Rules.Doubt && c.Choose:
 		rank = "New round: you name it  " + st.r(st.bold, strings.ToUpper(t.rank.Word(2))) + "  (R)"
 	case v.Rules.Doubt:
 		rank = "New round: " + t.name(v.Turn) + " names the rank"
-	case c.choose:
+	case c.Choose:
 		rank = "Your claim  " + st.r(st.bold, strings.ToUpper(t.rank.Word(2))) + "  (R changes)"
 	case v.Phase == engine.PhaseCall && v.Last != nil:
 		// In a window the rank called is the one on trial.
@@ -349,7 +349,7 @@ func (t *tableModel) middle(w int) []string {
 	lines = append(lines, "   "+t.clockLine(w-3, c))
 	// The assist: a claim that can't be true; else a first-run hint.
 	note := ""
-	if !t.env.prefs.NoCount && (v.Phase == engine.PhaseCall || c.judge) {
+	if !t.env.prefs.NoCount && (v.Phase == engine.PhaseCall || c.Judge) {
 		if s := cantBeTrue(v, t.name); s != "" {
 			note = st.r(st.warn, s)
 		}
@@ -373,7 +373,7 @@ func (t *tableModel) clockLine(w int, c can) string {
 			label = secs + " for the others to call"
 		case t.me() >= 0 && v.Window != nil && slices.Contains(v.Window.Passed, t.me()):
 			label = secs + " · you let it go"
-		case !c.call && t.me() >= 0:
+		case !c.Call && t.me() >= 0:
 			label = secs + " for the others to call"
 		}
 		return t.bar(left, v.Rules.Window, min(30, w/3)) + "  " + label
@@ -387,11 +387,11 @@ func (t *tableModel) clockLine(w int, c can) string {
 	}
 	if v.Turn == t.me() {
 		switch {
-		case c.judge:
+		case c.Judge:
 			return st.r(st.turn, "▸ Your turn: add cards, doubt, believe or skip")
-		case v.Rules.Doubt && c.choose:
+		case v.Rules.Doubt && c.Choose:
 			return st.r(st.turn, "▸ Your turn: name a rank and play")
-		case c.choose:
+		case c.Choose:
 			return st.r(st.turn, "▸ Your turn: pick cards and claim a rank")
 		}
 		return st.r(st.turn, "▸ Your turn: claim "+v.Rank.Word(2))
@@ -431,7 +431,7 @@ func (t *tableModel) handBlock(w, rows int) []string {
 	info := ""
 	if k := t.nPicked(); k > 0 {
 		info = fmt.Sprintf("picked %d", k)
-		if c.play {
+		if c.Play {
 			if r := t.claimRank(c); r.Valid() {
 				info += " · claim " + claimWords(t.claim(), r)
 				if under := k - t.claim(); under > 0 {
@@ -462,7 +462,7 @@ func (t *tableModel) handBlock(w, rows int) []string {
 	lit := engine.NoRank
 	if !t.env.prefs.NoLight && v.Phase != engine.PhaseOver {
 		switch {
-		case c.play && !c.call:
+		case c.Play && !c.Call:
 			lit = t.claimRank(c)
 		case v.Phase == engine.PhaseCall && v.Last != nil:
 			lit = v.Last.Rank
@@ -543,7 +543,7 @@ func (t *tableModel) statusLine(w int) string {
 		return " " + st.r(st.hint, hintText[t.hint])
 	}
 	c := t.can()
-	if c.play && v.Rules.Sneak > 0 {
+	if c.Play && v.Rules.Sneak > 0 {
 		k := t.nPicked()
 		if under := k - t.claim(); under > 0 {
 			hand, pile := sneakShows(v, k, t.claim())
@@ -558,7 +558,7 @@ func (t *tableModel) statusLine(w int) string {
 			return " " + st.r(st.good, fmt.Sprintf("Sneak %d won't show: %s.", under, looks))
 		}
 	}
-	if c.play && t.nPicked() == 0 {
+	if c.Play && t.nPicked() == 0 {
 		r := t.claimRank(c)
 		if r.Valid() && matches(v.Hand, r) == 0 {
 			return " " + fmt.Sprintf("No %s in your hand: pick a card or two to bluff.", r.Word(2))
@@ -597,7 +597,7 @@ func (t *tableModel) dock(w int) string {
 		left = append(left, "Game over: the result follows the cards.")
 	case t.me() < 0:
 		left = append(left, "Watching")
-	case c.give:
+	case c.Give:
 		left = append(left, "← → space  pick the card")
 		cards := t.pickedCards(engine.NoRank)
 		if len(cards) == v.Give.Count {
@@ -605,30 +605,30 @@ func (t *tableModel) dock(w int) string {
 		} else {
 			main = st.r(st.faint, "H  Pick a card to hand over")
 		}
-	case t.reveal != nil && (c.play || c.judge):
+	case t.reveal != nil && (c.Play || c.Judge):
 		// The host holds every play until the reveal pause is over:
 		// offer nothing it would refuse.
 		left = append(left, "Your turn is next: the cards are still being shown…")
-	case c.call:
+	case c.Call:
 		left = append(left, st.keyed("G", "Let it go"))
-		if c.play {
+		if c.Play {
 			left = append(left, claimLabel("Claim"))
 		}
 		main = st.keyed("B", st.r(st.main, "BULLSHIT!"))
-	case c.judge:
+	case c.Judge:
 		left = append(left, st.keyed("D", "Doubt"), st.keyed("V", "Believe"), st.keyed("K", "Skip"))
 		main = claimLabel("Add")
-	case c.play:
+	case c.Play:
 		if v.Rules.Sneak > 0 && !v.Rules.CountLies {
 			left = append(left, st.keyed("S", fmt.Sprintf("Sneak %d", min(t.sneak, t.maxSneak()))))
 		}
 		if v.Rules.CountLies {
 			left = append(left, st.keyed("+ −", "claimed count"))
 		}
-		if c.choose {
+		if c.Choose {
 			left = append(left, st.keyed("R", "Rank ▸ "+t.rank.Word(2)))
 		}
-		if c.quads {
+		if c.Quads {
 			q := quadsIn(v.Hand, v.Rules)[0]
 			left = append(left, st.keyed("4", "Lay out four "+q.Word(2)))
 		}
@@ -715,11 +715,11 @@ func (t *tableModel) turnNote(key string) string {
 	c := t.can()
 	back := " — press " + key + " to go back to the table"
 	switch {
-	case c.give:
+	case c.Give:
 		return " " + st.r(st.turn, "▸ Your turn: hand over a card"+back)
-	case c.play || c.judge:
+	case c.Play || c.Judge:
 		return " " + st.r(st.turn, "▸ Your turn"+back)
-	case c.call:
+	case c.Call:
 		return " " + st.r(st.turn, "▸ A play is open to call"+back)
 	}
 	return ""

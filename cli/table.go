@@ -133,25 +133,15 @@ func (t *tableModel) say(msg string, bad bool) {
 	t.until = t.now.Add(5 * time.Second)
 }
 
-// can is what this seat may do now, as far as the view tells.
-type can struct {
-	play   bool // a play (my turn; or rapid play over a window, V13)
-	call   bool // call or let go the open window
-	judge  bool // doubt, believe or skip (V15)
-	give   bool // hand over a card (V14)
-	quads  bool // lay out four of a kind (V9)
-	choose bool // name the rank to claim (V1, V4, V15's starter)
-	ranks  []engine.Rank
-}
+// can is what this seat may do now, as far as the view tells: the
+// engine's assist says, for the phone's page too.
+type can = assist.Can
 
-func (t *tableModel) can() can {
-	a := assist.Now(t.v(), t.me())
-	return can{play: a.Play, call: a.Call, judge: a.Judge, give: a.Give, quads: a.Quads, choose: a.Choose, ranks: a.Ranks}
-}
+func (t *tableModel) can() can { return assist.Now(t.v(), t.me()) }
 
 // claimRank is the rank the play would claim.
 func (t *tableModel) claimRank(c can) engine.Rank {
-	if c.choose {
+	if c.Choose {
 		return t.rank
 	}
 	if v := t.v(); v != nil {
@@ -317,32 +307,32 @@ func (t *tableModel) setUpMove(v *engine.View, wasMine bool) []tea.Cmd {
 	c := t.can()
 	key := v.Situation()
 	switch {
-	case c.give && key != t.mine:
+	case c.Give && key != t.mine:
 		t.mine = key
 		t.clearPicks()
 		if !t.env.prefs.NoPick {
 			t.pickCards(leastUseful(v.Hand, v, v.Give.Count))
 		}
 		cmds = append(cmds, t.showHint(HintHandOver), t.ring())
-	case (c.play || c.judge) && key != t.mine:
+	case (c.Play || c.Judge) && key != t.mine:
 		t.mine = key
 		t.setupTurn(c)
 		if !wasMine {
 			cmds = append(cmds, t.ring())
 		}
-		if c.play && !c.judge {
+		if c.Play && !c.Judge {
 			cmds = append(cmds, t.showHint(HintClaim))
 		}
-	case c.call:
+	case c.Call:
 		if t.hint == "" || t.hint == HintClaim {
 			cmds = append(cmds, t.showHint(HintWindow))
 		}
 	}
-	if c.choose && !slices.Contains(c.ranks, t.rank) {
+	if c.Choose && !slices.Contains(c.Ranks, t.rank) {
 		// Never "name cards": a rank to claim is always one of the choices.
-		t.rank = bestRank(v.Hand, c.ranks, v.Rules)
+		t.rank = bestRank(v.Hand, c.Ranks, v.Rules)
 	}
-	if !c.play && !c.judge && !c.give {
+	if !c.Play && !c.Judge && !c.Give {
 		t.mine = ""
 		if t.hint == HintClaim || t.hint == HintHandOver {
 			t.hint = ""
@@ -386,10 +376,10 @@ func (t *tableModel) setupTurn(c can) {
 	v := t.v()
 	t.clearPicks()
 	t.sneak, t.extra = 0, 0
-	if c.choose {
-		t.rank = bestRank(v.Hand, c.ranks, v.Rules)
+	if c.Choose {
+		t.rank = bestRank(v.Hand, c.Ranks, v.Rules)
 	}
-	if t.env.prefs.NoPick || !c.play {
+	if t.env.prefs.NoPick || !c.Play {
 		return
 	}
 	r := t.claimRank(c)
@@ -493,7 +483,7 @@ func (t *tableModel) onTick(at time.Time) tea.Cmd {
 	if t.status != "" && !t.until.IsZero() && !t.now.Before(t.until) {
 		t.status, t.until = "", time.Time{}
 	}
-	if v := t.v(); v != nil && v.Phase == engine.PhaseCall && v.Window != nil && t.can().call {
+	if v := t.v(); v != nil && v.Phase == engine.PhaseCall && v.Window != nil && t.can().Call {
 		if left := t.left(); left > 0 && left <= 2*time.Second && t.rang2s != v.Window.No {
 			t.rang2s = v.Window.No
 			cmds = append(cmds, t.ring())
@@ -605,20 +595,20 @@ func (t *tableModel) gameKey(k string) tea.Cmd {
 	case "+", "=", "-", "_":
 		t.extraKey(k)
 	case "r":
-		if !c.choose {
+		if !c.Choose {
 			t.say("The rank is set: you claim "+v.Rank.Word(2)+".", false)
 			return nil
 		}
-		i := slices.Index(c.ranks, t.rank)
-		t.rank = c.ranks[(i+1)%len(c.ranks)]
+		i := slices.Index(c.Ranks, t.rank)
+		t.rank = c.Ranks[(i+1)%len(c.Ranks)]
 	case "h":
-		if c.give {
+		if c.Give {
 			return t.handOver()
 		}
 	case "c", "enter":
 		return t.playKey(k, c)
 	case "b", "g":
-		if !c.call {
+		if !c.Call {
 			t.say(t.cantCall(), true)
 			return nil
 		}
@@ -690,10 +680,10 @@ func (t *tableModel) extraKey(k string) {
 // playKey is C or Enter: put the picked cards down, or hand one over.
 func (t *tableModel) playKey(k string, c can) tea.Cmd {
 	me := t.me()
-	if c.give {
+	if c.Give {
 		return t.handOver()
 	}
-	if !c.play {
+	if !c.Play {
 		if k == "c" {
 			t.say(t.notYourTurn(), true)
 		}
@@ -721,7 +711,7 @@ func (t *tableModel) playKey(k string, c can) tea.Cmd {
 	if cl := t.claim(); cl != len(cards) {
 		cmd.Claim = cl
 	}
-	if c.choose {
+	if c.Choose {
 		cmd.Rank = r
 	}
 	if t.hint == HintClaim {
@@ -737,7 +727,7 @@ func (t *tableModel) judgeKey(k string, c can) tea.Cmd {
 	if !v.Rules.Doubt {
 		return nil
 	}
-	if !c.judge {
+	if !c.Judge {
 		t.say(t.notYourTurn(), true)
 		return nil
 	}
@@ -753,7 +743,7 @@ func (t *tableModel) judgeKey(k string, c can) tea.Cmd {
 func (t *tableModel) quadsKey(c can) tea.Cmd {
 	v := t.v()
 	me := t.me()
-	if !c.quads {
+	if !c.Quads {
 		if v.Rules.Quads {
 			t.say("Lay out four of a kind on your turn, before you play, when you hold four.", true)
 		}

@@ -189,16 +189,16 @@ func playByKeys(t *testing.T, h *harness, rng *rand.Rand, steps int) {
 		checkFits(t, h)
 		c := h.app.table.can()
 		switch {
-		case c.give:
+		case c.Give:
 			h.press("h")
-		case c.call && rng.IntN(3) == 0:
+		case c.Call && rng.IntN(3) == 0:
 			h.press("b")
-		case c.call:
+		case c.Call:
 			h.press("g")
-		case c.judge && rng.IntN(2) == 0:
+		case c.Judge && rng.IntN(2) == 0:
 			h.press([]string{"d", "v", "k"}[rng.IntN(3)])
-		case c.play:
-			if c.choose && rng.IntN(2) == 0 {
+		case c.Play:
+			if c.Choose && rng.IntN(2) == 0 {
 				h.press("r")
 			}
 			if h.app.table.nPicked() == 0 {
