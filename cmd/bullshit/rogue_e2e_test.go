@@ -34,6 +34,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -320,7 +321,7 @@ func (r *rogue) selfCheck() error {
 		return err
 	}
 	env, err := protocol.Open(b, r.id)
-	if err != nil || env.Msg != (protocol.Pass{No: 3, Seat: 1}) || env.Seq != 5 {
+	if err != nil || !reflect.DeepEqual(env.Msg, protocol.Pass{No: 3, Seat: 1}) || env.Seq != 5 {
 		return fmt.Errorf("self-check: a hand-made envelope doesn't open: %v %+v", err, env)
 	}
 	b, _ = protocol.Seal(r.key, protocol.TableID{1}, 1, 6, protocol.Refusal{Code: "x", Message: "y", Ref: 9})
