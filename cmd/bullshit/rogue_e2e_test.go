@@ -34,6 +34,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -50,6 +51,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -118,6 +120,7 @@ type rogue struct {
 
 	mu         sync.Mutex
 	tid        protocol.TableID
+	commit     [32]byte // the deal's, as the lobby gave it: what a move's own signature names
 	seat       int
 	seats      int
 	view       *protocol.View
@@ -320,7 +323,7 @@ func (r *rogue) selfCheck() error {
 		return err
 	}
 	env, err := protocol.Open(b, r.id)
-	if err != nil || env.Msg != (protocol.Pass{No: 3, Seat: 1}) || env.Seq != 5 {
+	if err != nil || !reflect.DeepEqual(env.Msg, protocol.Pass{No: 3, Seat: 1}) || env.Seq != 5 {
 		return fmt.Errorf("self-check: a hand-made envelope doesn't open: %v %+v", err, env)
 	}
 	b, _ = protocol.Seal(r.key, protocol.TableID{1}, 1, 6, protocol.Refusal{Code: "x", Message: "y", Ref: 9})
@@ -384,12 +387,14 @@ func (r *rogue) writeLocked(kind string, mk func(seq uint64) ([]byte, error)) er
 }
 
 // sealed is mk for an ordinary message at the table's term.
+// sealed is m sealed for the host; a move signed as our seat's own, as an
+// honest player's is (protocol 1.6).
 func (r *rogue) sealed(m protocol.Message) func(uint64) ([]byte, error) {
 	return func(seq uint64) ([]byte, error) {
 		r.mu.Lock()
-		tid := r.tid
+		tid, commit := r.tid, r.commit
 		r.mu.Unlock()
-		return protocol.Seal(r.key, tid, 1, seq, m)
+		return protocol.Seal(r.key, tid, 1, seq, gamewire.SignedMove(r.key, tid, commit, m))
 	}
 }
 
@@ -470,7 +475,7 @@ func (r *rogue) read(br *bufio.Reader, lost chan struct{}) {
 		switch m := m.(type) {
 		case protocol.Lobby:
 			r.mu.Lock()
-			r.seats = len(m.Players)
+			r.seats, r.commit = len(m.Players), m.Commit
 			r.mu.Unlock()
 		case protocol.Update:
 			r.mu.Lock()
@@ -598,7 +603,7 @@ func (r *rogue) cached(cache map[string][]byte, kind string) func(seq uint64) ([
 // attackFrame makes the frame of an attack of kind with sequence number seq.
 func (r *rogue) attackFrame(kind string) func(seq uint64) ([]byte, error) {
 	r.mu.Lock()
-	tid, seat, v, last := r.tid, r.seat, r.view, r.lastMove
+	tid, seat, v, last, commit := r.tid, r.seat, r.view, r.lastMove, r.commit
 	seats := max(r.seats, 2)
 	r.mu.Unlock()
 	no := 1
@@ -638,7 +643,8 @@ func (r *rogue) attackFrame(kind string) func(seq uint64) ([]byte, error) {
 		case "other-seat":
 			return protocol.Seal(r.key, tid, 1, seq, protocol.Call{No: no, Seat: (seat + 1) % seats})
 		case "late-call":
-			return protocol.Seal(r.key, tid, 1, seq, protocol.Call{No: 1, Seat: seat})
+			// Signed as an honest late shout is: refused for being late.
+			return protocol.Seal(r.key, tid, 1, seq, gamewire.SignedMove(r.key, tid, commit, protocol.Call{No: 1, Seat: seat}))
 		case "garbage":
 			b := make([]byte, 1+seq%200)
 			rand.Read(b)
