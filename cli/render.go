@@ -2,13 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	bkey "charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/progress"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -401,20 +401,21 @@ func (t *tableModel) clockLine(w int, c can) string {
 	return t.name(v.Turn) + " to play…"
 }
 
-// bar is the countdown: full at the window's length, empty at its close.
+// bar is the countdown, a bubbles progress bar: full at the window's
+// length, empty at its close, red for its last 2 seconds.
 func (t *tableModel) bar(left, total time.Duration, w int) string {
 	st := t.env.st
 	if total <= 0 {
 		total = 6 * time.Second
 	}
-	full := int(math.Round(float64(w) * float64(left) / float64(total)))
-	full = max(0, min(full, w))
-	s := strings.Repeat("█", full)
 	look := st.barFull
 	if left <= 2*time.Second {
 		look = st.barLow
 	}
-	return st.r(look, s) + st.r(st.faint, strings.Repeat("░", w-full))
+	p := progress.New(progress.WithWidth(w), progress.WithoutPercentage(), progress.WithFillCharacters('█', '░'),
+		progress.WithColors(look.GetForeground()))
+	p.EmptyColor = st.faint.GetForeground()
+	return p.ViewAs(float64(left) / float64(total))
 }
 
 // cellW is the width of a card on screen: "[10♥]*".
