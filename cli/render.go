@@ -268,14 +268,6 @@ func node0[T any](xs []T, i int) T {
 	return xs[i]
 }
 
-// countWords is "7 cards", "1 card", "9–10 cards".
-func countWords(c engine.Count) string {
-	if c.IsExact() && c.Lo == 1 {
-		return "1 card"
-	}
-	return c.String() + " cards"
-}
-
 // middle is the rank, the pile, the last claim, the clock and the assist
 // line; or, during the reveal pause, the reveal.
 func (t *tableModel) middle(w int) []string {

@@ -120,14 +120,6 @@ func (t *tableModel) name(s int) string {
 	return fmt.Sprintf("Seat %d", s+1)
 }
 
-// possessive is "your" or "Cleo's".
-func (t *tableModel) possessive(s int) string {
-	if s == t.me() {
-		return "your"
-	}
-	return t.name(s) + "'s"
-}
-
 // say puts a line in the status bar for a few seconds.
 func (t *tableModel) say(msg string, bad bool) {
 	t.status, t.bad = msg, bad
