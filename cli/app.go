@@ -415,6 +415,9 @@ func screen(top, bottom []string, w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
+// moved is a cursor moved by d over n items, kept on one of them.
+func moved(cursor, d, n int) int { return max(0, min(cursor+d, n-1)) }
+
 // wrap breaks text into lines of w columns at its spaces, the first with
 // prefix and the rest indented to match.
 func wrap(prefix, text string, w int) []string {

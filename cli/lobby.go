@@ -230,13 +230,9 @@ func (a *App) lobbyKey(k tea.KeyPressMsg) tea.Cmd {
 	a.err = ""
 	switch {
 	case bkey.Matches(k, km.Up):
-		if m.cursor > 0 {
-			m.cursor--
-		}
+		m.cursor = moved(m.cursor, -1, len(m.tables))
 	case bkey.Matches(k, km.Down):
-		if m.cursor < len(m.tables)-1 {
-			m.cursor++
-		}
+		m.cursor = moved(m.cursor, 1, len(m.tables))
 	case bkey.Matches(k, km.Join):
 		t, ok := m.selected()
 		if !ok || a.offline() {

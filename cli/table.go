@@ -557,13 +557,9 @@ func (t *tableModel) gameKey(k tea.KeyPressMsg) tea.Cmd {
 	km := tableKeys
 	switch {
 	case bkey.Matches(k, km.Left):
-		if t.cursor > 0 {
-			t.cursor--
-		}
+		t.cursor = moved(t.cursor, -1, len(t.hand))
 	case bkey.Matches(k, km.Right):
-		if t.cursor < len(t.hand)-1 {
-			t.cursor++
-		}
+		t.cursor = moved(t.cursor, 1, len(t.hand))
 	case bkey.Matches(k, km.Home):
 		t.cursor = 0
 	case bkey.Matches(k, km.End):
