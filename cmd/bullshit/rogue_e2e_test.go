@@ -204,36 +204,51 @@ func runRogue(mode string, say func(string, map[string]any)) error {
 			return err
 		}
 	}
+	over, err := r.untilOver(ctx, func() error {
+		time.Sleep(200 * time.Millisecond)
+		return r.connect(ctx)
+	})
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	disorder, examples := r.disorder, r.disordered
+	r.mu.Unlock()
+	say("over", map[string]any{"places": over.Places, "hands": handNames(over.Hands), "pile": cardNames(over.Cards),
+		"out_of_order": disorder, "out_of_order_examples": examples})
+	time.Sleep(500 * time.Millisecond)
+	return nil
+}
+
+// untilOver waits for the game to end and returns its end; when the host
+// drops the rogue (after the oversize frame) rejoin takes its seat back.
+func (r *rogue) untilOver(ctx context.Context, rejoin func() error) (*protocol.Event, error) {
 	for {
 		r.mu.Lock()
 		over, lost := r.over, r.lost
 		r.mu.Unlock()
 		if over != nil {
-			hands := [][]string{}
-			for _, h := range over.Hands {
-				hands = append(hands, cardNames(h))
-			}
-			r.mu.Lock()
-			disorder, examples := r.disorder, r.disordered
-			r.mu.Unlock()
-			say("over", map[string]any{"places": over.Places, "hands": hands, "pile": cardNames(over.Cards),
-				"out_of_order": disorder, "out_of_order_examples": examples})
-			time.Sleep(500 * time.Millisecond)
-			return nil
+			return over, nil
 		}
 		select {
 		case <-ctx.Done():
-			return errors.New("the game did not end")
+			return nil, errors.New("the game did not end")
 		case <-lost:
-			// The host dropped us (after the oversize frame): come back.
-			time.Sleep(200 * time.Millisecond)
-			if err := r.connect(ctx); err != nil {
-				return fmt.Errorf("rejoining: %w", err)
+			if err := rejoin(); err != nil {
+				return nil, fmt.Errorf("rejoining: %w", err)
 			}
-			say("reconnected", map[string]any{"seat": r.seat})
+			r.say("reconnected", map[string]any{"seat": r.seat})
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+func handNames(hs [][]protocol.Card) [][]string {
+	out := [][]string{}
+	for _, h := range hs {
+		out = append(out, cardNames(h))
+	}
+	return out
 }
 
 func cardNames(cs []protocol.Card) []string {
@@ -417,10 +432,17 @@ func (r *rogue) connect(ctx context.Context) error {
 	// tests in node). It sends no heartbeats, only moves: said as 1.5 and
 	// then silent through the toss's wait (3 s), it was dropped as dead
 	// after Timing.DeadAfter (2 s), as any silent peer is.
-	if err := r.write("", r.sealed(protocol.Hello{Version: protocol.MakeVersion(1, 3), Nick: "rogue", Seat: -1})); err != nil {
+	return r.takeSeat(br, st.SetReadDeadline, protocol.Hello{Version: protocol.MakeVersion(1, 3), Nick: "rogue", Seat: -1})
+}
+
+// takeSeat says hello on a new link to the host, whose frames br reads,
+// and waits (bounded by the link's read deadline) until the host seats the
+// rogue or refuses it; then the rest is read in the background (read).
+func (r *rogue) takeSeat(br *bufio.Reader, deadline func(time.Time) error, hello protocol.Hello) error {
+	if err := r.write("", r.sealed(hello)); err != nil {
 		return err
 	}
-	st.SetReadDeadline(time.Now().Add(10 * time.Second))
+	deadline(time.Now().Add(10 * time.Second))
 	for {
 		b, err := readFrame(br)
 		if err != nil {
@@ -434,7 +456,7 @@ func (r *rogue) connect(ctx context.Context) error {
 		case protocol.Refusal:
 			return fmt.Errorf("refused a seat: %s", m.Message)
 		case protocol.Seated:
-			st.SetReadDeadline(time.Time{})
+			deadline(time.Time{})
 			lost := make(chan struct{})
 			r.mu.Lock()
 			r.tid, r.seat, r.lost = m.Table, m.Seat, lost
@@ -697,14 +719,15 @@ func (r *rogue) counts() (map[string]int, map[string][]string) {
 	return maps.Clone(r.refused), w
 }
 
-func (r *rogue) attack(ctx context.Context) error {
-	// Let the game get going: a few plays settled, so there is a late call.
+// going waits for the game to get going: a few plays settled, so that
+// there is a late call to make, and an honest move to replay.
+func (r *rogue) going(ctx context.Context) error {
 	for {
 		r.mu.Lock()
 		v, lastMove := r.view, r.lastMove
 		r.mu.Unlock()
 		if v != nil && v.No >= 3 && lastMove != nil {
-			break
+			return nil
 		}
 		select {
 		case <-ctx.Done():
@@ -712,20 +735,52 @@ func (r *rogue) attack(ctx context.Context) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	// One kind at a time, three of each, each answer awaited.
+}
+
+// isOver reports whether the game has ended.
+func (r *rogue) isOver() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.over != nil
+}
+
+// answeredAs is the kind an attack's refusal is counted under, where it
+// is another's: the host checks the sender before it reads the number, so
+// a forgery's refusal names no envelope, and read sorts it by its text.
+var answeredAs = map[string]string{"forged-seat": "forged-sender"}
+
+// oneByOne sends three of each kind of attack, one kind at a time, each
+// answer awaited, and says how each kind was refused (with info). frame
+// makes a kind's frames.
+func (r *rogue) oneByOne(kinds []string, frame func(kind string) func(seq uint64) ([]byte, error), info map[string]any) error {
 	const each = 3
-	first := time.Now()
-	for _, kind := range attackKinds {
+	for _, kind := range kinds {
+		as := kind
+		if a, ok := answeredAs[kind]; ok {
+			as = a
+		}
 		before, _ := r.counts()
 		for range each {
-			if err := r.write(kind, r.attackFrame(kind)); err != nil {
+			if err := r.write(kind, frame(kind)); err != nil {
 				return fmt.Errorf("%s: %w", kind, err)
 			}
-			r.waitAnswer(kind, time.Minute)
+			r.waitAnswer(as, time.Minute)
 		}
 		after, wrong := r.counts()
-		r.say("attack", map[string]any{"kind": kind, "sent": each, "refused": after[kind] - before[kind], "wrong": wrong[kind],
-			"first": first.UnixNano()})
+		line := map[string]any{"kind": kind, "sent": each, "refused": after[as] - before[as], "wrong": wrong[as], "over": r.isOver()}
+		maps.Copy(line, info)
+		r.say("attack", line)
+	}
+	return nil
+}
+
+func (r *rogue) attack(ctx context.Context) error {
+	if err := r.going(ctx); err != nil {
+		return err
+	}
+	first := time.Now()
+	if err := r.oneByOne(attackKinds, r.attackFrame, map[string]any{"first": first.UnixNano()}); err != nil {
+		return err
 	}
 
 	// The flood: every kind in turn, in batches every 5 ms, in bursts of a
@@ -740,11 +795,6 @@ func (r *rogue) attack(ctx context.Context) error {
 	if n, err := strconv.Atoi(os.Getenv(rogueRateEnv)); err == nil {
 		rate = n
 	}
-	isOver := func() bool {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		return r.over != nil
-	}
 	before, _ := r.counts()
 	sent := map[string]int{}
 	total := 0
@@ -754,11 +804,11 @@ func (r *rogue) attack(ctx context.Context) error {
 	var bursts [][2]int64
 	var spent time.Duration
 	var werr error
-	for n := 0; spent < floodFor && werr == nil && !isOver(); {
+	for n := 0; spent < floodFor && werr == nil && !r.isOver(); {
 		r.say("burst", map[string]any{"on": true})
 		start := time.Now()
 		next := start
-		for time.Since(start) < min(burst, floodFor-spent) && werr == nil && !isOver() {
+		for time.Since(start) < min(burst, floodFor-spent) && werr == nil && !r.isOver() {
 			r.wmu.Lock()
 			for range perTick {
 				kind := attackKinds[n%len(attackKinds)]
@@ -780,13 +830,13 @@ func (r *rogue) attack(ctx context.Context) error {
 		r.say("burst", map[string]any{"on": false})
 		bursts = append(bursts, [2]int64{start.UnixNano(), end.UnixNano()})
 		spent += end.Sub(start)
-		if spent >= floodFor || werr != nil || isOver() {
+		if spent >= floodFor || werr != nil || r.isOver() {
 			break
 		}
 		time.Sleep(burst)
 	}
 	end := time.Unix(0, bursts[len(bursts)-1][1])
-	overEarly := isOver()
+	overEarly := r.isOver()
 	if werr != nil && !overEarly {
 		return fmt.Errorf("flood: %w", werr)
 	}
@@ -802,11 +852,11 @@ func (r *rogue) attack(ctx context.Context) error {
 		return n
 	}
 	answered := answeredNow()
-	for answered < total && time.Now().Before(deadline) && !isOver() {
+	for answered < total && time.Now().Before(deadline) && !r.isOver() {
 		time.Sleep(50 * time.Millisecond)
 		answered = answeredNow()
 	}
-	overEarly = overEarly || answered < total && isOver()
+	overEarly = overEarly || answered < total && r.isOver()
 	r.mu.Lock()
 	drained := r.answeredAt
 	r.mu.Unlock()
@@ -818,7 +868,7 @@ func (r *rogue) attack(ctx context.Context) error {
 	r.say("flood", map[string]any{"bursts": bursts, "seconds": spent.Seconds(), "sent": total,
 		"rate": float64(total) / spent.Seconds(), "by_kind": sent, "refused": refused, "over_early": overEarly,
 		"answered": answered, "drained_ms": drained.Sub(end).Milliseconds(), "wrong": wrong})
-	if isOver() {
+	if r.isOver() {
 		return nil
 	}
 

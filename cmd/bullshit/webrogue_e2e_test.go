@@ -113,35 +113,13 @@ func runWebRogue(say func(string, map[string]any)) error {
 	if err := r.webAttack(ctx, base); err != nil {
 		return err
 	}
-	for {
-		r.mu.Lock()
-		over, lost := r.over, r.lost
-		r.mu.Unlock()
-		if over != nil {
-			say("over", map[string]any{"places": over.Places, "hands": handNames(over.Hands), "pile": cardNames(over.Cards)})
-			time.Sleep(500 * time.Millisecond)
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return errors.New("the game did not end")
-		case <-lost:
-			// The host dropped us (the oversize frame): come back.
-			if err := r.webConnect(ctx, base); err != nil {
-				return fmt.Errorf("rejoining: %w", err)
-			}
-			say("reconnected", map[string]any{"seat": r.seat})
-		case <-time.After(100 * time.Millisecond):
-		}
+	over, err := r.untilOver(ctx, func() error { return r.webConnect(ctx, base) })
+	if err != nil {
+		return err
 	}
-}
-
-func handNames(hs [][]protocol.Card) [][]string {
-	out := [][]string{}
-	for _, h := range hs {
-		out = append(out, cardNames(h))
-	}
-	return out
+	say("over", map[string]any{"places": over.Places, "hands": handNames(over.Hands), "pile": cardNames(over.Cards)})
+	time.Sleep(500 * time.Millisecond)
+	return nil
 }
 
 // wsDial opens base's /ws with Origin origin ("" none).
@@ -316,32 +294,7 @@ func (r *rogue) webConnect(ctx context.Context, base string) error {
 	r.wmu.Lock()
 	r.w = bufio.NewWriter(conn)
 	r.wmu.Unlock()
-	if err := r.write("", r.sealed(protocol.Hello{Version: protocol.Current, Nick: "webrogue", Seat: -1})); err != nil {
-		return err
-	}
-	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	for {
-		b, err := readFrame(br)
-		if err != nil {
-			return err
-		}
-		env, err := protocol.Open(b, protocol.PeerID(hid))
-		if err != nil {
-			return fmt.Errorf("the host's first answer: %w", err)
-		}
-		switch m := env.Msg.(type) {
-		case protocol.Refusal:
-			return fmt.Errorf("refused a seat: %s", m.Message)
-		case protocol.Seated:
-			conn.SetReadDeadline(time.Time{})
-			lost := make(chan struct{})
-			r.mu.Lock()
-			r.tid, r.seat, r.lost = m.Table, m.Seat, lost
-			r.mu.Unlock()
-			go r.read(br, lost)
-			return nil
-		}
-	}
+	return r.takeSeat(br, conn.SetReadDeadline, protocol.Hello{Version: protocol.Current, Nick: "webrogue", Seat: -1})
 }
 
 // heartbeats keeps the seat's link alive as a phone does; a heartbeat is
@@ -384,44 +337,11 @@ func (r *rogue) webAttackFrame(kind string) func(seq uint64) ([]byte, error) {
 
 // webAttack runs the seated attacks once the game is going.
 func (r *rogue) webAttack(ctx context.Context, base string) error {
-	for {
-		r.mu.Lock()
-		v, lastMove := r.view, r.lastMove
-		r.mu.Unlock()
-		if v != nil && v.No >= 3 && lastMove != nil {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return errors.New("the game never got going")
-		case <-time.After(50 * time.Millisecond):
-		}
+	if err := r.going(ctx); err != nil {
+		return err
 	}
-	isOver := func() bool {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		return r.over != nil
-	}
-
-	// One kind at a time, three of each, each answer awaited.
-	const each = 3
-	for _, kind := range webAttackKinds {
-		// The host checks the sender before it reads the number, so a
-		// forgery's refusal names no envelope: read sorts it by its text.
-		as := kind
-		if kind == "forged-seat" {
-			as = "forged-sender"
-		}
-		before, _ := r.counts()
-		for range each {
-			if err := r.write(kind, r.webAttackFrame(kind)); err != nil {
-				return fmt.Errorf("%s: %w", kind, err)
-			}
-			r.waitAnswer(as, time.Minute)
-		}
-		after, wrong := r.counts()
-		r.say("attack", map[string]any{"kind": kind, "sent": each, "refused": after[as] - before[as], "wrong": wrong[as],
-			"over": isOver()})
+	if err := r.oneByOne(webAttackKinds, r.webAttackFrame, nil); err != nil {
+		return err
 	}
 
 	// Channels of their own: a message that is no box, one over the
@@ -460,7 +380,7 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 
 	// A flood of frames on the seat's channel: the host reads them under
 	// the connection's budget and refuses every one, rightly.
-	if !isOver() {
+	if !r.isOver() {
 		before, _ := r.counts()
 		cache := map[string][]byte{}
 		sent := 0
@@ -488,11 +408,11 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 			return n
 		}
 		deadline := time.Now().Add(time.Minute)
-		for answered() < sent && time.Now().Before(deadline) && !isOver() {
+		for answered() < sent && time.Now().Before(deadline) && !r.isOver() {
 			time.Sleep(50 * time.Millisecond)
 		}
 		_, wrong := r.counts()
-		r.say("flood", map[string]any{"sent": sent, "answered": answered(), "over": isOver(), "wrong": wrong,
+		r.say("flood", map[string]any{"sent": sent, "answered": answered(), "over": r.isOver(), "wrong": wrong,
 			"err": fmt.Sprint(werr)})
 	}
 
@@ -525,7 +445,7 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 
 	// Last, a frame over the size limit: refused, and the host hangs up
 	// (runWebRogue takes the seat back).
-	if isOver() {
+	if r.isOver() {
 		return nil
 	}
 	r.wmu.Lock()
@@ -539,7 +459,7 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 	got := r.waitAnswer("oversize", time.Minute)
 	after, wrong := r.counts()
 	r.say("attack", map[string]any{"kind": "oversize", "sent": 1, "refused": after["oversize"], "wrong": wrong["oversize"],
-		"answered": got, "err": fmt.Sprint(werr), "over": isOver()})
+		"answered": got, "err": fmt.Sprint(werr), "over": r.isOver()})
 	return nil
 }
 
