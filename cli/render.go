@@ -271,55 +271,13 @@ func node0[T any](xs []T, i int) T {
 // middle is the rank, the pile, the last claim, the clock and the assist
 // line; or, during the reveal pause, the reveal.
 func (t *tableModel) middle(w int) []string {
-	st := t.env.st
-	v := t.v()
 	if t.reveal != nil {
-		// Four lines: the shout, the cards, the verdict and the sweep,
-		// and the latest news after them.
-		var out []string
-		for _, l := range t.reveal.lines {
-			out = append(out, wrap("   ", l, w)...)
-		}
-		if len(out) > 6 {
-			// Up to six lines, so a line that wraps loses nothing; past
-			// that the shout and the cards, and the latest news.
-			out = append(out[:5], out[len(out)-1])
-		}
-		for len(out) < 4 {
-			out = append(out, "")
-		}
-		return out
+		return t.revealLines(w)
 	}
+	v := t.v()
 	c := t.can()
 	half := w / 2
-	// The rank called.
-	var rank string
-	switch {
-	case v.Rules.Doubt && v.Round != nil && v.Round.Rank.Valid():
-		rank = "Round of  " + st.r(st.bold, strings.ToUpper(v.Round.Rank.Word(2)))
-	case v.Rules.Doubt && c.Choose:
-		rank = "New round: you name it  " + st.r(st.bold, strings.ToUpper(t.rank.Word(2))) + "  (R)"
-	case v.Rules.Doubt:
-		rank = "New round: " + t.name(v.Turn) + " names the rank"
-	case c.Choose:
-		rank = "Your claim  " + st.r(st.bold, strings.ToUpper(t.rank.Word(2))) + "  (R changes)"
-	case v.Phase == engine.PhaseCall && v.Last != nil:
-		// In a window the rank called is the one on trial.
-		rank = "Rank called  " + st.r(st.bold, strings.ToUpper(v.Last.Rank.Word(2)))
-		if v.Rank.Valid() {
-			rank += st.r(st.faint, "  next: "+v.Rank.Word(2))
-		}
-	case v.Rank.Valid():
-		rank = "Rank called  " + st.r(st.bold, strings.ToUpper(v.Rank.Word(2)))
-	case len(v.Ranks) > 0:
-		var rs []string
-		for _, r := range v.Ranks {
-			rs = append(rs, r.String())
-		}
-		rank = "Next claim  " + strings.Join(rs, ", ")
-	default:
-		rank = "Any rank: the player names it"
-	}
+	rank := t.rankLine(v, c)
 	pile := "Pile  " + countWords(t.pileCount(v))
 	if v.Gone > 0 {
 		pile += fmt.Sprintf(" · %d out of the game", v.Gone)
@@ -345,11 +303,60 @@ func (t *tableModel) middle(w int) []string {
 	note := ""
 	if !t.env.prefs.NoCount && (v.Phase == engine.PhaseCall || c.Judge) {
 		if s := cantBeTrue(v, t.name); s != "" {
-			note = st.r(st.warn, s)
+			note = t.env.st.r(t.env.st.warn, s)
 		}
 	}
 	lines = append(lines, "   "+note)
 	return lines
+}
+
+// revealLines are the reveal pause's four lines: the shout, the cards, the
+// verdict and the sweep, and the latest news after them.
+func (t *tableModel) revealLines(w int) []string {
+	var out []string
+	for _, l := range t.reveal.lines {
+		out = append(out, wrap("   ", l, w)...)
+	}
+	if len(out) > 6 {
+		// Up to six lines, so a line that wraps loses nothing; past
+		// that the shout and the cards, and the latest news.
+		out = append(out[:5], out[len(out)-1])
+	}
+	for len(out) < 4 {
+		out = append(out, "")
+	}
+	return out
+}
+
+// rankLine says which rank the next play claims, or who names it.
+func (t *tableModel) rankLine(v *engine.View, c can) string {
+	st := t.env.st
+	switch {
+	case v.Rules.Doubt && v.Round != nil && v.Round.Rank.Valid():
+		return "Round of  " + st.r(st.bold, strings.ToUpper(v.Round.Rank.Word(2)))
+	case v.Rules.Doubt && c.Choose:
+		return "New round: you name it  " + st.r(st.bold, strings.ToUpper(t.rank.Word(2))) + "  (R)"
+	case v.Rules.Doubt:
+		return "New round: " + t.name(v.Turn) + " names the rank"
+	case c.Choose:
+		return "Your claim  " + st.r(st.bold, strings.ToUpper(t.rank.Word(2))) + "  (R changes)"
+	case v.Phase == engine.PhaseCall && v.Last != nil:
+		// In a window the rank called is the one on trial.
+		rank := "Rank called  " + st.r(st.bold, strings.ToUpper(v.Last.Rank.Word(2)))
+		if v.Rank.Valid() {
+			rank += st.r(st.faint, "  next: "+v.Rank.Word(2))
+		}
+		return rank
+	case v.Rank.Valid():
+		return "Rank called  " + st.r(st.bold, strings.ToUpper(v.Rank.Word(2)))
+	case len(v.Ranks) > 0:
+		var rs []string
+		for _, r := range v.Ranks {
+			rs = append(rs, r.String())
+		}
+		return "Next claim  " + strings.Join(rs, ", ")
+	}
+	return "Any rank: the player names it"
 }
 
 // clockLine is the countdown bar in a window or a hand-over, else whose
@@ -574,21 +581,7 @@ func (t *tableModel) dock(w int) string {
 	}
 	var left []string
 	main := ""
-	claimLabel := func(verb string) string {
-		r := t.claimRank(c)
-		k := t.nPicked()
-		if k == 0 || !r.Valid() {
-			return st.r(st.faint, bar(plainMoves, as(km.Claim, "Pick cards to claim")))
-		}
-		if p := t.claimProblem(); p != "" {
-			return st.r(st.warn, p)
-		}
-		label := verb + " " + claimWords(t.claim(), r)
-		if under := k - t.claim(); under > 0 {
-			label += fmt.Sprintf(" +%d", under)
-		}
-		return st.keyed(km.Claim, st.r(st.main, label))
-	}
+	claimLabel := func(verb string) string { return t.claimLabel(c, verb) }
 	switch {
 	case v.Phase == engine.PhaseOver:
 		left = append(left, "Game over: the result follows the cards.")
@@ -616,19 +609,7 @@ func (t *tableModel) dock(w int) string {
 		left = append(left, st.keyed(km.Doubt, "Doubt"), st.keyed(km.Believe, "Believe"), st.keyed(km.Skip, "Skip"))
 		main = claimLabel("Add")
 	case c.Play:
-		if v.Rules.Sneak > 0 && !v.Rules.CountLies {
-			left = append(left, st.keyed(km.Sneak, fmt.Sprintf("Sneak %d", min(t.sneak, t.maxSneak()))))
-		}
-		if v.Rules.CountLies {
-			left = append(left, st.keyed(km.More, "claimed count"))
-		}
-		if c.Choose {
-			left = append(left, st.keyed(km.Rank, "Rank ▸ "+t.rank.Word(2)))
-		}
-		if c.Quads {
-			q := quadsIn(v.Hand, v.Rules)[0]
-			left = append(left, st.keyed(km.Quads, "Lay out four "+q.Word(2)))
-		}
+		left = append(left, t.playExtras(v, c)...)
 		verb := "Claim"
 		if v.Rules.Doubt && v.Round == nil {
 			verb = "Start with"
@@ -646,6 +627,46 @@ func (t *tableModel) dock(w int) string {
 		left = append(left, t.name(v.Turn)+" is playing…")
 	}
 	return " " + spread(strings.Join(left, "    "), main+" ", w-1)
+}
+
+// claimLabel is the dock's main move for a play: the claim the picked
+// cards make, or why they can't go as they stand.
+func (t *tableModel) claimLabel(c can, verb string) string {
+	st, km := t.env.st, tableKeys
+	r := t.claimRank(c)
+	k := t.nPicked()
+	if k == 0 || !r.Valid() {
+		return st.r(st.faint, bar(plainMoves, as(km.Claim, "Pick cards to claim")))
+	}
+	if p := t.claimProblem(); p != "" {
+		return st.r(st.warn, p)
+	}
+	label := verb + " " + claimWords(t.claim(), r)
+	if under := k - t.claim(); under > 0 {
+		label += fmt.Sprintf(" +%d", under)
+	}
+	return st.keyed(km.Claim, st.r(st.main, label))
+}
+
+// playExtras are the dock's other moves on our turn: sneak, the claimed
+// count, the rank to name, four of a kind to lay out.
+func (t *tableModel) playExtras(v *engine.View, c can) []string {
+	st, km := t.env.st, tableKeys
+	var out []string
+	if v.Rules.Sneak > 0 && !v.Rules.CountLies {
+		out = append(out, st.keyed(km.Sneak, fmt.Sprintf("Sneak %d", min(t.sneak, t.maxSneak()))))
+	}
+	if v.Rules.CountLies {
+		out = append(out, st.keyed(km.More, "claimed count"))
+	}
+	if c.Choose {
+		out = append(out, st.keyed(km.Rank, "Rank ▸ "+t.rank.Word(2)))
+	}
+	if c.Quads {
+		q := quadsIn(v.Hand, v.Rules)[0]
+		out = append(out, st.keyed(km.Quads, "Lay out four "+q.Word(2)))
+	}
+	return out
 }
 
 // helpView is the keys, the assists and this table's rules.

@@ -44,7 +44,8 @@ func (t Teller) Object(s int) string {
 // Tell is an event as a sentence, "" for one the seat is not told of. v
 // is the view the event came with: a doubt or a belief names the seat of
 // the play judged only there (v.Last). Counts are the event's: a screen
-// that knows the pile exactly passes an event with its own count.
+// that knows the pile exactly passes an event with its own count. It is
+// one case per event type, read against REFEREE.md's list, so it runs long.
 func (t Teller) Tell(e engine.Event, v *engine.View) string {
 	switch e.Type {
 	case engine.EventDeal:
