@@ -27,7 +27,6 @@ package main
 //     phone takes its seat back and plays to the end.
 
 import (
-	"bufio"
 	"context"
 	"crypto/ecdh"
 	"crypto/ed25519"
@@ -52,6 +51,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/bullshit-game/bullshit/node"
+	roguepeer "github.com/bullshit-game/bullshit/node/rogue"
 	"github.com/bullshit-game/bullshit/node/webwire"
 	"github.com/bullshit-game/bullshit/node/webwire/coderws"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -61,7 +61,7 @@ const rogueWebEnv = "BS_E2E_ROGUE_WEB" // mode "web": the host's web base URL
 
 // webAttackKinds are the libp2p rogue's attacks and one of the web's: an
 // envelope signed by a key the phone never proved, for the next seat.
-var webAttackKinds = append(slices.Clone(attackKinds), "forged-seat")
+var webAttackKinds = append(slices.Clone(roguepeer.Kinds), "forged-seat")
 
 // The door's refusals, as node/web.go words them.
 const (
@@ -78,20 +78,11 @@ func runWebRogue(say func(string, map[string]any)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	base := os.Getenv(rogueWebEnv)
-	r := &rogue{say: say, seat: -1, kinds: map[uint64]string{}, refused: map[string]int{},
-		wrong: map[string][]string{}, answers: make(chan string, 1<<16), changed: make(chan struct{}, 1),
-		seq: uint64(time.Now().UnixNano())}
-	var err error
-	if _, r.key, err = ed25519.GenerateKey(rand.Reader); err != nil {
+	p, err := roguepeer.New(say)
+	if err != nil {
 		return err
 	}
-	if _, r.other, err = ed25519.GenerateKey(rand.Reader); err != nil {
-		return err
-	}
-	r.id, _ = protocol.PeerIDOf(r.key)
-	if err := r.selfCheck(); err != nil {
-		return err
-	}
+	r := &rogue{Rogue: p, say: say}
 
 	// The door, before a seat: no page of another site gets in, nor a
 	// proof that isn't of this handshake.
@@ -107,16 +98,15 @@ func runWebRogue(say func(string, map[string]any)) error {
 	if err := r.webConnect(ctx, base); err != nil {
 		return fmt.Errorf("joining: %w", err)
 	}
-	say("seated", map[string]any{"seat": r.seat})
-	go r.play(ctx)
+	_, seat, _ := r.Seated()
+	say("seated", map[string]any{"seat": seat})
+	go r.Play(ctx)
 	go r.heartbeats(ctx)
 	if err := r.webAttack(ctx, base); err != nil {
 		return err
 	}
 	for {
-		r.mu.Lock()
-		over, lost := r.over, r.lost
-		r.mu.Unlock()
+		over, lost := r.Over(), r.Lost()
 		if over != nil {
 			say("over", map[string]any{"places": over.Places, "hands": handNames(over.Hands), "pile": cardNames(over.Cards)})
 			time.Sleep(500 * time.Millisecond)
@@ -130,7 +120,8 @@ func runWebRogue(say func(string, map[string]any)) error {
 			if err := r.webConnect(ctx, base); err != nil {
 				return fmt.Errorf("rejoining: %w", err)
 			}
-			say("reconnected", map[string]any{"seat": r.seat})
+			_, seat, _ := r.Seated()
+			say("reconnected", map[string]any{"seat": seat})
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -247,12 +238,12 @@ func handshakeUpTo(ctx context.Context, base string) (*websocket.Conn, []byte, e
 // handshake (made right, and answered by silence: the host waits for a
 // hello) does.
 func (r *rogue) badHandshakes(ctx context.Context, base string) error {
-	P := r.key.Public().(ed25519.PublicKey)
+	P := r.Key.Public().(ed25519.PublicKey)
 	ws, t1, err := handshakeUpTo(ctx, base)
 	if err != nil {
 		return err
 	}
-	good := append(slices.Clone([]byte(P)), ed25519.Sign(r.key, append([]byte(wwPlayerCtx), wwT2(t1, P)...))...)
+	good := append(slices.Clone([]byte(P)), ed25519.Sign(r.Key, append([]byte(wwPlayerCtx), wwT2(t1, P)...))...)
 	err = ws.Write(ctx, websocket.MessageBinary, good)
 	ws.CloseNow()
 	if err != nil {
@@ -266,8 +257,8 @@ func (r *rogue) badHandshakes(ctx context.Context, base string) error {
 		m3 := good
 		if kind == "handshake-bad-signature" {
 			// Names the other key, signs with its own.
-			other := r.other.Public().(ed25519.PublicKey)
-			m3 = append(slices.Clone([]byte(other)), ed25519.Sign(r.key, append([]byte(wwPlayerCtx), wwT2(t1, other)...))...)
+			other := r.Other.Public().(ed25519.PublicKey)
+			m3 = append(slices.Clone([]byte(other)), ed25519.Sign(r.Key, append([]byte(wwPlayerCtx), wwT2(t1, other)...))...)
 		}
 		ws.Write(ctx, websocket.MessageBinary, m3)
 		ok, how, _ := hungUp(ctx, ws)
@@ -288,7 +279,7 @@ func (r *rogue) webConnect(ctx context.Context, base string) error {
 		var err error
 		ws, resp, err = wsDial(cctx, base, base)
 		if err == nil {
-			conn, err = webwire.Dial(cctx, coderws.New(ws), r.key, nil)
+			conn, err = webwire.Dial(cctx, coderws.New(ws), r.Key, nil)
 		}
 		cancel()
 		if err == nil {
@@ -312,36 +303,7 @@ func (r *rogue) webConnect(ctx context.Context, base string) error {
 		return err
 	}
 	r.host.ID = hid
-	br := bufio.NewReader(conn)
-	r.wmu.Lock()
-	r.w = bufio.NewWriter(conn)
-	r.wmu.Unlock()
-	if err := r.write("", r.sealed(protocol.Hello{Version: protocol.Current, Nick: "webrogue", Seat: -1})); err != nil {
-		return err
-	}
-	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	for {
-		b, err := readFrame(br)
-		if err != nil {
-			return err
-		}
-		env, err := protocol.Open(b, protocol.PeerID(hid))
-		if err != nil {
-			return fmt.Errorf("the host's first answer: %w", err)
-		}
-		switch m := env.Msg.(type) {
-		case protocol.Refusal:
-			return fmt.Errorf("refused a seat: %s", m.Message)
-		case protocol.Seated:
-			conn.SetReadDeadline(time.Time{})
-			lost := make(chan struct{})
-			r.mu.Lock()
-			r.tid, r.seat, r.lost = m.Table, m.Seat, lost
-			r.mu.Unlock()
-			go r.read(br, lost)
-			return nil
-		}
-	}
+	return r.Join(conn, hid, protocol.Hello{Version: protocol.Current, Nick: "webrogue", Seat: -1})
 }
 
 // heartbeats keeps the seat's link alive as a phone does; a heartbeat is
@@ -353,55 +315,33 @@ func (r *rogue) heartbeats(ctx context.Context) {
 			return
 		case <-time.After(500 * time.Millisecond):
 		}
-		r.wmu.Lock()
-		if r.w != nil {
-			r.seq++
-			if b, err := r.sealed(protocol.Heartbeat{})(r.seq); err == nil {
-				writeFrame(r.w, b)
-				r.w.Flush()
-			}
-		}
-		r.wmu.Unlock()
+		r.Send(protocol.Heartbeat{})
 	}
 }
 
 // webAttackFrame is attackFrame with the web's own kind.
-func (r *rogue) webAttackFrame(kind string) func(seq uint64) ([]byte, error) {
+func (r *rogue) webAttackFrame(kind string) roguepeer.Maker {
 	if kind != "forged-seat" {
-		return r.attackFrame(kind)
+		return r.Frame(kind)
 	}
-	r.mu.Lock()
-	tid, seat, seats, v := r.tid, r.seat, max(r.seats, 2), r.view
-	r.mu.Unlock()
+	tid, seat, seats := r.Seated()
+	seats = max(seats, 2)
+	v := r.View()
 	no := 1
 	if v != nil {
 		no = v.No
 	}
 	return func(seq uint64) ([]byte, error) {
-		return protocol.Seal(r.other, tid, 1, seq, protocol.Call{No: no, Seat: (seat + 1) % seats})
+		return protocol.Seal(r.Other, tid, 1, seq, protocol.Call{No: no, Seat: (seat + 1) % seats})
 	}
 }
 
 // webAttack runs the seated attacks once the game is going.
 func (r *rogue) webAttack(ctx context.Context, base string) error {
-	for {
-		r.mu.Lock()
-		v, lastMove := r.view, r.lastMove
-		r.mu.Unlock()
-		if v != nil && v.No >= 3 && lastMove != nil {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return errors.New("the game never got going")
-		case <-time.After(50 * time.Millisecond):
-		}
+	if err := r.goingOn(ctx); err != nil {
+		return err
 	}
-	isOver := func() bool {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		return r.over != nil
-	}
+	isOver := func() bool { return r.Over() != nil }
 
 	// One kind at a time, three of each, each answer awaited.
 	const each = 3
@@ -412,14 +352,14 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 		if kind == "forged-seat" {
 			as = "forged-sender"
 		}
-		before, _ := r.counts()
+		before, _ := r.Counts()
 		for range each {
-			if err := r.write(kind, r.webAttackFrame(kind)); err != nil {
+			if err := r.Write(kind, r.webAttackFrame(kind)); err != nil {
 				return fmt.Errorf("%s: %w", kind, err)
 			}
-			r.waitAnswer(as, time.Minute)
+			r.WaitAnswer(as, time.Minute)
 		}
-		after, wrong := r.counts()
+		after, wrong := r.Counts()
 		r.say("attack", map[string]any{"kind": kind, "sent": each, "refused": after[as] - before[as], "wrong": wrong[as],
 			"over": isOver()})
 	}
@@ -431,7 +371,7 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 		ws, _, err := wsDial(cctx, base, base)
 		var conn *webwire.Conn
 		if err == nil {
-			conn, err = webwire.Dial(cctx, coderws.New(ws), r.key, nil)
+			conn, err = webwire.Dial(cctx, coderws.New(ws), r.Key, nil)
 		}
 		cancel()
 		if err != nil {
@@ -461,28 +401,26 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 	// A flood of frames on the seat's channel: the host reads them under
 	// the connection's budget and refuses every one, rightly.
 	if !isOver() {
-		before, _ := r.counts()
+		before, _ := r.Counts()
 		cache := map[string][]byte{}
 		sent := 0
-		var werr error
-		r.wmu.Lock()
-		for i := 0; i < webFlood && werr == nil; i++ {
-			kind := webAttackKinds[i%len(webAttackKinds)]
-			if kind == "forged-seat" {
-				kind = "forged-sender" // each made once: signing 300 frames is the rogue's CPU, not the host's
-			}
-			if werr = r.writeLocked(kind, r.cached(cache, kind)); werr == nil {
+		werr := r.Writes(func(write func(string, roguepeer.Maker) error) error {
+			for i := range webFlood {
+				kind := webAttackKinds[i%len(webAttackKinds)]
+				if kind == "forged-seat" {
+					kind = "forged-sender" // each made once: signing 300 frames is the rogue's CPU, not the host's
+				}
+				if err := write(kind, r.Cached(cache, kind)); err != nil {
+					return err
+				}
 				sent++
 			}
-		}
-		if werr == nil {
-			werr = r.w.Flush()
-		}
-		r.wmu.Unlock()
+			return nil
+		})
 		answered := func() int {
-			now, _ := r.counts()
+			now, _ := r.Counts()
 			n := 0
-			for _, k := range attackKinds {
+			for _, k := range roguepeer.Kinds {
 				n += now[k] - before[k]
 			}
 			return n
@@ -491,7 +429,7 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 		for answered() < sent && time.Now().Before(deadline) && !isOver() {
 			time.Sleep(50 * time.Millisecond)
 		}
-		_, wrong := r.counts()
+		_, wrong := r.Counts()
 		r.say("flood", map[string]any{"sent": sent, "answered": answered(), "over": isOver(), "wrong": wrong,
 			"err": fmt.Sprint(werr)})
 	}
@@ -528,16 +466,9 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 	if isOver() {
 		return nil
 	}
-	r.wmu.Lock()
-	var n [binary.MaxVarintLen64]byte
-	var werr error
-	if r.w != nil {
-		r.w.Write(n[:binary.PutUvarint(n[:], protocol.MaxSize+1)])
-		werr = r.w.Flush()
-	}
-	r.wmu.Unlock()
-	got := r.waitAnswer("oversize", time.Minute)
-	after, wrong := r.counts()
+	werr := r.Oversize()
+	got := r.WaitAnswer("oversize", time.Minute)
+	after, wrong := r.Counts()
 	r.say("attack", map[string]any{"kind": "oversize", "sent": 1, "refused": after["oversize"], "wrong": wrong["oversize"],
 		"answered": got, "err": fmt.Sprint(werr), "over": isOver()})
 	return nil
