@@ -252,7 +252,10 @@ func (p *Players) round(ctx context.Context) (times []time.Duration, over bool, 
 			return nil, false, err
 		}
 		switch {
-		case n.refused != "" && n.peer == c:
+		case n.refused != "" && n.peer == c && n.code != engine.CodeNotYourTurn:
+			// A call is never refused for a turn (engine.windowCheck): that
+			// is the caller's play, late to a turn the table's turn clock
+			// played for it (node/flood's table has one).
 			return nil, false, fmt.Errorf("latency: the shout on play %d was refused: %s", no, n.refused)
 		case n.reveal == no && times[n.peer] == 0:
 			times[n.peer] = n.at.Sub(start)
@@ -304,6 +307,7 @@ type shoutNote struct {
 	reveal  int   // the play a reveal turned up
 	over    bool  // the game ended with it
 	refused string
+	code    engine.Code // the refusal's
 }
 
 // follow plays a remote seat: one card when its turn comes (after the
@@ -328,7 +332,7 @@ func follow(i int, r *node.Remote, notes chan<- shoutNote, st *shoutState) {
 		}
 		if u.Refusal != nil {
 			decided = "" // asked again at the next update
-			notes <- shoutNote{peer: i, at: at, refused: u.Refusal.Msg}
+			notes <- shoutNote{peer: i, at: at, refused: u.Refusal.Msg, code: u.Refusal.Code}
 			continue
 		}
 		v := u.View

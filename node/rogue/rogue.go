@@ -97,14 +97,14 @@ func RefusedRightly(kind string, r protocol.Refusal) bool {
 
 // Reusable are the attacks refused before the host looks at the sequence
 // number (a sender, a table or a term that is wrong, a replay, bytes that
-// aren't an envelope, a type a player never sends): a flood makes each
-// once and sends it again and again (Cached), so that the rogue's own
-// signing doesn't eat the CPU the host and the honest players share with
-// it. A forged signature is not: the host checks the number before the
-// signature (issue 13: refuse before you work), so a forged envelope sent
-// twice is refused the second time as a replay.
+// aren't an envelope): a flood makes each once and sends it again and
+// again (Cached), so that the rogue's own signing doesn't eat the CPU the
+// host and the honest players share with it. A forged signature or a
+// message of the wrong type is not: the host checks the number before the
+// signature and the type (issue 13: refuse before you work), so such an
+// envelope sent twice is refused the second time as a replay.
 var Reusable = map[string]bool{"forged-sender": true, "stale-term": true,
-	"future-term": true, "other-table": true, "replay": true, "garbage": true, Big: true}
+	"future-term": true, "other-table": true, "replay": true, "garbage": true}
 
 // A Maker makes the frame of an attack (or a move) with sequence number seq.
 type Maker func(seq uint64) ([]byte, error)
@@ -762,7 +762,7 @@ func (r *Rogue) Frame(kind string) Maker {
 
 // BigUpdate is a host's update just under the size limit, all events: the
 // kind of body that decodes to megabytes of Go values.
-func BigUpdate() protocol.Update {
+var BigUpdate = sync.OnceValue(func() protocol.Update {
 	var big protocol.Update
 	for len(big.Events) < 4000 {
 		big.Events = append(big.Events, protocol.Event{Type: "x", Cards: []protocol.Card{1, 2, 3, 4, 5, 6, 7, 8}})
@@ -773,4 +773,4 @@ func BigUpdate() protocol.Update {
 		}
 		big.Events = big.Events[:len(big.Events)*9/10]
 	}
-}
+})
