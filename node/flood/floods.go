@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/coder/websocket"
@@ -320,9 +321,9 @@ func oversize(ctx context.Context, e *env) (flood, error) {
 					t.note("refused: over the size limit")
 				case rerr == nil:
 					t.misread(m.Code + ": " + m.Message)
-				case rateLimited(rerr) || rateLimited(werr):
+				case resetUnread(rerr) != "" || resetUnread(werr) != "":
 					t.refused++
-					t.note("reset unread: too many streams from the address")
+					t.note(resetUnread(rerr) + resetUnread(werr))
 				case ctx.Err() == nil:
 					t.note("no answer: " + short(rerr))
 				}
@@ -348,11 +349,21 @@ func readRefusal(br *bufio.Reader) (protocol.Refusal, error) {
 	return r, nil
 }
 
-// rateLimited says the host reset a stream for its address's rate of
-// opens (node.StreamsPerAddr), before reading a byte of it.
-func rateLimited(err error) bool {
+// resetUnread says why the host reset a stream before reading a byte of
+// it, "" if it didn't: the address opened streams too fast, of any
+// protocol (node.StreamsInPerAddr, before the protocol is negotiated) or
+// the game's (node.StreamsPerAddr, at the game's handler).
+func resetUnread(err error) string {
 	var se *network.StreamError
-	return errors.As(err, &se) && se.ErrorCode == network.StreamRateLimited
+	switch {
+	case !errors.As(err, &se):
+		return ""
+	case se.ErrorCode == network.StreamResourceLimitExceeded:
+		return "reset as it opened: too many streams from the address"
+	case se.ErrorCode == network.StreamRateLimited:
+		return "reset at the game's door: too many game streams from the address"
+	}
+	return ""
 }
 
 // short is an error in a few words, for counting outcomes.
@@ -526,9 +537,9 @@ func spectators(ctx context.Context, e *env) (flood, error) {
 					t.note("refused: the table has all the spectators it can take")
 				case errors.As(err, &ref):
 					t.misread(ref.Code + ": " + ref.Msg)
-				case rateLimited(err):
+				case resetUnread(err) != "":
 					t.refused++
-					t.note("reset unread: too many streams from the address")
+					t.note(resetUnread(err))
 				default:
 					t.refused++ // the host's connection limits, before a word
 					t.note("turned away: " + short(err))
@@ -538,6 +549,14 @@ func spectators(ctx context.Context, e *env) (flood, error) {
 		t.held = most
 		return t
 	}, nil
+}
+
+// closedUnread says the entry closed the connection without a word
+// (node.WebDialsPerAddr).
+func closedUnread(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		strings.Contains(err.Error(), "server closed idle connection") // net/http's word for it
+
 }
 
 // The web entry's refusals at the door (node/web.go).
@@ -550,7 +569,8 @@ var doorTexts = []string{
 // webFlood: strangers, two at each address, open /ws, run webwire's
 // handshake with a fresh key each time, and send a frame that isn't an
 // envelope; past an address's budget the door refuses the open (429)
-// before the handshake.
+// before the handshake, and past its budget of connections it closes one
+// as it accepts it, before reading the request (node.WebDialsPerAddr).
 func webFlood(_ context.Context, e *env) (flood, error) {
 	u := "ws" + strings.TrimPrefix(e.t.Web(), "http") + "/ws"
 	const per = 2
@@ -585,6 +605,9 @@ func webFlood(_ context.Context, e *env) (flood, error) {
 						t.note("refused at the door: " + text)
 					case resp != nil:
 						t.misread(fmt.Sprintf("%d %s", resp.StatusCode, text))
+					case closedUnread(err):
+						t.refused++
+						t.note("closed as accepted: too many connections from the address")
 					default:
 						t.note("not opened: " + short(err))
 					}
