@@ -191,7 +191,7 @@ func seatedFlood(ctx context.Context, e *env, kind string) *tally {
 		t.refused = after[kind] - before[kind]
 		t.wrong = wrong[kind]
 		t.by["refused rightly"] = t.refused
-		t.by["dropped with the stream, unread"] = t.sent - t.refused - len(t.wrong)
+		t.by["unread when the stream was reset"] = t.sent - t.refused - len(t.wrong)
 		if err := rejoin(e); err != nil && t.err == nil {
 			t.err = fmt.Errorf("the rogue could not take its seat back: %w", err)
 		}

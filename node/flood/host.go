@@ -45,10 +45,7 @@ type Target interface {
 type Stats struct {
 	CPU      time.Duration `json:"cpu"`      // the host process's CPU time, user and system
 	Refused  int64         `json:"refused"`  // envelopes the server refused (node.Server.Refused)
-	Door     int64         `json:"door"`     // what the web entry turned away before a seat (node.Web.Refused)
 	Verified uint64        `json:"verified"` // envelope signatures the process verified
-	Conns    int           `json:"conns"`    // libp2p connections open now
-	Plays    int           `json:"plays"`    // plays in the game now
 }
 
 // turnClock backs up the rogue's seat: while its own flood is queued ahead
@@ -98,8 +95,8 @@ func (h *Host) Deal() error { return h.ho.Start() }
 // Stats counts this whole process: run it alone in a process (ServeLines)
 // for the host's own CPU.
 func (h *Host) Stats() (Stats, error) {
-	return Stats{CPU: bench.CPUTime(), Refused: h.ho.Server.Refused.Load(), Door: h.dev.Web().Refused.Load(),
-		Verified: protocol.Verifications(), Conns: len(h.dev.Host().Network().Conns()), Plays: h.ho.Plays()}, nil
+	return Stats{CPU: bench.CPUTime(), Refused: h.ho.Server.Refused.Load(),
+		Verified: protocol.Verifications()}, nil
 }
 
 // Close closes the table, the web entry and the host.
