@@ -131,7 +131,9 @@ func newStreamGate(rm network.ResourceManager) *streamGate {
 // watch gives the gate the host's network, where it finds a peer's address.
 func (g *streamGate) watch(n network.Network) { g.net.Store(&n) }
 
-// OpenStream refuses an inbound stream over its address's rate.
+// OpenStream refuses an inbound stream over its address's rate. (Hanging
+// up on the peer as well was tried: the reconnections' handshakes cost the
+// host more than the resets they saved.)
 func (g *streamGate) OpenStream(p peer.ID, dir network.Direction) (network.StreamManagementScope, error) {
 	if n := g.net.Load(); dir == network.DirInbound && n != nil {
 		for _, c := range (*n).ConnsToPeer(p) {

@@ -5,6 +5,7 @@ package flood
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -321,9 +322,9 @@ func oversize(ctx context.Context, e *env) (flood, error) {
 					t.note("refused: over the size limit")
 				case rerr == nil:
 					t.misread(m.Code + ": " + m.Message)
-				case resetUnread(rerr) != "" || resetUnread(werr) != "":
+				case cmp.Or(resetUnread(rerr), resetUnread(werr)) != "":
 					t.refused++
-					t.note(resetUnread(rerr) + resetUnread(werr))
+					t.note(cmp.Or(resetUnread(rerr), resetUnread(werr)))
 				case ctx.Err() == nil:
 					t.note("no answer: " + short(rerr))
 				}
@@ -485,15 +486,14 @@ func slowloris(_ context.Context, e *env) (flood, error) {
 	}, nil
 }
 
-// watchersPerAddr is how many fresh identities at each address ask to
-// watch.
-const watchersPerAddr = 2
-
-// spectators: fresh identities ask to watch; those refused (the table has
-// node.MaxWatchers) ask again, those given a place keep it and read what
-// the host sends them.
+// spectators: fresh identities, twice as many as the table takes
+// (node.MaxWatchers) where the addresses hold them (node.ConnsPerAddr) and
+// at least two at each address, ask to watch; those
+// refused ask again, those given a place keep it and read what the host
+// sends them.
 func spectators(ctx context.Context, e *env) (flood, error) {
-	ns, err := newNodes(ctx, e, watchersPerAddr)
+	per := min(max(2, (2*node.MaxWatchers+len(e.addrs)-1)/len(e.addrs)), node.ConnsPerAddr)
+	ns, err := newNodes(ctx, e, per)
 	if err != nil {
 		return nil, err
 	}
