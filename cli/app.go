@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	bkey "charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
@@ -245,7 +247,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return a, a.key(msg)
 	}
-	return a, nil
+	return a, a.typed(msg)
 }
 
 // onSession is a table joined, or the reason it wasn't.
@@ -308,45 +310,52 @@ func (a *App) onLeave(msg leaveMsg) tea.Cmd {
 // leaveMsg leaves the table, for the lobby or for good.
 type leaveMsg struct{ quit bool }
 
-// keyName is a key as the screens name it: letters in lower case.
-func keyName(k tea.KeyPressMsg) string {
-	s := k.String()
-	if len([]rune(s)) == 1 {
-		return strings.ToLower(s)
-	}
-	return s
-}
-
 func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
-	name := keyName(k)
-	if name == "ctrl+c" {
+	if bkey.Matches(k, appKeys.Quit) {
 		if a.table != nil {
 			return func() tea.Msg { return leaveMsg{quit: true} }
 		}
 		return tea.Quit
 	}
 	if a.rules.open {
-		return a.rulesPageKey(name)
+		return a.rulesPageKey(k)
 	}
-	if name == rulesKey && a.screen == scrTable && a.table != nil && a.table.have && !a.table.help && !a.table.confirm {
+	if bkey.Matches(k, appKeys.Rules) && a.screen == scrTable && a.table != nil && a.table.have && !a.table.help && !a.table.confirm {
 		a.tableRules()
 		return nil
 	}
 	switch a.screen {
 	case scrLobby:
-		return a.lobbyKey(name)
+		return a.lobbyKey(k)
 	case scrForm:
-		return a.formKey(k, name)
+		return a.formKey(k)
 	case scrPrompt:
-		return a.promptKey(k, name)
+		return a.promptKey(k)
 	case scrBusy:
-		if name == "esc" || name == "q" {
+		if bkey.Matches(k, busyKeys.Back) {
 			a.screen = scrLobby
 		}
 	case scrTable:
 		if a.table != nil {
-			return a.table.key(name)
+			return a.table.key(k)
 		}
+	}
+	return nil
+}
+
+// typed takes what is no key to a text field's editor (textinput): a
+// paste, the clipboard's answer to ^V.
+func (a *App) typed(msg tea.Msg) tea.Cmd {
+	if a.rules.open {
+		return nil
+	}
+	switch a.screen {
+	case scrForm:
+		return a.form.edit(msg)
+	case scrPrompt:
+		var cmd tea.Cmd
+		a.prompt.input, cmd = a.prompt.input.Update(msg)
+		return cmd
 	}
 	return nil
 }
@@ -373,7 +382,7 @@ func (a *App) render() string {
 	case scrBusy:
 		e := a.env
 		return screen([]string{e.st.titleBar("bullshit", "", e.w), e.st.ruleLine(e.w), "", "  " + a.busy},
-			[]string{e.st.ruleLine(e.w), keyBar([]string{e.st.k1("Esc", "back to the lobby")}, e.w)}, e.w, e.h)
+			[]string{e.st.ruleLine(e.w), e.st.keyBar(e.w, busyKeys.Back)}, e.w, e.h)
 	case scrTable:
 		if a.table != nil {
 			return a.table.view()
@@ -406,25 +415,35 @@ func screen(top, bottom []string, w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-// wrap breaks text into lines of w columns, the first with prefix and the
-// rest indented to match.
+// moved is a cursor moved by d over n items, kept on one of them.
+func moved(cursor, d, n int) int { return max(0, min(cursor+d, n-1)) }
+
+// wrap breaks text into lines of w columns at its spaces, the first with
+// prefix and the rest indented to match.
 func wrap(prefix, text string, w int) []string {
-	if width(prefix)+width(text) <= w {
-		return []string{prefix + text}
+	return hang(prefix, strings.Repeat(" ", width(prefix)), text, w)
+}
+
+// hang breaks text into lines of w columns at its spaces, the first after
+// first and the rest after rest.
+func hang(first, rest, text string, w int) []string {
+	head, _, more := strings.Cut(wordwrap(text, w-width(first)), "\n")
+	out := []string{first + head}
+	if !more {
+		return out
 	}
-	pad := strings.Repeat(" ", width(prefix))
-	var out []string
-	cur, empty := prefix, true
-	for _, word := range strings.Fields(text) {
-		if !empty && width(cur)+1+width(word) > w {
-			out = append(out, cur)
-			cur, empty = pad, true
-		}
-		if !empty {
-			cur += " "
-		}
-		cur += word
-		empty = false
+	// Wordwrap only breaks lines: the first is where the text starts.
+	for _, l := range strings.Split(wordwrap(strings.TrimLeft(text[len(head):], " "), w-width(rest)), "\n") {
+		out = append(out, rest+l)
 	}
-	return append(out, cur)
+	return out
+}
+
+// wordwrap is ansi.Wordwrap, but for hyphens: it breaks after every one
+// and runs past w when it does ("or pass --" at 81 columns of 80). A
+// non-breaking hyphen, as wide, stands in for them while it wraps: a flag
+// or "Wi-Fi" reads better whole.
+func wordwrap(text string, w int) string {
+	const nb = "\u2011"
+	return strings.ReplaceAll(ansi.Wordwrap(strings.ReplaceAll(text, "-", nb), w, ""), nb, "-")
 }

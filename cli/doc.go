@@ -1,5 +1,7 @@
 // Package cli is the terminal client: the lobby, the waiting room, the
-// table and the result sheet, as a bubbletea program.
+// table and the result sheet, as a bubbletea program. Its keys are
+// bubbles key maps (keys.go), from which its bars and help are drawn; its
+// text fields are bubbles' textinput, the countdown bubbles' progress.
 //
 // It is Model/Update/View. Update is pure: it reads messages and returns a
 // new state and commands; every effect (a move sent to the table, a file

@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/assist"
 )
 
 // revealPanel is a call played out: the shout, the cards turned up, the
@@ -16,22 +16,19 @@ type revealPanel struct {
 	until time.Time
 }
 
-// cardList is cards as a player reads them: "K♦  7♥".
-func cardList(cs []engine.Card) string {
-	s := make([]string, len(cs))
-	for i, c := range cs {
-		s[i] = c.Symbol()
-	}
-	return strings.Join(s, "  ")
-}
+// tell is this seat's teller: the sentences of the table talk, the
+// phone's news too (engine/assist).
+func (t *tableModel) tell() assist.Teller { return assist.Teller{Me: t.me(), Name: t.name} }
 
-// verb picks the form of a verb for a name: "You take" or "Ben takes".
-func (t *tableModel) verb(s int, you, them string) string {
-	if s == t.me() {
-		return "You " + you
-	}
-	return t.name(s) + " " + them
-}
+// The words of engine/assist's news, by their names here.
+func cardList(cs []engine.Card) string                    { return assist.CardList(cs) }
+func countWords(c engine.Count) string                    { return assist.CountWords(c) }
+func (t *tableModel) verb(s int, you, them string) string { return t.tell().Verb(s, you, them) }
+func (t *tableModel) possessive(s int) string             { return t.tell().Possessive(s) }
+func (t *tableModel) nameObj(s int) string                { return t.tell().Object(s) }
+
+// Ordinal is 1st, 2nd, 3rd …
+func Ordinal(n int) string { return assist.Ordinal(n) }
 
 // ownPlay is your last play with its sizes as you know them: exact, where
 // the table may see them roughly (V14).
@@ -105,7 +102,11 @@ func (t *tableModel) checkPile(v *engine.View, backlog bool) {
 	}
 }
 
+// addLog puts a line in the table talk; "" is nothing to tell.
 func (t *tableModel) addLog(line string) {
+	if line == "" {
+		return
+	}
 	t.log = append(t.log, line)
 	if len(t.log) > 60 {
 		t.log = t.log[len(t.log)-60:]
@@ -132,6 +133,9 @@ func (b *eventBatch) open() *revealPanel {
 // late news of a call (the hand-over) to the panel still showing.
 func (b *eventBatch) news(line string, late bool) {
 	t := b.t
+	if line == "" {
+		return
+	}
 	t.addLog(line)
 	switch {
 	case b.panel != nil:
@@ -143,9 +147,10 @@ func (b *eventBatch) news(line string, late bool) {
 
 // events turns what happened into the log, the seats' bubbles and, for a
 // call, the reveal panel. One case per event type: the short ones inline,
-// the longer ones in an on… method each.
+// the longer ones in an on… method each; the sentences are the teller's.
 func (t *tableModel) events(evs []engine.Event, at time.Time) {
 	b := &eventBatch{t: t, at: at}
+	tell, v := t.tell(), &t.u.View
 	for _, e := range evs {
 		switch e.Type {
 		case engine.EventDeal:
@@ -156,11 +161,12 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			t.onMine(e)
 		case engine.EventPass:
 			t.bubbles[e.Seat] = bubble{text: "let it go", kind: bubbleQuiet}
-			if e.Seat == t.me() {
-				t.addLog("You let it go.")
-			}
-		case engine.EventStand:
-			t.addLog(fmt.Sprintf("Nobody called: %s claim stands.", t.possessive(e.Seat)))
+			t.addLog(tell.Tell(e, v))
+		case engine.EventStand, engine.EventOver:
+			t.addLog(tell.Tell(e, v))
+		case engine.EventSkip:
+			t.bubbles[e.Seat] = bubble{text: "skips", kind: bubbleQuiet}
+			t.addLog(tell.Tell(e, v))
 		case engine.EventCall, engine.EventDoubt, engine.EventBelieve:
 			t.onCall(b, e)
 		case engine.EventReveal:
@@ -168,45 +174,28 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 		case engine.EventTake:
 			t.onTake(b, e)
 		case engine.EventGive:
-			line := t.verb(e.Seat, "hand "+t.name(e.Target), "hands "+t.nameObj(e.Target)) + " a card"
-			if e.Auto {
-				line += " (the clock chose it)"
-			}
-			line += "."
-			b.news(line, true)
+			b.news(tell.Tell(e, v), true)
 		case engine.EventHanded:
-			if e.Target == t.me() {
-				b.news(fmt.Sprintf("You get %s from %s.", cardList(e.Cards), t.name(e.Seat)), true)
-			}
+			b.news(tell.Tell(e, v), true)
 		case engine.EventQuads:
 			t.bubbles[e.Seat] = bubble{text: "four " + e.Rank.Word(2) + " out"}
-			b.news(fmt.Sprintf("%s four %s out of the game: %s", t.verb(e.Seat, "lay", "lays"), e.Rank.Word(2), cardList(e.Cards)), false)
-		case engine.EventSkip:
-			t.bubbles[e.Seat] = bubble{text: "skips", kind: bubbleQuiet}
-			t.addLog(t.verb(e.Seat, "skip.", "skips."))
+			b.news(tell.Tell(e, v), false)
 		case engine.EventLeave:
-			n := e.Count
-			if !n.IsExact() && t.pileKnown >= 0 && n.Has(t.pileKnown) {
-				n = engine.Exact(t.pileKnown)
+			if !e.Count.IsExact() && t.pileKnown >= 0 && e.Count.Has(t.pileKnown) {
+				e.Count = engine.Exact(t.pileKnown)
 			}
 			t.pileKnown = 0
-			b.news(fmt.Sprintf("The round's %s leave the game.", countWords(n)), false)
+			b.news(tell.Tell(e, v), false)
 		case engine.EventRound:
 			t.newRound = true
 			t.dropBubbles()
-			t.addLog(fmt.Sprintf("New round: %s the rank.", t.verb(e.Seat, "name", "names")))
+			t.addLog(tell.Tell(e, v))
 		case engine.EventOut:
 			t.bubbles[e.Seat] = bubble{text: "Out! " + Ordinal(e.Place), kind: bubbleOut, keep: true}
-			b.news(fmt.Sprintf("%s out, in %s place.", t.verb(e.Seat, "are", "is"), Ordinal(e.Place)), false)
+			b.news(tell.Tell(e, v), false)
 		case engine.EventWin:
 			t.bubbles[e.Seat] = bubble{text: "Out! Wins", kind: bubbleOut, keep: true}
-			if e.Seat == t.me() {
-				b.news("You win!", false)
-			} else {
-				b.news(t.name(e.Seat)+" wins!", false)
-			}
-		case engine.EventOver:
-			t.addLog("Game over.")
+			b.news(tell.Tell(e, v), false)
 		}
 	}
 	if b.panel != nil {
@@ -229,11 +218,7 @@ func (t *tableModel) dropBubbles() {
 func (t *tableModel) onDeal(e engine.Event) {
 	t.bubbles = map[int]bubble{}
 	t.pileKnown, t.own, t.lastPile, t.lastNo = 0, ownPlay{}, -1, 0
-	if e.Rank.Valid() {
-		t.addLog(fmt.Sprintf("New deal: %s first, calling %s.", t.verb(e.Target, "play", "plays"), e.Rank.Word(2)))
-	} else {
-		t.addLog(fmt.Sprintf("New deal: %s first.", t.verb(e.Target, "play", "plays")))
-	}
+	t.addLog(t.tell().Tell(e, &t.u.View))
 }
 
 func (t *tableModel) onPlay(e engine.Event) {
@@ -251,14 +236,7 @@ func (t *tableModel) onPlay(e engine.Event) {
 	if e.Sizes.PileAfter.IsExact() {
 		t.pileKnown = e.Sizes.PileAfter.Lo
 	}
-	line := t.verb(e.Seat, "claim ", "claims ") + claimWords(e.Claim, e.Rank)
-	if e.Out {
-		line += ": their last cards!"
-		if e.Seat == t.me() {
-			line = "You claim " + claimWords(e.Claim, e.Rank) + ": your last cards!"
-		}
-	}
-	t.addLog(line)
+	t.addLog(t.tell().Tell(e, &t.u.View))
 }
 
 // onMine is the player's own cards of a play, sent to them alone.
@@ -280,31 +258,17 @@ func (t *tableModel) onCall(b *eventBatch, e engine.Event) {
 	st := t.env.st
 	p := b.open()
 	t.reveal = nil
-	target := e.Target
-	if e.Type != engine.EventCall && t.u.View.Last != nil {
-		target = t.u.View.Last.Seat
-	}
-	var line string
 	switch e.Type {
 	case engine.EventCall:
 		t.bubbles[e.Seat] = bubble{text: "Bullshit!", kind: bubbleShout}
-		switch {
-		case e.Seat == t.me():
-			line = fmt.Sprintf("You: “Bullshit!” on %s", t.name(target))
-		case target == t.me():
-			line = fmt.Sprintf("%s called it on you: “Bullshit!”", t.name(e.Seat))
-		default:
-			line = fmt.Sprintf("%s: “Bullshit!” on %s", t.name(e.Seat), t.name(target))
-		}
 	case engine.EventDoubt:
 		t.bubbles[e.Seat] = bubble{text: "I doubt it!", kind: bubbleShout}
-		line = t.verb(e.Seat, "doubt ", "doubts ") + t.possessive(target) + " play"
 	case engine.EventBelieve:
 		t.bubbles[e.Seat] = bubble{text: "I believe it", kind: bubbleShout}
-		line = t.verb(e.Seat, "believe ", "believes ") + t.possessive(target) + " play"
 	}
+	line := t.tell().Tell(e, &t.u.View)
 	p.lines = append(p.lines, st.r(st.shout, line))
-	t.addLog(stripANSI(line))
+	t.addLog(line)
 }
 
 func (t *tableModel) onReveal(b *eventBatch, e engine.Event) {
@@ -315,35 +279,19 @@ func (t *tableModel) onReveal(b *eventBatch, e engine.Event) {
 		t.pileKnown = t.lastPile + len(e.Cards)
 	}
 	p := b.open()
-	up := "Turned up:  " + cardList(e.Cards)
-	if e.Sneaked > 0 {
-		up += fmt.Sprintf("   (%d sneaked under the claim of %s)", e.Sneaked, claimWords(e.Claim, e.Rank))
-	} else {
-		up += "   (claimed " + claimWords(e.Claim, e.Rank) + ")"
+	look := st.shout
+	if e.Truth {
+		look = st.good
 	}
-	p.lines = append(p.lines, up)
-	verdict := st.r(st.good, "Truth!")
-	switch {
-	case !e.Truth && e.Sneaked > 0:
-		verdict = st.r(st.shout, "Caught sneaking!")
-	case !e.Truth:
-		verdict = st.r(st.shout, "A lie!")
-	}
-	p.lines = append(p.lines, verdict)
-	t.addLog(stripANSI(verdict) + " " + stripANSI(up))
+	p.lines = append(p.lines, assist.Turned(e), st.r(look, assist.Verdict(e)))
+	t.addLog(t.tell().Tell(e, &t.u.View))
 }
 
 func (t *tableModel) onTake(b *eventBatch, e engine.Event) {
-	n := t.taken(e)
+	e.Count = t.taken(e)
+	n := e.Count
 	t.pileKnown = 0
-	line := fmt.Sprintf("%s takes the pile: %s.", t.name(e.Seat), countWords(n))
-	if e.Seat == t.me() {
-		verb := "come"
-		if n == engine.Exact(1) {
-			verb = "comes"
-		}
-		line = fmt.Sprintf("You take the pile: %s %s to your hand.", countWords(n), verb)
-	}
+	line := t.tell().Tell(e, &t.u.View)
 	if bb := t.bubbles[e.Seat]; bb.kind == bubbleShout {
 		t.bubbles[e.Seat] = bubble{text: bb.text + " +" + n.String(), kind: bubbleShout}
 	} else {
@@ -357,27 +305,4 @@ func (t *tableModel) onTake(b *eventBatch, e engine.Event) {
 	} else {
 		b.news(line, false)
 	}
-}
-
-// nameObj is a seat as an object: "you" or "Cleo".
-func (t *tableModel) nameObj(s int) string {
-	if s == t.me() {
-		return "you"
-	}
-	return t.name(s)
-}
-
-// Ordinal is 1st, 2nd, 3rd …
-func Ordinal(n int) string {
-	suf := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suf = "st"
-	case n%10 == 2:
-		suf = "nd"
-	case n%10 == 3:
-		suf = "rd"
-	}
-	return fmt.Sprintf("%d%s", n, suf)
 }

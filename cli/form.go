@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	bkey "charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -19,15 +21,20 @@ type formRow struct {
 	label   string
 	help    string
 	text    bool
-	value   string   // a text row's value
-	choices []string // a choice row's values
-	show    []string // how each choice reads, when not as is
+	input   textinput.Model // a text row's field
+	choices []string        // a choice row's values
+	show    []string        // how each choice reads, when not as is
 	idx     int
+}
+
+// textRow is a row typed into, of at most limit characters.
+func textRow(key, label, value, help string, limit int) formRow {
+	return formRow{key: key, label: label, help: help, text: true, input: field(value, limit)}
 }
 
 func (r *formRow) get() string {
 	if r.text {
-		return r.value
+		return r.input.Value()
 	}
 	if r.idx < 0 || r.idx >= len(r.choices) {
 		return ""
@@ -104,12 +111,12 @@ func newForm(cfg Config, local bool) formModel {
 		where.idx = 1
 	}
 	f := formModel{rows: []formRow{
-		{key: "name", label: "Table name", text: true, value: cfg.Name + "'s table", help: "what the lobby shows"},
+		textRow("name", "Table name", cfg.Name+"'s table", "what the lobby shows", 40),
 		where,
 		{key: "preset", label: "Preset", help: "sets every rule below", choices: engine.Presets},
 		{key: "seats", label: "Seats", help: "2 to 10, people first", choices: nums(2, 10)},
 		{key: "bots", label: "Bots", help: "seats bots take", choices: nums(0, 9)},
-		{key: "code", label: "Join code", text: true, help: "empty: anyone may join; else 6 letters or digits at least"},
+		textRow("code", "Join code", "", "empty: anyone may join; else 6 letters or digits at least", 40),
 		{key: "turn_clock", label: "Turn clock", help: "then a move is made for the player",
 			choices: turnClocks, show: []string{"off", "15 s", "30 s", "45 s", "60 s", "90 s", "2 min"}},
 	}}
@@ -127,6 +134,33 @@ func newForm(cfg Config, local bool) formModel {
 	f.applyPreset()
 	f.fixBots()
 	return f
+}
+
+// focus gives the keyboard to the text field under the cursor, if it is
+// one.
+func (f *formModel) focus() {
+	for i := range f.rows {
+		if !f.rows[i].text {
+			continue
+		}
+		if i == f.cursor {
+			f.rows[i].input.Focus()
+		} else {
+			f.rows[i].input.Blur()
+		}
+	}
+}
+
+// edit is a key, a paste or the clipboard's answer for the field under
+// the cursor.
+func (f *formModel) edit(msg tea.Msg) tea.Cmd {
+	row := &f.rows[f.cursor]
+	if !row.text {
+		return nil
+	}
+	var cmd tea.Cmd
+	row.input, cmd = row.input.Update(msg)
+	return cmd
 }
 
 func (f *formModel) row(key string) *formRow {
@@ -189,6 +223,7 @@ func (f *formModel) fixBots() {
 	if f.cursor >= len(f.rows) {
 		f.cursor = len(f.rows) - 1
 	}
+	f.focus()
 }
 
 // hidden reports whether a row doesn't apply: seats, code and the turn
@@ -238,31 +273,29 @@ func (f *formModel) settings() (TableSettings, bool, error) {
 }
 
 // formKey handles a key in the form.
-func (a *App) formKey(k tea.KeyPressMsg, name string) tea.Cmd {
+func (a *App) formKey(k tea.KeyPressMsg) tea.Cmd {
 	f := &a.form
 	row := &f.rows[f.cursor]
+	km := formKeys
 	move := func(d int) {
 		for i := 0; i < len(f.rows); i++ {
 			f.cursor = (f.cursor + d + len(f.rows)) % len(f.rows)
 			if !f.hidden(&f.rows[f.cursor]) {
-				return
+				break
 			}
 		}
+		f.focus()
 	}
-	switch k.String() {
-	case "esc":
+	switch {
+	case bkey.Matches(k, km.Back):
 		a.screen = scrLobby
-		return nil
-	case rulesFormKey:
+	case bkey.Matches(k, appKeys.FormRules):
 		a.formRules()
-		return nil
-	case "up", "shift+tab":
+	case bkey.Matches(k, km.Up):
 		move(-1)
-		return nil
-	case "down", "tab":
+	case bkey.Matches(k, km.Down):
 		move(1)
-		return nil
-	case "enter":
+	case bkey.Matches(k, km.Create):
 		set, local, err := f.settings()
 		if err != nil {
 			f.err = err.Error()
@@ -273,12 +306,11 @@ func (a *App) formKey(k tea.KeyPressMsg, name string) tea.Cmd {
 			return a.solo(set)
 		}
 		return a.connect("Opening "+set.Name+"…", func(l Lobby) (node.Session, error) { return l.Create(set) })
-	case "left", "right":
-		if row.text {
-			return nil
-		}
+	case row.text:
+		return f.edit(k)
+	case bkey.Matches(k, km.Left, km.Right):
 		d := 1
-		if k.String() == "left" {
+		if bkey.Matches(k, km.Left) {
 			d = -1
 		}
 		row.idx = (row.idx + d + len(row.choices)) % len(row.choices)
@@ -289,18 +321,7 @@ func (a *App) formKey(k tea.KeyPressMsg, name string) tea.Cmd {
 			f.fixBots()
 		}
 		f.err = ""
-		return nil
-	case "backspace":
-		if row.text && row.value != "" {
-			r := []rune(row.value)
-			row.value = string(r[:len(r)-1])
-		}
-		return nil
 	}
-	if row.text && k.Text != "" && len([]rune(row.value)) < 40 {
-		row.value += k.Text
-	}
-	_ = name
 	return nil
 }
 
@@ -314,8 +335,8 @@ func (a *App) formView() string {
 	if f.err != "" {
 		bottom = append(bottom, " "+st.r(st.refusal, f.err))
 	}
-	bottom = append(bottom, keyBar([]string{st.k1("↑↓", "field"), st.k1("← →", "change"),
-		"type to edit", st.k1("Enter", "create"), st.k1("^R", "rules"), st.k1("Esc", "back")}, w))
+	km := formKeys
+	bottom = append(bottom, st.keyBar(w, km.Up, km.Left, km.Type, km.Create, appKeys.FormRules, km.Back))
 	var rows []string
 	at := 0
 	for i := range f.rows {
@@ -331,15 +352,16 @@ func (a *App) formView() string {
 			val = r.show[r.idx]
 		}
 		mark := "  "
+		switch {
+		case r.text:
+			val = fieldView(r.input)
+		case i == f.cursor:
+			val = "‹ " + val + " ›"
+		default:
+			val = "  " + val
+		}
 		if i == f.cursor {
 			mark = "▸ "
-			if r.text {
-				val += "▏"
-			} else {
-				val = "‹ " + val + " ›"
-			}
-		} else if !r.text {
-			val = "  " + val
 		}
 		line := mark + fit(r.label, 20) + fit(val, 22) + st.r(st.faint, r.help)
 		if i == f.cursor {
@@ -368,7 +390,7 @@ func (a *App) formView() string {
 type promptModel struct {
 	purpose int
 	title   string
-	value   string
+	input   textinput.Model
 	id      string // the table a code is for
 }
 
@@ -378,23 +400,19 @@ const (
 )
 
 func (a *App) openPrompt(purpose int, title, id string) {
-	a.prompt = promptModel{purpose: purpose, title: title, id: id}
+	a.prompt = promptModel{purpose: purpose, title: title, id: id, input: field("", 300)}
+	a.prompt.input.Focus()
 	a.screen = scrPrompt
 }
 
-func (a *App) promptKey(k tea.KeyPressMsg, name string) tea.Cmd {
+func (a *App) promptKey(k tea.KeyPressMsg) tea.Cmd {
 	p := &a.prompt
-	switch k.String() {
-	case "esc":
+	switch {
+	case bkey.Matches(k, formKeys.Back):
 		a.screen = scrLobby
 		return nil
-	case "backspace":
-		if r := []rune(p.value); len(r) > 0 {
-			p.value = string(r[:len(r)-1])
-		}
-		return nil
-	case "enter":
-		v := strings.TrimSpace(p.value)
+	case bkey.Matches(k, formKeys.Join):
+		v := strings.TrimSpace(p.input.Value())
 		if v == "" {
 			return nil
 		}
@@ -404,21 +422,41 @@ func (a *App) promptKey(k tea.KeyPressMsg, name string) tea.Cmd {
 		id := p.id
 		return a.connect("Joining…", func(l Lobby) (node.Session, error) { return l.Join(id, v) })
 	}
-	if k.Text != "" && len(p.value) < 300 {
-		p.value += k.Text
-	}
-	_ = name
-	return nil
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(k)
+	return cmd
 }
 
 func (a *App) promptView() string {
 	e := a.env
 	st, w := e.st, e.w
 	top := []string{st.titleBar("bullshit · lobby", "", w), st.ruleLine(w), "", "  " + a.prompt.title, "",
-		"  > " + a.prompt.value + "▏"}
+		"  > " + fieldView(a.prompt.input)}
 	if a.prompt.purpose == promptAddr {
 		top = append(top, "")
 		top = append(top, wrap("  ", "The host's waiting room shows the address, like /ip4/192.168.1.4/tcp/4001/p2p/12D3Koo… If the table has a join code, type a space and the code after the address.", w)...)
 	}
-	return screen(top, []string{st.ruleLine(w), keyBar([]string{st.k1("Enter", "join"), st.k1("Esc", "back")}, w)}, w, e.h)
+	return screen(top, []string{st.ruleLine(w), st.keyBar(w, formKeys.Join, formKeys.Back)}, w, e.h)
+}
+
+// field is a text field (bubbles' textinput) of at most limit characters,
+// drawn by fieldView: the terminal's own cursor stays hidden.
+func field(value string, limit int) textinput.Model {
+	ti := textinput.New()
+	ti.Prompt = ""
+	ti.CharLimit = limit
+	ti.SetVirtualCursor(false)
+	ti.SetValue(value)
+	return ti
+}
+
+// fieldView is a field as the screens draw it: the text, and a thin bar
+// at the cursor while it has the keyboard.
+func fieldView(ti textinput.Model) string {
+	v := []rune(ti.Value())
+	if !ti.Focused() {
+		return string(v)
+	}
+	p := min(ti.Position(), len(v))
+	return string(v[:p]) + "▏" + string(v[p:])
 }

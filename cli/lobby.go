@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	bkey "charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -155,7 +156,7 @@ func (a *App) lobbyView() string {
 	if a.err != "" {
 		out = append(out, "", "  "+e.st.r(e.st.refusal, a.err))
 	}
-	return screen(out, []string{e.st.ruleLine(w), a.lobbyKeys(w)}, w, h)
+	return screen(out, []string{e.st.ruleLine(w), a.lobbyHelp(w)}, w, h)
 }
 
 // tableList is a line per table found, the chosen one marked, each with
@@ -197,46 +198,42 @@ func (a *App) tableList(w int) []string {
 	return out
 }
 
-// lobbyKeys is the lobby's key bar: what the keys do here and now.
-func (a *App) lobbyKeys(w int) string {
-	e := a.env
-	m := &a.lob
-	var keys []string
-	listed := !a.offline() && len(m.tables) > 0
+// lobbyHelp is the lobby's key bar: what the keys do here and now.
+func (a *App) lobbyHelp(w int) string {
+	k := lobbyKeys
+	var keys []bkey.Binding
+	listed := !a.offline() && len(a.lob.tables) > 0
 	if listed {
-		keys = append(keys, e.st.k1("↑↓", "choose"), e.st.k1("Enter", "join"), e.st.k1("W", "watch"), e.st.k1("I", "rules"))
+		keys = append(keys, k.Up, k.Join, k.Watch, appKeys.Rules)
 	}
 	if !a.offline() {
-		keys = append(keys, e.st.k1("N", "new table"))
+		keys = append(keys, k.New)
 	} else {
-		keys = append(keys, e.st.k1("N", "set up a game here"))
+		keys = append(keys, as(k.New, "set up a game here"))
 	}
 	if listed {
-		keys = append(keys, e.st.k1("P", "solo"))
+		keys = append(keys, k.Solo)
 	} else {
-		keys = append(keys, e.st.k1("P", "play bots here"), e.st.k1("I", "rules"))
+		keys = append(keys, as(k.Solo, "play bots here"), appKeys.Rules)
 	}
 	if !a.offline() {
-		keys = append(keys, e.st.k1("A", "address"))
+		keys = append(keys, k.Addr)
 	}
-	keys = append(keys, e.st.k1("Q", "quit"))
-	return keyBar(keys, w)
+	keys = append(keys, k.Quit)
+	return a.env.st.keyBar(w, keys...)
 }
 
 // lobbyKey handles a key in the lobby.
-func (a *App) lobbyKey(k string) tea.Cmd {
+func (a *App) lobbyKey(k tea.KeyPressMsg) tea.Cmd {
 	m := &a.lob
+	km := lobbyKeys
 	a.err = ""
-	switch k {
-	case "up", "k":
-		if m.cursor > 0 {
-			m.cursor--
-		}
-	case "down", "j":
-		if m.cursor < len(m.tables)-1 {
-			m.cursor++
-		}
-	case "enter":
+	switch {
+	case bkey.Matches(k, km.Up):
+		m.cursor = moved(m.cursor, -1, len(m.tables))
+	case bkey.Matches(k, km.Down):
+		m.cursor = moved(m.cursor, 1, len(m.tables))
+	case bkey.Matches(k, km.Join):
 		t, ok := m.selected()
 		if !ok || a.offline() {
 			return nil
@@ -250,25 +247,25 @@ func (a *App) lobbyKey(k string) tea.Cmd {
 			return nil
 		}
 		return a.connect("Joining "+t.Name+"…", func(l Lobby) (node.Session, error) { return l.Join(t.ID, "") })
-	case "w":
+	case bkey.Matches(k, km.Watch):
 		t, ok := m.selected()
 		if !ok || a.offline() {
 			return nil
 		}
 		return a.connect("Watching "+t.Name+"…", func(l Lobby) (node.Session, error) { return l.Watch(t.ID) })
-	case "n":
+	case bkey.Matches(k, km.New):
 		a.form = newForm(a.env.cfg, a.offline())
 		a.screen = scrForm
-	case "p":
+	case bkey.Matches(k, km.Solo):
 		return a.solo(quickSolo(a.env.cfg))
-	case rulesKey:
+	case bkey.Matches(k, appKeys.Rules):
 		a.lobbyRules()
-	case "a":
+	case bkey.Matches(k, km.Addr):
 		if a.offline() {
 			return nil
 		}
 		a.openPrompt(promptAddr, "Address of the table (the host's screen shows it)", "")
-	case "q", "esc":
+	case bkey.Matches(k, km.Quit):
 		return tea.Quit
 	}
 	return nil

@@ -57,7 +57,7 @@ func (t *tableModel) qrView() string {
 	addr := t.u.Table.Web
 	top := []string{st.titleBar(t.title("phones"), "", w), st.ruleLine(w), ""}
 	code := qrLines(addr)
-	bottom := []string{st.ruleLine(w), keyBar([]string{st.k1("W", "close"), st.k1("Esc", "close")}, w)}
+	bottom := []string{st.ruleLine(w), st.keyBar(w, as(tableKeys.Web, "close"), as(tableKeys.Esc, "close"))}
 	// A code cut short can't be scanned: whole, or the address alone.
 	if len(code) == 0 || width(code[0])+4 > w || len(top)+2+len(code)+2+len(bottom) > e.h {
 		top = append(top, "  The screen is too small for the code: open this address on the phone:")

@@ -2,12 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	bkey "charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/progress"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -23,7 +24,7 @@ func (t *tableModel) view() string {
 	case !t.have:
 		e := t.env
 		return screen([]string{e.st.titleBar("bullshit", "", e.w), e.st.ruleLine(e.w), "", "  Sitting down…"},
-			[]string{e.st.ruleLine(e.w), keyBar([]string{e.st.k1("Q", "leave")}, e.w)}, e.w, e.h)
+			[]string{e.st.ruleLine(e.w), e.st.keyBar(e.w, tableKeys.Leave)}, e.w, e.h)
 	case t.over() && t.reveal == nil:
 		// A call that ended the game is shown like any other, for the
 		// host's reveal pause, before the sheet.
@@ -69,12 +70,13 @@ func (t *tableModel) gameView() string {
 	if t.me() < 0 {
 		what += " · watching"
 	}
-	keys := "O sort  I rules  ? help  Q leave"
+	km := tableKeys
+	keys := []bkey.Binding{km.Sort, appKeys.Rules, km.Help, km.Leave}
 	if web := t.u.Table.Web; web != "" {
 		// Where phones join, in the room O and I take (help has them).
-		keys = web + "  W QR  ? help  Q leave"
+		keys = []bkey.Binding{note(web), km.Web, km.Help, km.Leave}
 	}
-	top := []string{st.titleBar(t.title(what), keys, w), st.ruleLine(w)}
+	top := []string{st.titleBar(t.title(what), bar(plainKeys, keys...), w), st.ruleLine(w)}
 	// The seats take three lines a row, or one where the screen is short:
 	// the hand always keeps a row.
 	seatLines := t.seatsBlock(w, false)
@@ -266,14 +268,6 @@ func node0[T any](xs []T, i int) T {
 	return xs[i]
 }
 
-// countWords is "7 cards", "1 card", "9–10 cards".
-func countWords(c engine.Count) string {
-	if c.IsExact() && c.Lo == 1 {
-		return "1 card"
-	}
-	return c.String() + " cards"
-}
-
 // middle is the rank, the pile, the last claim, the clock and the assist
 // line; or, during the reveal pause, the reveal.
 func (t *tableModel) middle(w int) []string {
@@ -399,20 +393,21 @@ func (t *tableModel) clockLine(w int, c can) string {
 	return t.name(v.Turn) + " to play…"
 }
 
-// bar is the countdown: full at the window's length, empty at its close.
+// bar is the countdown, a bubbles progress bar: full at the window's
+// length, empty at its close, red for its last 2 seconds.
 func (t *tableModel) bar(left, total time.Duration, w int) string {
 	st := t.env.st
 	if total <= 0 {
 		total = 6 * time.Second
 	}
-	full := int(math.Round(float64(w) * float64(left) / float64(total)))
-	full = max(0, min(full, w))
-	s := strings.Repeat("█", full)
 	look := st.barFull
 	if left <= 2*time.Second {
 		look = st.barLow
 	}
-	return st.r(look, s) + st.r(st.faint, strings.Repeat("░", w-full))
+	p := progress.New(progress.WithWidth(w), progress.WithoutPercentage(), progress.WithFillCharacters('█', '░'),
+		progress.WithColors(look.GetForeground()))
+	p.EmptyColor = st.faint.GetForeground()
+	return p.ViewAs(float64(left) / float64(total))
 }
 
 // cellW is the width of a card on screen: "[10♥]*".
@@ -440,15 +435,16 @@ func (t *tableModel) handBlock(w, rows int) []string {
 			}
 		}
 	}
-	keys := "← → move  space pick"
+	km := tableKeys
+	keys := []bkey.Binding{km.Left, as(km.Pick, "pick")}
 	if t.nPicked() > 0 {
-		keys += "  X clear"
+		keys = append(keys, km.Clear)
 	}
 	left := head
 	if info != "" {
 		left += "    " + st.r(st.picked, info)
 	}
-	out := []string{spreadOr(left, st.r(st.faint, keys)+" ", w)}
+	out := []string{spreadOr(left, st.r(st.faint, bar(plainKeys, keys...))+" ", w)}
 	if len(t.hand) == 0 {
 		return append(out, "  (no cards)")
 	}
@@ -531,7 +527,7 @@ func (t *tableModel) statusLine(w int) string {
 	st := t.env.st
 	v := t.v()
 	if t.confirm {
-		return " " + st.r(st.bold, "Leave the table? ") + st.keyed("Y", "leave") + "   " + st.keyed("N", "stay")
+		return " " + st.r(st.bold, "Leave the table? ") + bar(st.moves, tableKeys.Yes, tableKeys.No)
 	}
 	if t.status != "" {
 		if t.bad {
@@ -572,8 +568,9 @@ func (t *tableModel) dock(w int) string {
 	st := t.env.st
 	v := t.v()
 	c := t.can()
+	km := tableKeys
 	if t.confirm {
-		return " " + spread(st.keyed("Y", "Leave the table"), st.keyed("N", "Stay")+" ", w-1)
+		return " " + spread(st.keyed(km.Yes, "Leave the table"), st.keyed(km.No, "Stay")+" ", w-1)
 	}
 	var left []string
 	main := ""
@@ -581,7 +578,7 @@ func (t *tableModel) dock(w int) string {
 		r := t.claimRank(c)
 		k := t.nPicked()
 		if k == 0 || !r.Valid() {
-			return st.r(st.faint, "C  Pick cards to claim")
+			return st.r(st.faint, bar(plainMoves, as(km.Claim, "Pick cards to claim")))
 		}
 		if p := t.claimProblem(); p != "" {
 			return st.r(st.warn, p)
@@ -590,7 +587,7 @@ func (t *tableModel) dock(w int) string {
 		if under := k - t.claim(); under > 0 {
 			label += fmt.Sprintf(" +%d", under)
 		}
-		return st.keyed("C", st.r(st.main, label))
+		return st.keyed(km.Claim, st.r(st.main, label))
 	}
 	switch {
 	case v.Phase == engine.PhaseOver:
@@ -601,36 +598,36 @@ func (t *tableModel) dock(w int) string {
 		left = append(left, "← → space  pick the card")
 		cards := t.pickedCards(engine.NoRank)
 		if len(cards) == v.Give.Count {
-			main = st.keyed("H", st.r(st.main, "Hand over "+cardList(cards)))
+			main = st.keyed(km.HandOver, st.r(st.main, "Hand over "+cardList(cards)))
 		} else {
-			main = st.r(st.faint, "H  Pick a card to hand over")
+			main = st.r(st.faint, bar(plainMoves, as(km.HandOver, "Pick a card to hand over")))
 		}
 	case t.reveal != nil && (c.Play || c.Judge):
 		// The host holds every play until the reveal pause is over:
 		// offer nothing it would refuse.
 		left = append(left, "Your turn is next: the cards are still being shown…")
 	case c.Call:
-		left = append(left, st.keyed("G", "Let it go"))
+		left = append(left, st.keyed(km.Pass, "Let it go"))
 		if c.Play {
 			left = append(left, claimLabel("Claim"))
 		}
-		main = st.keyed("B", st.r(st.main, "BULLSHIT!"))
+		main = st.keyed(km.Call, st.r(st.main, "BULLSHIT!"))
 	case c.Judge:
-		left = append(left, st.keyed("D", "Doubt"), st.keyed("V", "Believe"), st.keyed("K", "Skip"))
+		left = append(left, st.keyed(km.Doubt, "Doubt"), st.keyed(km.Believe, "Believe"), st.keyed(km.Skip, "Skip"))
 		main = claimLabel("Add")
 	case c.Play:
 		if v.Rules.Sneak > 0 && !v.Rules.CountLies {
-			left = append(left, st.keyed("S", fmt.Sprintf("Sneak %d", min(t.sneak, t.maxSneak()))))
+			left = append(left, st.keyed(km.Sneak, fmt.Sprintf("Sneak %d", min(t.sneak, t.maxSneak()))))
 		}
 		if v.Rules.CountLies {
-			left = append(left, st.keyed("+ −", "claimed count"))
+			left = append(left, st.keyed(km.More, "claimed count"))
 		}
 		if c.Choose {
-			left = append(left, st.keyed("R", "Rank ▸ "+t.rank.Word(2)))
+			left = append(left, st.keyed(km.Rank, "Rank ▸ "+t.rank.Word(2)))
 		}
 		if c.Quads {
 			q := quadsIn(v.Hand, v.Rules)[0]
-			left = append(left, st.keyed("4", "Lay out four "+q.Word(2)))
+			left = append(left, st.keyed(km.Quads, "Lay out four "+q.Word(2)))
 		}
 		verb := "Claim"
 		if v.Rules.Doubt && v.Round == nil {
@@ -661,27 +658,26 @@ func (t *tableModel) helpView() string {
 		}
 		return st.r(st.good, "on")
 	}
-	k := st.keyed
+	km := tableKeys
+	row := func(label string, keys ...bkey.Binding) string { return label + bar(st.moves, keys...) }
 	lines := []string{
 		st.titleBar("Help · keys and assists", "any other key closes", w), st.ruleLine(w),
-		"  Your turn    " + k("← →", "move") + "   " + k("space", "pick/drop") + "   " + k("↑ ↓", "pick, drop") + "   " + k("X", "clear"),
-		"               " + k("C", "claim the picked cards") + "   " + k("S", "sneak: cards under the claim"),
-		"               " + k("R", "rank, where it's free") + "   " + k("+ −", "claimed count (count lies)"),
-		"               " + k("4", "four of a kind out of the game (quads)"),
-		"  Call window  " + k("B", "Bullshit!") + "   " + k("G", "let it go"),
-		"  I Doubt It   " + k("D", "doubt") + "   " + k("V", "believe") + "   " + k("K", "skip") + "   " + k("C", "add cards"),
-		"  Hand-over    pick the card (one is picked for you), then " + k("H", "hand it over"),
-		"  Any time     " + k("O", "sort the hand") + "   " + k("?", "help") + "   " + k("Q", "leave the table"),
-		"               " + k("W", "a QR code of the table's web address, for phones"),
+		row("  Your turn    ", km.Left, km.Pick, km.PickUp, km.Clear),
+		row("               ", km.Claim, km.Sneak),
+		row("               ", km.Rank, km.More),
+		row("               ", km.Quads),
+		row("  Call window  ", km.Call, km.Pass),
+		row("  I Doubt It   ", km.Doubt, km.Believe, km.Skip, as(km.Claim, "add cards")),
+		row("  Hand-over    pick the card (one is picked for you), then ", km.HandOver),
+		row("  Any time     ", as(km.Sort, "sort the hand"), km.Help, as(km.Leave, "leave the table")),
+		row("               ", as(km.Web, "a QR code of the table's web address, for phones")),
 		"",
 		"  Assists: press the number to switch",
-		"  " + fit(k("1", "Light up the rank called"), 44) + on(e.prefs.NoLight),
-		"  " + fit(k("2", "Pick them for me"), 44) + on(e.prefs.NoPick),
-		"  " + fit(k("3", "Say when a claim can't be true"), 44) + on(e.prefs.NoCount),
-		"  " + fit(k("4", "Bell: your turn, and 2 s left to call"), 44) + on(e.prefs.NoBell || e.cfg.NoBell),
-		"  " + k("5", "Show the first-run hints again"),
-		"",
 	}
+	for i, off := range []bool{e.prefs.NoLight, e.prefs.NoPick, e.prefs.NoCount, e.prefs.NoBell || e.cfg.NoBell} {
+		lines = append(lines, "  "+fit(bar(st.moves, km.Assists[i]), 44)+on(off))
+	}
+	lines = append(lines, row("  ", km.Assists[4]), "")
 	lines = append(lines, wrap("  This table: ", t.tableSummary(), w)...)
 	return screen(lines, []string{st.ruleLine(w), t.helpNote()}, w, e.h)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	bkey "charm.land/bubbles/v2/key"
+
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
 )
@@ -65,21 +67,20 @@ func (t *tableModel) waitingView() string {
 		top = append(top, wrap("  Phones: ", "open "+ts.Web+" in a browser on this network (W shows a QR code).", w)...)
 	}
 	top = append(top, wrap("  Rules: ", t.tableSummary(), w)...)
-	var qrKey []string
-	if ts.Web != "" {
-		qrKey = []string{st.k1("W", "QR for phones")}
-	}
-	var keys string
-	if t.isHost() {
-		keys = keyBar(append([]string{st.k1("Enter", "start the game (empty seats get bots)")}, append(qrKey, st.k1("I", "rules"), st.k1("Q", "leave"))...), w)
-	} else {
+	km := tableKeys
+	keys := []bkey.Binding{as(km.Start, "start the game (empty seats get bots)")}
+	if !t.isHost() {
 		host := ts.Host
 		if host == "" {
 			host = "the host"
 		}
-		keys = keyBar(append([]string{fmt.Sprintf("Waiting for %s to start the game.", host)}, append(qrKey, st.k1("I", "rules"), st.k1("Q", "leave"))...), w)
+		keys = []bkey.Binding{note(fmt.Sprintf("Waiting for %s to start the game.", host))}
 	}
-	bottom := []string{st.ruleLine(w), t.statusLine(w), keys}
+	if ts.Web != "" {
+		keys = append(keys, as(km.Web, "QR for phones"))
+	}
+	keys = append(keys, appKeys.Rules, km.Leave)
+	bottom := []string{st.ruleLine(w), t.statusLine(w), st.keyBar(w, keys...)}
 	if ev := t.eveningBlock(w, e.h-len(top)-len(bottom)-1); len(ev) > 0 {
 		top = append(top, "")
 		top = append(top, ev...)
@@ -308,15 +309,16 @@ func (t *tableModel) resultTable(v *engine.View, rated bool) []string {
 
 func (t *tableModel) resultKeys(w int) []string {
 	st := t.env.st
-	keys := []string{}
+	km := tableKeys
+	var keys []bkey.Binding
 	if t.isHost() && !t.closed {
-		keys = append(keys, st.k1("N", "new game with the same seats"))
+		keys = append(keys, km.Again)
 	}
 	if t.v() != nil {
-		keys = append(keys, st.k1("S", "share"))
+		keys = append(keys, km.Share)
 	}
-	keys = append(keys, st.k1("I", "rules"), st.k1("L", "lobby"), st.k1("Q", "quit"))
-	return []string{st.ruleLine(w), keyBar(keys, w)}
+	keys = append(keys, appKeys.Rules, km.Lobby, as(km.Leave, "quit"))
+	return []string{st.ruleLine(w), st.keyBar(w, keys...)}
 }
 
 // minutes is a game's length as a player says it.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	bkey "charm.land/bubbles/v2/key"
+
 	"github.com/bullshit-game/bullshit/engine"
 )
 
@@ -47,31 +49,20 @@ func (b *rulesBuilder) line(s string) { b.out = append(b.out, s) }
 // para is one paragraph, wrapped to the width; continuation lines are
 // indented two.
 func (b *rulesBuilder) para(parts ...string) {
-	text := strings.Join(nonEmpty(parts), " ")
-	cur, lead := "", ""
-	for _, word := range strings.Fields(text) {
-		if cur != lead && width(cur)+1+width(word) > b.w {
-			b.out = append(b.out, cur)
-			cur, lead = "  ", "  "
-		}
-		if cur != lead {
-			cur += " "
-		}
-		cur += word
-	}
-	if cur != lead {
-		b.out = append(b.out, cur)
+	if text := strings.Join(strings.Fields(strings.Join(parts, " ")), " "); text != "" {
+		b.out = append(b.out, hang("", "  ", text, b.w)...)
 	}
 }
 
 // item is a paragraph under a lead-in, as "  - add …".
 func (b *rulesBuilder) item(text string) { b.out = append(b.out, wrap("  - ", text, b.w)...) }
 
-// keys lays the key names out on as few lines as fit, after "Keys  ".
-func (b *rulesBuilder) keys(items []string) {
+// keys lays the keys out on as few lines as fit, after "Keys  ".
+func (b *rulesBuilder) keys(items []bkey.Binding) {
 	const lead = "Keys  "
 	cur := lead
-	for _, it := range items {
+	for _, k := range items {
+		it := bar(plainKeys, k)
 		if cur != lead && width(cur)+3+width(it) > b.w {
 			b.out = append(b.out, cur)
 			cur = strings.Repeat(" ", len(lead))
@@ -82,16 +73,6 @@ func (b *rulesBuilder) keys(items []string) {
 		cur += it
 	}
 	b.out = append(b.out, cur)
-}
-
-func nonEmpty(parts []string) []string {
-	out := parts[:0:0]
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // rulesTitle names the preset the rules started from (only a label: the
@@ -389,35 +370,36 @@ func secs(d time.Duration) string {
 
 // rulesKeys are the keys of the moves this table has, as README's table
 // names them.
-func rulesKeys(r engine.Rules) []string {
-	k := []string{"← → move", "space pick"}
+func rulesKeys(r engine.Rules) []bkey.Binding {
+	t := tableKeys
+	k := []bkey.Binding{t.Left, as(t.Pick, "pick")}
 	if r.Doubt {
-		k = append(k, "R rank", "C play or add")
+		k = append(k, as(t.Rank, "rank"), as(t.Claim, "play or add"))
 		if r.CountLies {
-			k = append(k, "+ − count")
+			k = append(k, as(t.More, "count"))
 		}
 		if r.Quads {
-			k = append(k, "4 four of a kind")
+			k = append(k, as(t.Quads, "four of a kind"))
 		}
-		k = append(k, "D doubt", "V believe", "K skip")
+		k = append(k, t.Doubt, t.Believe, t.Skip)
 	} else {
-		k = append(k, "C claim")
+		k = append(k, as(t.Claim, "claim"))
 		if r.Sequence == engine.SeqFree || r.Sequence == engine.SeqNear || r.Sequence == engine.SeqNearStrict {
-			k = append(k, "R rank")
+			k = append(k, as(t.Rank, "rank"))
 		}
 		if r.CountLies {
-			k = append(k, "+ − count")
+			k = append(k, as(t.More, "count"))
 		}
 		if r.Sneak > 0 && !r.CountLies {
-			k = append(k, "S sneak")
+			k = append(k, as(t.Sneak, "sneak"))
 		}
 		if r.Quads {
-			k = append(k, "4 four of a kind")
+			k = append(k, as(t.Quads, "four of a kind"))
 		}
-		k = append(k, "B Bullshit!", "G let it go")
+		k = append(k, t.Call, t.Pass)
 		if r.Sneak > 0 {
-			k = append(k, "H hand over")
+			k = append(k, as(t.HandOver, "hand over"))
 		}
 	}
-	return append(k, "O sort", "? help", "Q leave")
+	return append(k, t.Sort, t.Help, t.Leave)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	bkey "charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -16,29 +17,21 @@ type rulesPage struct {
 	from  int // the screen under it
 	rules engine.Rules
 	seats int
-	note  string // what the rules are of, when not a table's own
-	top   int    // the first line shown
-	key   string // the key that opened it, which closes it too
+	note  string       // what the rules are of, when not a table's own
+	top   int          // the first line shown
+	key   bkey.Binding // the key that opened it, which closes it too
 }
-
-// rulesKey is the key that opens the rules screen in the lobby, the
-// waiting room, the table and the result sheet; rulesFormKey the form's
-// (letters there are typed into the text fields).
-const (
-	rulesKey     = "i"
-	rulesFormKey = "ctrl+r"
-)
 
 // openRules opens the rules screen for rules at a table of seats (0: not
 // known).
-func (a *App) openRules(r engine.Rules, seats int, note, key string) {
-	a.rules = rulesPage{open: true, from: a.screen, rules: r, seats: seats, note: note, key: key}
+func (a *App) openRules(r engine.Rules, seats int, note string, opener bkey.Binding) {
+	a.rules = rulesPage{open: true, from: a.screen, rules: r, seats: seats, note: note, key: opener}
 }
 
 // tableRules opens the rules of the table we sit at.
 func (a *App) tableRules() {
 	ts := a.table.u.Table
-	a.openRules(ts.Rules, len(ts.Seats), "", rulesKey)
+	a.openRules(ts.Rules, len(ts.Seats), "", appKeys.Rules)
 }
 
 // lobbyRules opens the rules of the table chosen in the lobby: the lobby
@@ -50,11 +43,11 @@ func (a *App) lobbyRules() {
 			r = engine.Standard()
 		}
 		note := fmt.Sprintf("The %s preset, as %s plays it unless the host changed a rule: sit down and press I for the table's own.", r.Preset, t.Name)
-		a.openRules(r, t.Seats, note, rulesKey)
+		a.openRules(r, t.Seats, note, appKeys.Rules)
 		return
 	}
 	set := quickSolo(a.env.cfg)
-	a.openRules(set.Rules, set.Seats, "The game P deals here: you and bots.", rulesKey)
+	a.openRules(set.Rules, set.Seats, "The game P deals here: you and bots.", appKeys.Rules)
 }
 
 // formRules opens the rules the form would set the table up with.
@@ -64,7 +57,7 @@ func (a *App) formRules() {
 		a.form.err = err.Error()
 		return
 	}
-	a.openRules(set.Rules, set.Seats, "The rules this form sets the table up with.", rulesFormKey)
+	a.openRules(set.Rules, set.Seats, "The rules this form sets the table up with.", appKeys.FormRules)
 }
 
 // rulesLines are the lines under the title, wrapped to the screen.
@@ -99,28 +92,29 @@ func (a *App) rulesRoom() int {
 
 // rulesPageKey handles a key on the rules screen: ↑↓ scroll, Esc, Q or the
 // key that opened it go back.
-func (a *App) rulesPageKey(k string) tea.Cmd {
+func (a *App) rulesPageKey(k tea.KeyPressMsg) tea.Cmd {
 	p := &a.rules
+	km := rulesPageKeys
 	_, body := a.rulesLines()
 	room := a.rulesRoom()
 	last := max(len(body)-room, 0)
-	switch k {
-	case "esc", "q", p.key:
+	switch {
+	case bkey.Matches(k, km.Back, p.key):
 		p.open = false
 		if p.from == scrTable && a.table == nil {
 			a.screen = scrLobby
 		}
-	case "up", "k":
+	case bkey.Matches(k, km.Up):
 		p.top--
-	case "down", "j", "enter":
+	case bkey.Matches(k, km.Down):
 		p.top++
-	case "pgup":
+	case bkey.Matches(k, km.PgUp):
 		p.top -= room
-	case "pgdown", "space":
+	case bkey.Matches(k, km.PgDown):
 		p.top += room
-	case "home":
+	case bkey.Matches(k, km.Home):
 		p.top = 0
-	case "end":
+	case bkey.Matches(k, km.End):
 		p.top = last
 	}
 	p.top = max(0, min(p.top, last))
@@ -139,25 +133,24 @@ func (a *App) rulesView() string {
 	shown := body[p.top:min(len(body), p.top+room)]
 	top := append([]string{st.titleBar(title, "", w), st.ruleLine(w)}, shown...)
 
-	back := "I"
-	if p.key == rulesFormKey {
-		back = "^R"
-	}
-	var keys []string
+	back := p.key.Help().Key
+	var keys []bkey.Binding
 	if last > 0 {
-		keys = append(keys, st.k1("↑↓", "scroll"))
+		keys = append(keys, rulesPageKeys.Up)
 		switch {
 		case p.top < last:
-			keys = append(keys, st.r(st.faint, fmt.Sprintf("▼ %d more", last-p.top)))
+			keys = append(keys, note(st.r(st.faint, fmt.Sprintf("▼ %d more", last-p.top))))
 		default:
-			keys = append(keys, st.r(st.faint, "(the end)"))
+			keys = append(keys, note(st.r(st.faint, "(the end)")))
 		}
 	}
-	keys = append(keys, st.k1(back+"/Esc", "back"))
+	closer := p.key
+	closer.SetHelp(back+"/Esc", "back")
+	keys = append(keys, closer)
 	bottom := []string{st.ruleLine(w)}
 	if p.from == scrTable && a.table != nil {
 		bottom = append(bottom, a.table.waitsNote(back))
 	}
-	bottom = append(bottom, keyBar(keys, w))
+	bottom = append(bottom, st.keyBar(w, keys...))
 	return screen(top, bottom, w, e.h)
 }

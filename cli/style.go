@@ -3,6 +3,7 @@ package cli
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -32,12 +33,22 @@ type styles struct {
 	main    lipgloss.Style // the main move of the dock
 	hint    lipgloss.Style // first-run hints
 	refusal lipgloss.Style
+	keys    help.Model // bars of keys: "W watch"
+	moves   help.Model // the dock's moves and help's keys: "B  Bullshit!"
 }
 
 func newStyles(plain bool) styles {
-	if plain {
-		return styles{plain: true}
+	s := styles{plain: true}
+	if !plain {
+		s = colours()
 	}
+	s.keys = keyHelp(s.key, "  ", false)
+	s.moves = keyHelp(s.key, "   ", true)
+	return s
+}
+
+// colours are the looks where the terminal shows them.
+func colours() styles {
 	c := lipgloss.Color
 	return styles{
 		bar:     lipgloss.NewStyle().Bold(true).Foreground(c("#f5f5f5")).Background(c("#3b3b58")),
@@ -119,27 +130,6 @@ func (s styles) ruleLine(w int) string { return s.r(s.rule, strings.Repeat("─"
 // titleBar is the top line: left and right text on a full-width bar.
 func (s styles) titleBar(left, right string, w int) string {
 	return s.r(s.bar, spread(" "+left, right+" ", w))
-}
-
-// keyed is a key and what it does: "B  Bullshit!".
-func (s styles) keyed(k, label string) string {
-	return s.r(s.key, k) + "  " + label
-}
-
-// k1 is a key and what it does in a bar of keys: "W watch".
-func (s styles) k1(k, label string) string {
-	return s.r(s.key, k) + " " + label
-}
-
-// keyBar lays out a bar of keys in w columns, closing up the gaps before
-// anything is cut.
-func keyBar(items []string, w int) string {
-	for _, f := range []struct{ lead, sep string }{{" ", "  "}, {"", "  "}, {"", " "}} {
-		if s := f.lead + strings.Join(items, f.sep); width(s) <= w {
-			return s
-		}
-	}
-	return strings.Join(items, " ")
 }
 
 // stripANSI removes escape codes: the text a test reads.

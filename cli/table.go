@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	bkey "charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/bullshit-game/bullshit/cli/rating"
@@ -117,14 +118,6 @@ func (t *tableModel) name(s int) string {
 		return t.u.Table.Seats[s].Name
 	}
 	return fmt.Sprintf("Seat %d", s+1)
-}
-
-// possessive is "your" or "Cleo's".
-func (t *tableModel) possessive(s int) string {
-	if s == t.me() {
-		return "your"
-	}
-	return t.name(s) + "'s"
 }
 
 // say puts a line in the status bar for a few seconds.
@@ -503,10 +496,11 @@ func (t *tableModel) left() time.Duration {
 }
 
 // key handles a key at the table.
-func (t *tableModel) key(k string) tea.Cmd {
+func (t *tableModel) key(k tea.KeyPressMsg) tea.Cmd {
+	km := tableKeys
 	if t.confirm {
 		t.confirm = false
-		if k == "y" || k == "enter" {
+		if bkey.Matches(k, km.Yes) {
 			return func() tea.Msg { return leaveMsg{} }
 		}
 		return nil
@@ -515,29 +509,29 @@ func (t *tableModel) key(k string) tea.Cmd {
 		return t.helpKey(k)
 	}
 	if t.qr {
-		if k == "w" || k == "esc" || k == "q" {
+		if bkey.Matches(k, km.Web, km.Esc, km.Leave) {
 			t.qr = false
 		}
 		return nil
 	}
-	switch k {
-	case "?":
+	switch {
+	case bkey.Matches(k, km.Help):
 		t.help = true
 		return nil
-	case "w":
+	case bkey.Matches(k, km.Web):
 		if t.u.Table.Web == "" {
 			t.say("Phones can't join this table: it has no web address.", true)
 			return nil
 		}
 		t.qr = true
 		return nil
-	case "q", "esc":
-		if k == "esc" && t.hint != "" {
+	case bkey.Matches(k, km.Leave, km.Esc):
+		if bkey.Matches(k, km.Esc) && t.hint != "" {
 			t.hint = ""
 			return nil
 		}
 		if t.over() || t.v() == nil && t.u.Table.Phase != node.PhasePlaying {
-			if k == "q" && t.over() {
+			if bkey.Matches(k, km.Leave) && t.over() {
 				return func() tea.Msg { return leaveMsg{quit: true} }
 			}
 			return func() tea.Msg { return leaveMsg{} }
@@ -555,74 +549,77 @@ func (t *tableModel) key(k string) tea.Cmd {
 }
 
 // gameKey is a key pressed during a game: one case per key of the help
-// bar, the longer ones in a …Key method each.
-func (t *tableModel) gameKey(k string) tea.Cmd {
+// screen, the longer ones in a …Key method each.
+func (t *tableModel) gameKey(k tea.KeyPressMsg) tea.Cmd {
 	v := t.v()
 	c := t.can()
 	me := t.me()
-	switch k {
-	case "left":
-		if t.cursor > 0 {
-			t.cursor--
-		}
-	case "right":
-		if t.cursor < len(t.hand)-1 {
-			t.cursor++
-		}
-	case "home":
+	km := tableKeys
+	switch {
+	case bkey.Matches(k, km.Left):
+		t.cursor = moved(t.cursor, -1, len(t.hand))
+	case bkey.Matches(k, km.Right):
+		t.cursor = moved(t.cursor, 1, len(t.hand))
+	case bkey.Matches(k, km.Home):
 		t.cursor = 0
-	case "end":
+	case bkey.Matches(k, km.End):
 		t.cursor = max(len(t.hand)-1, 0)
-	case "space", "up", "down":
+	case bkey.Matches(k, km.Pick, km.PickUp, km.Drop):
 		if t.cursor < len(t.picked) {
-			switch k {
-			case "space":
+			switch {
+			case bkey.Matches(k, km.Pick):
 				t.picked[t.cursor] = !t.picked[t.cursor]
-			case "up":
+			case bkey.Matches(k, km.PickUp):
 				t.picked[t.cursor] = true
-			case "down":
+			default:
 				t.picked[t.cursor] = false
 			}
 		}
 		t.sneak = min(t.sneak, t.maxSneak())
-	case "x":
+	case bkey.Matches(k, km.Clear):
 		t.clearPicks()
 		t.sneak, t.extra = 0, 0
-	case "o":
+	case bkey.Matches(k, km.Sort):
 		t.resort()
-	case "s":
+	case bkey.Matches(k, km.Sneak):
 		t.sneakKey()
-	case "+", "=", "-", "_":
-		t.extraKey(k)
-	case "r":
+	case bkey.Matches(k, km.More):
+		t.extraKey(1)
+	case bkey.Matches(k, km.Fewer):
+		t.extraKey(-1)
+	case bkey.Matches(k, km.Rank):
 		if !c.Choose {
 			t.say("The rank is set: you claim "+v.Rank.Word(2)+".", false)
 			return nil
 		}
 		i := slices.Index(c.Ranks, t.rank)
 		t.rank = c.Ranks[(i+1)%len(c.Ranks)]
-	case "h":
+	case bkey.Matches(k, km.HandOver):
 		if c.Give {
 			return t.handOver()
 		}
-	case "c", "enter":
-		return t.playKey(k, c)
-	case "b", "g":
+	case bkey.Matches(k, km.Claim, km.Enter):
+		return t.playKey(bkey.Matches(k, km.Claim), c)
+	case bkey.Matches(k, km.Call, km.Pass):
 		if !c.Call {
 			t.say(t.cantCall(), true)
 			return nil
 		}
 		move := engine.MoveCall
-		if k == "g" {
+		if bkey.Matches(k, km.Pass) {
 			move = engine.MovePass
 		}
 		if t.hint == HintWindow {
 			t.hint = ""
 		}
 		return send(t.sess, engine.Command{Move: move, Seat: me, No: v.Window.No, Rank: engine.NoRank})
-	case "d", "v", "k":
-		return t.judgeKey(k, c)
-	case "4":
+	case bkey.Matches(k, km.Doubt):
+		return t.judgeKey(engine.MoveDoubt, c)
+	case bkey.Matches(k, km.Believe):
+		return t.judgeKey(engine.MoveBelieve, c)
+	case bkey.Matches(k, km.Skip):
+		return t.judgeKey(engine.MoveSkip, c)
+	case bkey.Matches(k, km.Quads):
 		return t.quadsKey(c)
 	}
 	return nil
@@ -663,28 +660,26 @@ func (t *tableModel) sneakKey() {
 	}
 }
 
-// extraKey is + or -: how many more or fewer cards to claim than put down.
-func (t *tableModel) extraKey(k string) {
+// extraKey is + or - (d): how many more or fewer cards to claim than put
+// down.
+func (t *tableModel) extraKey(d int) {
 	v := t.v()
 	if !v.Rules.CountLies {
 		return
 	}
-	if k == "+" || k == "=" {
-		t.extra++
-	} else {
-		t.extra--
-	}
+	t.extra += d
 	t.extra = max(min(t.extra, v.Cap-t.nPicked()), 1-t.nPicked())
 }
 
-// playKey is C or Enter: put the picked cards down, or hand one over.
-func (t *tableModel) playKey(k string, c can) tea.Cmd {
+// playKey is C or Enter: put the picked cards down, or hand one over; C
+// (loud) says why not when it isn't your turn.
+func (t *tableModel) playKey(loud bool, c can) tea.Cmd {
 	me := t.me()
 	if c.Give {
 		return t.handOver()
 	}
 	if !c.Play {
-		if k == "c" {
+		if loud {
 			t.say(t.notYourTurn(), true)
 		}
 		return nil
@@ -721,7 +716,7 @@ func (t *tableModel) playKey(k string, c can) tea.Cmd {
 }
 
 // judgeKey is D, V or K: doubt, believe or skip the play in front of you.
-func (t *tableModel) judgeKey(k string, c can) tea.Cmd {
+func (t *tableModel) judgeKey(move engine.Move, c can) tea.Cmd {
 	v := t.v()
 	me := t.me()
 	if !v.Rules.Doubt {
@@ -735,7 +730,6 @@ func (t *tableModel) judgeKey(k string, c can) tea.Cmd {
 		t.say("Wait: the cards are still being shown.", true)
 		return nil
 	}
-	move := map[string]engine.Move{"d": engine.MoveDoubt, "v": engine.MoveBelieve, "k": engine.MoveSkip}[k]
 	return send(t.sess, engine.Command{Move: move, Seat: me, No: v.No, Rank: engine.NoRank})
 }
 
@@ -832,9 +826,8 @@ func (t *tableModel) cantCall() string {
 	return "You can't call this play."
 }
 
-func (t *tableModel) waitingKey(k string) tea.Cmd {
-	switch k {
-	case "enter", "s":
+func (t *tableModel) waitingKey(k tea.KeyPressMsg) tea.Cmd {
+	if bkey.Matches(k, tableKeys.Start) {
 		if !t.isHost() {
 			t.say("Only the host starts the game.", true)
 			return nil
@@ -844,9 +837,10 @@ func (t *tableModel) waitingKey(k string) tea.Cmd {
 	return nil
 }
 
-func (t *tableModel) resultKey(k string) tea.Cmd {
-	switch k {
-	case "n":
+func (t *tableModel) resultKey(k tea.KeyPressMsg) tea.Cmd {
+	km := tableKeys
+	switch {
+	case bkey.Matches(k, km.Again):
 		if !t.isHost() {
 			t.say("Only the host can deal again; the host's N deals for everyone.", true)
 			return nil
@@ -859,9 +853,9 @@ func (t *tableModel) resultKey(k string) tea.Cmd {
 		// (onUpdate clears it then): a host action can be refused.
 		t.status = ""
 		return control(t.sess, "again")
-	case "l":
+	case bkey.Matches(k, km.Lobby):
 		return func() tea.Msg { return leaveMsg{} }
-	case "s":
+	case bkey.Matches(k, km.Share):
 		return t.share()
 	}
 	return nil
@@ -875,18 +869,19 @@ func (t *tableModel) isHost() bool {
 }
 
 // helpKey switches an assist (the digits) or closes help.
-func (t *tableModel) helpKey(k string) tea.Cmd {
+func (t *tableModel) helpKey(k tea.KeyPressMsg) tea.Cmd {
 	p := &t.env.prefs
-	switch k {
-	case "1":
+	sw := tableKeys.Assists
+	switch {
+	case bkey.Matches(k, sw[0]):
 		p.NoLight = !p.NoLight
-	case "2":
+	case bkey.Matches(k, sw[1]):
 		p.NoPick = !p.NoPick
-	case "3":
+	case bkey.Matches(k, sw[2]):
 		p.NoCount = !p.NoCount
-	case "4":
+	case bkey.Matches(k, sw[3]):
 		p.NoBell = !p.NoBell
-	case "5":
+	case bkey.Matches(k, sw[4]):
 		clear(t.env.hints)
 		return saveCmd(t.env.cfg.ProfileDir, HintsFile, copyHints(t.env.hints))
 	default:

@@ -21,6 +21,7 @@ type Link struct {
 	Term uint64 // the host term that recorded the step; 0 from a host older than the chain
 	Seal []byte // the commitment to its hidden cards, nil when it hides none
 	Sig  []byte // the term host's signature over the chain's hash here; nil when a later one vouches for it
+	Mark []byte // the seat's own signature of its move (gamewire: movesig.go); nil for the host's moves
 }
 
 // hostChain is a table's chain: a link and a hash per step of its log.
@@ -36,10 +37,11 @@ func (t *Table) chainReset() {
 }
 
 // chainAdd links step i (the log's last) into the chain: recorded in
-// term, with sig when it came signed from an earlier host.
-func (t *Table) chainAdd(i int, s engine.Step, term uint64, sig []byte) {
+// l.Term, with its host's signature when it came signed from an earlier
+// host, and its seat's when the seat signed the move.
+func (t *Table) chainAdd(i int, s engine.Step, l Link) {
 	p := public(s)
-	p.Link = Link{Term: max(term, 1), Sig: sig} // a table that was never elected is term 1's
+	p.Link = Link{Term: max(l.Term, 1), Sig: l.Sig, Mark: l.Mark} // a table that was never elected is term 1's
 	if h := hiddenCards(s); len(h) > 0 {
 		p.Link.Seal = gamewire.SealCards(t.seed, t.salt, i, h)
 	}
@@ -87,6 +89,35 @@ func wireSteps(ps []PubStep) []protocol.Step {
 	out := make([]protocol.Step, len(ps))
 	for i, p := range ps {
 		out[i] = wireStep(p)
+	}
+	return out
+}
+
+// seatKey is the key of the person at seat of seats, nil for a bot's seat
+// or a peer ID that names no key: what a seat's Mark is checked against.
+func seatKey(seats []SeatInfo, seat int) ed25519.PublicKey {
+	if seat < 0 || seat >= len(seats) || seats[seat].Bot != "" || seats[seat].Peer == "" {
+		return nil
+	}
+	id, err := protocol.ParsePeerID(seats[seat].Peer)
+	if err != nil {
+		return nil
+	}
+	pub, err := id.PublicKey()
+	if err != nil {
+		return nil
+	}
+	return pub
+}
+
+// markNames names the people of seats, "" for a bot's seat, for the
+// audit's words on the moves the host made in their name.
+func markNames(seats []SeatInfo) []string {
+	out := make([]string, len(seats))
+	for i, s := range seats {
+		if s.Bot == "" && s.Peer != "" {
+			out[i] = s.Name
+		}
 	}
 	return out
 }

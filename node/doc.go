@@ -45,8 +45,16 @@
 // longest that verifies and rebuilds whole, cut to its last signed step,
 // checks the combined cards against their seals, falls back to the next
 // journal when one doesn't replay, and signs its own term on from the old
-// host's last signed step. A move is still vouched for by the host, not by
-// the seat that made it (seats' own signatures are not kept).
+// host's last signed step. A move is vouched for by its seat too
+// (gamewire/movesig.go, protocol 1.6): a player signs what the table sees
+// of each move it makes, bound to the table and the deal; the host checks
+// that signature against the seat's peer key before it applies the move
+// (another's, or none from a player that signs, is refused) and keeps it in
+// the journal as the step's Mark; every player checks the Marks it is sent
+// and a new host refuses a journal with one that doesn't verify. A move in
+// a person's seat without one is the host's (a bot or the fallback while
+// they were away or out of time), and each audit counts those moves by
+// name: a host can't pass off a move of its own as a person's.
 //
 // What this protects against: a host that leaves (the lid closes) and a
 // single curious player (one share tells nothing of a card). What it does

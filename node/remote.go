@@ -7,6 +7,7 @@ package node
 import (
 	"bufio"
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -137,6 +138,9 @@ func dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrIn
 	}
 	r := &Remote{h: h, key: key, signer: signer, info: info, nick: nick, code: code, watch: watch, box: newMailbox(), seat: -1,
 		term: 1, OnFrame: onFrame, timing: tm.or(DefaultTiming())}
+	// The chain's steps are taken with r.mu held: the seats are read as
+	// the table names them then.
+	r.chain.SeatKey = func(seat int) ed25519.PublicKey { return seatKey(r.table.Seats, seat) }
 	if setup != nil {
 		setup(r)
 	}
@@ -498,6 +502,7 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 	if n := r.chain.RollNote(); n != "" {
 		res.Notes = append(res.Notes, n)
 	}
+	res.Notes = append(res.Notes, gamewire.MarkNotes(r.chain.Steps, markNames(r.table.Seats), r.seat)...)
 	if r.rerun {
 		res.Problems = append(res.Problems, rerunProblem)
 	}
@@ -596,19 +601,24 @@ func (r *Remote) reconnect() {
 // Updates delivers what our seat may see.
 func (r *Remote) Updates() <-chan Update { return r.box.out }
 
-// Send sends a move for our seat; the host's answer comes as an Update.
+// Send sends a move for our seat, signed as our seat's (gamewire:
+// movesig.go); the host's answer comes as an Update.
 func (r *Remote) Send(cmd engine.Command) error {
 	r.mu.Lock()
-	local := r.local
+	local, tid, commit, seat := r.local, r.tid, r.table.Commit, r.seat
 	r.mu.Unlock()
 	if local != nil {
 		return local.Send(cmd)
 	}
-	m := wireMove(cmd, r.Seat())
+	m := wireMove(cmd, seat)
 	if m == nil {
 		return errors.New("not a move")
 	}
-	return r.send(m)
+	key, err := edKey(r.key)
+	if err != nil {
+		return err
+	}
+	return r.send(gamewire.SignedMove(key, tid, commit, m))
 }
 
 // Control is a table action, which only the host may take. A player that

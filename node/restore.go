@@ -65,6 +65,12 @@ func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares ma
 	default:
 		_, err = gamewire.VerifyChain(rc.r.tid, rc.commit, journal, rc.keyOf)
 	}
+	if err == nil {
+		// A move in a seat's name that its person didn't sign, but says
+		// they did, is made up: the whole journal goes.
+		err = gamewire.CheckMarks(rc.r.tid, rc.commit, journal, 0,
+			func(seat int) ed25519.PublicKey { return seatKey(rc.table.Seats, seat) })
+	}
 	if err != nil {
 		rc.refused = append(rc.refused, fmt.Sprintf("%s: %v", peer.ID(from).ShortString(), err))
 	} else {
@@ -323,7 +329,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 		if l.Term == 0 {
 			l.Term = term
 		}
-		t.chainAdd(i, st, l.Term, l.Sig)
+		t.chainAdd(i, st, l)
 	}
 	t.cursor = make([]int, len(seats))
 	t.sent = make([][]engine.Event, len(seats))
@@ -409,7 +415,7 @@ func (t *Table) playOn(notice string) {
 	} else if ph := t.game.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
 		c := engine.Command{Move: engine.MoveResume, Seat: -1, Rank: engine.NoRank}
 		if ev, err := t.game.Apply(now, c); err == nil {
-			t.record(Entry{At: now, Cmd: &c})
+			t.record(Entry{At: now, Cmd: &c}, nil)
 			events = ev
 		}
 	}

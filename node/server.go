@@ -24,6 +24,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -163,6 +164,10 @@ func (l p2pLink) RemotePeer() peer.ID { return l.Conn().RemotePeer() }
 
 func (l p2pLink) Source() netip.Addr { return sourceOf(l.Stream) }
 
+// markedSince is the version from which a player signs its own moves
+// (gamewire: movesig.go); an older one's are kept unmarked, as the host's.
+var markedSince = protocol.MakeVersion(1, 6)
+
 type srvConn struct {
 	s    *Server
 	st   link
@@ -171,6 +176,7 @@ type srvConn struct {
 	wmu  sync.Mutex
 	w    *bufio.Writer
 	peer peer.ID
+	ver  protocol.Version // the version its hello spoke
 	seat int
 	sess *LocalSession
 	last TableState
@@ -291,7 +297,12 @@ func (s *Server) serve(st link, br *bufio.Reader, first *protocol.Envelope) {
 				c.refuse(protocol.CodeBadSeat, "You can only move for your own seat, "+strconv.Itoa(c.seat)+".", env.Seq)
 				continue
 			}
-			if err := s.tbl().Move(c.seat, cmd); err != nil {
+			sig := gamewire.MoveSig(m)
+			if sig == nil && c.ver >= markedSince {
+				c.refuse(protocol.CodeBadCommand, "Your move carries no signature of your seat: this table keeps only signed moves.", env.Seq)
+				continue
+			}
+			if err := s.tbl().MoveMarked(c.seat, cmd, sig); err != nil {
 				var ref *engine.Refusal
 				if errors.As(err, &ref) {
 					c.refuse(string(ref.Code), ref.Msg, env.Seq)
@@ -338,6 +349,7 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 			protocol.Current, hello.Version), env.Seq)
 		return errors.New("version")
 	}
+	c.ver = hello.Version
 	// Everything a peer sends that others will see is bounded where it
 	// enters: refused with the reason, before anything changes.
 	if err := protocol.CheckNick(hello.Nick); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -551,10 +552,19 @@ func (t *Table) EndEarly() (bool, error) {
 
 // Move applies a seat's command, as it arrives. A refusal goes back to the
 // seat's session; nothing changes.
-func (t *Table) Move(seatNo int, cmd engine.Command) error {
+func (t *Table) Move(seatNo int, cmd engine.Command) error { return t.MoveMarked(seatNo, cmd, nil) }
+
+// MoveMarked is a seat's move with its person's own signature of it
+// (gamewire.Mark, by the seat's peer key), kept in the journal as the
+// seat's word. A mark that doesn't verify refuses the move. Without one,
+// the move of the host's own seat is marked with the host's key.
+func (t *Table) MoveMarked(seatNo int, cmd engine.Command, mark []byte) error {
 	var err error
 	derr := t.do(func() {
-		err = t.apply(seatNo, cmd)
+		cmd.Seat = seatNo
+		if mark, err = t.markOf(seatNo, cmd, mark); err == nil {
+			err = t.apply(seatNo, cmd, mark)
+		}
 		var ref *engine.Refusal
 		if errors.As(err, &ref) && seatNo >= 0 && seatNo < len(t.seats) && t.seats[seatNo].box != nil {
 			u := Update{Refusal: ref, Table: t.state(seatNo), At: t.now()}
@@ -571,7 +581,9 @@ func (t *Table) Move(seatNo int, cmd engine.Command) error {
 	return err
 }
 
-func (t *Table) apply(seatNo int, cmd engine.Command) error {
+// apply applies a seat's move, mark its seat's signature of it (checked),
+// nil for a bot's or the host's fallback.
+func (t *Table) apply(seatNo int, cmd engine.Command, mark []byte) error {
 	if t.game == nil || t.phase == PhaseWaiting {
 		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "The game hasn't started."}
 	}
@@ -582,7 +594,7 @@ func (t *Table) apply(seatNo int, cmd engine.Command) error {
 	now := t.now()
 	ticked := t.game.Tick(now)
 	if len(ticked) > 0 {
-		t.record(Entry{At: now})
+		t.record(Entry{At: now}, nil)
 	}
 	if now < t.pause && HeldByReveal(cmd.Move) {
 		if len(ticked) > 0 {
@@ -602,9 +614,37 @@ func (t *Table) apply(seatNo int, cmd engine.Command) error {
 		return err
 	}
 	c := cmd
-	t.record(Entry{At: now, Cmd: &c})
+	t.record(Entry{At: now, Cmd: &c}, mark)
 	t.changed(append(ticked, events...))
 	return nil
+}
+
+// errBadMark refuses a move whose seat signature doesn't verify.
+var errBadMark = &engine.Refusal{Code: engine.CodeBadCommand,
+	Msg: "Your move's signature doesn't verify: the table keeps only moves signed by their seat."}
+
+// markOf is the seat's signature of cmd to keep: mark, checked against
+// the key of the seat's person; for the host's own seat, the host's.
+func (t *Table) markOf(seatNo int, cmd engine.Command, mark []byte) ([]byte, error) {
+	if seatNo < 0 || seatNo >= len(t.seats) {
+		return nil, nil // the engine refuses it
+	}
+	owner := t.seats[seatNo].owner
+	if mark == nil {
+		if owner == "local" && t.chain.key != nil {
+			return gamewire.Mark(t.chain.key, t.tid, t.commit, cmd), nil
+		}
+		return nil, nil
+	}
+	id, err := protocol.ParsePeerID(owner)
+	if err != nil {
+		return nil, errBadMark
+	}
+	pub, err := id.PublicKey()
+	if err != nil || !gamewire.MarkOK(pub, t.tid, t.commit, cmd, mark) {
+		return nil, errBadMark
+	}
+	return mark, nil
 }
 
 // HeldByReveal says whether the table refuses move m during the reveal
@@ -618,9 +658,9 @@ func HeldByReveal(m engine.Move) bool {
 	return false
 }
 
-func (t *Table) record(e Entry) {
+func (t *Table) record(e Entry, mark []byte) {
 	t.log = append(t.log, e)
-	t.chainAdd(len(t.log)-1, e, t.term, nil)
+	t.chainAdd(len(t.log)-1, e, Link{Term: t.term, Mark: mark})
 	t.split(len(t.log)-1, e)
 	if t.jour != nil {
 		if err := t.jour.Append(e); err != nil {
@@ -657,7 +697,7 @@ func (t *Table) tick() {
 	now := t.now()
 	events := t.game.Tick(now)
 	if len(events) > 0 {
-		t.record(Entry{At: now})
+		t.record(Entry{At: now}, nil)
 	}
 	t.changed(events)
 }
@@ -766,7 +806,7 @@ func (t *Table) botMove(seatNo int, b Player, key string, cmd engine.Command) {
 	if !t.stands(seatNo, b, key) {
 		return
 	}
-	err := t.apply(seatNo, cmd)
+	err := t.apply(seatNo, cmd, nil)
 	if err == nil {
 		return
 	}
@@ -778,7 +818,7 @@ func (t *Table) botMove(seatNo int, b Player, key string, cmd engine.Command) {
 	v := t.game.View(seatNo)
 	if !blocks(b) {
 		again, ok := rt.Retry(&v, err)
-		if !ok || t.apply(seatNo, again) != nil {
+		if !ok || t.apply(seatNo, again, nil) != nil {
 			t.botFallback(seatNo)
 		}
 		return
@@ -786,7 +826,7 @@ func (t *Table) botMove(seatNo int, b Player, key string, cmd engine.Command) {
 	go func() {
 		again, ok := rt.Retry(&v, err)
 		t.post(func() {
-			if t.stands(seatNo, b, key) && (!ok || t.apply(seatNo, again) != nil) {
+			if t.stands(seatNo, b, key) && (!ok || t.apply(seatNo, again, nil) != nil) {
 				t.botFallback(seatNo)
 			}
 		})
@@ -810,7 +850,7 @@ func (t *Table) fallback(seatNo int, notice string) {
 		if notice != "" {
 			t.notice = notice
 		}
-		t.apply(seatNo, fb)
+		t.apply(seatNo, fb, nil)
 	}
 }
 

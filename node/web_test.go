@@ -25,6 +25,7 @@ import (
 	"github.com/libp2p/go-libp2p/x/rate"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/webwire"
 	"github.com/bullshit-game/bullshit/node/webwire/coderws"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -248,13 +249,17 @@ func (p *phone) readLoop() {
 func (p *phone) Updates() <-chan Update { return p.box.out }
 func (p *phone) Send(c engine.Command) error {
 	p.mu.Lock()
-	seat := p.seat
+	seat, tid, commit := p.seat, p.tid, p.table.Commit
 	p.mu.Unlock()
 	m := wireMove(c, seat)
 	if m == nil {
 		return errors.New("not a move")
 	}
-	return p.send(m)
+	key, err := edKey(p.key)
+	if err != nil {
+		return err
+	}
+	return p.send(gamewire.SignedMove(key, tid, commit, m))
 }
 func (p *phone) Control(string) error { return errors.New("a phone doesn't host") }
 func (p *phone) Close() error         { p.send(protocol.Leave{}); return p.ws.CloseNow() }

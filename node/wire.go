@@ -57,7 +57,7 @@ func wireUpdate(u *Update) protocol.Update {
 
 func wireStep(p PubStep) protocol.Step {
 	w := protocol.Step{At: int64(p.At), Tick: p.Cmd == nil, Rank: protocol.NoRank, Hidden: p.Hidden,
-		Term: p.Link.Term, Seal: p.Link.Seal, Sig: p.Link.Sig}
+		Term: p.Link.Term, Seal: p.Link.Seal, Sig: p.Link.Sig, Mark: p.Link.Mark}
 	if c := p.Cmd; c != nil {
 		w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, wireCards(c.Cards), c.Claim, int8(c.Rank), c.No
 	}
@@ -67,7 +67,7 @@ func wireStep(p PubStep) protocol.Step {
 func engPubSteps(ws []protocol.Step) []PubStep {
 	out := make([]PubStep, len(ws))
 	for i, st := range engSteps(ws) {
-		out[i] = PubStep{Step: st, Hidden: ws[i].Hidden, Link: Link{Term: ws[i].Term, Seal: ws[i].Seal, Sig: ws[i].Sig}}
+		out[i] = PubStep{Step: st, Hidden: ws[i].Hidden, Link: Link{Term: ws[i].Term, Seal: ws[i].Seal, Sig: ws[i].Sig, Mark: ws[i].Mark}}
 	}
 	return out
 }

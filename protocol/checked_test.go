@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -44,7 +45,7 @@ func TestOpenCheckedRefusesBeforeVerifying(t *testing.T) {
 	data := mustSeal(t, alice, 7, Call{No: 3, Seat: 1})
 	var seen Header
 	env, err := OpenChecked(data, aliceID, func(h *Header) error { seen = *h; return nil })
-	if err != nil || env.Msg != (Call{No: 3, Seat: 1}) {
+	if err != nil || !reflect.DeepEqual(env.Msg, Call{No: 3, Seat: 1}) {
 		t.Fatalf("OpenChecked = %+v, %v", env, err)
 	}
 	if seen.Sender != aliceID || seen.Table != testTable || seen.Term != 3 || seen.Seq != 7 || seen.Type != TypeCall || seen.Body == 0 {

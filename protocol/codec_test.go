@@ -90,12 +90,13 @@ func TestBodyIsPlainMsgpack(t *testing.T) {
 		Cards    []byte
 		Claim    int
 		Rank     int8
+		Sig      []byte
 	}
 	p := sampleOf(t, TypePlay).(Play)
 	var buf bytes.Buffer
 	e := msgpack.NewEncoder(&buf)
 	e.UseCompactInts(true)
-	if err := e.Encode(play{No: p.No, Seat: p.Seat, Cards: p.Cards, Claim: p.Claim, Rank: p.Rank}); err != nil {
+	if err := e.Encode(play{No: p.No, Seat: p.Seat, Cards: p.Cards, Claim: p.Claim, Rank: p.Rank, Sig: p.Sig}); err != nil {
 		t.Fatal(err)
 	}
 	ours, _ := Encode(p)
@@ -141,7 +142,7 @@ func TestDecodeRefusals(t *testing.T) {
 		{"bytes for a string", TypeLeave, mp(t, []any{[]byte("x")}), ErrMalformed, "Reason"},
 		{"int for a bool", TypeHello, mp(t, []any{256, "bob", -1, 1, nil}), ErrMalformed, "Watch"},
 		{"array of ints for bytes", TypePlay, mp(t, []any{41, 2, []int{1, 2}, 2, -1}), ErrMalformed, "Cards"},
-		{"ext", TypePlay, mp(t, []any{41, 2, []byte{}, 2, -1, msgpack.RawMessage{0xd4, 1, 1}}), ErrMalformed, ""},
+		{"ext", TypePlay, mp(t, []any{41, 2, []byte{}, 2, -1, msgpack.RawMessage{0xd4, 1, 1}}), ErrMalformed, "Sig"},
 		// Integers out of their field's range are refused, never truncated.
 		{"rank over int8", TypePlay, mp(t, []any{41, 2, []byte{}, 2, 200}), ErrMalformed, "Rank"},
 		{"negative uint", TypeRefusal, mp(t, []any{"x", "y", -1}), ErrMalformed, "Ref"},
@@ -176,12 +177,12 @@ func TestDecodeRefusals(t *testing.T) {
 
 // A newer minor version may append fields; this one skips them.
 func TestDecodeSkipsFieldsFromANewerMinor(t *testing.T) {
-	body := mp(t, []any{41, 2, []byte{0, 13}, 2, -1, "new", map[string]any{"x": []any{1, nil, true, 2.5}}})
+	body := mp(t, []any{41, 2, []byte{0, 13}, 2, -1, []byte{7}, "new", map[string]any{"x": []any{1, nil, true, 2.5}}})
 	m, err := Decode(TypePlay, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Play{No: 41, Seat: 2, Cards: []Card{0, 13}, Claim: 2, Rank: -1}
+	want := Play{No: 41, Seat: 2, Cards: []Card{0, 13}, Claim: 2, Rank: -1, Sig: []byte{7}}
 	if !reflect.DeepEqual(m, want) {
 		t.Errorf("got %#v, want %#v", m, want)
 	}

@@ -38,6 +38,6 @@ func Example() {
 	env, _ = protocol.Open(data, from)
 	fmt.Println(errors.Is(replay.Check(env.Sender, env.Term, env.Seq), protocol.ErrReplay))
 	// Output:
-	// seat 2 plays 2 cards after play 4 (135 bytes)
+	// seat 2 plays 2 cards after play 4 (136 bytes)
 	// true
 }

@@ -44,10 +44,11 @@ func frozenEnvelopes(t testing.TB) (names []string, env map[string][]byte) {
 // grownSince11 are the types whose bodies a later minor version appended a
 // field to (1.2: Hello.WebAddr, Player.Web, Settings.CallWindow; 1.3:
 // Challenge.Share, Seated.Proof for the CPace join; 1.5: Step.Term, Seal
-// and Sig, so every message carrying steps): sealed again they carry it,
-// so they are only opened.
+// and Sig, so every message carrying steps; 1.6: every move's Sig and
+// Step.Mark): sealed again they carry it, so they are only opened.
 var grownSince11 = map[Type]bool{TypeHello: true, TypeLobby: true, TypeStart: true, TypeChallenge: true, TypeSeated: true,
-	TypeAudit: true, TypeUpdate: true, TypeState: true}
+	TypeAudit: true, TypeUpdate: true, TypeState: true,
+	TypePlay: true, TypeCall: true, TypePass: true, TypeGive: true, TypeQuads: true, TypeDoubt: true, TypeBelieve: true, TypeSkip: true}
 
 // A 1.1 peer's envelopes open, name alice as their sender, and sealing what
 // they hold again at 1.1 with alice's key gives the very same bytes: same

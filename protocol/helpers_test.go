@@ -118,6 +118,10 @@ func samples() []sample {
 				{Key: "peer:" + bobID.String(), Name: "bob", Games: 2, Wins: 1, Halves: 9, Places: []int{1, 2}},
 				{Key: "bot:2:medium", Name: "Cleo", Bot: "medium", Games: 2, Wins: 1, Halves: 7, Places: []int{2, 1}},
 			}}}},
+		// 1.6: a move signed by its seat, and a journal step keeping it.
+		{"play-signed", Play{No: 41, Seat: 2, Cards: []Card{0, 13}, Claim: 2, Rank: NoRank, Sig: bytes.Repeat([]byte{0xa5}, 64)}},
+		{"state-marked", State{Term: 4, No: 10, Steps: []Step{{At: 1500000000, Move: 1, Seat: 2, Claim: 2, Rank: -1, No: 41, Hidden: 2,
+			Term: 3, Seal: hash[:], Sig: bytes.Repeat([]byte{0x5a}, 64), Mark: bytes.Repeat([]byte{0xa5}, 64)}}}},
 	}
 }
 

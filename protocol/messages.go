@@ -215,28 +215,33 @@ type Leave struct {
 //
 // Every move names the play it is about (No) so the host can refuse a move
 // made on a stale view, and the seat it is for (the host checks it against
-// the sender).
+// the sender). Since protocol 1.6 a move carries Sig, the seat's own
+// signature of what the table sees of it (node/gamewire: movesig.go); the
+// host checks it and keeps it in its journal as the seat's word.
 
 // Play puts Cards face down. No is the number of the last play the player
-// saw.
+// saw (since 1.6 kept in the journal: the seat's signature names it).
 type Play struct {
 	No    int
 	Seat  int
 	Cards []Card
-	Claim int  // cards claimed; 0 means as many as placed
-	Rank  int8 // the rank claimed (V1, V4, V15); NoRank for the required one
+	Claim int    // cards claimed; 0 means as many as placed
+	Rank  int8   // the rank claimed (V1, V4, V15); NoRank for the required one
+	Sig   []byte `protocol:"optional"` // the seat's signature of the move (1.6)
 }
 
 // Call calls "Bullshit!" on play No.
 type Call struct {
 	No   int
 	Seat int
+	Sig  []byte `protocol:"optional"` // the seat's signature of the move (1.6)
 }
 
 // Pass lets play No go.
 type Pass struct {
 	No   int
 	Seat int
+	Sig  []byte `protocol:"optional"` // the seat's signature of the move (1.6)
 }
 
 // Give hands a card over after catching a sneak (V14).
@@ -244,6 +249,7 @@ type Give struct {
 	No    int
 	Seat  int
 	Cards []Card
+	Sig   []byte `protocol:"optional"` // the seat's signature of the move (1.6)
 }
 
 // Quads lays a true four of a kind out of the game (V9).
@@ -251,24 +257,28 @@ type Quads struct {
 	No    int
 	Seat  int
 	Cards []Card
+	Sig   []byte `protocol:"optional"` // the seat's signature of the move (1.6)
 }
 
 // Doubt doubts play No (V15).
 type Doubt struct {
 	No   int
 	Seat int
+	Sig  []byte `protocol:"optional"` // the seat's signature of the move (1.6)
 }
 
 // Believe believes play No (V15).
 type Believe struct {
 	No   int
 	Seat int
+	Sig  []byte `protocol:"optional"` // the seat's signature of the move (1.6)
 }
 
 // Skip skips after play No (V15).
 type Skip struct {
 	No   int
 	Seat int
+	Sig  []byte `protocol:"optional"` // the seat's signature of the move (1.6)
 }
 
 // ---- The host's answers ----
@@ -571,6 +581,10 @@ type Step struct {
 	Term uint64 `protocol:"optional"`
 	Seal []byte `protocol:"optional"`
 	Sig  []byte `protocol:"optional"`
+	// Mark is the seat's own signature of its move, as the host got it
+	// (since 1.6; node/gamewire: movesig.go); none on a tick, a bot's
+	// move, or one the host made for an away or timed-out person.
+	Mark []byte `protocol:"optional"`
 }
 
 // Hidden are the face-down cards of play No.

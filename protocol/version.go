@@ -5,14 +5,15 @@ import "strconv"
 // Version is a protocol version, major<<8 | minor.
 type Version uint16
 
-// Current is the version this package speaks: 1.5 (1.1 added Lobby.Evening
+// Current is the version this package speaks: 1.6 (1.1 added Lobby.Evening
 // and StepShare.K; 1.2 Hello.WebAddr, Player.Web and Player.WebAddr, and
 // CodeNotHost, for phones at the table, and Settings.CallWindow; 1.3 proves join codes with CPace:
 // Hello.Nonce and Hello.Share, Challenge.Share, Seated.Proof; 1.4 the deal's
 // coin toss: Toss, NonceCommit, NonceReveal and Lobby.Nonces; 1.5
 // Lobby.Commits, so that spectators audit the toss too, and the journal's
-// signed chain: Step.Term, Step.Seal and Step.Sig).
-const Current Version = 1<<8 | 5
+// signed chain: Step.Term, Step.Seal and Step.Sig; 1.6 a seat's signature of its own
+// move: the moves' Sig and Step.Mark).
+const Current Version = 1<<8 | 6
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }

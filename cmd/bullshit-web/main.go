@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/node/webclient"
+	"github.com/bullshit-game/bullshit/node/webwire/jsthrow"
 )
 
 const (
@@ -62,16 +63,8 @@ func (session) Get(k string) string {
 }
 
 func (session) Set(k, v string) (err error) {
-	defer func() {
-		// setItem throws when the storage is full.
-		if r := recover(); r != nil {
-			jerr, ok := r.(js.Error)
-			if !ok {
-				panic(r)
-			}
-			err = jerr
-		}
-	}()
+	// setItem throws when the storage is full.
+	defer jsthrow.Catch(&err)
 	js.Global().Get("sessionStorage").Call("setItem", k, v)
 	return nil
 }
@@ -211,16 +204,8 @@ func main() {
 // own JSON.parse: encoding/json would be a sixth of the page's download.
 // A field missing or null stays zero; one of the wrong type is an error.
 func moveOf(s string) (m webclient.Move, err error) {
-	defer func() {
-		// JSON.parse throws on what isn't JSON.
-		if r := recover(); r != nil {
-			jerr, ok := r.(js.Error)
-			if !ok {
-				panic(r)
-			}
-			err = jerr
-		}
-	}()
+	// JSON.parse throws on what isn't JSON.
+	defer jsthrow.Catch(&err)
 	v := js.Global().Get("JSON").Call("parse", s)
 	if absent(v) {
 		return m, nil

@@ -11,8 +11,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bullshit-game/bullshit/cli"
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/node"
 )
 
@@ -58,15 +58,6 @@ func cardSymbols(cs []engine.Card) string {
 	return strings.Join(s, " ")
 }
 
-func claimText(n int, r engine.Rank) string { return fmt.Sprintf("%d %s", n, r.Word(n)) }
-
-func cardsText(c engine.Count) string {
-	if c.IsExact() && c.Lo == 1 {
-		return "1 card"
-	}
-	return c.String() + " cards"
-}
-
 // eventText is an event as a line for a person: one case per event type,
 // so it runs long.
 func eventText(e engine.Event, n seatNamer) string {
@@ -86,7 +77,7 @@ func eventText(e engine.Event, n seatNamer) string {
 	case engine.EventQuads:
 		return fmt.Sprintf("%s four %s out of the game: %s", n.verb(e.Seat, "lay", "lays"), e.Rank.Word(2), cardSymbols(e.Cards))
 	case engine.EventPlay:
-		line := fmt.Sprintf("Play %d: %s %s", e.No, n.verb(e.Seat, "claim", "claims"), claimText(e.Claim, e.Rank))
+		line := fmt.Sprintf("Play %d: %s %s", e.No, n.verb(e.Seat, "claim", "claims"), assist.ClaimWords(e.Claim, e.Rank))
 		if e.Out {
 			line += ", the last cards in hand"
 		}
@@ -100,7 +91,7 @@ func eventText(e engine.Event, n seatNamer) string {
 	case engine.EventStand:
 		return fmt.Sprintf("Nobody called: play %d by %s stands.", e.No, n.who(e.Seat))
 	case engine.EventReveal:
-		line := fmt.Sprintf("Play %d by %s turned up: %s (claimed %s", e.No, n.who(e.Seat), cardSymbols(e.Cards), claimText(e.Claim, e.Rank))
+		line := fmt.Sprintf("Play %d by %s turned up: %s (claimed %s", e.No, n.who(e.Seat), cardSymbols(e.Cards), assist.ClaimWords(e.Claim, e.Rank))
 		if e.Sneaked > 0 {
 			line += fmt.Sprintf(", %d sneaked under it", e.Sneaked)
 		}
@@ -113,7 +104,7 @@ func eventText(e engine.Event, n seatNamer) string {
 		}
 		return line + "a lie."
 	case engine.EventTake:
-		return fmt.Sprintf("%s the pile: %s.", n.verb(e.Seat, "take", "takes"), cardsText(e.Count))
+		return fmt.Sprintf("%s the pile: %s.", n.verb(e.Seat, "take", "takes"), assist.CountWords(e.Count))
 	case engine.EventGive:
 		line := fmt.Sprintf("%s %s a card", n.verb(e.Seat, "hand", "hands"), n.who(e.Target))
 		if e.Auto {
@@ -129,7 +120,7 @@ func eventText(e engine.Event, n seatNamer) string {
 	case engine.EventSkip:
 		return n.verb(e.Seat, "skip.", "skips.")
 	case engine.EventLeave:
-		line := fmt.Sprintf("The round's %s leave the game", cardsText(e.Count))
+		line := fmt.Sprintf("The round's %s leave the game", assist.CountWords(e.Count))
 		if len(e.Cards) > 0 {
 			line += ": " + cardSymbols(e.Cards)
 		}
@@ -137,7 +128,7 @@ func eventText(e engine.Event, n seatNamer) string {
 	case engine.EventRound:
 		return n.verb(e.Seat, "start", "starts") + " a new round."
 	case engine.EventOut:
-		return fmt.Sprintf("%s out, in %s place.", n.verb(e.Seat, "are", "is"), cli.Ordinal(e.Place))
+		return fmt.Sprintf("%s out, in %s place.", n.verb(e.Seat, "are", "is"), assist.Ordinal(e.Place))
 	case engine.EventWin:
 		return n.verb(e.Seat, "win!", "wins!")
 	case engine.EventOver:
@@ -173,9 +164,9 @@ func resultText(v engine.View, n seatNamer, audit *node.AuditResult) []string {
 	for _, s := range seats {
 		left := ""
 		if v.Final != nil && s < len(v.Final.Hands) {
-			left = ", " + cardsText(engine.Exact(len(v.Final.Hands[s]))) + " left"
+			left = ", " + assist.CountWords(engine.Exact(len(v.Final.Hands[s]))) + " left"
 		}
-		lines = append(lines, fmt.Sprintf("  %s  %s%s", cli.Ordinal(v.Places[s]), n.who(s), left))
+		lines = append(lines, fmt.Sprintf("  %s  %s%s", assist.Ordinal(v.Places[s]), n.who(s), left))
 	}
 	return lines
 }

@@ -27,6 +27,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -121,33 +122,56 @@ func runRogue(mode string, say func(string, map[string]any)) error {
 			return err
 		}
 	}
+	over, err := r.untilOver(ctx, func() error {
+		time.Sleep(200 * time.Millisecond)
+		return r.connect(ctx)
+	})
+	if err != nil {
+		return err
+	}
+	disorder, examples := r.Disorder()
+	say("over", map[string]any{"places": over.Places, "hands": handNames(over.Hands), "pile": cardNames(over.Cards),
+		"out_of_order": disorder, "out_of_order_examples": examples})
+	time.Sleep(500 * time.Millisecond)
+	return nil
+}
+
+// untilOver waits for the game to end and returns its end; when the host
+// drops the rogue (after the oversize frame) rejoin takes its seat back.
+func (r *rogue) untilOver(ctx context.Context, rejoin func() error) (*protocol.Event, error) {
 	for {
 		over, lost := r.Over(), r.Lost()
 		if over != nil {
-			hands := [][]string{}
-			for _, h := range over.Hands {
-				hands = append(hands, cardNames(h))
-			}
-			disorder, examples := r.Disorder()
-			say("over", map[string]any{"places": over.Places, "hands": hands, "pile": cardNames(over.Cards),
-				"out_of_order": disorder, "out_of_order_examples": examples})
-			time.Sleep(500 * time.Millisecond)
-			return nil
+			return over, nil
 		}
 		select {
 		case <-ctx.Done():
-			return errors.New("the game did not end")
+			return nil, errors.New("the game did not end")
 		case <-lost:
-			// The host dropped us (after the oversize frame): come back.
-			time.Sleep(200 * time.Millisecond)
-			if err := r.connect(ctx); err != nil {
-				return fmt.Errorf("rejoining: %w", err)
+			if err := rejoin(); err != nil {
+				return nil, fmt.Errorf("rejoining: %w", err)
 			}
 			_, seat, _ := r.Seated()
-			say("reconnected", map[string]any{"seat": seat})
+			r.say("reconnected", map[string]any{"seat": seat})
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+func handNames(hs [][]protocol.Card) [][]string {
+	out := [][]string{}
+	for _, h := range hs {
+		out = append(out, cardNames(h))
+	}
+	return out
+}
+
+func cardNames(cs []protocol.Card) []string {
+	out := []string{}
+	for _, c := range cs {
+		out = append(out, engine.Card(c).String())
+	}
+	return out
 }
 
 // connect takes the rogue's seat (again, after the host hung up). The
@@ -160,17 +184,9 @@ func (r *rogue) connect(ctx context.Context) error {
 	return r.Connect(ctx, r.h, r.host, node.ProtocolID, protocol.Hello{Version: protocol.MakeVersion(1, 3), Nick: "rogue", Seat: -1})
 }
 
-func cardNames(cs []protocol.Card) []string {
-	out := []string{}
-	for _, c := range cs {
-		out = append(out, engine.Card(c).String())
-	}
-	return out
-}
-
-// goingOn waits for the game to get going: a few plays settled, so there
-// is a late call, and a move of the rogue's own to replay.
-func (r *rogue) goingOn(ctx context.Context) error {
+// going waits for the game to get going: a few plays settled, so that
+// there is a late call to make, and an honest move to replay.
+func (r *rogue) going(ctx context.Context) error {
 	for {
 		if v := r.View(); v != nil && v.No >= 3 && r.LastMove() != nil {
 			return nil
@@ -183,24 +199,46 @@ func (r *rogue) goingOn(ctx context.Context) error {
 	}
 }
 
-func (r *rogue) attack(ctx context.Context) error {
-	if err := r.goingOn(ctx); err != nil {
-		return err
-	}
-	// One kind at a time, three of each, each answer awaited.
+// isOver reports whether the game has ended.
+func (r *rogue) isOver() bool { return r.Over() != nil }
+
+// answeredAs is the kind an attack's refusal is counted under, where it
+// is another's: the host checks the sender before it reads the number, so
+// a forgery's refusal names no envelope, and read sorts it by its text.
+var answeredAs = map[string]string{"forged-seat": "forged-sender"}
+
+// oneByOne sends three of each kind of attack, one kind at a time, each
+// answer awaited, and says how each kind was refused (with info). frame
+// makes a kind's frames.
+func (r *rogue) oneByOne(kinds []string, frame func(kind string) roguepeer.Maker, info map[string]any) error {
 	const each = 3
-	first := time.Now()
-	for _, kind := range roguepeer.Kinds {
+	for _, kind := range kinds {
+		as := kind
+		if a, ok := answeredAs[kind]; ok {
+			as = a
+		}
 		before, _ := r.Counts()
 		for range each {
-			if err := r.Write(kind, r.Frame(kind)); err != nil {
+			if err := r.Write(kind, frame(kind)); err != nil {
 				return fmt.Errorf("%s: %w", kind, err)
 			}
-			r.WaitAnswer(kind, time.Minute)
+			r.WaitAnswer(as, time.Minute)
 		}
 		after, wrong := r.Counts()
-		r.say("attack", map[string]any{"kind": kind, "sent": each, "refused": after[kind] - before[kind], "wrong": wrong[kind],
-			"first": first.UnixNano()})
+		line := map[string]any{"kind": kind, "sent": each, "refused": after[as] - before[as], "wrong": wrong[as], "over": r.isOver()}
+		maps.Copy(line, info)
+		r.say("attack", line)
+	}
+	return nil
+}
+
+func (r *rogue) attack(ctx context.Context) error {
+	if err := r.going(ctx); err != nil {
+		return err
+	}
+	first := time.Now()
+	if err := r.oneByOne(roguepeer.Kinds, r.Frame, map[string]any{"first": first.UnixNano()}); err != nil {
+		return err
 	}
 
 	// The flood: every kind in turn, in batches every 5 ms, in bursts of a
@@ -215,7 +253,6 @@ func (r *rogue) attack(ctx context.Context) error {
 	if n, err := strconv.Atoi(os.Getenv(rogueRateEnv)); err == nil {
 		rate = n
 	}
-	isOver := func() bool { return r.Over() != nil }
 	before, _ := r.Counts()
 	sent := map[string]int{}
 	total := 0
@@ -225,11 +262,11 @@ func (r *rogue) attack(ctx context.Context) error {
 	var bursts [][2]int64
 	var spent time.Duration
 	var werr error
-	for n := 0; spent < floodFor && werr == nil && !isOver(); {
+	for n := 0; spent < floodFor && werr == nil && !r.isOver(); {
 		r.say("burst", map[string]any{"on": true})
 		start := time.Now()
 		next := start
-		for time.Since(start) < min(burst, floodFor-spent) && werr == nil && !isOver() {
+		for time.Since(start) < min(burst, floodFor-spent) && werr == nil && !r.isOver() {
 			werr = r.Writes(func(write func(string, roguepeer.Maker) error) error {
 				for range perTick {
 					kind := roguepeer.Kinds[n%len(roguepeer.Kinds)]
@@ -249,13 +286,13 @@ func (r *rogue) attack(ctx context.Context) error {
 		r.say("burst", map[string]any{"on": false})
 		bursts = append(bursts, [2]int64{start.UnixNano(), end.UnixNano()})
 		spent += end.Sub(start)
-		if spent >= floodFor || werr != nil || isOver() {
+		if spent >= floodFor || werr != nil || r.isOver() {
 			break
 		}
 		time.Sleep(burst)
 	}
 	end := time.Unix(0, bursts[len(bursts)-1][1])
-	overEarly := isOver()
+	overEarly := r.isOver()
 	if werr != nil && !overEarly {
 		return fmt.Errorf("flood: %w", werr)
 	}
@@ -271,11 +308,11 @@ func (r *rogue) attack(ctx context.Context) error {
 		return n
 	}
 	answered := answeredNow()
-	for answered < total && time.Now().Before(deadline) && !isOver() {
+	for answered < total && time.Now().Before(deadline) && !r.isOver() {
 		time.Sleep(50 * time.Millisecond)
 		answered = answeredNow()
 	}
-	overEarly = overEarly || answered < total && isOver()
+	overEarly = overEarly || answered < total && r.isOver()
 	drained := r.AnsweredAt()
 	after, wrong := r.Counts()
 	refused := map[string]int{}
@@ -285,7 +322,7 @@ func (r *rogue) attack(ctx context.Context) error {
 	r.say("flood", map[string]any{"bursts": bursts, "seconds": spent.Seconds(), "sent": total,
 		"rate": float64(total) / spent.Seconds(), "by_kind": sent, "refused": refused, "over_early": overEarly,
 		"answered": answered, "drained_ms": drained.Sub(end).Milliseconds(), "wrong": wrong})
-	if isOver() {
+	if r.isOver() {
 		return nil
 	}
 

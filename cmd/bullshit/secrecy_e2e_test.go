@@ -142,6 +142,9 @@ func loadKnowledge(t *testing.T, journal string) *knowledge {
 }
 
 // readCapture reads a --capture file: uvarint length, frame, and again.
+// A frame cut short at the very end is one the player was still writing
+// when the file was read (or when it was killed): the capture ends before
+// it. Anything else out of shape is an error.
 func readCapture(path string) ([][]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -152,7 +155,7 @@ func readCapture(path string) ([][]byte, error) {
 	var frames [][]byte
 	for {
 		n, err := binary.ReadUvarint(r)
-		if errors.Is(err, io.EOF) {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return frames, nil
 		}
 		if err != nil {
@@ -163,6 +166,9 @@ func readCapture(path string) ([][]byte, error) {
 		}
 		b := make([]byte, n)
 		if _, err := io.ReadFull(r, b); err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				return frames, nil // the tail, still being written
+			}
 			return frames, fmt.Errorf("frame %d cut short: %w", len(frames), err)
 		}
 		frames = append(frames, b)
@@ -172,9 +178,10 @@ func readCapture(path string) ([][]byte, error) {
 // notCards are the byte-slice fields that are not cards (protocol.Card is
 // a byte, so the type can't tell; Y is a Shamir share, checked apart; Seal
 // and Sig are a step's hash commitment to its hidden cards and the host's
-// signature): anything else that is a []byte in a message is taken for
+// signature, or a move's seat signature, and Mark that signature kept in a
+// step): anything else that is a []byte in a message is taken for
 // cards, so a new card field is checked unasked.
-var notCards = map[string]bool{"Salt": true, "Proof": true, "Nonce": true, "Data": true, "Y": true, "Seal": true, "Sig": true}
+var notCards = map[string]bool{"Salt": true, "Proof": true, "Nonce": true, "Data": true, "Y": true, "Seal": true, "Sig": true, "Mark": true}
 
 // walkCards calls visit with every card slice in v, by field path.
 func walkCards(v reflect.Value, path string, visit func(path string, cards []byte)) {

@@ -105,34 +105,13 @@ func runWebRogue(say func(string, map[string]any)) error {
 	if err := r.webAttack(ctx, base); err != nil {
 		return err
 	}
-	for {
-		over, lost := r.Over(), r.Lost()
-		if over != nil {
-			say("over", map[string]any{"places": over.Places, "hands": handNames(over.Hands), "pile": cardNames(over.Cards)})
-			time.Sleep(500 * time.Millisecond)
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return errors.New("the game did not end")
-		case <-lost:
-			// The host dropped us (the oversize frame): come back.
-			if err := r.webConnect(ctx, base); err != nil {
-				return fmt.Errorf("rejoining: %w", err)
-			}
-			_, seat, _ := r.Seated()
-			say("reconnected", map[string]any{"seat": seat})
-		case <-time.After(100 * time.Millisecond):
-		}
+	over, err := r.untilOver(ctx, func() error { return r.webConnect(ctx, base) })
+	if err != nil {
+		return err
 	}
-}
-
-func handNames(hs [][]protocol.Card) [][]string {
-	out := [][]string{}
-	for _, h := range hs {
-		out = append(out, cardNames(h))
-	}
-	return out
+	say("over", map[string]any{"places": over.Places, "hands": handNames(over.Hands), "pile": cardNames(over.Cards)})
+	time.Sleep(500 * time.Millisecond)
+	return nil
 }
 
 // wsDial opens base's /ws with Origin origin ("" none).
@@ -338,30 +317,11 @@ func (r *rogue) webAttackFrame(kind string) roguepeer.Maker {
 
 // webAttack runs the seated attacks once the game is going.
 func (r *rogue) webAttack(ctx context.Context, base string) error {
-	if err := r.goingOn(ctx); err != nil {
+	if err := r.going(ctx); err != nil {
 		return err
 	}
-	isOver := func() bool { return r.Over() != nil }
-
-	// One kind at a time, three of each, each answer awaited.
-	const each = 3
-	for _, kind := range webAttackKinds {
-		// The host checks the sender before it reads the number, so a
-		// forgery's refusal names no envelope: read sorts it by its text.
-		as := kind
-		if kind == "forged-seat" {
-			as = "forged-sender"
-		}
-		before, _ := r.Counts()
-		for range each {
-			if err := r.Write(kind, r.webAttackFrame(kind)); err != nil {
-				return fmt.Errorf("%s: %w", kind, err)
-			}
-			r.WaitAnswer(as, time.Minute)
-		}
-		after, wrong := r.Counts()
-		r.say("attack", map[string]any{"kind": kind, "sent": each, "refused": after[as] - before[as], "wrong": wrong[as],
-			"over": isOver()})
+	if err := r.oneByOne(webAttackKinds, r.webAttackFrame, nil); err != nil {
+		return err
 	}
 
 	// Channels of their own: a message that is no box, one over the
@@ -400,7 +360,7 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 
 	// A flood of frames on the seat's channel: the host reads them under
 	// the connection's budget and refuses every one, rightly.
-	if !isOver() {
+	if !r.isOver() {
 		before, _ := r.Counts()
 		cache := map[string][]byte{}
 		sent := 0
@@ -426,11 +386,11 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 			return n
 		}
 		deadline := time.Now().Add(time.Minute)
-		for answered() < sent && time.Now().Before(deadline) && !isOver() {
+		for answered() < sent && time.Now().Before(deadline) && !r.isOver() {
 			time.Sleep(50 * time.Millisecond)
 		}
 		_, wrong := r.Counts()
-		r.say("flood", map[string]any{"sent": sent, "answered": answered(), "over": isOver(), "wrong": wrong,
+		r.say("flood", map[string]any{"sent": sent, "answered": answered(), "over": r.isOver(), "wrong": wrong,
 			"err": fmt.Sprint(werr)})
 	}
 
@@ -463,14 +423,14 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 
 	// Last, a frame over the size limit: refused, and the host hangs up
 	// (runWebRogue takes the seat back).
-	if isOver() {
+	if r.isOver() {
 		return nil
 	}
 	werr := r.Oversize()
 	got := r.WaitAnswer("oversize", time.Minute)
 	after, wrong := r.Counts()
 	r.say("attack", map[string]any{"kind": "oversize", "sent": 1, "refused": after["oversize"], "wrong": wrong["oversize"],
-		"answered": got, "err": fmt.Sprint(werr), "over": isOver()})
+		"answered": got, "err": fmt.Sprint(werr), "over": r.isOver()})
 	return nil
 }
 

@@ -202,6 +202,14 @@ type Journal struct {
 	Doubt  []string // what didn't verify, for the audit
 	Rolled int      // steps rolled back: a new host never got them
 
+	// SeatKey is the key of a seat's person, nil for a bot's seat: the
+	// steps' Marks are checked against it (movesig.go). The key a seat
+	// had in a deal is kept for the deal: a person who leaves (an old host
+	// gone with its node) becomes a bot's seat, but their moves stay
+	// theirs.
+	SeatKey  func(seat int) ed25519.PublicKey
+	seatKeys map[int]ed25519.PublicKey
+
 	hosts  map[uint64]ed25519.PublicKey
 	tid    protocol.TableID
 	commit [32]byte
@@ -210,8 +218,8 @@ type Journal struct {
 
 // Reset starts the journal of a new deal, bound to its commitment.
 func (j *Journal) Reset(tid protocol.TableID, commit [32]byte) {
-	hosts := j.hosts
-	*j = Journal{hosts: hosts, tid: tid, commit: commit, head: commit}
+	hosts, seatKey := j.hosts, j.SeatKey
+	*j = Journal{hosts: hosts, SeatKey: seatKey, tid: tid, commit: commit, head: commit}
 }
 
 // Host notes that id hosts term; false when we know another host of it.
@@ -279,6 +287,7 @@ func (j *Journal) Take(tid protocol.TableID, commit [32]byte, sender protocol.Pe
 			j.Flag("the host's journal: " + err.Error())
 		}
 		if n > len(j.Steps) {
+			j.checkMarks(all[:n], len(j.Steps))
 			j.Steps = all[:n]
 		}
 		return 0
@@ -307,13 +316,46 @@ func (j *Journal) Take(tid protocol.TableID, commit [32]byte, sender protocol.Pe
 		return 0
 	}
 	rolled = len(j.Steps) - i
+	j.checkMarks(ws, 0)
+	ours := j.Steps
 	j.Steps = append([]protocol.Step(nil), ws...)
+	for k := range i {
+		if len(j.Steps[k].Mark) == 0 {
+			j.Steps[k].Mark = ours[k].Mark // a seat's signature we were sent stays ours
+		}
+	}
 	j.head = j.commit
 	for _, w := range j.Steps {
 		j.head = ChainNext(j.head, w)
 	}
 	j.Rolled += rolled
 	return rolled
+}
+
+// checkMarks flags a step of steps, from from on, whose seat's signature
+// doesn't verify: the host kept a move its seat didn't make.
+func (j *Journal) checkMarks(steps []protocol.Step, from int) {
+	if j.SeatKey == nil {
+		return
+	}
+	if err := CheckMarks(j.tid, j.commit, steps, from, j.keyOfSeat); err != nil {
+		j.Flag("the host's journal: " + err.Error())
+	}
+}
+
+// keyOfSeat is the key of seat's person in this deal, as we first knew it.
+func (j *Journal) keyOfSeat(seat int) ed25519.PublicKey {
+	if pub, ok := j.seatKeys[seat]; ok {
+		return pub
+	}
+	pub := j.SeatKey(seat)
+	if pub != nil {
+		if j.seatKeys == nil {
+			j.seatKeys = map[int]ed25519.PublicKey{}
+		}
+		j.seatKeys[seat] = pub
+	}
+	return pub
 }
 
 // verifyFrom checks all, whose start is our Steps (verified, ending at

@@ -235,20 +235,21 @@ func EngMove(m protocol.Message) (c engine.Command, seat int, ok bool) {
 	c.Rank = engine.NoRank
 	switch m := m.(type) {
 	case protocol.Play:
-		c = engine.Command{Move: engine.MovePlay, Cards: EngCards(m.Cards), Claim: m.Claim, Rank: engine.Rank(m.Rank)}
+		c = engine.Command{Move: engine.MovePlay, Cards: EngCards(m.Cards), Claim: m.Claim, Rank: engine.Rank(m.Rank), No: m.No}
 		if m.Claim < 0 {
 			c.Claim = -1
 		}
-		// A play's No is the last play its sender saw; the engine doesn't need it.
+		// A play's No is the last play its sender saw: the engine doesn't
+		// need it, but the seat's signature names it (movesig.go).
 		return c, m.Seat, true
 	case protocol.Call:
 		return engine.Command{Move: engine.MoveCall, No: m.No, Rank: engine.NoRank}, m.Seat, true
 	case protocol.Pass:
 		return engine.Command{Move: engine.MovePass, No: m.No, Rank: engine.NoRank}, m.Seat, true
 	case protocol.Give:
-		return engine.Command{Move: engine.MoveGive, Cards: EngCards(m.Cards), Rank: engine.NoRank}, m.Seat, true
+		return engine.Command{Move: engine.MoveGive, Cards: EngCards(m.Cards), Rank: engine.NoRank, No: m.No}, m.Seat, true
 	case protocol.Quads:
-		return engine.Command{Move: engine.MoveQuads, Cards: EngCards(m.Cards), Rank: engine.NoRank}, m.Seat, true
+		return engine.Command{Move: engine.MoveQuads, Cards: EngCards(m.Cards), Rank: engine.NoRank, No: m.No}, m.Seat, true
 	case protocol.Doubt:
 		return engine.Command{Move: engine.MoveDoubt, No: m.No, Rank: engine.NoRank}, m.Seat, true
 	case protocol.Believe:

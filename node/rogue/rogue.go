@@ -11,8 +11,8 @@
 // The end-to-end rogue tests (cmd/bullshit) script it in a namespace of
 // its own; `bullshit bench` floods a host with it (node/flood). It is
 // attack and measurement code, not the game: node's own code never
-// imports it (node's tests do), it imports no node package, and it must
-// never import testing (the shipped binary links it for the bench).
+// imports it (node's tests do), it never imports node, and it must never
+// import testing (the shipped binary links it for the bench).
 package rogue
 
 import (
@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -37,6 +38,7 @@ import (
 	libp2pproto "github.com/libp2p/go-libp2p/core/protocol"
 	"github.com/vmihailenco/msgpack/v5"
 
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -138,6 +140,7 @@ type Rogue struct {
 	hostID     peer.ID
 	link       Link
 	tid        protocol.TableID
+	commit     [32]byte // the deal's, as the lobby gave it: what a move's own signature names
 	seat       int
 	seats      int
 	view       *protocol.View
@@ -265,7 +268,7 @@ func (r *Rogue) SelfCheck() error {
 		return err
 	}
 	env, err := protocol.Open(b, r.ID)
-	if err != nil || env.Msg != (protocol.Pass{No: 3, Seat: 1}) || env.Seq != 5 {
+	if err != nil || !reflect.DeepEqual(env.Msg, protocol.Pass{No: 3, Seat: 1}) || env.Seq != 5 {
 		return fmt.Errorf("self-check: a hand-made envelope doesn't open: %v %+v", err, env)
 	}
 	b, _ = protocol.Seal(r.Key, protocol.TableID{1}, 1, 6, protocol.Refusal{Code: "x", Message: "y", Ref: 9})
@@ -372,13 +375,14 @@ func (r *Rogue) Oversize() error {
 	return r.w.Flush()
 }
 
-// Sealed is a Maker for an ordinary message at the table's term.
+// Sealed is a Maker for an ordinary message at the table's term; a move
+// signed as the seat's own, as an honest player's is (protocol 1.6).
 func (r *Rogue) Sealed(m protocol.Message) Maker {
 	return func(seq uint64) ([]byte, error) {
 		r.mu.Lock()
-		tid := r.tid
+		tid, commit := r.tid, r.commit
 		r.mu.Unlock()
-		return protocol.Seal(r.Key, tid, 1, seq, m)
+		return protocol.Seal(r.Key, tid, 1, seq, gamewire.SignedMove(r.Key, tid, commit, m))
 	}
 }
 
@@ -483,7 +487,7 @@ func (r *Rogue) read(br *bufio.Reader, lost chan struct{}) {
 		switch m := m.(type) {
 		case protocol.Lobby:
 			r.mu.Lock()
-			r.seats = len(m.Players)
+			r.seats, r.commit = len(m.Players), m.Commit
 			r.mu.Unlock()
 		case protocol.Update:
 			r.mu.Lock()
@@ -701,7 +705,7 @@ func (r *Rogue) Cached(cache map[string][]byte, kind string) Maker {
 // Frame makes the frame of an attack of kind (Kinds, or Big).
 func (r *Rogue) Frame(kind string) Maker {
 	r.mu.Lock()
-	tid, seat, v, last := r.tid, r.seat, r.view, r.lastMove
+	tid, seat, v, last, commit := r.tid, r.seat, r.view, r.lastMove, r.commit
 	seats := max(r.seats, 2)
 	r.mu.Unlock()
 	no := 1
@@ -741,7 +745,8 @@ func (r *Rogue) Frame(kind string) Maker {
 		case "other-seat":
 			return protocol.Seal(r.Key, tid, 1, seq, protocol.Call{No: no, Seat: (seat + 1) % seats})
 		case "late-call":
-			return protocol.Seal(r.Key, tid, 1, seq, protocol.Call{No: 1, Seat: seat})
+			// Signed as an honest late shout is: refused for being late.
+			return protocol.Seal(r.Key, tid, 1, seq, gamewire.SignedMove(r.Key, tid, commit, protocol.Call{No: 1, Seat: seat}))
 		case "garbage":
 			b := make([]byte, 1+seq%200)
 			rand.Read(b)

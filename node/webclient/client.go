@@ -148,6 +148,9 @@ func Join(ctx context.Context, cfg Config) (*Client, error) {
 	me := signer.ID()
 	c := &Client{cfg: cfg, signer: signer, me: me, seat: -1, term: 1, status: "joining", addr: cfg.Addr,
 		soonest: cfg.Soonest, done: make(chan struct{})}
+	// The journal's steps are taken with c.mu held: the seats' keys are
+	// read from the lobby as it stands then.
+	c.rec.journal.SeatKey = func(seat int) ed25519.PublicKey { return gamewire.PlayerKey(c.lobby.Players, seat) }
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	l, err := c.join(ctx, cfg.Addr, 1, nil)
 	if err != nil {

@@ -28,7 +28,7 @@ var kinds = map[string]engine.Move{
 // wrong (a move at all, cards from our hand).
 func (c *Client) Do(m Move) error {
 	c.mu.Lock()
-	v, seat := c.view, c.seat
+	v, seat, tid, commit := c.view, c.seat, c.tid, c.lobby.Commit
 	c.refusal = ""
 	c.mu.Unlock()
 	mv, ok := kinds[m.Kind]
@@ -81,7 +81,9 @@ func (c *Client) Do(m Move) error {
 	case engine.MoveDoubt, engine.MoveBelieve, engine.MoveSkip:
 		cmd.No = v.No
 	}
-	return c.send(gamewire.WireMove(cmd, seat))
+	// Signed as our seat's own: the host keeps the signature in its
+	// journal (gamewire: movesig.go).
+	return c.send(gamewire.SignedMove(c.cfg.Key, tid, commit, gamewire.WireMove(cmd, seat)))
 }
 
 // Preview is what a play of the picked cards would say, before the press.

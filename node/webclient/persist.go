@@ -106,6 +106,7 @@ func (c *Client) restore() {
 		return
 	}
 	if rec.deal != ([32]byte{}) && len(rec.got) > 0 {
+		rec.journal.SeatKey = c.rec.journal.SeatKey
 		c.rec = rec
 		c.restored = len(rec.got)
 	}

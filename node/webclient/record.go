@@ -250,6 +250,7 @@ func (c *Client) auditPart(m protocol.Audit) {
 	if n := r.journal.RollNote(); n != "" {
 		res.Notes = append(res.Notes, n)
 	}
+	res.Notes = append(res.Notes, gamewire.MarkNotes(r.journal.Steps, gamewire.PlayerNames(c.lobby.Players, len(c.lobby.Players)), c.seat)...)
 	res.Verified = len(res.Problems) == 0
 	c.sheet = res
 	early := ""

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall/js"
+
+	"github.com/bullshit-game/bullshit/node/webwire/jsthrow"
 )
 
 // browser is the page's own WebSocket as a Socket, driven through
@@ -36,16 +38,8 @@ var ErrTooBig = errors.New("web message over the read limit")
 // DialBrowser opens a WebSocket to url with the browser's WebSocket and
 // waits, bounded by ctx, until it is open.
 func DialBrowser(ctx context.Context, url string) (_ Socket, err error) {
-	defer func() {
-		// The constructor throws on a malformed URL.
-		if r := recover(); r != nil {
-			jerr, ok := r.(js.Error)
-			if !ok {
-				panic(r)
-			}
-			err = jerr
-		}
-	}()
+	// The constructor throws on a malformed URL.
+	defer jsthrow.Catch(&err)
 	s := &browser{signal: make(chan struct{}, 1), closed: make(chan struct{})}
 	s.limit.Store(MaxMessage)
 	s.ws = js.Global().Get("WebSocket").New(url)
@@ -177,16 +171,8 @@ func (s *browser) Write(_ context.Context, msg []byte) (err error) {
 	if s.isClosed() {
 		return errClosed
 	}
-	defer func() {
-		// send throws while the socket is still connecting, never after.
-		if r := recover(); r != nil {
-			jerr, ok := r.(js.Error)
-			if !ok {
-				panic(r)
-			}
-			err = jerr
-		}
-	}()
+	// send throws while the socket is still connecting, never after.
+	defer jsthrow.Catch(&err)
 	b := js.Global().Get("Uint8Array").New(len(msg))
 	js.CopyBytesToJS(b, msg)
 	s.ws.Call("send", b)
