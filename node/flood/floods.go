@@ -153,56 +153,54 @@ func seated(kind string) func(context.Context, *env) (flood, error) {
 
 func seatedFlood(ctx context.Context, e *env, kind string) *tally {
 	t := newTally()
-	{
-		rg := e.rg
-		before, _ := rg.Counts()
-		cache := map[string][]byte{}
-		perTick := max(1, int(e.cfg.Rate*tick.Seconds()))
-		done := make(chan error, 1)
-		go func() {
-			next := time.Now()
-			for ctx.Err() == nil {
-				err := rg.Writes(func(write func(string, rogue.Maker) error) error {
-					for range perTick {
-						if err := write(kind, rg.Cached(cache, kind)); err != nil {
-							return err
-						}
-						t.sent++
+	rg := e.rg
+	before, _ := rg.Counts()
+	cache := map[string][]byte{}
+	perTick := max(1, int(e.cfg.Rate*tick.Seconds()))
+	done := make(chan error, 1)
+	go func() {
+		next := time.Now()
+		for ctx.Err() == nil {
+			err := rg.Writes(func(write func(string, rogue.Maker) error) error {
+				for range perTick {
+					if err := write(kind, rg.Cached(cache, kind)); err != nil {
+						return err
 					}
-					return nil
-				})
-				if err != nil {
-					done <- err
-					return
+					t.sent++
 				}
-				next = next.Add(tick)
-				time.Sleep(time.Until(next))
+				return nil
+			})
+			if err != nil {
+				done <- err
+				return
 			}
-			done <- nil
-		}()
-		<-ctx.Done()
-		// The write may be held by the host's budget: the reset frees it.
-		lost := rg.Lost()
-		rg.Reset()
-		if err := <-done; err != nil && ctx.Err() == nil {
-			t.err = err
+			next = next.Add(tick)
+			time.Sleep(time.Until(next))
 		}
-		<-lost
-		after, wrong := rg.Counts()
-		t.refused = after[kind] - before[kind]
-		t.wrong = wrong[kind]
-		t.by["refused rightly"] = t.refused
-		t.by["unread when the stream was reset"] = t.sent - t.refused - len(t.wrong)
-		if err := rejoin(e); err != nil && t.err == nil {
-			t.err = fmt.Errorf("the rogue could not take its seat back: %w", err)
-		}
-		return t
+		done <- nil
+	}()
+	<-ctx.Done()
+	// The write may be held by the host's budget: the reset frees it.
+	lost := rg.Lost()
+	rg.Reset()
+	if err := <-done; err != nil && ctx.Err() == nil {
+		t.err = err
 	}
+	<-lost
+	after, wrong := rg.Counts()
+	t.refused = after[kind] - before[kind]
+	t.wrong = wrong[kind]
+	t.by["refused rightly"] = t.refused
+	t.by["unread when the stream was reset"] = t.sent - t.refused - len(t.wrong)
+	if err := rejoin(e); err != nil && t.err == nil {
+		t.err = fmt.Errorf("the rogue could not take its seat back: %w", err)
+	}
+	return t
 }
 
 // rejoin takes the rogue's seat back after its stream ended. Its address
-// opens the game's stream a few times a minute (node.StreamsPerAddr):
-// past the burst, it waits its turn.
+// opens the game's stream once a second after a burst of ten
+// (node.StreamsPerAddr): past the burst, it waits its turn.
 func rejoin(e *env) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
