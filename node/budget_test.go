@@ -3,6 +3,7 @@ package node
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/x/rate"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 )
@@ -251,5 +254,66 @@ func TestTrimSparesSeats(t *testing.T) {
 	}
 	if strangersLeft > 0 && watchersLeft < 6 {
 		t.Fatalf("a spectator was trimmed while %d idle strangers were kept", strangersLeft)
+	}
+}
+
+// Refuse before you work: a stranger who opens streams as fast as it can
+// gets its address's burst of them (StreamsInPerAddr), and every one past
+// it is reset as it opens, before its protocol is negotiated or a handler
+// runs; this machine's own loopback is not counted.
+func TestStreamFloodRefusedAsItOpens(t *testing.T) {
+	saved := StreamsInPerAddr
+	// The burst and next to no more (a stream a day: x/rate forgets a
+	// bucket that never refills), so that nothing here depends on time.
+	StreamsInPerAddr = rate.Limit{RPS: 1.0 / 86400, Burst: 8}
+	defer func() { StreamsInPerAddr = saved }()
+	hn := newLoopNode(t)
+	const proto = "/bullshit-test/flood"
+	var handled atomic.Int64
+	hn.h.SetStreamHandler(proto, func(s network.Stream) { handled.Add(1); s.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	open := func(n loopNode, streams int) (refused int) {
+		t.Helper()
+		if err := n.h.Connect(ctx, info(hn)); err != nil {
+			t.Fatal(err)
+		}
+		for range streams {
+			s, err := n.h.NewStream(ctx, hn.h.ID(), proto)
+			if err == nil {
+				// The protocol is agreed lazily: the host's answer is what
+				// the first read finds, its close or its reset.
+				_, err = s.Read(make([]byte, 1))
+				s.Close()
+			}
+			var se *network.StreamError
+			switch {
+			case errors.Is(err, io.EOF):
+			case errors.As(err, &se) && se.ErrorCode == network.StreamResourceLimitExceeded:
+				refused++
+			default:
+				t.Fatalf("a stream: %v", err)
+			}
+		}
+		return refused
+	}
+	const streams = 100
+	refused := open(newLoopNodeAt(t, 231), streams)
+	h := handled.Load()
+	t.Logf("a stranger opened %d streams: %d handled, %d reset as they opened", streams, h, refused)
+	if h < 1 || h > int64(StreamsInPerAddr.Burst) {
+		t.Errorf("%d streams reached the handler, want 1 to the burst of %d (identify's count too)", h, StreamsInPerAddr.Burst)
+	}
+	if refused != streams-int(h) {
+		t.Errorf("%d refused as they opened, want the %d that were not handled", refused, streams-int(h))
+	}
+	// Another address has its own burst; loopback's own address none.
+	handled.Store(0)
+	if refused := open(newLoopNodeAt(t, 232), 4); refused != 0 || handled.Load() != 4 {
+		t.Errorf("another address: %d of 4 handled, %d refused", handled.Load(), refused)
+	}
+	handled.Store(0)
+	if refused := open(newLoopNode(t), streams); refused != 0 || handled.Load() != streams {
+		t.Errorf("from 127.0.0.1: %d of %d handled, %d refused", handled.Load(), streams, refused)
 	}
 }

@@ -93,9 +93,11 @@
 // Anyone on the LAN can connect, and identities are free, so what a peer
 // may cost a node is bounded per address and in total, never per peer ID
 // alone (budget.go: libp2p's resource and connection managers set for a
-// card table, the handshake cut short; limits.go: how fast a connection's
-// frames are read, a budget the spectators share, how often an address
-// may open the game's stream, wrong join codes per address and per table).
+// card table, the handshake cut short, how fast an address may open
+// streams of any protocol, checked as a stream opens; limits.go: how fast
+// a connection's frames are read, a budget the spectators share, how often
+// an address may open the game's stream, wrong join codes per address and
+// per table).
 // A host checks an envelope's table, term, sequence number and type on its
 // header before it verifies the signature or decodes the body
 // (protocol.OpenChecked), bounds every name a peer chooses where it enters
@@ -108,7 +110,8 @@
 // A browser's player proves its own ed25519 key over webwire and is served
 // through the same Server.serve as a libp2p stream, under the same checks;
 // the entry itself answers private sources only, refuses a foreign Origin
-// and bounds what one address may open. Its seat is a phone's (Lobby Web):
+// and bounds what one address may open (and closes, as it accepts them,
+// the connections of one that connects too fast). Its seat is a phone's (Lobby Web):
 // it holds shares and rebuilds a table like any player, but is never a
 // candidate to host. The Lobby carries every player node's web address, so
 // that after a failover the phones find the new host, whose own /ws takes

@@ -452,7 +452,7 @@ func (r *Remote) takeover() *Server {
 	}
 	r.gen++ // the old host's read loop is done with
 	r.mu.Unlock()
-	r.h.SetStreamHandler(ProtocolID, srv.handle)
+	r.h.SetStreamHandler(ProtocolID, srv.handler()) // behind StreamsPerAddr, as the first host's
 	if web != nil {
 		web.hosting(srv) // the phones rejoin through our own /ws
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 
+	"github.com/bullshit-game/bullshit/node/rogue"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -159,16 +160,7 @@ func TestNetFloodRefusedBeforeVerifying(t *testing.T) {
 
 	// A 60 KiB update, all events: the kind of body that decodes to
 	// megabytes of Go values.
-	var big protocol.Update
-	for len(big.Events) < 4000 {
-		big.Events = append(big.Events, protocol.Event{Type: "x", Cards: []protocol.Card{1, 2, 3, 4, 5, 6, 7, 8}})
-	}
-	for {
-		if _, err := protocol.Encode(big); err == nil {
-			break
-		}
-		big.Events = big.Events[:len(big.Events)*9/10]
-	}
+	big := rogue.BigUpdate()
 	other := protocol.TableID{7, 7, 7}
 	const each = 24
 	seq := uint64(10)

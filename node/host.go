@@ -66,10 +66,11 @@ func NewHost(ctx context.Context, cfg HostConfig) (host.Host, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rm, err := newResourceManager()
+	base, err := newResourceManager()
 	if err != nil {
 		return nil, fmt.Errorf("resource manager: %w", err)
 	}
+	rm := newStreamGate(base)
 	cm, err := connmgr.NewConnManager(connLow, connHigh, connmgr.WithGracePeriod(connGrace))
 	if err != nil {
 		rm.Close()
@@ -99,6 +100,7 @@ func NewHost(ctx context.Context, cfg HostConfig) (host.Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start libp2p host: %w", err)
 	}
+	rm.watch(h.Network())
 	if err := ctx.Err(); err != nil {
 		h.Close()
 		return nil, err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/x/rate"
+	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/bullshit-game/bullshit/protocol"
@@ -55,14 +56,18 @@ var StreamsPerAddr = rate.Limit{RPS: 1, Burst: 10}
 
 // streamLimiter rate-limits opening the game's stream, per address (IPv4,
 // or an IPv6 /64) and not in total; this machine's loopback is free.
-func streamLimiter() *rate.Limiter {
-	var free []rate.PrefixLimit
-	for _, p := range unlimited {
-		free = append(free, rate.PrefixLimit{Prefix: p})
+func streamLimiter() *rate.Limiter { return addrLimiter(StreamsPerAddr, unlimited) }
+
+// addrLimiter is a rate per address (an IPv4 address, an IPv6 /64) and
+// none in total, free for the prefixes given.
+func addrLimiter(l rate.Limit, free []netip.Prefix) *rate.Limiter {
+	var pl []rate.PrefixLimit
+	for _, p := range free {
+		pl = append(pl, rate.PrefixLimit{Prefix: p}) // zero: no limit
 	}
-	return &rate.Limiter{NetworkPrefixLimits: free, SubnetRateLimiter: rate.SubnetLimiter{
-		IPv4SubnetLimits: []rate.SubnetLimit{{PrefixLength: 32, Limit: StreamsPerAddr}},
-		IPv6SubnetLimits: []rate.SubnetLimit{{PrefixLength: 64, Limit: StreamsPerAddr}},
+	return &rate.Limiter{NetworkPrefixLimits: pl, SubnetRateLimiter: rate.SubnetLimiter{
+		IPv4SubnetLimits: []rate.SubnetLimit{{PrefixLength: 32, Limit: l}},
+		IPv6SubnetLimits: []rate.SubnetLimit{{PrefixLength: 64, Limit: l}},
 		GracePeriod:      time.Minute,
 	}}
 }
@@ -265,20 +270,25 @@ func (g *codeGuard) prune(now time.Time) {
 // picks any number of addresses inside its prefix). The zero Addr when
 // there is none (an in-memory test network).
 func sourceOf(st network.Stream) netip.Addr {
-	ip, err := manet.ToIP(st.Conn().RemoteMultiaddr())
-	if err != nil {
-		return netip.Addr{}
-	}
-	a, ok := netip.AddrFromSlice(ip)
+	a, ok := addrOf(st.Conn().RemoteMultiaddr())
 	if !ok {
 		return netip.Addr{}
 	}
-	a = a.Unmap()
 	if a.Is6() {
 		p, _ := a.Prefix(64)
 		a = p.Addr()
 	}
 	return a
+}
+
+// addrOf is a multiaddr's IP address, if it has one.
+func addrOf(m ma.Multiaddr) (netip.Addr, bool) {
+	ip, err := manet.ToIP(m)
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	a, ok := netip.AddrFromSlice(ip)
+	return a.Unmap(), ok
 }
 
 // ---- The server's gates ----

@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -21,6 +22,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/x/rate"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
@@ -787,5 +789,56 @@ func TestWebPhoneFollowsTheNewHost(t *testing.T) {
 	}
 	if got := q.table.Seats[q.seat]; !got.Web {
 		t.Fatalf("the phone's seat under the new host: %+v", got)
+	}
+}
+
+// Refuse before you work: an address that opens connections to the web
+// entry faster than WebDialsPerAddr has them closed as they are accepted,
+// before a byte of HTTP is read or answered; this machine's own loopback
+// is not counted.
+func TestWebDialFloodClosedAtAccept(t *testing.T) {
+	saved := WebDialsPerAddr
+	// The burst and next to no more, so that nothing here depends on time.
+	WebDialsPerAddr = rate.Limit{RPS: 1.0 / 86400, Burst: 5}
+	defer func() { WebDialsPerAddr = saved }()
+	_, _, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, stillMaker)
+	target := strings.TrimPrefix(w.URL(), "http://")
+	// open asks for /ws from addr over a connection of its own and says
+	// whether any HTTP came back.
+	open := func(addr string) bool {
+		t.Helper()
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(addr)}, Timeout: 5 * time.Second}
+		c, err := d.Dial("tcp", target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		fmt.Fprintf(c, "GET /ws HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", target)
+		b, _ := io.ReadAll(c)
+		return strings.HasPrefix(string(b), "HTTP/1.1 ")
+	}
+	const opens = 30
+	refused := w.Refused.Load()
+	answered := 0
+	for range opens {
+		if open("127.0.0.21") {
+			answered++
+		}
+	}
+	t.Logf("%d opens from one address: %d answered in HTTP; the entry counted %d refusals", opens, answered, w.Refused.Load()-refused)
+	if answered != WebDialsPerAddr.Burst {
+		t.Errorf("%d of %d opens were read and answered, want the burst of %d", answered, opens, WebDialsPerAddr.Burst)
+	}
+	if n := w.Refused.Load() - refused; n < opens-int64(WebDialsPerAddr.Burst) {
+		t.Errorf("the entry counted %d refusals, want at least %d", n, opens-WebDialsPerAddr.Burst)
+	}
+	if !open("127.0.0.22") {
+		t.Error("another address was not answered")
+	}
+	for i := range opens {
+		if !open("127.0.0.1") {
+			t.Fatalf("open %d from 127.0.0.1 was not answered", i)
+		}
 	}
 }

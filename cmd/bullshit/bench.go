@@ -34,6 +34,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/bench"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/flood"
 	"github.com/bullshit-game/bullshit/node/latency"
 	protobench "github.com/bullshit-game/bullshit/protocol/bench"
 )
@@ -53,6 +54,8 @@ type benchConfig struct {
 	rssFor  time.Duration // how long the host's RSS is watched
 	nsTries int           // discovery rounds in namespaces
 	foTries int           // failovers in namespaces
+	floods  bool          // the host under each flood
+	flood   flood.Config
 }
 
 func runBench(args []string) error {
@@ -62,6 +65,7 @@ func runBench(args []string) error {
 	fs.BoolVar(&c.json, "json", false, "print one JSON object instead of the report")
 	fs.BoolVar(&c.netns, "netns", false, "also measure discovery and failover between processes in network namespaces (root, iproute2)")
 	fs.StringVar(&c.script, "netns-sh", "", "`path` of netns.sh (default: $BS_NETNS_SH, else ../shared/netns.sh from the module root)")
+	fs.BoolVar(&c.floods, "floods", true, "measure the host's CPU and the honest shout to verdict under each flood (loopback; --floods=false skips it)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -69,11 +73,18 @@ func runBench(args []string) error {
 		return err
 	}
 	c.runs, c.rounds, c.echoes, c.benchT, c.rssFor, c.nsTries, c.foTries = 3, 200, 1000, 500*time.Millisecond, 6*time.Second, 8, 5
+	c.flood = flood.Config{For: 3 * time.Second}
 	if c.quick {
 		c.runs, c.rounds, c.echoes, c.benchT, c.rssFor, c.nsTries, c.foTries = 1, 50, 300, 100*time.Millisecond, 2*time.Second, 2, 2
+		c.flood = flood.Quick()
 	}
 	ctx, cancel, _ := signalContext()
 	defer cancel()
+	if os.Getenv(flood.HostEnv) != "" {
+		// The host of the flood section, in a process of its own
+		// (benchFloods starts it).
+		return flood.ServeLines(ctx, os.Stdin, os.Stdout)
+	}
 	rep := &benchReport{Machine: thisMachine(), Quick: c.quick}
 	rep.Machine.LoadBefore = loadAvg()
 	progress := func(what string) {
@@ -99,6 +110,10 @@ func runBench(args []string) error {
 	}
 	progress("memory: a 10-seat table hosted by this binary")
 	benchMemory(ctx, rep, c)
+	if c.floods {
+		progress("floods: the host's CPU and the honest shout to verdict under each flood, on loopback")
+		benchFloods(ctx, rep, c, progress)
+	}
 	if c.netns {
 		progress("LAN: discovery and failover in network namespaces")
 		benchNetns(ctx, rep, c)
@@ -122,6 +137,7 @@ const (
 	secSim      = "Bots and simulator"
 	secProtocol = "Protocol"
 	secNetwork  = "Network"
+	secFlood    = "Refusing before work"
 	secLAN      = "LAN"
 )
 

@@ -21,6 +21,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -37,6 +38,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bullshit-game/bullshit/node/flood"
 )
 
 // bsBin is the bullshit binary, built on first use into bsDir.
@@ -51,6 +54,14 @@ func TestMain(m *testing.M) {
 	// The rogue peer is this test binary again, started inside a namespace.
 	if mode := os.Getenv(rogueEnv); mode != "" {
 		os.Exit(rogueMain(mode))
+	}
+	// The host of the bench's floods is this test binary again, too.
+	if os.Getenv(flood.HostEnv) != "" {
+		if err := flood.ServeLines(context.Background(), os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
 	dir, err := os.MkdirTemp("", "bullshit-e2e-")
 	if err != nil {

@@ -2,16 +2,17 @@
 
 package main
 
-// A rogue peer: a program that takes a seat like anyone (its own key, the
-// game's stream protocol) and plays it, badly but legally, so the game goes
-// on, and then does everything a player must not: forged signatures, a
-// sender that isn't itself, replays of its own envelopes, stale and future
-// terms, another table's ID, moves for another seat, calls on plays long
-// settled, garbage, bodies that don't decode, messages only a host sends,
-// a frame over the size limit, and a flood of all of it at 10,000 messages
-// a second. It counts the host's refusals by kind. It is this test binary
-// again (TestMain runs it when BS_E2E_ROGUE is set), started inside a
-// namespace with ip netns exec.
+// A rogue peer (node/rogue): a program that takes a seat like anyone (its
+// own key, the game's stream protocol) and plays it, badly but legally, so
+// the game goes on, and then does everything a player must not: forged
+// signatures, a sender that isn't itself, replays of its own envelopes,
+// stale and future terms, another table's ID, moves for another seat,
+// calls on plays long settled, garbage, bodies that don't decode, messages
+// only a host sends, a frame over the size limit, and a flood of all of it
+// at 10,000 messages a second. It counts the host's refusals by kind. It
+// is this test binary again (TestMain runs it when BS_E2E_ROGUE is set),
+// started inside a namespace with ip netns exec; `bullshit bench` floods a
+// host on loopback with the same rogue (node/flood).
 //
 // TestE2ERogue plays a game with the attacks; it wants every bad message
 // refused with the right reason, the game to end and verify for every honest
@@ -21,20 +22,14 @@ package main
 // `bullshit bench` and BENCHMARKS.md report it.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -43,15 +38,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
-	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
-	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
-	"github.com/bullshit-game/bullshit/node/gamewire"
+	roguepeer "github.com/bullshit-game/bullshit/node/rogue"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -62,80 +54,13 @@ const (
 	rogueRateEnv  = "BS_E2E_ROGUE_RATE"  // messages a second in the flood (default 10000)
 )
 
-// The attacks, and what the host's refusal must say for each.
-var attackKinds = []string{
-	"forged-signature", "forged-sender", "replay", "stale-term", "future-term", "other-table",
-	"other-seat", "late-call", "garbage", "bad-body", "unknown-type", "not-a-move",
-}
-
-const futureTerm = 7
-
-func refusedRightly(kind string, r protocol.Refusal) bool {
-	m := r.Message
-	switch kind {
-	case "forged-signature":
-		return strings.Contains(m, "bad signature")
-	case "forged-sender":
-		return strings.Contains(m, "sender is not the remote peer")
-	case "replay":
-		return strings.Contains(m, "replayed sequence number")
-	case "stale-term":
-		return strings.Contains(m, "term 0, the table is at term 1")
-	case "future-term":
-		return strings.Contains(m, fmt.Sprintf("term %d, the table is at term 1", futureTerm))
-	case "other-table":
-		return strings.Contains(m, "another table")
-	case "other-seat":
-		return r.Code == protocol.CodeBadSeat
-	case "late-call":
-		return r.Code == protocol.CodeTooLate
-	case "garbage":
-		return r.Code == protocol.CodeBadCommand && r.Ref == 0 && strings.Contains(m, "protocol:")
-	case "bad-body":
-		return r.Code == protocol.CodeBadCommand && strings.Contains(m, "malformed")
-	case "unknown-type":
-		return strings.Contains(m, "unknown message type")
-	case "not-a-move":
-		return strings.Contains(m, "A player can't send that message")
-	case "oversize":
-		return strings.Contains(m, "over the size limit")
-	}
-	return true // honest moves may be refused (during a reveal): any reason
-}
-
-// rogue is the rogue's state. Every write to the host goes through write,
-// which numbers envelopes in the order they go out (the host refuses a
-// number not above the last it accepted).
+// rogue is the rogue peer (node/rogue) as these tests script it: seated
+// over libp2p here, over a phone's channel in webrogue_e2e_test.go.
 type rogue struct {
-	key, other ed25519.PrivateKey
-	id         protocol.PeerID
-	h          host.Host
-	host       peer.AddrInfo
-	say        func(typ string, kv map[string]any)
-
-	wmu sync.Mutex
-	w   *bufio.Writer
-	st  network.Stream
-	seq uint64
-
-	mu         sync.Mutex
-	tid        protocol.TableID
-	commit     [32]byte // the deal's, as the lobby gave it: what a move's own signature names
-	seat       int
-	seats      int
-	view       *protocol.View
-	over       *protocol.Event
-	kinds      map[uint64]string // sequence number → the attack it carried
-	refused    map[string]int    // refusals that gave the right reason, by kind
-	wrong      map[string][]string
-	lastMove   []byte // an honest move already sent: what the replays resend
-	lastSeq    uint64 // the highest sequence number the host sent us
-	disorder   int    // frames that came numbered below one already received
-	disordered []string
-	answeredAt time.Time // when the last refusal of an attack came
-	answers    chan string
-	changed    chan struct{}
-	lost       chan struct{}
+	*roguepeer.Rogue
+	h    host.Host
+	host peer.AddrInfo
+	say  func(typ string, kv map[string]any)
 }
 
 func rogueMain(mode string) int {
@@ -168,21 +93,13 @@ func runRogue(mode string, say func(string, map[string]any)) error {
 	if err != nil {
 		return err
 	}
-	r := &rogue{host: info, say: say, seat: -1, kinds: map[uint64]string{}, refused: map[string]int{},
-		wrong: map[string][]string{}, answers: make(chan string, 1<<16), changed: make(chan struct{}, 1),
-		seq: uint64(time.Now().UnixNano())}
-	if _, r.key, err = ed25519.GenerateKey(rand.Reader); err != nil {
-		return err
-	}
-	if _, r.other, err = ed25519.GenerateKey(rand.Reader); err != nil {
-		return err
-	}
-	r.id, _ = protocol.PeerIDOf(r.key)
-	hostKey, err := crypto.UnmarshalEd25519PrivateKey(r.key)
+	p, err := roguepeer.New(say)
 	if err != nil {
 		return err
 	}
-	if err := r.selfCheck(); err != nil {
+	r := &rogue{Rogue: p, host: info, say: say}
+	hostKey, err := r.HostKey()
+	if err != nil {
 		return err
 	}
 	ifcs, err := node.LAN("")
@@ -196,8 +113,9 @@ func runRogue(mode string, say func(string, map[string]any)) error {
 	if err := r.connect(ctx); err != nil {
 		return fmt.Errorf("joining: %w", err)
 	}
-	say("seated", map[string]any{"seat": r.seat})
-	go r.play(ctx)
+	_, seat, _ := r.Seated()
+	say("seated", map[string]any{"seat": seat})
+	go r.Play(ctx)
 
 	if mode == "attack" {
 		if err := r.attack(ctx); err != nil {
@@ -211,9 +129,7 @@ func runRogue(mode string, say func(string, map[string]any)) error {
 	if err != nil {
 		return err
 	}
-	r.mu.Lock()
-	disorder, examples := r.disorder, r.disordered
-	r.mu.Unlock()
+	disorder, examples := r.Disorder()
 	say("over", map[string]any{"places": over.Places, "hands": handNames(over.Hands), "pile": cardNames(over.Cards),
 		"out_of_order": disorder, "out_of_order_examples": examples})
 	time.Sleep(500 * time.Millisecond)
@@ -224,9 +140,7 @@ func runRogue(mode string, say func(string, map[string]any)) error {
 // drops the rogue (after the oversize frame) rejoin takes its seat back.
 func (r *rogue) untilOver(ctx context.Context, rejoin func() error) (*protocol.Event, error) {
 	for {
-		r.mu.Lock()
-		over, lost := r.over, r.lost
-		r.mu.Unlock()
+		over, lost := r.Over(), r.Lost()
 		if over != nil {
 			return over, nil
 		}
@@ -237,7 +151,8 @@ func (r *rogue) untilOver(ctx context.Context, rejoin func() error) (*protocol.E
 			if err := rejoin(); err != nil {
 				return nil, fmt.Errorf("rejoining: %w", err)
 			}
-			r.say("reconnected", map[string]any{"seat": r.seat})
+			_, seat, _ := r.Seated()
+			r.say("reconnected", map[string]any{"seat": seat})
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -259,474 +174,21 @@ func cardNames(cs []protocol.Card) []string {
 	return out
 }
 
-// ---- envelopes, made by hand where protocol.Seal won't ----
-
-const envDomain = "bullshit/envelope/v1\x00"
-
-// sealRaw signs any type and body as an envelope, as protocol.Seal does for
-// catalogued messages: for bodies that don't decode and types that don't
-// exist. It names the sender as libp2p does, so selfCheck also checks that
-// protocol's peer IDs are libp2p's.
-func sealRaw(key ed25519.PrivateKey, table protocol.TableID, term, seq uint64, typ protocol.Type, body []byte) ([]byte, error) {
-	pub, err := crypto.UnmarshalEd25519PublicKey(key.Public().(ed25519.PublicKey))
-	if err != nil {
-		return nil, err
-	}
-	id, err := peer.IDFromPublicKey(pub)
-	if err != nil {
-		return nil, err
-	}
-	var inner bytes.Buffer
-	e := msgpack.NewEncoder(&inner)
-	e.EncodeArrayLen(7)
-	e.EncodeUint(uint64(protocol.Current))
-	e.EncodeBytes([]byte(id))
-	e.EncodeBytes(table[:])
-	e.EncodeUint(term)
-	e.EncodeUint(seq)
-	e.EncodeUint(uint64(typ))
-	e.EncodeBytes(body)
-	sig := ed25519.Sign(key, append([]byte(envDomain), inner.Bytes()...))
-	var out bytes.Buffer
-	out.WriteByte(0x92)
-	out.Write(inner.Bytes())
-	msgpack.NewEncoder(&out).EncodeBytes(sig)
-	return out.Bytes(), nil
-}
-
-// splitEnvelope reads an envelope's sequence number and message without
-// checking the signature: the rogue reads 10,000 refusals a second and
-// trusts the host.
-func splitEnvelope(b []byte) (protocol.Message, uint64, error) {
-	d := msgpack.NewDecoder(bytes.NewReader(b))
-	if n, err := d.DecodeArrayLen(); err != nil || n != 2 {
-		return nil, 0, fmt.Errorf("not an envelope (%v)", err)
-	}
-	if n, err := d.DecodeArrayLen(); err != nil || n < 7 {
-		return nil, 0, fmt.Errorf("not an envelope (%v)", err)
-	}
-	for range 4 { // version, sender, table, term
-		if err := d.Skip(); err != nil {
-			return nil, 0, err
-		}
-	}
-	seq, err := d.DecodeUint64()
-	if err != nil {
-		return nil, 0, err
-	}
-	typ, err := d.DecodeUint64()
-	if err != nil {
-		return nil, 0, err
-	}
-	body, err := d.DecodeBytes()
-	if err != nil {
-		return nil, 0, err
-	}
-	m, err := protocol.Decode(protocol.Type(typ), body)
-	return m, seq, err
-}
-
-// selfCheck: the hand-made envelope is one protocol.Open accepts, and the
-// quick reader reads what Seal wrote. Otherwise the attacks prove nothing.
-func (r *rogue) selfCheck() error {
-	body, err := protocol.Encode(protocol.Pass{No: 3, Seat: 1})
-	if err != nil {
-		return err
-	}
-	b, err := sealRaw(r.key, protocol.TableID{1}, 1, 5, protocol.TypePass, body)
-	if err != nil {
-		return err
-	}
-	env, err := protocol.Open(b, r.id)
-	if err != nil || !reflect.DeepEqual(env.Msg, protocol.Pass{No: 3, Seat: 1}) || env.Seq != 5 {
-		return fmt.Errorf("self-check: a hand-made envelope doesn't open: %v %+v", err, env)
-	}
-	b, _ = protocol.Seal(r.key, protocol.TableID{1}, 1, 6, protocol.Refusal{Code: "x", Message: "y", Ref: 9})
-	if m, seq, err := splitEnvelope(b); err != nil || m != (protocol.Refusal{Code: "x", Message: "y", Ref: 9}) || seq != 6 {
-		return fmt.Errorf("self-check: the quick reader misreads an envelope: %v %+v", err, m)
-	}
-	return nil
-}
-
-// ---- the connection ----
-
-func writeFrame(w *bufio.Writer, b []byte) error {
-	var n [binary.MaxVarintLen64]byte
-	w.Write(n[:binary.PutUvarint(n[:], uint64(len(b)))])
-	_, err := w.Write(b)
-	return err
-}
-
-func readFrame(r *bufio.Reader) ([]byte, error) {
-	n, err := binary.ReadUvarint(r)
-	if err != nil {
-		return nil, err
-	}
-	if n > protocol.MaxSize {
-		return nil, fmt.Errorf("frame of %d bytes", n)
-	}
-	b := make([]byte, n)
-	_, err = io.ReadFull(r, b)
-	return b, err
-}
-
-// write sends frames made by mk, which gets the next sequence numbers; kind
-// names the attack each carries ("" for an honest move). It flushes.
-func (r *rogue) write(kind string, mk func(seq uint64) ([]byte, error)) error {
-	r.wmu.Lock()
-	defer r.wmu.Unlock()
-	if err := r.writeLocked(kind, mk); err != nil {
-		return err
-	}
-	return r.w.Flush()
-}
-
-func (r *rogue) writeLocked(kind string, mk func(seq uint64) ([]byte, error)) error {
-	if r.w == nil {
-		return errors.New("not connected")
-	}
-	r.seq++
-	seq := r.seq
-	b, err := mk(seq)
-	if err != nil {
-		return err
-	}
-	r.mu.Lock()
-	if kind != "" {
-		r.kinds[seq] = kind
-	} else if b != nil {
-		r.lastMove = b
-	}
-	r.mu.Unlock()
-	return writeFrame(r.w, b)
-}
-
-// sealed is mk for an ordinary message at the table's term.
-// sealed is m sealed for the host; a move signed as our seat's own, as an
-// honest player's is (protocol 1.6).
-func (r *rogue) sealed(m protocol.Message) func(uint64) ([]byte, error) {
-	return func(seq uint64) ([]byte, error) {
-		r.mu.Lock()
-		tid, commit := r.tid, r.commit
-		r.mu.Unlock()
-		return protocol.Seal(r.key, tid, 1, seq, gamewire.SignedMove(r.key, tid, commit, m))
-	}
-}
-
+// connect takes the rogue's seat (again, after the host hung up). The
+// rogue speaks 1.3, from before the deal's toss: it has no nonce to give,
+// so the host doesn't ask it for one (the toss has its own tests in node).
+// It sends no heartbeats, only moves: said as 1.5 and then silent through
+// the toss's wait (3 s), it was dropped as dead after Timing.DeadAfter
+// (2 s), as any silent peer is.
 func (r *rogue) connect(ctx context.Context) error {
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := r.h.Connect(cctx, r.host); err != nil {
-		return err
-	}
-	st, err := r.h.NewStream(cctx, r.host.ID, node.ProtocolID)
-	if err != nil {
-		return err
-	}
-	br := bufio.NewReader(st)
-	r.wmu.Lock()
-	r.st, r.w = st, bufio.NewWriter(st)
-	r.wmu.Unlock()
-	// The rogue speaks 1.3, from before the deal's toss: it has no nonce
-	// to give, so the host doesn't ask it for one (the toss has its own
-	// tests in node). It sends no heartbeats, only moves: said as 1.5 and
-	// then silent through the toss's wait (3 s), it was dropped as dead
-	// after Timing.DeadAfter (2 s), as any silent peer is.
-	return r.takeSeat(br, st.SetReadDeadline, protocol.Hello{Version: protocol.MakeVersion(1, 3), Nick: "rogue", Seat: -1})
-}
-
-// takeSeat says hello on a new link to the host, whose frames br reads,
-// and waits (bounded by the link's read deadline) until the host seats the
-// rogue or refuses it; then the rest is read in the background (read).
-func (r *rogue) takeSeat(br *bufio.Reader, deadline func(time.Time) error, hello protocol.Hello) error {
-	if err := r.write("", r.sealed(hello)); err != nil {
-		return err
-	}
-	deadline(time.Now().Add(10 * time.Second))
-	for {
-		b, err := readFrame(br)
-		if err != nil {
-			return err
-		}
-		env, err := protocol.Open(b, protocol.PeerID(r.host.ID))
-		if err != nil {
-			return fmt.Errorf("the host's first answer: %w", err)
-		}
-		switch m := env.Msg.(type) {
-		case protocol.Refusal:
-			return fmt.Errorf("refused a seat: %s", m.Message)
-		case protocol.Seated:
-			deadline(time.Time{})
-			lost := make(chan struct{})
-			r.mu.Lock()
-			r.tid, r.seat, r.lost = m.Table, m.Seat, lost
-			r.mu.Unlock()
-			go r.read(br, lost)
-			return nil
-		}
-	}
-}
-
-// read takes in everything the host sends: views, the end, and refusals,
-// which it sorts by the attack they answer.
-func (r *rogue) read(br *bufio.Reader, lost chan struct{}) {
-	defer close(lost)
-	for {
-		b, err := readFrame(br)
-		if err != nil {
-			r.wmu.Lock()
-			r.w = nil
-			r.wmu.Unlock()
-			return
-		}
-		m, seq, err := splitEnvelope(b)
-		if err != nil {
-			r.say("error", map[string]any{"text": "from the host: " + err.Error()})
-			continue
-		}
-		// A player drops a frame numbered below the last it took.
-		r.mu.Lock()
-		if seq <= r.lastSeq {
-			r.disorder++
-			if len(r.disordered) < 3 {
-				r.disordered = append(r.disordered, fmt.Sprintf("%s numbered %d after %d", m.Type(), seq, r.lastSeq))
-			}
-		}
-		r.lastSeq = max(r.lastSeq, seq)
-		r.mu.Unlock()
-		switch m := m.(type) {
-		case protocol.Lobby:
-			r.mu.Lock()
-			r.seats, r.commit = len(m.Players), m.Commit
-			r.mu.Unlock()
-		case protocol.Update:
-			r.mu.Lock()
-			if m.View != nil {
-				r.view = m.View
-			}
-			for i := range m.Events {
-				if m.Events[i].Type == "over" {
-					r.over = &m.Events[i]
-				}
-			}
-			r.mu.Unlock()
-			select {
-			case r.changed <- struct{}{}:
-			default:
-			}
-		case protocol.Refusal:
-			r.mu.Lock()
-			kind, ok := r.kinds[m.Ref]
-			if !ok || m.Ref == 0 {
-				switch {
-				case strings.Contains(m.Message, "bad signature"):
-					kind = "forged-signature"
-				case strings.Contains(m.Message, "sender is not"):
-					kind = "forged-sender"
-				case strings.Contains(m.Message, "size limit"):
-					kind = "oversize"
-				case m.Ref == 0:
-					kind = "garbage"
-				default:
-					kind = "honest"
-				}
-			}
-			if kind != "honest" {
-				r.answeredAt = time.Now()
-			}
-			if refusedRightly(kind, m) {
-				r.refused[kind]++
-			} else if len(r.wrong[kind]) < 3 {
-				r.wrong[kind] = append(r.wrong[kind], m.Code+": "+m.Message)
-			}
-			r.mu.Unlock()
-			if kind == "honest" {
-				select {
-				case r.changed <- struct{}{}:
-				default:
-				}
-			}
-			r.answers <- kind
-		}
-	}
-}
-
-// play plays the rogue's seat just well enough: one card from the left on
-// its turn, and let every play go at once. A move the host refused (during
-// a reveal) is made again at the next change.
-func (r *rogue) play(ctx context.Context) {
-	done := ""
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-r.changed:
-		case <-time.After(500 * time.Millisecond): // and look again now and then
-			done = ""
-		}
-		r.mu.Lock()
-		v, seat := r.view, r.seat
-		r.mu.Unlock()
-		if v == nil {
-			continue
-		}
-		var m protocol.Message
-		switch {
-		case v.Phase == "play" && v.Turn == seat && len(v.Hand) > 0:
-			c := v.Hand[0]
-			rank := protocol.NoRank
-			if v.Rank < 0 {
-				rank = int8(c / 4)
-			}
-			m = protocol.Play{No: v.No, Seat: seat, Cards: []protocol.Card{c}, Rank: rank}
-		case v.Window != nil && slices.Contains(v.Window.Callers, seat) && !slices.Contains(v.Window.Passed, seat):
-			m = protocol.Pass{No: v.Window.No, Seat: seat}
-		}
-		if m == nil {
-			continue
-		}
-		key := fmt.Sprintf("%v", m)
-		if key == done {
-			continue
-		}
-		done = key
-		r.write("", r.sealed(m))
-	}
-}
-
-// ---- the attacks ----
-
-// reusable are the attacks refused before the host looks at the sequence
-// number (a sender, a table or a term that is wrong, a replay, bytes that
-// aren't an envelope): the flood makes each once and sends it again and
-// again, so that the rogue's own signing doesn't eat the CPU the host and
-// the honest players share with it. A forged signature is not: the host
-// checks the number before the signature (issue 13: refuse before you
-// work), so a forged envelope sent twice is refused the second time as a
-// replay.
-var reusable = map[string]bool{"forged-sender": true, "stale-term": true,
-	"future-term": true, "other-table": true, "replay": true, "garbage": true}
-
-// cached wraps attackFrame: a reusable attack's frame is made once.
-func (r *rogue) cached(cache map[string][]byte, kind string) func(seq uint64) ([]byte, error) {
-	if !reusable[kind] {
-		return r.attackFrame(kind)
-	}
-	return func(seq uint64) ([]byte, error) {
-		if b, ok := cache[kind]; ok {
-			return b, nil
-		}
-		b, err := r.attackFrame(kind)(seq)
-		cache[kind] = b
-		return b, err
-	}
-}
-
-// attackFrame makes the frame of an attack of kind with sequence number seq.
-func (r *rogue) attackFrame(kind string) func(seq uint64) ([]byte, error) {
-	r.mu.Lock()
-	tid, seat, v, last, commit := r.tid, r.seat, r.view, r.lastMove, r.commit
-	seats := max(r.seats, 2)
-	r.mu.Unlock()
-	no := 1
-	if v != nil {
-		no = v.No
-	}
-	pass := protocol.Pass{No: no, Seat: seat}
-	return func(seq uint64) ([]byte, error) {
-		switch kind {
-		case "forged-signature":
-			b, err := protocol.Seal(r.key, tid, 1, seq, pass)
-			if err == nil {
-				b[len(b)-1] ^= 0x55
-			}
-			return b, err
-		case "forged-sender":
-			return protocol.Seal(r.other, tid, 1, seq, pass)
-		case "replay":
-			if last == nil {
-				return nil, errors.New("nothing sent yet to replay")
-			}
-			r.mu.Lock()
-			env, _ := protocol.Open(last, r.id)
-			if env != nil {
-				r.kinds[env.Seq] = "replay"
-			}
-			r.mu.Unlock()
-			return last, nil
-		case "stale-term":
-			return protocol.Seal(r.key, tid, 0, seq, pass)
-		case "future-term":
-			return protocol.Seal(r.key, tid, futureTerm, seq, pass)
-		case "other-table":
-			var other protocol.TableID
-			rand.Read(other[:])
-			return protocol.Seal(r.key, other, 1, seq, pass)
-		case "other-seat":
-			return protocol.Seal(r.key, tid, 1, seq, protocol.Call{No: no, Seat: (seat + 1) % seats})
-		case "late-call":
-			// Signed as an honest late shout is: refused for being late.
-			return protocol.Seal(r.key, tid, 1, seq, gamewire.SignedMove(r.key, tid, commit, protocol.Call{No: 1, Seat: seat}))
-		case "garbage":
-			b := make([]byte, 1+seq%200)
-			rand.Read(b)
-			b[0] = 0x92 // looks like an envelope, for a byte
-			return b, nil
-		case "bad-body":
-			return sealRaw(r.key, tid, 1, seq, protocol.TypeCall, []byte{0x93, 0xc1, 0xff, 0x00})
-		case "unknown-type":
-			return sealRaw(r.key, tid, 1, seq, 200, []byte{0x90})
-		case "not-a-move":
-			return protocol.Seal(r.key, tid, 1, seq, protocol.Vote{Term: 2, Candidate: r.id, No: no})
-		}
-		return nil, fmt.Errorf("no attack %q", kind)
-	}
-}
-
-// waitAnswer waits for the host to answer an attack of kind, until the game
-// is over or for d at most: a bound for a host that will never answer, not
-// a speed the host must keep (a minute, where an answer takes milliseconds).
-func (r *rogue) waitAnswer(kind string, d time.Duration) bool {
-	t := time.After(d)
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case k := <-r.answers:
-			if k == kind {
-				return true
-			}
-		case <-tick.C:
-			r.mu.Lock()
-			over := r.over != nil
-			r.mu.Unlock()
-			if over {
-				return false
-			}
-		case <-t:
-			return false
-		}
-	}
-}
-
-func (r *rogue) counts() (map[string]int, map[string][]string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	w := map[string][]string{}
-	for k, v := range r.wrong {
-		w[k] = slices.Clone(v)
-	}
-	return maps.Clone(r.refused), w
+	return r.Connect(ctx, r.h, r.host, node.ProtocolID, protocol.Hello{Version: protocol.MakeVersion(1, 3), Nick: "rogue", Seat: -1})
 }
 
 // going waits for the game to get going: a few plays settled, so that
 // there is a late call to make, and an honest move to replay.
 func (r *rogue) going(ctx context.Context) error {
 	for {
-		r.mu.Lock()
-		v, lastMove := r.view, r.lastMove
-		r.mu.Unlock()
-		if v != nil && v.No >= 3 && lastMove != nil {
+		if v := r.View(); v != nil && v.No >= 3 && r.LastMove() != nil {
 			return nil
 		}
 		select {
@@ -738,11 +200,7 @@ func (r *rogue) going(ctx context.Context) error {
 }
 
 // isOver reports whether the game has ended.
-func (r *rogue) isOver() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.over != nil
-}
+func (r *rogue) isOver() bool { return r.Over() != nil }
 
 // answeredAs is the kind an attack's refusal is counted under, where it
 // is another's: the host checks the sender before it reads the number, so
@@ -752,21 +210,21 @@ var answeredAs = map[string]string{"forged-seat": "forged-sender"}
 // oneByOne sends three of each kind of attack, one kind at a time, each
 // answer awaited, and says how each kind was refused (with info). frame
 // makes a kind's frames.
-func (r *rogue) oneByOne(kinds []string, frame func(kind string) func(seq uint64) ([]byte, error), info map[string]any) error {
+func (r *rogue) oneByOne(kinds []string, frame func(kind string) roguepeer.Maker, info map[string]any) error {
 	const each = 3
 	for _, kind := range kinds {
 		as := kind
 		if a, ok := answeredAs[kind]; ok {
 			as = a
 		}
-		before, _ := r.counts()
+		before, _ := r.Counts()
 		for range each {
-			if err := r.write(kind, frame(kind)); err != nil {
+			if err := r.Write(kind, frame(kind)); err != nil {
 				return fmt.Errorf("%s: %w", kind, err)
 			}
-			r.waitAnswer(as, time.Minute)
+			r.WaitAnswer(as, time.Minute)
 		}
-		after, wrong := r.counts()
+		after, wrong := r.Counts()
 		line := map[string]any{"kind": kind, "sent": each, "refused": after[as] - before[as], "wrong": wrong[as], "over": r.isOver()}
 		maps.Copy(line, info)
 		r.say("attack", line)
@@ -779,7 +237,7 @@ func (r *rogue) attack(ctx context.Context) error {
 		return err
 	}
 	first := time.Now()
-	if err := r.oneByOne(attackKinds, r.attackFrame, map[string]any{"first": first.UnixNano()}); err != nil {
+	if err := r.oneByOne(roguepeer.Kinds, r.Frame, map[string]any{"first": first.UnixNano()}); err != nil {
 		return err
 	}
 
@@ -795,7 +253,7 @@ func (r *rogue) attack(ctx context.Context) error {
 	if n, err := strconv.Atoi(os.Getenv(rogueRateEnv)); err == nil {
 		rate = n
 	}
-	before, _ := r.counts()
+	before, _ := r.Counts()
 	sent := map[string]int{}
 	total := 0
 	const tick, burst = 5 * time.Millisecond, time.Second
@@ -809,20 +267,18 @@ func (r *rogue) attack(ctx context.Context) error {
 		start := time.Now()
 		next := start
 		for time.Since(start) < min(burst, floodFor-spent) && werr == nil && !r.isOver() {
-			r.wmu.Lock()
-			for range perTick {
-				kind := attackKinds[n%len(attackKinds)]
-				n++
-				if werr = r.writeLocked(kind, r.cached(cache, kind)); werr != nil {
-					break
+			werr = r.Writes(func(write func(string, roguepeer.Maker) error) error {
+				for range perTick {
+					kind := roguepeer.Kinds[n%len(roguepeer.Kinds)]
+					n++
+					if err := write(kind, r.Cached(cache, kind)); err != nil {
+						return err
+					}
+					sent[kind]++
+					total++
 				}
-				sent[kind]++
-				total++
-			}
-			if werr == nil {
-				werr = r.w.Flush()
-			}
-			r.wmu.Unlock()
+				return nil
+			})
 			next = next.Add(tick)
 			time.Sleep(time.Until(next))
 		}
@@ -844,9 +300,9 @@ func (r *rogue) attack(ctx context.Context) error {
 	// a bound for one that never will), unless the game ends first.
 	deadline := time.Now().Add(2 * time.Minute)
 	answeredNow := func() int {
-		now, _ := r.counts()
+		now, _ := r.Counts()
 		n := 0
-		for _, k := range attackKinds {
+		for _, k := range roguepeer.Kinds {
 			n += now[k] - before[k]
 		}
 		return n
@@ -857,12 +313,10 @@ func (r *rogue) attack(ctx context.Context) error {
 		answered = answeredNow()
 	}
 	overEarly = overEarly || answered < total && r.isOver()
-	r.mu.Lock()
-	drained := r.answeredAt
-	r.mu.Unlock()
-	after, wrong := r.counts()
+	drained := r.AnsweredAt()
+	after, wrong := r.Counts()
 	refused := map[string]int{}
-	for _, k := range attackKinds {
+	for _, k := range roguepeer.Kinds {
 		refused[k] = after[k] - before[k]
 	}
 	r.say("flood", map[string]any{"bursts": bursts, "seconds": spent.Seconds(), "sent": total,
@@ -873,16 +327,9 @@ func (r *rogue) attack(ctx context.Context) error {
 	}
 
 	// Last, a frame over the size limit: refused, and the host hangs up.
-	r.wmu.Lock()
-	var n [binary.MaxVarintLen64]byte
-	werr = nil
-	if r.w != nil {
-		r.w.Write(n[:binary.PutUvarint(n[:], protocol.MaxSize+1)])
-		werr = r.w.Flush()
-	}
-	r.wmu.Unlock()
-	got := r.waitAnswer("oversize", time.Minute)
-	after, wrong = r.counts()
+	werr = r.Oversize()
+	got := r.WaitAnswer("oversize", time.Minute)
+	after, wrong = r.Counts()
 	r.say("attack", map[string]any{"kind": "oversize", "sent": 1, "refused": after["oversize"], "wrong": wrong["oversize"],
 		"answered": got, "err": fmt.Sprint(werr)})
 	return nil

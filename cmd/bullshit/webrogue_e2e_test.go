@@ -27,7 +27,6 @@ package main
 //     phone takes its seat back and plays to the end.
 
 import (
-	"bufio"
 	"context"
 	"crypto/ecdh"
 	"crypto/ed25519"
@@ -52,6 +51,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/bullshit-game/bullshit/node"
+	roguepeer "github.com/bullshit-game/bullshit/node/rogue"
 	"github.com/bullshit-game/bullshit/node/webwire"
 	"github.com/bullshit-game/bullshit/node/webwire/coderws"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -61,7 +61,7 @@ const rogueWebEnv = "BS_E2E_ROGUE_WEB" // mode "web": the host's web base URL
 
 // webAttackKinds are the libp2p rogue's attacks and one of the web's: an
 // envelope signed by a key the phone never proved, for the next seat.
-var webAttackKinds = append(slices.Clone(attackKinds), "forged-seat")
+var webAttackKinds = append(slices.Clone(roguepeer.Kinds), "forged-seat")
 
 // The door's refusals, as node/web.go words them.
 const (
@@ -78,20 +78,11 @@ func runWebRogue(say func(string, map[string]any)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	base := os.Getenv(rogueWebEnv)
-	r := &rogue{say: say, seat: -1, kinds: map[uint64]string{}, refused: map[string]int{},
-		wrong: map[string][]string{}, answers: make(chan string, 1<<16), changed: make(chan struct{}, 1),
-		seq: uint64(time.Now().UnixNano())}
-	var err error
-	if _, r.key, err = ed25519.GenerateKey(rand.Reader); err != nil {
+	p, err := roguepeer.New(say)
+	if err != nil {
 		return err
 	}
-	if _, r.other, err = ed25519.GenerateKey(rand.Reader); err != nil {
-		return err
-	}
-	r.id, _ = protocol.PeerIDOf(r.key)
-	if err := r.selfCheck(); err != nil {
-		return err
-	}
+	r := &rogue{Rogue: p, say: say}
 
 	// The door, before a seat: no page of another site gets in, nor a
 	// proof that isn't of this handshake.
@@ -107,8 +98,9 @@ func runWebRogue(say func(string, map[string]any)) error {
 	if err := r.webConnect(ctx, base); err != nil {
 		return fmt.Errorf("joining: %w", err)
 	}
-	say("seated", map[string]any{"seat": r.seat})
-	go r.play(ctx)
+	_, seat, _ := r.Seated()
+	say("seated", map[string]any{"seat": seat})
+	go r.Play(ctx)
 	go r.heartbeats(ctx)
 	if err := r.webAttack(ctx, base); err != nil {
 		return err
@@ -225,12 +217,12 @@ func handshakeUpTo(ctx context.Context, base string) (*websocket.Conn, []byte, e
 // handshake (made right, and answered by silence: the host waits for a
 // hello) does.
 func (r *rogue) badHandshakes(ctx context.Context, base string) error {
-	P := r.key.Public().(ed25519.PublicKey)
+	P := r.Key.Public().(ed25519.PublicKey)
 	ws, t1, err := handshakeUpTo(ctx, base)
 	if err != nil {
 		return err
 	}
-	good := append(slices.Clone([]byte(P)), ed25519.Sign(r.key, append([]byte(wwPlayerCtx), wwT2(t1, P)...))...)
+	good := append(slices.Clone([]byte(P)), ed25519.Sign(r.Key, append([]byte(wwPlayerCtx), wwT2(t1, P)...))...)
 	err = ws.Write(ctx, websocket.MessageBinary, good)
 	ws.CloseNow()
 	if err != nil {
@@ -244,8 +236,8 @@ func (r *rogue) badHandshakes(ctx context.Context, base string) error {
 		m3 := good
 		if kind == "handshake-bad-signature" {
 			// Names the other key, signs with its own.
-			other := r.other.Public().(ed25519.PublicKey)
-			m3 = append(slices.Clone([]byte(other)), ed25519.Sign(r.key, append([]byte(wwPlayerCtx), wwT2(t1, other)...))...)
+			other := r.Other.Public().(ed25519.PublicKey)
+			m3 = append(slices.Clone([]byte(other)), ed25519.Sign(r.Key, append([]byte(wwPlayerCtx), wwT2(t1, other)...))...)
 		}
 		ws.Write(ctx, websocket.MessageBinary, m3)
 		ok, how, _ := hungUp(ctx, ws)
@@ -266,7 +258,7 @@ func (r *rogue) webConnect(ctx context.Context, base string) error {
 		var err error
 		ws, resp, err = wsDial(cctx, base, base)
 		if err == nil {
-			conn, err = webwire.Dial(cctx, coderws.New(ws), r.key, nil)
+			conn, err = webwire.Dial(cctx, coderws.New(ws), r.Key, nil)
 		}
 		cancel()
 		if err == nil {
@@ -290,11 +282,7 @@ func (r *rogue) webConnect(ctx context.Context, base string) error {
 		return err
 	}
 	r.host.ID = hid
-	br := bufio.NewReader(conn)
-	r.wmu.Lock()
-	r.w = bufio.NewWriter(conn)
-	r.wmu.Unlock()
-	return r.takeSeat(br, conn.SetReadDeadline, protocol.Hello{Version: protocol.Current, Nick: "webrogue", Seat: -1})
+	return r.Join(conn, hid, protocol.Hello{Version: protocol.Current, Nick: "webrogue", Seat: -1})
 }
 
 // heartbeats keeps the seat's link alive as a phone does; a heartbeat is
@@ -306,32 +294,24 @@ func (r *rogue) heartbeats(ctx context.Context) {
 			return
 		case <-time.After(500 * time.Millisecond):
 		}
-		r.wmu.Lock()
-		if r.w != nil {
-			r.seq++
-			if b, err := r.sealed(protocol.Heartbeat{})(r.seq); err == nil {
-				writeFrame(r.w, b)
-				r.w.Flush()
-			}
-		}
-		r.wmu.Unlock()
+		r.Send(protocol.Heartbeat{})
 	}
 }
 
 // webAttackFrame is attackFrame with the web's own kind.
-func (r *rogue) webAttackFrame(kind string) func(seq uint64) ([]byte, error) {
+func (r *rogue) webAttackFrame(kind string) roguepeer.Maker {
 	if kind != "forged-seat" {
-		return r.attackFrame(kind)
+		return r.Frame(kind)
 	}
-	r.mu.Lock()
-	tid, seat, seats, v := r.tid, r.seat, max(r.seats, 2), r.view
-	r.mu.Unlock()
+	tid, seat, seats := r.Seated()
+	seats = max(seats, 2)
+	v := r.View()
 	no := 1
 	if v != nil {
 		no = v.No
 	}
 	return func(seq uint64) ([]byte, error) {
-		return protocol.Seal(r.other, tid, 1, seq, protocol.Call{No: no, Seat: (seat + 1) % seats})
+		return protocol.Seal(r.Other, tid, 1, seq, protocol.Call{No: no, Seat: (seat + 1) % seats})
 	}
 }
 
@@ -351,7 +331,7 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 		ws, _, err := wsDial(cctx, base, base)
 		var conn *webwire.Conn
 		if err == nil {
-			conn, err = webwire.Dial(cctx, coderws.New(ws), r.key, nil)
+			conn, err = webwire.Dial(cctx, coderws.New(ws), r.Key, nil)
 		}
 		cancel()
 		if err != nil {
@@ -381,28 +361,26 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 	// A flood of frames on the seat's channel: the host reads them under
 	// the connection's budget and refuses every one, rightly.
 	if !r.isOver() {
-		before, _ := r.counts()
+		before, _ := r.Counts()
 		cache := map[string][]byte{}
 		sent := 0
-		var werr error
-		r.wmu.Lock()
-		for i := 0; i < webFlood && werr == nil; i++ {
-			kind := webAttackKinds[i%len(webAttackKinds)]
-			if kind == "forged-seat" {
-				kind = "forged-sender" // each made once: signing 300 frames is the rogue's CPU, not the host's
-			}
-			if werr = r.writeLocked(kind, r.cached(cache, kind)); werr == nil {
+		werr := r.Writes(func(write func(string, roguepeer.Maker) error) error {
+			for i := range webFlood {
+				kind := webAttackKinds[i%len(webAttackKinds)]
+				if kind == "forged-seat" {
+					kind = "forged-sender" // each made once: signing 300 frames is the rogue's CPU, not the host's
+				}
+				if err := write(kind, r.Cached(cache, kind)); err != nil {
+					return err
+				}
 				sent++
 			}
-		}
-		if werr == nil {
-			werr = r.w.Flush()
-		}
-		r.wmu.Unlock()
+			return nil
+		})
 		answered := func() int {
-			now, _ := r.counts()
+			now, _ := r.Counts()
 			n := 0
-			for _, k := range attackKinds {
+			for _, k := range roguepeer.Kinds {
 				n += now[k] - before[k]
 			}
 			return n
@@ -411,7 +389,7 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 		for answered() < sent && time.Now().Before(deadline) && !r.isOver() {
 			time.Sleep(50 * time.Millisecond)
 		}
-		_, wrong := r.counts()
+		_, wrong := r.Counts()
 		r.say("flood", map[string]any{"sent": sent, "answered": answered(), "over": r.isOver(), "wrong": wrong,
 			"err": fmt.Sprint(werr)})
 	}
@@ -448,16 +426,9 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 	if r.isOver() {
 		return nil
 	}
-	r.wmu.Lock()
-	var n [binary.MaxVarintLen64]byte
-	var werr error
-	if r.w != nil {
-		r.w.Write(n[:binary.PutUvarint(n[:], protocol.MaxSize+1)])
-		werr = r.w.Flush()
-	}
-	r.wmu.Unlock()
-	got := r.waitAnswer("oversize", time.Minute)
-	after, wrong := r.counts()
+	werr := r.Oversize()
+	got := r.WaitAnswer("oversize", time.Minute)
+	after, wrong := r.Counts()
 	r.say("attack", map[string]any{"kind": "oversize", "sent": 1, "refused": after["oversize"], "wrong": wrong["oversize"],
 		"answered": got, "err": fmt.Sprint(werr), "over": r.isOver()})
 	return nil

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/bullshit-game/bullshit/engine/bench"
 )
 
@@ -65,6 +67,12 @@ func TestShout_BadArgs(t *testing.T) {
 		if _, err := Shout(context.Background(), c.seats, c.rounds); err == nil {
 			t.Errorf("Shout(%d seats, %d rounds) ran", c.seats, c.rounds)
 		}
+	}
+	if _, err := Seat(context.Background(), peer.AddrInfo{}, 0); err == nil {
+		t.Error("Seat(0 players) ran")
+	}
+	if _, err := (&Players{}).Shouts(context.Background(), 0, 0); err == nil {
+		t.Error("Shouts with no bound ran")
 	}
 }
 

@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 
@@ -61,44 +60,141 @@ const shoutPause = 20 * time.Millisecond
 // error, not a hang.
 const shoutWait = 10 * time.Second
 
-// Shout hosts a table of seats on 127.0.0.1 (a Server and its
-// Table, the host's own seat a bot), seats-1 players each on their own
-// libp2p host joined with Dial, and measures rounds shouts. Nobody calls or
+// Settings are the table Shout hosts: seats, the host's own seat a quiet
+// bot (Bots), no window that closes before its shout, the reveal pause
+// short, so a few hundred shouts take seconds.
+func Settings(seats int) node.Settings {
+	rules := engine.Standard()
+	rules.Window = 60 * time.Second // no window closes before its shout
+	return node.Settings{Name: "bench", Rules: rules, Seats: seats, Bots: []string{"quiet"}, Pace: "fast",
+		Timing: node.Timing{Reveal: shoutPause}}
+}
+
+// Bots makes the host's seat of a measured table, whatever its name: a
+// bot that plays and hands over like the measured players and never calls.
+func Bots(string, int, uint64) (node.Player, error) { return quietBot{}, nil }
+
+// Fallback is a measured seat's move when its turn clock runs out: what
+// the measured players play.
+func Fallback(v *engine.View) (engine.Command, bool) { return quietMove(v, v.Seat) }
+
+// Shout hosts a table of seats on 127.0.0.1 (a Server and its Table, the
+// host's own seat a bot), seats-1 players each on their own libp2p host
+// joined with Dial (Seat), and measures rounds shouts. Nobody calls or
 // lets a play go on their own: each player plays one card when its turn
 // comes, and after every play, once every player has the open window, one
 // player (in turn) shouts on it.
 func Shout(ctx context.Context, seats, rounds int, opts ...Option) (*ShoutResult, error) {
-	var o shoutOpts
-	for _, opt := range opts {
-		opt(&o)
-	}
 	if seats < 2 || seats > 10 {
 		return nil, fmt.Errorf("latency: %d seats (2 to 10)", seats)
 	}
 	if rounds < 1 {
 		return nil, fmt.Errorf("latency: %d rounds", rounds)
 	}
-	t, err := newShoutTable(ctx, seats)
+	hh, hk, err := LoopHost(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer t.close()
-	if err := t.tb.Start(); err != nil {
+	defer hh.Close()
+	tb, err := node.NewTable(Settings(seats), "host", Bots, nil)
+	if err != nil {
 		return nil, err
 	}
-	res := &ShoutResult{Seats: seats, Games: 1}
+	defer tb.Close()
+	srv, err := node.Serve(hh, hk, tb)
+	if err != nil {
+		return nil, err
+	}
+	defer srv.Close()
+	p, err := Seat(ctx, peer.AddrInfo{ID: hh.ID(), Addrs: hh.Addrs()}, seats-1)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	p.Redeal = tb.Start
+	if err := tb.Start(); err != nil {
+		return nil, err
+	}
+	return p.Shouts(ctx, rounds, 0, opts...)
+}
+
+// Players are the measured players at a table, each on its own host on
+// loopback, each followed by its own goroutine (follow). Only the
+// goroutine that calls Shouts touches the rest; the players send it notes.
+type Players struct {
+	// Redeal deals the next game once a shout ended one; nil when the
+	// table's host deals again by itself.
+	Redeal func() error
+
+	hosts   []host.Host
+	remotes []*node.Remote
+	notes   chan shoutNote
+	st      shoutState
+
+	seen    []int // the open window each player has
+	callers []int // who may call the open window
+	called  int   // the last play shouted on in this game
+	caller  int   // the player the search for the next shouter starts at
+}
+
+// Seat seats n players at the table at, each on a host of its own on
+// 127.0.0.1; the table's host deals once they (and whoever else it waits
+// for) are seated, and Shouts measures.
+func Seat(ctx context.Context, at peer.AddrInfo, n int) (_ *Players, err error) {
+	if n < 1 || n > 9 {
+		return nil, fmt.Errorf("latency: %d players (1 to 9)", n)
+	}
+	p := &Players{notes: make(chan shoutNote, 4096)}
+	defer func() {
+		if err != nil {
+			p.Close()
+		}
+	}()
+	for i := range n {
+		h, k, err := LoopHost(ctx)
+		if err != nil {
+			return nil, err
+		}
+		p.hosts = append(p.hosts, h)
+		r, err := node.Dial(ctx, h, k, at, fmt.Sprintf("p%d", i), "", false, nil)
+		if err != nil {
+			return nil, fmt.Errorf("player %d joins: %w", i, err)
+		}
+		p.remotes = append(p.remotes, r)
+	}
+	p.seen = make([]int, len(p.remotes))
+	for i, r := range p.remotes {
+		go follow(i, r, p.notes, &p.st)
+	}
+	return p, nil
+}
+
+// Shouts measures shouts until rounds are measured (0: no such bound) or d
+// has passed (0: no such bound), whichever comes first; one of the two
+// must be set. The game goes on between calls: a later call measures the
+// shouts after.
+func (p *Players) Shouts(ctx context.Context, rounds int, d time.Duration, opts ...Option) (*ShoutResult, error) {
+	var o shoutOpts
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if rounds < 0 || d < 0 || rounds == 0 && d == 0 {
+		return nil, fmt.Errorf("latency: %d rounds for %v", rounds, d)
+	}
+	res := &ShoutResult{Seats: len(p.remotes) + 1, Games: 1}
 	if o.bracket != nil {
 		o.bracket(true)
 		defer o.bracket(false)
 	}
-	for measured := 0; measured < rounds; {
-		times, over, err := t.round(ctx)
+	start := time.Now()
+	for measured := 0; (rounds == 0 || measured < rounds) && (d == 0 || time.Since(start) < d); {
+		times, over, err := p.round(ctx)
 		if err != nil {
 			return res, err
 		}
 		if over {
 			res.Left++
-			if err := t.newDeal(); err != nil {
+			if err := p.newDeal(); err != nil {
 				return res, err
 			}
 			res.Games++
@@ -111,89 +207,12 @@ func Shout(ctx context.Context, seats, rounds int, opts ...Option) (*ShoutResult
 	return res, nil
 }
 
-// shoutTable is the table measured and what the measurement knows of it.
-// Only Shout's goroutine touches it; the players' goroutines (follow) send
-// it notes.
-type shoutTable struct {
-	hosts   []host.Host
-	tb      *node.Table
-	srv     *node.Server
-	remotes []*node.Remote
-	notes   chan shoutNote
-	st      shoutState
-
-	seen    []int // the open window each player has
-	callers []int // who may call the open window
-	called  int   // the last play shouted on in this game
-	caller  int   // the player the search for the next shouter starts at
-}
-
-// newShoutTable hosts the table (the host's own seat a quiet bot) and
-// seats seats-1 players, each on its own host, each followed by its own
-// goroutine.
-func newShoutTable(ctx context.Context, seats int) (_ *shoutTable, err error) {
-	t := &shoutTable{notes: make(chan shoutNote, 4096)}
-	defer func() {
-		if err != nil {
-			t.close()
-		}
-	}()
-	hh, hk, err := t.host(ctx)
-	if err != nil {
-		return nil, err
-	}
-	rules := engine.Standard()
-	rules.Window = 60 * time.Second // no window closes before its shout
-	quiet := func(string, int, uint64) (node.Player, error) { return quietBot{}, nil }
-	t.tb, err = node.NewTable(node.Settings{Name: "bench", Rules: rules, Seats: seats, Bots: []string{"quiet"}, Pace: "fast",
-		Timing: node.Timing{Reveal: shoutPause}}, "host", quiet, nil)
-	if err != nil {
-		return nil, err
-	}
-	if t.srv, err = node.Serve(hh, hk, t.tb); err != nil {
-		return nil, err
-	}
-	at := peer.AddrInfo{ID: hh.ID(), Addrs: hh.Addrs()}
-	for i := range seats - 1 {
-		h, k, err := t.host(ctx)
-		if err != nil {
-			return nil, err
-		}
-		r, err := node.Dial(ctx, h, k, at, fmt.Sprintf("p%d", i), "", false, nil)
-		if err != nil {
-			return nil, fmt.Errorf("player %d joins: %w", i, err)
-		}
-		t.remotes = append(t.remotes, r)
-	}
-	t.seen = make([]int, len(t.remotes))
-	for i, r := range t.remotes {
-		go follow(i, r, t.notes, &t.st)
-	}
-	return t, nil
-}
-
-// host is a new host on loopback, closed with the table.
-func (t *shoutTable) host(ctx context.Context) (host.Host, crypto.PrivKey, error) {
-	h, k, err := LoopHost(ctx)
-	if err == nil {
-		t.hosts = append(t.hosts, h)
-	}
-	return h, k, err
-}
-
-// close closes the players (the last joined first), the server, the table
-// and the hosts.
-func (t *shoutTable) close() {
-	for _, r := range slices.Backward(t.remotes) {
+// Close closes the players, the last joined first, and their hosts.
+func (p *Players) Close() {
+	for _, r := range slices.Backward(p.remotes) {
 		r.Close()
 	}
-	if t.srv != nil {
-		t.srv.Close()
-	}
-	if t.tb != nil {
-		t.tb.Close()
-	}
-	for _, h := range t.hosts {
+	for _, h := range p.hosts {
 		h.Close()
 	}
 }
@@ -201,39 +220,42 @@ func (t *shoutTable) close() {
 // round waits until the table is quiet (every player has the window of a
 // new play), has the next player who may shout on it shout, and times the
 // reveal's arrival at each player. over says the reveal ended the game.
-func (t *shoutTable) round(ctx context.Context) (times []time.Duration, over bool, err error) {
-	for t.seen[0] <= t.called || slices.ContainsFunc(t.seen, func(no int) bool { return no != t.seen[0] }) {
-		if _, err := t.next(ctx, "every player to see the play"); err != nil {
+func (p *Players) round(ctx context.Context) (times []time.Duration, over bool, err error) {
+	for p.seen[0] <= p.called || slices.ContainsFunc(p.seen, func(no int) bool { return no != p.seen[0] }) {
+		if _, err := p.next(ctx, "every player to see the play"); err != nil {
 			return nil, false, err
 		}
 	}
-	no := t.seen[0]
-	t.called = no
+	no := p.seen[0]
+	p.called = no
 	c := -1
-	for k := range t.remotes {
-		j := (t.caller + k) % len(t.remotes)
-		if slices.Contains(t.callers, t.remotes[j].Seat()) {
+	for k := range p.remotes {
+		j := (p.caller + k) % len(p.remotes)
+		if slices.Contains(p.callers, p.remotes[j].Seat()) {
 			c = j
 			break
 		}
 	}
 	if c < 0 {
-		return nil, false, fmt.Errorf("latency: no player may call play %d (callers %v)", no, t.callers)
+		return nil, false, fmt.Errorf("latency: no player may call play %d (callers %v)", no, p.callers)
 	}
-	t.caller = c + 1
-	times = make([]time.Duration, len(t.remotes))
+	p.caller = c + 1
+	times = make([]time.Duration, len(p.remotes))
 	got := 0
 	start := time.Now()
-	if err := t.remotes[c].Send(engine.Command{Move: engine.MoveCall, No: no}); err != nil {
+	if err := p.remotes[c].Send(engine.Command{Move: engine.MoveCall, No: no}); err != nil {
 		return nil, false, err
 	}
-	for got < len(t.remotes) {
-		n, err := t.next(ctx, fmt.Sprintf("the reveal of play %d (%d of %d players have it)", no, got, len(t.remotes)))
+	for got < len(p.remotes) {
+		n, err := p.next(ctx, fmt.Sprintf("the reveal of play %d (%d of %d players have it)", no, got, len(p.remotes)))
 		if err != nil {
 			return nil, false, err
 		}
 		switch {
-		case n.refused != "" && n.peer == c:
+		case n.refused != "" && n.peer == c && n.code != engine.CodeNotYourTurn:
+			// A call is never refused for a turn (engine.windowCheck): that
+			// is the caller's play, late to a turn the table's turn clock
+			// played for it (node/flood's table has one).
 			return nil, false, fmt.Errorf("latency: the shout on play %d was refused: %s", no, n.refused)
 		case n.reveal == no && times[n.peer] == 0:
 			times[n.peer] = n.at.Sub(start)
@@ -245,10 +267,13 @@ func (t *shoutTable) round(ctx context.Context) (times []time.Duration, over boo
 }
 
 // newDeal starts the next game after a shout ended one.
-func (t *shoutTable) newDeal() error {
-	clear(t.seen)
-	t.called = 0
-	if err := t.tb.Start(); err != nil {
+func (p *Players) newDeal() error {
+	clear(p.seen)
+	p.called = 0
+	if p.Redeal == nil {
+		return nil
+	}
+	if err := p.Redeal(); err != nil {
 		return fmt.Errorf("latency: a new deal: %w", err)
 	}
 	return nil
@@ -256,20 +281,20 @@ func (t *shoutTable) newDeal() error {
 
 // next is the next note; every note of an open window counts, even one
 // that comes while a slow player still waits for the last reveal.
-func (t *shoutTable) next(ctx context.Context, what string) (shoutNote, error) {
+func (p *Players) next(ctx context.Context, what string) (shoutNote, error) {
 	timer := time.NewTimer(shoutWait)
 	defer timer.Stop()
 	select {
-	case n := <-t.notes:
+	case n := <-p.notes:
 		if n.window > 0 {
-			t.seen[n.peer] = n.window
-			t.callers = n.callers
+			p.seen[n.peer] = n.window
+			p.callers = n.callers
 		}
 		return n, nil
 	case <-ctx.Done():
 		return shoutNote{}, ctx.Err()
 	case <-timer.C:
-		return shoutNote{}, fmt.Errorf("latency: no news for %v waiting for %s; players see %s", shoutWait, what, t.st.String())
+		return shoutNote{}, fmt.Errorf("latency: no news for %v waiting for %s; players see %s", shoutWait, what, p.st.String())
 	}
 }
 
@@ -282,6 +307,7 @@ type shoutNote struct {
 	reveal  int   // the play a reveal turned up
 	over    bool  // the game ended with it
 	refused string
+	code    engine.Code // the refusal's
 }
 
 // follow plays a remote seat: one card when its turn comes (after the
@@ -306,7 +332,7 @@ func follow(i int, r *node.Remote, notes chan<- shoutNote, st *shoutState) {
 		}
 		if u.Refusal != nil {
 			decided = "" // asked again at the next update
-			notes <- shoutNote{peer: i, at: at, refused: u.Refusal.Msg}
+			notes <- shoutNote{peer: i, at: at, refused: u.Refusal.Msg, code: u.Refusal.Code}
 			continue
 		}
 		v := u.View
