@@ -153,6 +153,8 @@ func rogueMain(mode string) int {
 		run = func() error { return runWebRogue(say) }
 	case "history", "shares":
 		run = func() error { return runLiar(mode, say) }
+	case "impostor":
+		run = func() error { return runImpostor(say) }
 	}
 	if err := run(); err != nil {
 		say("error", map[string]any{"text": err.Error()})
