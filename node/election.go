@@ -513,6 +513,10 @@ func (r *Remote) awaitRebuild(srv *Server, rec *recovery, web *Web) {
 			r.server = nil
 			r.chain.Forget(r.term) // whoever hosts this term next, it isn't us
 			r.term--
+			// The next failover starts from the host we lost, which
+			// may come back from its journal, not from the candidate
+			// we last tried (that one may be gone with it).
+			r.info = r.lostAt
 			r.mu.Unlock()
 			srv.Close()
 			if web != nil {
