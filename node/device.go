@@ -478,7 +478,7 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 		tm.Reveal = hdr.Settings.Reveal
 	}
 	set := Settings{Name: hdr.Name, Rules: hdr.Config.Rules, Seats: hdr.Config.Seats, Timing: tm,
-		TurnClock: hdr.Settings.TurnClock, Pace: hdr.Settings.Pace, Seed: hdr.Config.Seed}
+		TurnClock: hdr.Settings.TurnClock, Grace: hdr.Settings.Grace, Pace: hdr.Settings.Pace, Seed: hdr.Config.Seed}
 	t, err := restoreTable(set, hdr.Table, tid, d.Name, me, seats, hdr.Config, hdr.Salt, hdr.Nonces, Commit(hdr.Config.Seed, hdr.Salt),
 		steps, nil, 1, d.bots, d.fall, "The host is back: the game goes on.", j, Evening{}, d.Key)
 	if err != nil {

@@ -45,26 +45,45 @@
 // longest that verifies and rebuilds whole, cut to its last signed step,
 // checks the combined cards against their seals, falls back to the next
 // journal when one doesn't replay, and signs its own term on from the old
-// host's last signed step. A move is vouched for by its seat too
-// (gamewire/movesig.go, protocol 1.6): a player signs what the table sees
-// of each move it makes, bound to the table and the deal; the host checks
-// that signature against the seat's peer key before it applies the move
-// (another's, or none from a player that signs, is refused) and keeps it in
-// the journal as the step's Mark; every player checks the Marks it is sent
-// and a new host refuses a journal with one that doesn't verify. A move in
-// a person's seat without one is the host's (a bot or the fallback while
-// they were away or out of time), and each audit counts those moves by
-// name: a host can't pass off a move of its own as a person's.
+// host's last signed step. Its screen says whose record it refused and
+// why. A player takes a node's term only when that node seats it, so a
+// new host that gave up leaves nobody deaf to the old host. A move is
+// vouched for by its seat too (gamewire/movesig.go, protocol 1.6): a
+// player signs what the table sees of each move it makes, bound to the
+// table and the deal; the host checks that signature against the seat's
+// peer key before it applies the move (another's, or none from a player
+// that signs, is refused) and keeps it in the journal as the step's Mark;
+// every player checks the Marks it is sent and a new host refuses a
+// journal with one that doesn't verify. A move in a person's seat without
+// one is the host's (a bot or the fallback while they were away or out of
+// time), and each audit counts those moves by name: a host can't pass off
+// a move of its own as a person's.
 //
-// What this protects against: a host that leaves (the lid closes) and a
-// single curious player (one share tells nothing of a card). What it does
-// not: two players who collude can pool their shares and see every hidden
-// card; whoever hosts sees everything, as the first host did; a host that
-// cheats during the game is not prevented, only caught at the end, when it
-// reveals the seed and every card and every node replays the game against
-// what it was shown (engine.Audit: "deal verified", or what didn't match).
-// With one player node left there is no second share, and the table waits
-// for its host.
+// What this protects against: a host that leaves (the lid closes), and
+// players who pool their shares short of all of them (one person with two
+// seats, or two phones, learns nothing of a card it may not see: the
+// threshold counts every player node but the host's, so only all of them
+// together can). What it does not: all the other player nodes together
+// see every hidden card, which is what lets them rebuild the game; at a
+// table of two player nodes that is one pair. Whoever hosts sees
+// everything, as the first host did; a host that cheats during the game
+// is not prevented, only caught at the end, when it reveals the seed and
+// every card and every node replays the game against what it was shown
+// (engine.Audit: "deal verified", or what didn't match).
+//
+// So a failover needs every player node's shares, and what it survives
+// follows (TestFailoverWhichKillsResume measures it; BENCHMARKS.md,
+// "Failover and the journal"): the host alone going, or the host after a
+// player that left and came back (its shares are sent again with its
+// seat), resumes at once under the new host. The host and a player node
+// at once, or the host after a player node that is still gone (a bot
+// playing its seat), can't: the new host waits Timing.RebuildWait (30 s)
+// for the missing shares, which only a node whose link dropped still
+// holds (a program that restarted has none), says "No other player came
+// back to rebuild the table: waiting for the host." and tries again each
+// RebuildWait; the game goes on when the old host is back from its journal
+// (host --resume), and every player returns to it. With one player node
+// left there is no second share, and the table waits for its host too.
 //
 // # No one picks the deal
 //

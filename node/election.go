@@ -20,10 +20,12 @@ package node
 // the commitment published before the deal, replays the game, restarts an
 // open window's clock (engine.MoveResume), seats the bots with their
 // memories replayed, and seats the players. A player node that vanished
-// with the host holds a share nobody else has: the game waits (Timing.RebuildWait)
-// for it to come back, then for the old host (its journal). With only one
-// player node left there is nobody to rebuild with, and nothing to rebuild
-// alone: it waits for the old host.
+// with the host holds a share nobody else has: the new host waits
+// Timing.RebuildWait for it to come back (a dropped link; a program that
+// restarted has no shares), then gives hosting up, and every player goes
+// back to trying the old host, which may return from its journal. With only
+// one player node left there is nobody to rebuild with, and nothing to
+// rebuild alone: it waits for the old host.
 
 import (
 	"bufio"
@@ -513,6 +515,10 @@ func (r *Remote) awaitRebuild(srv *Server, rec *recovery, web *Web) {
 			r.server = nil
 			r.chain.Forget(r.term) // whoever hosts this term next, it isn't us
 			r.term--
+			// The next failover starts from the host we lost, which
+			// may come back from its journal, not from the candidate
+			// we last tried (that one may be gone with it).
+			r.info = r.lostAt
 			r.mu.Unlock()
 			srv.Close()
 			if web != nil {

@@ -102,6 +102,10 @@ type SettingsJSON struct {
 	TurnClock time.Duration `json:"turn_clock,omitempty"`
 	Pace      string        `json:"pace,omitempty"`
 	Private   bool          `json:"private,omitempty"`
+	// Grace is how long a person may be away before a bot plays for
+	// them: a host resumed from its journal waits no longer for a player
+	// who died with it than the table did (0: the default).
+	Grace time.Duration `json:"grace,omitempty"`
 }
 
 // Journal is an open journal, appended to by the host. It is safe for

@@ -56,6 +56,7 @@ type Remote struct {
 	heard    time.Time        // when the host was last heard
 	hostLost bool             // our link to the host is down
 	oldHost  peer.ID          // the host we lost
+	lostAt   peer.AddrInfo    // where it was: a failover that gives up goes back to it
 	got      []engine.Event   // every event we were sent, for the audit
 	parts    []protocol.Audit // the host's reveal, as it arrives
 	chain    gamewire.Journal // the host's journal as we may know it, as far as its chain verifies
@@ -193,9 +194,15 @@ func (r *Remote) connect(ctx context.Context) error {
 	}
 	var px *protocol.Pake // the join code exchange, once the host asked for it
 	wait := r.timing.DeadAfter
+	// Until it seats us, the node we dial is not our host: its envelopes
+	// are checked against this attempt's numbers, and its term becomes
+	// ours only with the seat. A new host that asked for our state and
+	// then gave up (it never got every share) must not leave us deaf to
+	// the old host coming back at its own term from its journal.
+	var attempt protocol.Replay
 	for {
 		st.SetReadDeadline(time.Now().Add(wait))
-		env, err := r.read(br)
+		env, err := r.read(br, &attempt)
 		if err != nil {
 			return fail(err)
 		}
@@ -223,6 +230,9 @@ func (r *Remote) connect(ctx context.Context) error {
 			// asked for none, or can't, is not the table we meant.
 			if r.code != "" && (px == nil || !px.Check(m.Proof)) {
 				return fail(ErrImpostor)
+			}
+			if err := r.replay.Check(env.Sender, env.Term, env.Seq); err != nil {
+				return fail(err) // a host of a term we have left behind
 			}
 			r.seated(env, m, st, br, gen)
 			return nil
@@ -277,7 +287,10 @@ func (r *Remote) seated(env *protocol.Envelope, m protocol.Seated, st network.St
 	go r.heartbeat(gen)
 }
 
-func (r *Remote) read(br *bufio.Reader) (*protocol.Envelope, error) {
+// read is the next envelope from the node we dialled that is neither a
+// replay nor of a term we have left behind. attempt, before that node
+// seats us, keeps its numbers apart from our host's; nil once seated.
+func (r *Remote) read(br *bufio.Reader, attempt *protocol.Replay) (*protocol.Envelope, error) {
 	for {
 		b, err := readFrame(br)
 		if err != nil {
@@ -290,7 +303,15 @@ func (r *Remote) read(br *bufio.Reader) (*protocol.Envelope, error) {
 		if err != nil {
 			continue // not the host's, or not for us: ignored
 		}
-		if err := r.replay.Check(env.Sender, env.Term, env.Seq); err != nil {
+		if attempt != nil {
+			err = r.replay.Peek(env.Sender, env.Term, env.Seq)
+			if err == nil {
+				err = attempt.Check(env.Sender, env.Term, env.Seq)
+			}
+		} else {
+			err = r.replay.Check(env.Sender, env.Term, env.Seq)
+		}
+		if err != nil {
 			continue
 		}
 		return env, nil
@@ -320,7 +341,7 @@ func (r *Remote) send(m protocol.Message) error {
 func (r *Remote) readLoop(st network.Stream, br *bufio.Reader, gen int) {
 	for {
 		st.SetReadDeadline(time.Now().Add(r.timing.DeadAfter))
-		env, err := r.read(br)
+		env, err := r.read(br, nil)
 		if err != nil {
 			st.Reset()
 			r.lost(gen)
@@ -550,7 +571,7 @@ func (r *Remote) lost(gen int) {
 	}
 	r.st = nil
 	r.hostLost = true
-	r.oldHost = r.info.ID
+	r.oldHost, r.lostAt = r.info.ID, r.info
 	u := Update{Table: r.table, View: r.view, Notice: "Lost the host: reconnecting…"}
 	old := r.oldHost
 	r.mu.Unlock()

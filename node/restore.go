@@ -35,10 +35,22 @@ type recovery struct {
 
 	mu       sync.Mutex
 	journals [][]protocol.Step // every journal that verified, our own first
+	from     []protocol.PeerID // whose each of journals is
 	refused  []string          // whose journals didn't, and why
 	shares   map[int][]Share
 	done     chan struct{}
 	err      error
+}
+
+// nameOf is the name of the seat whose node is id, as the table we
+// rebuild knows it.
+func (rc *recovery) nameOf(id protocol.PeerID) string {
+	for _, s := range rc.table.Seats {
+		if s.Peer == peer.ID(id).String() {
+			return protocol.Clean(s.Name, protocol.MaxText)
+		}
+	}
+	return peer.ID(id).ShortString()
 }
 
 // keyOf is the key of the host of an earlier term.
@@ -53,8 +65,9 @@ func (rc *recovery) keyOf(term uint64) ed25519.PublicKey {
 // every step of it is one the host of its term signed, in a chain from the
 // deal's commitment: with a forged or doctored step, or a tail nobody
 // signed, the whole journal is refused (its shares are still taken: they
-// are checked against the commitment and the seals when combined).
-func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares map[int]Share) {
+// are checked against the commitment and the seals when combined), and
+// add says why.
+func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares map[int]Share) error {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	var err error
@@ -75,6 +88,7 @@ func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares ma
 		rc.refused = append(rc.refused, fmt.Sprintf("%s: %v", peer.ID(from).ShortString(), err))
 	} else {
 		rc.journals = append(rc.journals, append([]protocol.Step(nil), journal...))
+		rc.from = append(rc.from, from)
 	}
 	for step, sh := range shares {
 		dup := false
@@ -87,6 +101,7 @@ func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares ma
 			rc.shares[step] = append(rc.shares[step], sh)
 		}
 	}
+	return err
 }
 
 // contribute asks a rejoining player for its journal and shares, and waits
@@ -111,7 +126,12 @@ func (c *srvConn) contribute() error {
 	for _, sh := range engShares(st.Shares) {
 		shares[sh.Step] = sh.Share
 	}
-	rc.add(wireID(c.peer), st.Steps, shares)
+	if err := rc.add(wireID(c.peer), st.Steps, shares); err != nil {
+		// Said on the new host's screen: a player sent a history its
+		// hosts never signed (a forged or doctored move), and it plays
+		// no part in the rebuild.
+		rc.r.notice(fmt.Sprintf("Refused %s's record of the game: %v.", rc.nameOf(wireID(c.peer)), err))
+	}
 	rc.try()
 	select {
 	case <-c.s.ready:
@@ -125,6 +145,12 @@ func (c *srvConn) contribute() error {
 // longest journal that verified and rebuilds whole, or, when that one
 // doesn't replay, from the next (a bad journal never stalls the table).
 func (rc *recovery) try() {
+	var said []string // notices, given once rc.mu is let go
+	defer func() {
+		for _, n := range said {
+			rc.r.notice(n)
+		}
+	}()
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	if rc.srv.isReady() {
@@ -134,9 +160,14 @@ func (rc *recovery) try() {
 	if err != nil {
 		return
 	}
-	t, rolled := rc.replayBest(seed, salt)
+	t, rolled, bad := rc.replayBest(seed, salt)
 	if t == nil {
 		return
+	}
+	for _, b := range bad {
+		// Signed by its hosts, and still not a game the engine
+		// replays: dropped, and the table goes on from the next.
+		said = append(said, fmt.Sprintf("Refused %s's record of the game, and rebuilt it from another player's: %v", rc.nameOf(b.from), b.err))
 	}
 	if u := rc.srv.selfWeb; u != "" {
 		t.do(func() { t.webURL = u })
@@ -158,19 +189,27 @@ func (rc *recovery) try() {
 	go r.followOwn(sess, rolled)
 }
 
+// badJournal is a journal that verified but didn't replay: whose, and why.
+type badJournal struct {
+	from protocol.PeerID
+	err  error
+}
+
 // replayBest is the table replayed from the best journal that replays,
-// and how many steps of our own journal it rolled back; nil when none
-// does (rc.err says why). rc.mu is held.
-func (rc *recovery) replayBest(seed uint64, salt [SaltSize]byte) (*Table, int) {
+// how many steps of our own journal it rolled back, and the journals
+// tried before it that didn't replay; a nil table when none does (rc.err
+// says why). rc.mu is held.
+func (rc *recovery) replayBest(seed uint64, salt [SaltSize]byte) (*Table, int, []badJournal) {
 	type cand struct {
+		from  protocol.PeerID
 		steps []engine.Step
 		links []Link
 		whole bool
 	}
 	var cands []cand
-	for _, j := range rc.journals {
+	for i, j := range rc.journals {
 		steps, links := rc.rebuild(j, seed, salt)
-		cands = append(cands, cand{steps, links, len(steps) == len(j)})
+		cands = append(cands, cand{rc.from[i], steps, links, len(steps) == len(j)})
 	}
 	// A journal whose every hidden part rebuilds first: a longer one
 	// whose last step some player never got (nor its shares) is cut back
@@ -181,16 +220,18 @@ func (rc *recovery) replayBest(seed uint64, salt [SaltSize]byte) (*Table, int) {
 		}
 		return len(cands[a].steps) > len(cands[b].steps)
 	})
+	var bad []badJournal
 	for _, c := range cands {
 		ts := rc.table
 		cfg := engine.Config{Rules: ts.Rules, Seats: len(ts.Seats), Seed: seed}
 		t, err := restore(rc.r, ts, cfg, salt, rc.commit, c.steps, c.links, rc.srv.term.Load())
 		if err == nil {
-			return t, max(rc.ownLen-len(c.steps), 0)
+			return t, max(rc.ownLen-len(c.steps), 0), bad
 		}
 		rc.err = err
+		bad = append(bad, badJournal{c.from, err})
 	}
-	return nil, 0
+	return nil, 0, bad
 }
 
 // followOwn passes the updates of our own seat at the table we host on to

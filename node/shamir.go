@@ -15,28 +15,31 @@ package node
 // commitment's salt (32 bytes), 40 bytes in all (SplitSeed).
 //
 // How it is shared. At the deal the host splits the secret into one share
-// per player with a threshold of two (Shamir's scheme over GF(2^8), a
-// random line through the secret for every byte) and sends each player its
-// own share, privately and signed. If the host vanishes, the elected new
-// host asks one other peer for its share and combines the two: it has the
-// seed and the salt, replays the public log, and carries on from the exact
-// state. RecoverSeed checks what the shares give against the commitment
-// every peer holds, so a peer that sends a wrong share is caught rather
-// than trusted: the new host asks another.
+// per seat with a threshold of every player node but its own, and never
+// fewer than two (Shamir's scheme over GF(2^8), for every byte a random
+// polynomial of degree threshold − 1 through the secret; journalshare.go)
+// and sends each player its own share, privately and signed. If the host
+// vanishes, the elected new host asks every other player node for its
+// share and combines them with its own: it has the seed and the salt,
+// replays the public log, and carries on from the exact state.
+// RecoverSeed checks what the shares give against the commitment every
+// peer holds, so a wrong share is caught rather than trusted.
 //
 // What it protects against:
-//   - a single curious peer: one share of a threshold-two split is a
-//     uniformly random byte string, whatever the secret (TestShamirOneShare
-//     shows every secret fits a share equally well); a peer alone learns
-//     nothing of the seed, so nothing of the other hands;
-//   - a host that leaves, crashes or loses its network: any two remaining
-//     players rebuild the game, with no copy of the hands kept anywhere;
+//   - any players short of all of them, pooling what they hold (one person
+//     with two seats, or two phones): fewer shares than the threshold are
+//     uniformly random byte strings, whatever the secret
+//     (TestShamirOneShare shows every secret fits a share equally well),
+//     so they learn nothing of the seed, nor of the other hands;
+//   - a host that leaves, crashes or loses its network: the player nodes
+//     together rebuild the game, with no copy of the hands kept anywhere;
 //   - a wrong or forged share: the rebuilt seed must match the commitment.
 //
 // What it does not protect against:
-//   - two players who collude: together they hold the secret and can see
-//     every hand. Threshold two is the price of surviving a host with only
-//     one other player left; a larger table could choose a higher one;
+//   - every other player node together: they hold the secret and can see
+//     every hand (at a table of two player nodes, that is a pair). The
+//     price of the high threshold is that a failover needs them all
+//     (doc.go says which kills a table survives);
 //   - the new host: once it has combined the shares it knows every hand,
 //     exactly as the old host did. Whoever hosts is trusted not to peek;
 //     the protocol bounds what a host can change, not what it knows;
@@ -44,7 +47,8 @@ package node
 //     a re-deal): the shares don't prevent it; the audit at the end
 //     (engine.Audit, after the seed is revealed) catches it;
 //   - a table of two people and bots: when the host goes, the one player
-//     left has a single share and can't rebuild the game alone.
+//     left has a single share and can't rebuild the game alone; nor can
+//     any table that lost a player node's shares with the host.
 //
 // The shares travel in protocol.Share: Index is X, Need is K, Data is Y.
 

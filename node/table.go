@@ -505,7 +505,8 @@ func (t *Table) newJournal(seed uint64) error {
 	j, err := CreateJournal(t.jpath, JournalHeader{Table: t.ID, Name: t.set.Name,
 		Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Nonces: mixed(t.nonces), Started: t.start,
 		Owners: owners, Bots: botNames, Listen: t.listen,
-		Settings: SettingsJSON{Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Pace: t.set.Pace, Private: t.set.Code != ""}})
+		Settings: SettingsJSON{Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Pace: t.set.Pace, Private: t.set.Code != "",
+			Grace: t.set.Grace}})
 	if err != nil {
 		return err
 	}

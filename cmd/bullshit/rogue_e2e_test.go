@@ -76,8 +76,13 @@ func rogueMain(mode string) int {
 		enc.Encode(kv)
 	}
 	run := func() error { return runRogue(mode, say) }
-	if mode == "web" {
+	switch mode {
+	case "web":
 		run = func() error { return runWebRogue(say) }
+	case "history", "shares":
+		run = func() error { return runLiar(mode, say) }
+	case "impostor":
+		run = func() error { return runImpostor(say) }
 	}
 	if err := run(); err != nil {
 		say("error", map[string]any{"text": err.Error()})
