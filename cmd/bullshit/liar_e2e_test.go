@@ -405,7 +405,7 @@ func (l *liar) play(ctx context.Context) {
 			done = ""
 		}
 		l.mu.Lock()
-		v, seat := l.view, l.seat
+		v, seat, tid, commit := l.view, l.seat, l.tid, l.lobby.Commit
 		l.mu.Unlock()
 		if v == nil {
 			continue
@@ -426,7 +426,8 @@ func (l *liar) play(ctx context.Context) {
 		}
 		if key := fmt.Sprint(m); m != nil && key != done {
 			done = key
-			l.send(m)
+			// Signed as our seat's own, as any player's move is (1.6).
+			l.send(gamewire.SignedMove(l.key, tid, commit, m))
 		}
 	}
 }
