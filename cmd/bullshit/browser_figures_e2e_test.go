@@ -152,8 +152,12 @@ func (b *browser) pageLoads(url, nick string, n int) (firstVisit time.Duration, 
 // autoplay makes the page play by itself, in the page, so a tap never
 // waits for the test: a card and Claim on its turn, hand over or lay out
 // four when asked, believe in I Doubt It; in a window it calls BULLSHIT!
-// on the plays numbered callMod modulo 4 and lets the others go (half the
-// plays are left to the terminal player's calls).
+// on a quarter of the plays, those whose number hashes to callMod of 0–3,
+// and lets the others go (half the plays are left to the terminal
+// player's calls). A hash, not the play number modulo 4: with three seats
+// the turns often settle into a cycle of four plays, and a phone whose
+// own plays fell on its callMod never had a window to call in (a run
+// with no browser call at all).
 func (b *browser) autoplay(callMod int) error {
 	_, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`(() => {
   if (window.autoplaying) return true;
@@ -164,6 +168,9 @@ func (b *browser) autoplay(callMod int) error {
   // A move is tapped once, and again only if nothing came of it in 400 ms.
   const tap = (key, e) => { const now = performance.now(); if (last[key] && now - last[key] < 400) return; last[key] = now; e.click(); };
   const windows = new Set();
+  // murmur3's finalizer: the play number scrambled, so calls fall on no
+  // cycle of the turns.
+  const mix = (h) => { h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35); return (h ^ (h >>> 16)) >>> 0; };
   setInterval(() => {
     const play = +((q("#title").textContent.match(/play (\d+)/) || [0, 0])[1]);
     if (!q("#sheet").hidden) return;
@@ -175,7 +182,7 @@ func (b *browser) autoplay(callMod int) error {
       if (on("#play")) tap("play" + play, q("#play"));
       return;
     }
-    if (on("#pass") && !windows.has(play)) { windows.add(play); (play % 4 === `+strconv.Itoa(callMod)+` ? q("#call") : q("#pass")).click(); return; }
+    if (on("#pass") && !windows.has(play)) { windows.add(play); (mix(play) % 4 === `+strconv.Itoa(callMod)+` ? q("#call") : q("#pass")).click(); return; }
     if (on("#believe")) tap("judge" + play, q("#believe"));
   }, 20);
   return true;
