@@ -99,10 +99,13 @@ func main() {
 			f.Invoke(args...)
 		}
 	}
-	stateJSON := func() string {
+	current := func() *webclient.Client {
 		mu.Lock()
-		cl := c
-		mu.Unlock()
+		defer mu.Unlock()
+		return c
+	}
+	stateJSON := func() string {
+		cl := current()
 		if cl == nil {
 			return "null"
 		}
@@ -111,11 +114,16 @@ func main() {
 	// Changes come from the client's goroutine; the page hears them
 	// coalesced, at most one pending: changes that come while the page
 	// draws one state are drawn together next, at once (a pause here was
-	// up to 10 ms on every verdict).
+	// up to 10 ms on every verdict). The record is written to the tab's
+	// storage after the drawing (DeferSave), in the same turn of the
+	// page's event loop, so a reload can't come between the two.
 	kick := make(chan struct{}, 1)
 	go func() {
 		for range kick {
 			call("onState", stateJSON())
+			if cl := current(); cl != nil {
+				cl.Save()
+			}
 		}
 	}()
 	onChange := func() {
@@ -147,7 +155,7 @@ func main() {
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 			defer cancel()
-			cl, err := webclient.Join(ctx, webclient.Config{Key: k, Nick: nick, Code: code, Watch: watch, Addr: addr, OnChange: onChange, Store: session{}})
+			cl, err := webclient.Join(ctx, webclient.Config{Key: k, Nick: nick, Code: code, Watch: watch, Addr: addr, OnChange: onChange, Store: session{}, DeferSave: true})
 			if err != nil {
 				call("onError", err.Error())
 				return
@@ -157,6 +165,7 @@ func main() {
 			c = cl
 			mu.Unlock()
 			if old != nil {
+				old.Save()
 				old.Close()
 			}
 			onChange()
@@ -165,9 +174,7 @@ func main() {
 	}))
 	withClient := func(f func(*webclient.Client, []js.Value) any) js.Func {
 		return fn(func(args []js.Value) any {
-			mu.Lock()
-			cl := c
-			mu.Unlock()
+			cl := current()
 			if cl == nil {
 				return "Not at a table."
 			}

@@ -49,8 +49,19 @@ type saved struct {
 	off    bool     // past MaxSaved or the storage refused: no more saving this deal
 }
 
-// save writes the record to the store. Called with mu held, after every
-// message that changed it.
+// Save writes the record to the Store if an update changed it since it
+// was last written. The client calls it after each message, or, with
+// Config.DeferSave, leaves it to the page, which calls it after drawing.
+func (c *Client) Save() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.unsaved {
+		c.unsaved = false
+		c.save()
+	}
+}
+
+// save writes the record to the store. Called with mu held.
 func (c *Client) save() {
 	st := c.cfg.Store
 	r := &c.rec
