@@ -37,7 +37,7 @@ let was = {};           // what we could do before, for the buzz
 let buzzed2 = false;
 let drawnFrom = {};     // what each part of the page was last drawn from, as JSON
 let ticker = 0;         // the countdown's and the reveal's next look (setTimeout), 0 for none
-let barAnim = null;     // the countdown bar's shrinking
+let drain = "";         // the countdown bar's animation (style.css), one of two names
 const hints = JSON.parse(localStorage.getItem("bullshit.hints") || "{}");
 const hintText = {
   claim: "Your move: tap cards to pick them, then Claim. You may lie.",
@@ -322,11 +322,14 @@ function drawSheet(s) {
 // host's next message.
 function drawTimers(s) {
   $("#bar").hidden = !s.leftMS;
-  if (barAnim) { barAnim.cancel(); barAnim = null; }
   if (s.leftMS) {
-    const from = Math.min(1, s.leftMS / (s.windowMS || s.leftMS));
-    barAnim = $("#fill").animate([{ transform: `scaleX(${from})` }, { transform: "scaleX(0)" }],
-      { duration: s.leftMS, easing: "linear", fill: "forwards" });
+    // A CSS animation, restarted by switching between two names of the
+    // same keyframes and started part way through by a negative delay: a
+    // style written, nothing computed now (element.animate() resolves
+    // the page's style at once, after all of a state's other changes).
+    const whole = Math.max(s.windowMS || 0, s.leftMS);
+    drain = drain === "drainA" ? "drainB" : "drainA";
+    $("#fill").style.animation = `${drain} ${whole}ms linear ${s.leftMS - whole}ms forwards`;
   }
   tick();
 }
