@@ -56,7 +56,10 @@ window.bullshitTimes = [];
 let calledAt = null;    // our BULLSHIT! awaiting its verdict: {t, play}
 function mark(ev, t, play) { window.bullshitTimes.push({ ev, t, play: play || 0 }); }
 
-function buzz(ms) { if (navigator.vibrate) navigator.vibrate(ms); }
+// buzz vibrates after the page is drawn, not in the middle of it:
+// navigator.vibrate asks the browser's process and, without a tap on the
+// page yet, logs a warning first (1–7 ms in a state's drawing, measured).
+function buzz(ms) { if (navigator.vibrate) setTimeout(() => navigator.vibrate(ms)); }
 
 function start() {
   mark("ready", performance.now());
