@@ -153,8 +153,8 @@ func (b *browser) pageLoads(url, nick string, n int) (firstVisit time.Duration, 
 // waits for the test: a card and Claim on its turn, hand over or lay out
 // four when asked, believe in I Doubt It; in a window it calls BULLSHIT!
 // on a quarter of the plays, those whose number hashes to callMod of 0–3,
-// and lets the others go (half the plays are left to the terminal
-// player's calls). A hash, not the play number modulo 4: with three seats
+// at once, and lets the others go 300 ms into the window (half the plays
+// are left to the terminal player's calls). A hash, not the play number modulo 4: with three seats
 // the turns often settle into a cycle of four plays, and a phone whose
 // own plays fell on its callMod never had a window to call in (a run
 // with no browser call at all).
@@ -171,8 +171,9 @@ func (b *browser) autoplay(callMod int) error {
   // murmur3's finalizer: the play number scrambled, so calls fall on no
   // cycle of the turns.
   const mix = (h) => { h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35); return (h ^ (h >>> 16)) >>> 0; };
+  const playNo = () => +((q("#title").textContent.match(/play (\d+)/) || [0, 0])[1]);
   setInterval(() => {
-    const play = +((q("#title").textContent.match(/play (\d+)/) || [0, 0])[1]);
+    const play = playNo();
     if (!q("#sheet").hidden) return;
     if (on("#give")) return tap("give" + play, q("#give"));
     const four = q("[data-quads]");
@@ -182,7 +183,16 @@ func (b *browser) autoplay(callMod int) error {
       if (on("#play")) tap("play" + play, q("#play"));
       return;
     }
-    if (on("#pass") && !windows.has(play)) { windows.add(play); (mix(play) % 4 === `+strconv.Itoa(callMod)+` ? q("#call") : q("#pass")).click(); return; }
+    if (on("#pass") && !windows.has(play)) {
+      windows.add(play);
+      if (mix(play) % 4 === `+strconv.Itoa(callMod)+`) { q("#call").click(); return; }
+      // Let it go a moment later, as a person would: a pass at once met
+      // the other phone's call at the host, which settles one move at a
+      // time (each step stored and fsynced, then sent to every seat), and
+      // the call waited its turn (a quarter of the calls, 10–25 ms more).
+      setTimeout(() => { if (on("#pass") && playNo() === play) q("#pass").click(); }, 300);
+      return;
+    }
     if (on("#believe")) tap("judge" + play, q("#believe"));
   }, 20);
   return true;
