@@ -38,19 +38,37 @@ const RecordKey = "bullshit.record"
 const MaxSaved = 1 << 20
 
 const (
-	savedMagic  = "bullshit-record 1"
-	chunkEvents = 64 // events a saved line holds: one Update, well under protocol.MaxSize
+	savedMagic = "bullshit-record 1"
+	// chunkEvents are the events a saved line holds (one Update, well
+	// under protocol.MaxSize): full lines are encoded once, and the last,
+	// short one again at every save, so a short line is less to redo.
+	chunkEvents = 16
 )
 
 // saved is what the record keeps of itself in storage: the table, seat
 // and deal it is of, and its lines of events, encoded once each.
 type saved struct {
-	chunks []string // hex of an Update holding events [64i, 64i+64) of got, for full chunks only
-	off    bool     // past MaxSaved or the storage refused: no more saving this deal
+	chunks []string // hex of an Update holding a full chunk of got's events
+	// buf is the last record written, its memory reused: a save leaves no
+	// garbage but the string the store takes (it ran after every message
+	// and made two thirds of the page's garbage, so most of its pauses).
+	buf []byte
+	off bool // past MaxSaved or the storage refused: no more saving this deal
 }
 
-// save writes the record to the store. Called with mu held, after every
-// message that changed it.
+// Save writes the record to the Store if an update changed it since it
+// was last written. The client calls it after each message, or, with
+// Config.DeferSave, leaves it to the page, which calls it after drawing.
+func (c *Client) Save() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.unsaved {
+		c.unsaved = false
+		c.save()
+	}
+}
+
+// save writes the record to the store. Called with mu held.
 func (c *Client) save() {
 	st := c.cfg.Store
 	r := &c.rec
@@ -59,30 +77,43 @@ func (c *Client) save() {
 	}
 	for len(r.saved.chunks)*chunkEvents+chunkEvents <= len(r.got) {
 		i := len(r.saved.chunks) * chunkEvents
-		r.saved.chunks = append(r.saved.chunks, encodeEvents(r.got[i:i+chunkEvents]))
+		r.saved.chunks = append(r.saved.chunks, string(appendEvents(nil, r.got[i:i+chunkEvents])))
 	}
-	var b strings.Builder
-	b.WriteString(savedMagic + "\n")
-	b.WriteString("table " + hex.EncodeToString(c.tid[:]) + "\n")
-	b.WriteString("seat " + strconv.Itoa(c.seat) + "\n")
-	b.WriteString("deal " + hex.EncodeToString(r.deal[:]) + "\n")
-	b.WriteString("rewrote " + oneLine(r.rewrote) + "\n")
+	b := append(r.saved.buf[:0], savedMagic+"\ntable "...)
+	b = hex.AppendEncode(b, c.tid[:])
+	b = append(b, "\nseat "...)
+	b = strconv.AppendInt(b, int64(c.seat), 10)
+	b = append(b, "\ndeal "...)
+	b = hex.AppendEncode(b, r.deal[:])
+	b = append(b, "\nrewrote "...)
+	b = append(b, oneLine(r.rewrote)...)
 	t := c.toss
-	b.WriteString("toss " + hex.EncodeToString(t.Round[:]) + " " + hex.EncodeToString(t.Mine[:]) + " " +
-		flag(t.Revealed) + " " + flag(t.rerun) + " " + flag(t.Commits != nil))
+	b = append(b, "\ntoss "...)
+	b = hex.AppendEncode(b, t.Round[:])
+	b = append(b, ' ')
+	b = hex.AppendEncode(b, t.Mine[:])
+	b = append(b, " "+flag(t.Revealed)+" "+flag(t.rerun)+" "+flag(t.Commits != nil)...)
 	for _, h := range t.Commits {
-		b.WriteString(" " + hex.EncodeToString(h[:]))
+		b = append(b, ' ')
+		b = hex.AppendEncode(b, h[:])
 	}
-	b.WriteString("\n")
+	b = append(b, '\n')
 	for _, ch := range r.saved.chunks {
-		b.WriteString("ev " + ch + "\n")
+		b = append(b, "ev "...)
+		b = append(b, ch...)
+		b = append(b, '\n')
 	}
 	if tail := r.got[len(r.saved.chunks)*chunkEvents:]; len(tail) > 0 {
-		b.WriteString("ev " + encodeEvents(tail) + "\n")
+		b = append(b, "ev "...)
+		b = appendEvents(b, tail)
+		b = append(b, '\n')
 	}
-	sum := sha256.Sum256([]byte(b.String()))
-	b.WriteString("sum " + hex.EncodeToString(sum[:]) + "\n")
-	if b.Len() > MaxSaved || st.Set(RecordKey, b.String()) != nil {
+	sum := sha256.Sum256(b)
+	b = append(b, "sum "...)
+	b = hex.AppendEncode(b, sum[:])
+	b = append(b, '\n')
+	r.saved.buf = b
+	if len(b) > MaxSaved || st.Set(RecordKey, string(b)) != nil {
 		r.saved.off = true
 		st.Remove(RecordKey)
 	}
@@ -178,16 +209,17 @@ func parseSaved(s string, tid protocol.TableID, seat int, deal [32]byte, ev func
 	return r, t, true
 }
 
-func encodeEvents(evs []engine.Event) string {
+// appendEvents appends evs as the hex of an Update holding them.
+func appendEvents(dst []byte, evs []engine.Event) []byte {
 	u := protocol.Update{Events: make([]protocol.Event, len(evs))}
 	for i := range evs {
 		u.Events[i] = gamewire.WireEvent(&evs[i])
 	}
 	b, err := protocol.Encode(u)
 	if err != nil {
-		return "" // not decodable: the restore refuses the whole record
+		return dst // not decodable: the restore refuses the whole record
 	}
-	return hex.EncodeToString(b)
+	return hex.AppendEncode(dst, b)
 }
 
 func unhex(s string, dst []byte) bool {

@@ -45,11 +45,13 @@ func TestRecordSurvivesReload(t *testing.T) {
 	for _, c := range []struct {
 		name         string
 		store, lie   bool
+		deferSave    bool // written by Save only, as the page does after drawing
 		wantVerified bool
 	}{
-		{"kept, honest host", true, false, true},
-		{"kept, lie before the reload", true, true, false},
-		{"in memory only, lie before the reload", false, true, true}, // the hole the store closes
+		{"kept, honest host", true, false, false, true},
+		{"kept, lie before the reload", true, true, false, false},
+		{"kept by the page's Save, lie before the reload", true, true, true, false},
+		{"in memory only, lie before the reload", false, true, false, true}, // the hole the store closes
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := newFakeHost(t, 11)
@@ -61,15 +63,21 @@ func TestRecordSurvivesReload(t *testing.T) {
 			if c.store {
 				st = newMapStore()
 			}
-			before := joinStore(t, h.addr(), key, st)
+			before := joinStore(t, h.addr(), key, st, c.deferSave)
 			cl, ch := before.c, before.ch
 			playSome(t, cl, ch, 6)
 			seen := cl.State().Record
 			h.mu.Lock()
 			h.shown = nil
 			h.mu.Unlock()
+			if c.deferSave {
+				if n := len(st.Get(RecordKey)); n != 0 {
+					t.Fatalf("the record was written (%d bytes) before Save was called", n)
+				}
+				cl.Save() // the page's, after drawing the last change
+			}
 			cl.Close() // the reload: the page's memory is gone, its storage stays
-			after := joinStore(t, h.addr(), key, st)
+			after := joinStore(t, h.addr(), key, st, false)
 			s := waitFor(t, after.c, after.ch, "the backlog", func(s State) bool { return s.Record >= seen && s.Status == "seated" })
 			if c.store && s.Restored != seen {
 				t.Errorf("took back %d events of the %d seen before the reload", s.Restored, seen)
@@ -93,10 +101,10 @@ type joined struct {
 	ch chan struct{}
 }
 
-func joinStore(t *testing.T, addr string, key []byte, st Store) joined {
+func joinStore(t *testing.T, addr string, key []byte, st Store, deferSave bool) joined {
 	t.Helper()
 	ch, note := watch()
-	c, err := Join(t.Context(), Config{Key: key, Nick: "Ada", Addr: addr, OnChange: note, Store: st})
+	c, err := Join(t.Context(), Config{Key: key, Nick: "Ada", Addr: addr, OnChange: note, Store: st, DeferSave: deferSave})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -100,6 +100,8 @@ func (c *Client) take(env *protocol.Envelope) protocol.Message {
 	switch m := env.Msg.(type) {
 	case protocol.Toss:
 		reply := c.answerToss(m)
+		// Written before the answer goes, deferred or not: a reload must
+		// find the nonce it commits to.
 		c.save()
 		return reply
 	case protocol.Lobby:
@@ -161,7 +163,7 @@ func (c *Client) take(env *protocol.Envelope) protocol.Message {
 			}
 			c.rec.shares[sh.Step] = sh
 		}
-		c.save()
+		c.unsaved = true
 	case protocol.Audit:
 		c.auditPart(m)
 	case protocol.Refusal:

@@ -3,6 +3,7 @@ package webui
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -36,6 +37,30 @@ func TestAppWasmFresh(t *testing.T) {
 	}
 	if have, _ := assets.ReadFile("assets/wasm_exec.js"); !bytes.Equal(have, js) {
 		t.Fatal("assets/wasm_exec.js is not this toolchain's: run go generate ./node/webui")
+	}
+}
+
+// A phone downloads at most 1.5 MB before it can play (issue 14): the
+// page and every file it loads, as served to a browser that takes gzip,
+// with a kilobyte for the five answers' headers. Byte counts, not time:
+// the figures test (cmd/bullshit TestE2EBrowserFigures) reads the same
+// from a real browser's wire.
+func TestDownloadWithinBudget(t *testing.T) {
+	const budget, headers = 1_500_000, 1_000
+	total := 0
+	var files []string
+	for _, path := range []string{"/", "/style.css", "/wasm_exec.js", "/app.js", "/app.wasm"} {
+		res := get(t, path, map[string]string{"Accept-Encoding": "gzip, deflate"})
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != 200 || res.Header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("%s: %d, encoding %q: want 200, gzip", path, res.StatusCode, res.Header.Get("Content-Encoding"))
+		}
+		total += len(b)
+		files = append(files, fmt.Sprintf("%s %d", path, len(b)))
+	}
+	if total+headers > budget {
+		t.Errorf("a phone downloads %d bytes before it can play (%s), over the %d budget: what made app.wasm grow? (the generator compresses it with zopfli)",
+			total+headers, strings.Join(files, ", "), budget)
 	}
 }
 

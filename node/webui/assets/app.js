@@ -35,6 +35,9 @@ let rank = -1;          // the rank chosen where it is free
 let soonest = false;
 let was = {};           // what we could do before, for the buzz
 let buzzed2 = false;
+let drawnFrom = {};     // what each part of the page was last drawn from, as JSON
+let ticker = 0;         // the countdown's and the reveal's next look (setTimeout), 0 for none
+let drain = "";         // the countdown bar's animation (style.css), one of two names
 const hints = JSON.parse(localStorage.getItem("bullshit.hints") || "{}");
 const hintText = {
   claim: "Your move: tap cards to pick them, then Claim. You may lie.",
@@ -53,7 +56,10 @@ window.bullshitTimes = [];
 let calledAt = null;    // our BULLSHIT! awaiting its verdict: {t, play}
 function mark(ev, t, play) { window.bullshitTimes.push({ ev, t, play: play || 0 }); }
 
-function buzz(ms) { if (navigator.vibrate) navigator.vibrate(ms); }
+// buzz vibrates after the page is drawn, not in the middle of it:
+// navigator.vibrate asks the browser's process and, without a tap on the
+// page yet, logs a warning first (1–7 ms in a state's drawing, measured).
+function buzz(ms) { if (navigator.vibrate) setTimeout(() => navigator.vibrate(ms)); }
 
 function start() {
   mark("ready", performance.now());
@@ -86,7 +92,6 @@ function start() {
   $("#sit").addEventListener("click", () => { sessionStorage.setItem("bullshit.seated", "sit"); sessionStorage.setItem("bullshit.code", $("#code").value.trim()); });
   $("#watch").addEventListener("click", () => sessionStorage.setItem("bullshit.seated", "watch"));
   wire();
-  requestAnimationFrame(tick);
 }
 
 function wire() {
@@ -161,7 +166,14 @@ function show(s) {
   const m = s.moves || {};
   if (m.give && !(prev && prev.moves && prev.moves.give)) { picked = new Set(m.giveAuto || []); }
   if (m.choose && !(m.ranks || []).some((r) => r.rank === rank)) rank = m.ranks[0].rank;
-  drawSeats(s); drawCentre(s); drawHand(s); drawActions(s); drawPlay(); drawNews(s); drawSheet(s);
+  // Only the parts whose state changed are drawn again.
+  if (fresh("seats", [s.seats, s.phase])) drawSeats(s);
+  drawCentre(s);
+  if (fresh("hand", [s.hand, s.watching, soonest, [...picked]])) drawHand(s);
+  drawActions(s); drawPlay();
+  if (fresh("news", s.news)) drawNews(s);
+  if (fresh("sheet", s.sheet)) drawSheet(s);
+  drawTimers(s);
   if (!prev) mark("table", performance.now(), s.play);
   if (calledAt && (s.reveal || []).some((l) => l.startsWith("Turned up"))) {
     mark((s.reveal[0] || "").startsWith("You:") ? "verdict" : "lost", performance.now(), calledAt.play);
@@ -170,6 +182,21 @@ function show(s) {
   const mine = !!(m.play || m.call || m.give || m.judge);
   if (mine && !(was.play || was.call || was.give || was.judge)) { buzz(80); buzzed2 = false; }
   was = m;
+}
+
+// fresh reports whether v differs from what the part was last drawn from.
+function fresh(part, v) {
+  const k = JSON.stringify(v);
+  if (drawnFrom[part] === k) return false;
+  drawnFrom[part] = k;
+  return true;
+}
+
+// setText writes a text only when it differs: a write is a new text node
+// and a layout, even of the same words.
+function setText(sel, text) {
+  const e = $(sel);
+  if (e.textContent !== text) e.textContent = text;
 }
 
 function drawSeats(s) {
@@ -191,17 +218,17 @@ function drawSeats(s) {
 }
 
 function drawCentre(s) {
-  $("#rank").textContent = s.rank ? s.rank.toUpperCase() : "free";
-  $("#next").textContent = s.next ? "then " + s.next : "";
-  $("#pile").textContent = (s.pile || "0") + " cards";
+  setText("#rank", s.rank ? s.rank.toUpperCase() : "free");
+  setText("#next", s.next ? "then " + s.next : "");
+  setText("#pile", (s.pile || "0") + " cards");
   const l = s.last;
-  $("#last").textContent = l ? l.text + (l.shown && l.shown.length ? ": " + l.shown.map((c) => c.label).join(" ") : "") : s.phase === "waiting" ? "Waiting for the host to deal…" : "";
-  $("#moved").textContent = l ? l.moved : "";
-  $("#assist").textContent = s.assist || "";
+  setText("#last", l ? l.text + (l.shown && l.shown.length ? ": " + l.shown.map((c) => c.label).join(" ") : "") : s.phase === "waiting" ? "Waiting for the host to deal…" : "");
+  setText("#moved", l ? l.moved : "");
+  setText("#assist", s.assist || "");
   const h = s.hint && !hints[s.hint] ? hintText[s.hint] : "";
   $("#hint").hidden = !h;
-  $("#hint").textContent = h;
-  $("#refusal").textContent = s.refusal || "";
+  setText("#hint", h);
+  setText("#refusal", s.refusal || "");
 }
 
 function drawHand(s) {
@@ -291,26 +318,46 @@ function drawSheet(s) {
 }
 
 // The countdown and the reveal run on the page's clock between states.
+// The bar shrinks by one animation for each state, which the browser runs
+// off the page's thread; the seconds and the reveal are looked at when
+// they next change (every tenth of a second, the reveal's end), and
+// nothing runs while neither shows: the page's thread is free for the
+// host's next message.
+function drawTimers(s) {
+  $("#bar").hidden = !s.leftMS;
+  if (s.leftMS) {
+    // A CSS animation, restarted by switching between two names of the
+    // same keyframes and started part way through by a negative delay: a
+    // style written, nothing computed now (element.animate() resolves
+    // the page's style at once, after all of a state's other changes).
+    const whole = Math.max(s.windowMS || 0, s.leftMS);
+    drain = drain === "drainA" ? "drainB" : "drainA";
+    $("#fill").style.animation = `${drain} ${whole}ms linear ${s.leftMS - whole}ms forwards`;
+  }
+  tick();
+}
+
 function tick() {
-  requestAnimationFrame(tick);
+  clearTimeout(ticker);
+  ticker = 0;
   if (!st) return;
   const gone = performance.now() - stAt;
   const left = st.leftMS ? Math.max(0, st.leftMS - gone) : 0;
-  $("#bar").hidden = !st.leftMS;
   if (st.leftMS) {
-    const whole = st.windowMS || st.leftMS;
-    $("#fill").style.width = Math.min(100, (100 * left) / whole) + "%";
-    $("#left").textContent = (left / 1000).toFixed(1) + " s";
+    setText("#left", (left / 1000).toFixed(1) + " s");
     $("#bar").classList.toggle("low", left < 2000);
     if (left < 2000 && left > 0 && !buzzed2 && st.moves && (st.moves.call || st.moves.give)) { buzz([60, 60, 60]); buzzed2 = true; }
   }
   const r = $("#reveal");
-  const showing = st.reveal && st.reveal.length && gone < st.revealMS;
+  const showing = !!(st.reveal && st.reveal.length && gone < st.revealMS);
   r.hidden = !showing;
   if (showing && r.dataset.n !== String(st.reveal.length) + st.play) {
     r.dataset.n = String(st.reveal.length) + st.play;
     r.replaceChildren(...st.reveal.map((line) => el("div", {}, line)));
   }
+  // The seconds shown change as left passes x.x5 s (toFixed rounds).
+  const next = Math.min(left > 0 ? Math.min(left, (left + 50) % 100) : Infinity, showing ? st.revealMS - gone : Infinity);
+  if (next < Infinity) ticker = setTimeout(tick, next + 1);
 }
 
 window.bullshitReady = start;

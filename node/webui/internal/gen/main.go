@@ -22,7 +22,10 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	gz := wasmbuild.Gzip(wasm)
+	gz, err := wasmbuild.Gzip(wasm)
+	if err != nil {
+		return err
+	}
 	if err := os.WriteFile(filepath.Join("assets", "app.wasm.gz"), gz, 0o644); err != nil {
 		return err
 	}
