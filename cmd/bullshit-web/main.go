@@ -93,127 +93,160 @@ func key() ed25519.PrivateKey {
 
 func main() {
 	gcLess()
-	k := key()
-	var mu sync.Mutex
-	var c *webclient.Client
-	api := js.Global().Get("Object").New()
-	call := func(name string, args ...any) {
-		if f := api.Get(name); f.Type() == js.TypeFunction {
-			f.Invoke(args...)
+	p := &page{key: key(), api: js.Global().Get("Object").New(), kick: make(chan struct{}, 1)}
+	go p.drawLoop()
+	p.bind()
+	js.Global().Set("bullshit", p.api)
+	if f := js.Global().Get("bullshitReady"); f.Type() == js.TypeFunction {
+		f.Invoke()
+	}
+	select {}
+}
+
+// page is the bridge between the client and the page's JavaScript: the
+// player's key, the client at the table (nil before the first join), and
+// the one object the page calls (bullshit) and is called back on.
+type page struct {
+	key  ed25519.PrivateKey
+	api  js.Value
+	kick chan struct{} // a change to draw; at most one pending
+
+	mu sync.Mutex
+	c  *webclient.Client
+}
+
+// call calls the page's function name, if it set one.
+func (p *page) call(name string, args ...any) {
+	if f := p.api.Get(name); f.Type() == js.TypeFunction {
+		f.Invoke(args...)
+	}
+}
+
+func (p *page) current() *webclient.Client {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.c
+}
+
+func (p *page) stateJSON() string {
+	cl := p.current()
+	if cl == nil {
+		return "null"
+	}
+	return string(cl.State().AppendJSON(nil))
+}
+
+// Changes come from the client's goroutine; the page hears them
+// coalesced, at most one pending: changes that come while the page draws
+// one state are drawn together next, at once (a pause here was up to 10
+// ms on every verdict). The record is written to the tab's storage after
+// the drawing (DeferSave), in the same turn of the page's event loop, so
+// a reload can't come between the two.
+func (p *page) drawLoop() {
+	for range p.kick {
+		p.call("onState", p.stateJSON())
+		if cl := p.current(); cl != nil {
+			cl.Save()
 		}
 	}
-	current := func() *webclient.Client {
-		mu.Lock()
-		defer mu.Unlock()
-		return c
+}
+
+func (p *page) onChange() {
+	select {
+	case p.kick <- struct{}{}:
+	default:
 	}
-	stateJSON := func() string {
-		cl := current()
-		if cl == nil {
-			return "null"
-		}
-		return string(cl.State().AppendJSON(nil))
-	}
-	// Changes come from the client's goroutine; the page hears them
-	// coalesced, at most one pending: changes that come while the page
-	// draws one state are drawn together next, at once (a pause here was
-	// up to 10 ms on every verdict). The record is written to the tab's
-	// storage after the drawing (DeferSave), in the same turn of the
-	// page's event loop, so a reload can't come between the two.
-	kick := make(chan struct{}, 1)
-	go func() {
-		for range kick {
-			call("onState", stateJSON())
-			if cl := current(); cl != nil {
-				cl.Save()
-			}
-		}
-	}()
-	onChange := func() {
-		select {
-		case kick <- struct{}{}:
-		default:
-		}
-	}
-	fn := func(f func(args []js.Value) any) js.Func {
-		return js.FuncOf(func(_ js.Value, args []js.Value) any { return f(args) })
-	}
-	arg := func(args []js.Value, i int) js.Value {
-		if i < len(args) {
-			return args[i]
-		}
-		return js.Undefined()
-	}
-	str := func(v js.Value) string {
-		if v.Type() == js.TypeString {
-			return v.String()
-		}
-		return ""
-	}
-	api.Set("me", fn(func([]js.Value) any { return webclient.PeerOf(k.Public().(ed25519.PublicKey)) }))
-	api.Set("nick", fn(func([]js.Value) any { return getItem(nickItem) }))
-	api.Set("join", fn(func(args []js.Value) any {
-		addr, nick, code, watch := str(arg(args, 0)), str(arg(args, 1)), str(arg(args, 2)), arg(args, 3).Truthy()
-		storage().Call("setItem", nickItem, nick)
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
-			defer cancel()
-			cl, err := webclient.Join(ctx, webclient.Config{Key: k, Nick: nick, Code: code, Watch: watch, Addr: addr, OnChange: onChange, Store: session{}, DeferSave: true})
-			if err != nil {
-				call("onError", err.Error())
-				return
-			}
-			mu.Lock()
-			old := c
-			c = cl
-			mu.Unlock()
-			if old != nil {
-				old.Save()
-				old.Close()
-			}
-			onChange()
-		}()
-		return nil
-	}))
-	withClient := func(f func(*webclient.Client, []js.Value) any) js.Func {
-		return fn(func(args []js.Value) any {
-			cl := current()
-			if cl == nil {
-				return "Not at a table."
-			}
-			return f(cl, args)
-		})
-	}
-	api.Set("move", withClient(func(cl *webclient.Client, args []js.Value) any {
+}
+
+// bind sets the functions the page calls (the package comment lists them).
+func (p *page) bind() {
+	p.api.Set("me", fn(func([]js.Value) any { return webclient.PeerOf(p.key.Public().(ed25519.PublicKey)) }))
+	p.api.Set("nick", fn(func([]js.Value) any { return getItem(nickItem) }))
+	p.api.Set("join", fn(p.join))
+	p.api.Set("move", p.withClient(func(cl *webclient.Client, args []js.Value) any {
 		m, err := moveOf(str(arg(args, 0)))
 		if err != nil {
 			return err.Error()
 		}
 		go func() {
 			if err := cl.Do(m); err != nil {
-				call("onError", err.Error())
+				p.call("onError", err.Error())
 			}
 		}()
 		return ""
 	}))
-	api.Set("preview", withClient(func(cl *webclient.Client, args []js.Value) any {
+	p.api.Set("preview", p.withClient(func(cl *webclient.Client, args []js.Value) any {
 		m, _ := moveOf(str(arg(args, 0)))
 		return string(cl.Preview(m).AppendJSON(nil))
 	}))
-	api.Set("soonest", withClient(func(cl *webclient.Client, args []js.Value) any {
+	p.api.Set("soonest", p.withClient(func(cl *webclient.Client, args []js.Value) any {
 		cl.SetSoonest(arg(args, 0).Truthy())
 		return nil
 	}))
-	api.Set("state", fn(func([]js.Value) any { return stateJSON() }))
-	api.Set("leave", withClient(func(cl *webclient.Client, _ []js.Value) any {
+	p.api.Set("state", fn(func([]js.Value) any { return p.stateJSON() }))
+	p.api.Set("leave", p.withClient(func(cl *webclient.Client, _ []js.Value) any {
 		go cl.Close()
 		return nil
 	}))
-	js.Global().Set("bullshit", api)
-	if f := js.Global().Get("bullshitReady"); f.Type() == js.TypeFunction {
-		f.Invoke()
+}
+
+// join is bullshit.join(addr, nick, code, watch): it returns at once, and
+// the client, once seated, replaces the one before.
+func (p *page) join(args []js.Value) any {
+	addr, nick, code, watch := str(arg(args, 0)), str(arg(args, 1)), str(arg(args, 2)), arg(args, 3).Truthy()
+	storage().Call("setItem", nickItem, nick)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+		defer cancel()
+		cl, err := webclient.Join(ctx, webclient.Config{Key: p.key, Nick: nick, Code: code, Watch: watch, Addr: addr,
+			OnChange: p.onChange, Store: session{}, DeferSave: true})
+		if err != nil {
+			p.call("onError", err.Error())
+			return
+		}
+		p.mu.Lock()
+		old := p.c
+		p.c = cl
+		p.mu.Unlock()
+		if old != nil {
+			old.Save()
+			old.Close()
+		}
+		p.onChange()
+	}()
+	return nil
+}
+
+// withClient is f as a page function, given the client at the table;
+// "Not at a table." before any.
+func (p *page) withClient(f func(*webclient.Client, []js.Value) any) js.Func {
+	return fn(func(args []js.Value) any {
+		cl := p.current()
+		if cl == nil {
+			return "Not at a table."
+		}
+		return f(cl, args)
+	})
+}
+
+func fn(f func(args []js.Value) any) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) any { return f(args) })
+}
+
+// arg is args[i], undefined past the end.
+func arg(args []js.Value, i int) js.Value {
+	if i < len(args) {
+		return args[i]
 	}
-	select {}
+	return js.Undefined()
+}
+
+// str is v when it is a string, "" otherwise.
+func str(v js.Value) string {
+	if v.Type() == js.TypeString {
+		return v.String()
+	}
+	return ""
 }
 
 // moveOf reads a webclient.Move the page wrote as JSON
