@@ -74,7 +74,12 @@ func checkResults(t *testing.T, res []Result) {
 		if r.Err != nil {
 			t.Errorf("%s: %v", r.Kind, r.Err)
 		}
-		if r.Sent == 0 || r.Refused == 0 {
+		// A connect flood opens and closes one connection at a time an
+		// address, under the host's handshakes-an-address limit: it is
+		// turned away only when it outruns that, which a slow machine
+		// (or -race: 44 a second here) never does. What must hold for it
+		// is what holds for all: the measured game goes on.
+		if r.Sent == 0 || (r.Refused == 0 && r.Kind != "connect") {
 			t.Errorf("%s: %d sent, %d refused rightly", r.Kind, r.Sent, r.Refused)
 		}
 		if len(r.Wrong) > 0 {
