@@ -466,7 +466,7 @@ func (r *Remote) takeover() *Server {
 // newRecovery is the rebuild of the game for the term we take over,
 // started with our own journal and shares. r.mu is held.
 func (r *Remote) newRecovery(term uint64) *recovery {
-	rec := &recovery{r: r, table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{}),
+	rec := &recovery{r: r, table: r.table, commit: r.table.Commit, tid: r.tid, shares: map[int][]Share{}, done: make(chan struct{}),
 		term: term, hosts: r.chain.Hosts(term)}
 	if r.oldHost != "" {
 		if _, ok := rec.hosts[term-1]; !ok {

@@ -27,6 +27,7 @@ type recovery struct {
 	srv    *Server
 	table  TableState
 	commit [32]byte
+	tid    protocol.TableID // the table's, copied: the Remote's own is its lock's
 
 	term   uint64                       // the term we host
 	hosts  map[uint64]ed25519.PublicKey // who hosted each term before ours, as we saw it
@@ -76,12 +77,12 @@ func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares ma
 	case !gamewire.Signed(journal) && len(journal) > 0:
 		err = gamewire.ErrChainUnsigned
 	default:
-		_, err = gamewire.VerifyChain(rc.r.tid, rc.commit, journal, rc.keyOf)
+		_, err = gamewire.VerifyChain(rc.tid, rc.commit, journal, rc.keyOf)
 	}
 	if err == nil {
 		// A move in a seat's name that its person didn't sign, but says
 		// they did, is made up: the whole journal goes.
-		err = gamewire.CheckMarks(rc.r.tid, rc.commit, journal, 0,
+		err = gamewire.CheckMarks(rc.tid, rc.commit, journal, 0,
 			func(seat int) ed25519.PublicKey { return seatKey(rc.table.Seats, seat) })
 	}
 	if err != nil {
