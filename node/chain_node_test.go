@@ -134,7 +134,8 @@ func TestChainForgedJournalRefused(t *testing.T) {
 				t.Fatal("the liar was never asked for its state")
 			}
 			mu.Unlock()
-			rec := host.server.rec
+			hosted := serverOf(host)
+			rec := hosted.rec
 			rec.mu.Lock()
 			refused := append([]string(nil), rec.refused...)
 			replayErr := rec.err
@@ -157,7 +158,7 @@ func TestChainForgedJournalRefused(t *testing.T) {
 			// The game the new host played is the honest one: the forged
 			// step is in no place of its journal.
 			var log []engine.Step
-			host.server.tbl().do(func() { log = append(log, host.server.tbl().log...) })
+			hosted.tbl().do(func() { log = append(log, hosted.tbl().log...) })
 			for _, f := range forged {
 				for i, st := range log {
 					w := wireStep(public(st))

@@ -286,6 +286,13 @@ func TestElectionNewHostDealsAgain(t *testing.T) {
 	}
 }
 
+// serverOf is the server r hosts, nil if none.
+func serverOf(r *Remote) *Server {
+	var s *Server
+	r.do(func() { s = r.server })
+	return s
+}
+
 // fromNextDeal is s from the next deal on: what came before it (the end of
 // the last game) is dropped.
 func fromNextDeal(s Session) Session {
@@ -333,9 +340,9 @@ func TestCandidatesAgreeWhateverTheyLastHeard(t *testing.T) {
 		return append(out, SeatInfo{Name: "bot", Bot: "medium", Connected: true})
 	}
 	old := ids[3]
-	heardAll := (&Remote{table: TableState{Seats: seats(-1)}}).candidates(old)
+	heardAll := candidates(seats(-1), old)
 	for away := range 3 {
-		heardAway := (&Remote{table: TableState{Seats: seats(away)}}).candidates(old)
+		heardAway := candidates(seats(away), old)
 		if len(heardAway) != 3 || len(heardAll) != 3 {
 			t.Fatalf("candidates: %d and %d, want 3 (the old host and the bot left out)", len(heardAll), len(heardAway))
 		}

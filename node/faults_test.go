@@ -39,9 +39,7 @@ func TestNetPlayerDropsAndRejoins(t *testing.T) {
 	}
 	// Player 1's stream dies under it.
 	victim := rs[1]
-	victim.mu.Lock()
-	victim.st.Reset()
-	victim.mu.Unlock()
+	victim.do(func() { victim.link.st.Reset() })
 	wg.Wait()
 	for i, u := range ends {
 		if u.View.Phase != engine.PhaseOver {
@@ -55,7 +53,7 @@ func TestNetPlayerDropsAndRejoins(t *testing.T) {
 		}
 	}
 	for _, r := range rs {
-		if r.server != nil {
+		if r.Hosting() {
 			t.Fatal("a player took over a table whose host was alive")
 		}
 	}
