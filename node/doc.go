@@ -29,7 +29,11 @@
 // every other player's rebuilds the exact journal, checks the seed against
 // the commitment, replays the game and plays on from the same play, with
 // an open call window given its whole time again (restore.go). The term goes up by one and envelopes of an older term are
-// refused, so two hosts are never both obeyed.
+// refused, so two hosts are never both obeyed. Two nodes that take over
+// the same term at once (on a busy machine one could not reach the other
+// in time) each wait for the other's shares; the one later in line looks
+// ahead while it rebuilds, finds the other hosting, yields, and joins it
+// with its shares (newhost.go).
 //
 // History is evidence (chain.go, gamewire/chain.go): the journal is a
 // hash chain from the deal's commitment, each step's hidden cards sealed

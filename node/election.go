@@ -9,7 +9,9 @@ package node
 // over. A node reached by a rejoin for the next term before it noticed the
 // loss takes over too. The term goes up by one; envelopes of an older term
 // are refused (protocol.Replay), so the old host, should it come back,
-// can't be obeyed again: nobody dials it, and what it sends is stale.
+// can't be obeyed again: nobody dials it, and what it sends is stale. Two
+// nodes that take over the same term at once (one could not reach the
+// other in time) heal: the one later in line yields (newhost.go).
 //
 // What: the new host knows the public journal (every step, its hidden cards
 // left out; a journal a player relays counts only if the old host's
@@ -65,7 +67,7 @@ func (r *Remote) runCandidate() {
 }
 
 // A walk is a goroutine that tries hosts for run in some order (failover,
-// redial), from a copy of the table made when it started. It
+// redial, lookAhead), from a copy of the table made when it started. It
 // tells run what it found through do, and run heeds only the walk under
 // way: one it has moved on from is cancelled, and what it still says is
 // dropped.
@@ -275,9 +277,9 @@ func (r *Remote) walkLine(w *walk, missed map[peer.ID]int) bool {
 		}
 		// Not reached at all: gone with the host, or only slow to
 		// answer on a busy machine (a dial and a handshake can take
-		// seconds there). Passing over a live one makes a second host
-		// that never heals, so a candidate is passed over only when it
-		// has missed a second round too.
+		// seconds there). Passing over a live one makes a second host,
+		// so a candidate is passed over only when it has missed a
+		// second round too (and should both host, newhost.go heals it).
 		if missed[c.id]++; missed[c.id] < 2 {
 			return false
 		}
@@ -432,7 +434,8 @@ func (r *Remote) standby(st network.Stream) {
 
 // rejoin is our answer to a player's rejoin in env (on run): the server of
 // the term it asks for, which we host or take over for now; alive when we
-// still hear our host.
+// still hear our host. A term we yielded to a host ahead of us in line is
+// not ours to take again: its player goes on to that host.
 func (r *Remote) rejoin(env *protocol.Envelope) (srv *Server, alive bool) {
 	_, hello := env.Msg.(protocol.Hello)
 	if !hello || env.Table != r.tid || !r.isPlayer(env.Sender) {
@@ -447,7 +450,7 @@ func (r *Remote) rejoin(env *protocol.Envelope) (srv *Server, alive bool) {
 		}
 	case rolePlayer, roleCandidate:
 		switch {
-		case env.Term != r.term+1:
+		case env.Term != r.term+1 || env.Term <= r.yielded:
 		case r.link != nil && time.Since(r.heard) < 2*r.timing.Heartbeat+r.timing.Heartbeat/2:
 			return nil, true
 		default:

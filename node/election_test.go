@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -351,5 +353,102 @@ func TestCandidatesAgreeWhateverTheyLastHeard(t *testing.T) {
 				t.Fatalf("seat %d shown away: line %v, but %v for a player who saw it connected", away, heardAway, heardAll)
 			}
 		}
+	}
+}
+
+// Two or three players take over the same term at once, as on a machine
+// too busy for one to reach the other in time: each would wait for the
+// others' shares for ever (RebuildWait is long here). The ones later in
+// line see a host ahead of them, yield and join it with their shares: one
+// table, the lowest peer ID hosting, and the game ends verified for all.
+func TestElectionSplitHeals(t *testing.T) {
+	for _, split := range []int{2, 3} {
+		t.Run(fmt.Sprint(split, " hosts"), func(t *testing.T) {
+			rules := engine.Standard()
+			rules.Window = time.Second
+			hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Bots: []string{"x"}, Timing: Timing{Reveal: 50 * time.Millisecond}})
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			var remotes []*Remote
+			for range 3 {
+				pn := newLoopNode(t)
+				r, err := dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil, Timing{RebuildWait: 10 * time.Minute}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.UseBots(dumbMaker, dumbFallback)
+				t.Cleanup(func() { r.Close() })
+				remotes = append(remotes, r)
+			}
+			sort.Slice(remotes, func(i, j int) bool { return remotes[i].h.ID() < remotes[j].h.ID() })
+			if err := tb.Start(); err != nil {
+				t.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			ends := make([]Update, len(remotes))
+			var mu sync.Mutex
+			notices := make([][]string, len(remotes))
+			for i, r := range remotes {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					ends[i], _ = PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", func(u Update) {
+						if u.Notice != "" {
+							mu.Lock()
+							notices[i] = append(notices[i], u.Notice)
+							mu.Unlock()
+						}
+					})
+				}()
+			}
+			for tb.Plays() < 5 {
+				time.Sleep(20 * time.Millisecond)
+			}
+			srv.Close()
+			tb.Close()
+			hn.h.Close()
+			// The first split of them take over at once, before any
+			// noticed the loss or heard of another.
+			var took sync.WaitGroup
+			for _, r := range remotes[:split] {
+				took.Add(1)
+				go func() {
+					defer took.Done()
+					r.do(func() {
+						if r.takeover() == nil {
+							t.Error("a player could not take over")
+						}
+					})
+				}()
+			}
+			took.Wait()
+			wg.Wait()
+			mu.Lock()
+			defer mu.Unlock()
+			for i, r := range remotes {
+				t.Logf("player %d (hosting %v): %q", i, r.Hosting(), notices[i])
+				if r.Hosting() != (i == 0) {
+					t.Errorf("player %d hosting: %v; only the first in line should", i, r.Hosting())
+				}
+				if i > 0 && i < split && !slices.ContainsFunc(notices[i], func(n string) bool { return strings.Contains(n, "ahead in line") }) {
+					t.Errorf("player %d took over and was never told it yielded", i)
+				}
+			}
+			for i, u := range ends {
+				if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
+					t.Fatalf("player %d: the game did not end (phase %v)", i, u.View.Phase)
+				}
+				total := len(u.View.Final.Pile) + len(u.View.Final.Gone)
+				for _, h := range u.View.Final.Hands {
+					total += len(h)
+				}
+				if total != 52 {
+					t.Fatalf("player %d counts %d cards, want 52", i, total)
+				}
+				if u.Audit == nil || !u.Audit.Verified {
+					t.Fatalf("player %d: audit %+v", i, u.Audit)
+				}
+			}
+		})
 	}
 }

@@ -38,7 +38,14 @@ type aim struct {
 	tid  protocol.TableID // zero before a host first seated us
 	term uint64           // the term our envelopes carry: the next one to join a new host
 	back bool             // to the host we lost: past libp2p's dial backoff
+	look bool             // a new host's look ahead in line: stop at the first sign the node hosts (errHosts)
 }
+
+// errHosts is a look's find: the node asked for our state, so it hosts
+// term.
+type errHosts struct{ term uint64 }
+
+func (e *errHosts) Error() string { return "that node hosts the table" }
 
 // hostLink is a stream to a host that seated us.
 type hostLink struct {
@@ -118,6 +125,9 @@ func (r *Remote) hello(l *hostLink, a aim) error {
 		case protocol.Refusal:
 			return &ErrRefused{Code: m.Code, Msg: protocol.Clean(m.Message, protocol.MaxText)}
 		case protocol.StateRequest:
+			if a.look {
+				return &errHosts{term: env.Term}
+			}
 			var st protocol.State
 			if !r.do(func() { st = r.stateMsg(m.Term) }) {
 				return errLeft

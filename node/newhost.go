@@ -2,9 +2,14 @@ package node
 
 // The new host's role: we took over a term (election.go), the table
 // rebuilds from the players' shares (restore.go), and our own seat at it
-// is our player's.
+// is our player's. Should a node ahead of us in line host the same term
+// (two took over at once: one could not reach the other in time), we
+// yield to it, and the split heals: neither could rebuild without the
+// other's shares.
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
@@ -12,13 +17,14 @@ import (
 )
 
 // runHost is the new host's loop: the table rebuilds, or RebuildWait runs
-// out and we give hosting up. Rebuilt, our seat's updates are our
-// player's.
+// out and we give hosting up; meanwhile a walk looks ahead of us in line
+// (lookAhead). Rebuilt, our seat's updates are our player's.
 func (r *Remote) runHost() {
 	srv := r.server
 	rebuilt := srv.rec.done
 	wait := time.NewTimer(r.timing.RebuildWait)
 	defer wait.Stop()
+	r.startWalk(r.lookAhead)
 	var own <-chan Update
 	for r.role == roleHost {
 		select {
@@ -29,6 +35,7 @@ func (r *Remote) runHost() {
 		case <-rebuilt:
 			rebuilt = nil
 			wait.Stop()
+			r.endWalk()
 			own = r.sitOwn(srv)
 		case u, ok := <-own:
 			if !ok {
@@ -126,4 +133,48 @@ func (r *Remote) abdicate(note string) {
 	r.h.SetStreamHandler(ProtocolID, r.standby)
 	r.notice(note)
 	r.become(roleCandidate)
+}
+
+// lookAhead is a new host's walk while the table rebuilds: each candidate
+// ahead of us in line, in turn, asked to seat us for our term. One that
+// asks for our state hosts it, or takes over at our asking (it had not
+// noticed the loss yet): either way it is the rightful host, and we yield.
+func (r *Remote) lookAhead(w *walk) {
+	var ahead []candidate
+	for _, c := range w.line.cands {
+		if c.id < r.h.ID() {
+			ahead = append(ahead, c)
+		}
+	}
+	for len(ahead) > 0 && w.ctx.Err() == nil {
+		for _, c := range ahead {
+			l, err := r.joinTwice(w.ctx, aim{to: c.info(), tid: w.line.tid, term: w.line.term, look: true})
+			var hosts *errHosts
+			switch {
+			case err == nil: // rebuilt without us: it is the table
+				l.st.Reset()
+				r.yieldTo(w, c, l.hostTerm)
+				return
+			case errors.As(err, &hosts):
+				r.yieldTo(w, c, hosts.term)
+				return
+			}
+		}
+		pause(w.ctx, r.timing.HostRetry)
+	}
+}
+
+// yieldTo is lookAhead's find: c, ahead of us in line, hosts term. We give
+// our own term up to it, and as a candidate join it, our shares with us
+// (the walk goes from the start of the line); the players waiting on us
+// follow, dropped, and walk the line too. A term we yielded is not ours to
+// take again at a rejoin (rejoin).
+func (r *Remote) yieldTo(w *walk, c candidate, term uint64) {
+	r.do(func() {
+		if w != r.walk || r.role != roleHost || r.server.isReady() || term < r.term {
+			return
+		}
+		r.yielded = r.term
+		r.abdicate(fmt.Sprintf("%s took over too, and is ahead in line: joining them.", nameOf(w.line.seats, c.id)))
+	})
 }

@@ -44,6 +44,9 @@ func (r *Remote) follow(l *hostLink) {
 	if l.term > r.term && l.hostTerm >= l.term {
 		r.term = l.hostTerm // the new host's, after an election
 	}
+	if r.term >= r.yielded {
+		r.yielded = 0
+	}
 	r.become(rolePlayer)
 	r.h.SetStreamHandler(ProtocolID, r.standby)
 	// Our host's connection is never one the connection manager

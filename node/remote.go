@@ -40,7 +40,7 @@ import (
 //   - readHost, one per link: each envelope the host sends, then the
 //     link's loss (fromHost);
 //   - a walk, one at a time (election.go: a candidate's failover, a
-//     spectator's redial):
+//     spectator's redial; newhost.go: a new host's look ahead in line):
 //     its join attempts (join.go) ask run for our state, and hand run the
 //     link that seats us (do);
 //   - standby, libp2p's goroutine for a player who rejoins us: it asks
@@ -87,6 +87,7 @@ type Remote struct {
 	seat    int
 	tid     protocol.TableID
 	term    uint64
+	yielded uint64 // a term we gave up hosting to a host ahead of us in line (newhost.go)
 	table   TableState
 	view    engine.View
 	heard   time.Time        // when the host was last heard
