@@ -483,6 +483,7 @@ func (r *Remote) takeover() *Server {
 	if err != nil {
 		return nil
 	}
+	r.heed()
 	r.dropLink() // a host we no longer hear: the one gone
 	term := r.term + 1
 	rec := r.newRecovery(term)

@@ -101,6 +101,23 @@ func (r *Remote) lost() {
 	}
 }
 
+// heed takes what readHost read of our link and has handed over but we
+// have not taken yet: the host's last words count (our journal and shares
+// from its last update) though we stop listening to it now. The link's
+// loss is left: we are dropping it.
+func (r *Remote) heed() {
+	for r.link != nil {
+		select {
+		case m := <-r.fromHost:
+			if m.env != nil {
+				r.take(m)
+			}
+		default:
+			return
+		}
+	}
+}
+
 // dropLink lets the host we followed go: it is the host we lost.
 func (r *Remote) dropLink() {
 	if r.link == nil {
