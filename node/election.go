@@ -230,8 +230,12 @@ func (r *Remote) failover(w *walk) {
 // retryHost tries the host itself first: a dropped link often comes
 // straight back, and a player whose own link failed must not start an
 // election. It reports whether the walk is over (back, or refused).
-func (r *Remote) retryHost(w *walk) bool {
-	ctx, cancel := context.WithTimeout(w.ctx, r.timing.HostRetry)
+func (r *Remote) retryHost(w *walk) bool { return r.back(w, r.timing.HostRetry) }
+
+// back is one try of the host we lost, for at most d. It reports whether
+// the walk is over: the host seated us, or refused us.
+func (r *Remote) back(w *walk, d time.Duration) bool {
+	ctx, cancel := context.WithTimeout(w.ctx, d)
 	l, err := r.join(ctx, aim{to: w.line.old, tid: w.line.tid, term: w.line.term, back: true})
 	cancel()
 	var ref *ErrRefused
@@ -340,19 +344,7 @@ func (r *Remote) reachesAnother(w *walk) bool {
 // refuses us.
 func (r *Remote) redial(w *walk) {
 	r.h.Network().ClosePeer(w.line.old.ID)
-	for w.ctx.Err() == nil {
-		ctx, cancel := context.WithTimeout(w.ctx, 2*time.Second)
-		l, err := r.join(ctx, aim{to: w.line.old, tid: w.line.tid, term: w.line.term, back: true})
-		cancel()
-		var ref *ErrRefused
-		switch {
-		case err == nil:
-			r.arrive(w, l, "Reconnected.")
-			return
-		case errors.As(err, &ref):
-			r.refusedBy(w, ref)
-			return
-		}
+	for !r.back(w, 2*time.Second) {
 		pause(w.ctx, 500*time.Millisecond)
 	}
 }

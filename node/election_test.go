@@ -31,20 +31,7 @@ func TestElectionHostVanishes(t *testing.T) {
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	ends := make([]Update, len(remotes))
-	notices := make([][]string, len(remotes))
-	for i, r := range remotes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ends[i], _ = PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", func(u Update) {
-				if u.Notice != "" {
-					notices[i] = append(notices[i], u.Notice)
-				}
-			})
-		}()
-	}
+	played := playSlowly(ctx, remotes)
 	// Let a few plays happen, then the host is gone: no goodbye.
 	for tb.Plays() < 5 {
 		time.Sleep(20 * time.Millisecond)
@@ -59,7 +46,7 @@ func TestElectionHostVanishes(t *testing.T) {
 	tb.Close()
 	hn.h.Close()
 
-	wg.Wait()
+	ends, notices := played()
 	t.Logf("game over %v after the host was killed", time.Since(killed).Round(time.Millisecond))
 	hosted := 0
 	for i := range remotes {
@@ -78,21 +65,55 @@ func TestElectionHostVanishes(t *testing.T) {
 		if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
 			t.Fatalf("player %d: the game did not end (phase %v); notices %q", i, u.View.Phase, notices[i])
 		}
-		total := len(u.View.Final.Pile) + len(u.View.Final.Gone)
-		for _, h := range u.View.Final.Hands {
-			total += len(h)
-		}
-		if total != 52 {
-			t.Fatalf("player %d counts %d cards, want 52", i, total)
-		}
-		if u.Audit == nil || !u.Audit.Verified {
-			t.Fatalf("player %d: audit %+v", i, u.Audit)
-		}
+		endedWhole(t, i, u)
 		// The new host dealt nothing anew: the game it rebuilt is the one
 		// the three players' nonces went into.
 		if u.Reveal == nil || mixedNonces(u.Reveal.Nonces) != 3 {
 			t.Fatalf("player %d: the reveal after the failover mixed %v", i, u.Reveal)
 		}
+	}
+}
+
+// endedWhole fails t unless player i's last update u is a game over with
+// every card there and a verified audit.
+func endedWhole(t *testing.T, i int, u Update) {
+	t.Helper()
+	if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
+		t.Fatalf("player %d: the game did not end (phase %v)", i, u.View.Phase)
+	}
+	total := len(u.View.Final.Pile) + len(u.View.Final.Gone)
+	for _, h := range u.View.Final.Hands {
+		total += len(h)
+	}
+	if total != 52 {
+		t.Fatalf("player %d counts %d cards, want 52", i, total)
+	}
+	if u.Audit == nil || !u.Audit.Verified {
+		t.Fatalf("player %d: audit %+v", i, u.Audit)
+	}
+}
+
+// playSlowly plays each remote's seat with a slowBot until its game ends;
+// played waits for that, and is each one's last update and the notices
+// it was shown.
+func playSlowly(ctx context.Context, remotes []*Remote) (played func() ([]Update, [][]string)) {
+	var wg sync.WaitGroup
+	ends := make([]Update, len(remotes))
+	notices := make([][]string, len(remotes))
+	for i, r := range remotes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ends[i], _ = PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", func(u Update) {
+				if u.Notice != "" {
+					notices[i] = append(notices[i], u.Notice)
+				}
+			})
+		}()
+	}
+	return func() ([]Update, [][]string) {
+		wg.Wait()
+		return ends, notices
 	}
 }
 
@@ -384,23 +405,7 @@ func TestElectionSplitHeals(t *testing.T) {
 			if err := tb.Start(); err != nil {
 				t.Fatal(err)
 			}
-			var wg sync.WaitGroup
-			ends := make([]Update, len(remotes))
-			var mu sync.Mutex
-			notices := make([][]string, len(remotes))
-			for i, r := range remotes {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					ends[i], _ = PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", func(u Update) {
-						if u.Notice != "" {
-							mu.Lock()
-							notices[i] = append(notices[i], u.Notice)
-							mu.Unlock()
-						}
-					})
-				}()
-			}
+			played := playSlowly(ctx, remotes)
 			for tb.Plays() < 5 {
 				time.Sleep(20 * time.Millisecond)
 			}
@@ -422,9 +427,7 @@ func TestElectionSplitHeals(t *testing.T) {
 				}()
 			}
 			took.Wait()
-			wg.Wait()
-			mu.Lock()
-			defer mu.Unlock()
+			ends, notices := played()
 			for i, r := range remotes {
 				t.Logf("player %d (hosting %v): %q", i, r.Hosting(), notices[i])
 				if r.Hosting() != (i == 0) {
@@ -435,19 +438,7 @@ func TestElectionSplitHeals(t *testing.T) {
 				}
 			}
 			for i, u := range ends {
-				if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
-					t.Fatalf("player %d: the game did not end (phase %v)", i, u.View.Phase)
-				}
-				total := len(u.View.Final.Pile) + len(u.View.Final.Gone)
-				for _, h := range u.View.Final.Hands {
-					total += len(h)
-				}
-				if total != 52 {
-					t.Fatalf("player %d counts %d cards, want 52", i, total)
-				}
-				if u.Audit == nil || !u.Audit.Verified {
-					t.Fatalf("player %d: audit %+v", i, u.Audit)
-				}
+				endedWhole(t, i, u)
 			}
 		})
 	}
