@@ -55,12 +55,23 @@ func TestChainForgedJournalRefused(t *testing.T) {
 			return *w
 		}},
 		"signed step that doesn't replay": {f: func(r *Remote, st *protocol.State) protocol.Step {
-			// Several steps, so that this journal is the longest even
-			// if the liar lags the new host by a batch (under -race).
+			// Cut back to before the liar's last hidden step: the host
+			// may have died sending it, to the liar alone, and a step
+			// whose cards can't be rebuilt puts a journal behind every
+			// whole one, never tried. Then several forged steps, so
+			// that this journal is the longest even if the liar lags
+			// the new host by a batch (under -race).
+			pub := engPubSteps(st.Steps)
+			for i := len(pub) - 1; i > 0; i-- {
+				if pub[i].Hidden > 0 {
+					st.Steps = st.Steps[:i]
+					break
+				}
+			}
 			last := st.Steps[len(st.Steps)-1]
 			f := protocol.Step{At: last.At + int64(time.Millisecond), Move: uint8(engine.MoveCall), Seat: 3,
 				Rank: protocol.NoRank, No: 999, Term: last.Term}
-			for range 6 {
+			for range 12 {
 				st.Steps = append(st.Steps, f)
 			}
 			i := len(st.Steps) - 1
