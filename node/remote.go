@@ -41,14 +41,15 @@ import (
 //     link's loss (fromHost);
 //   - a walk, one at a time (election.go: a candidate's failover, a
 //     spectator's redial; newhost.go: a new host's look ahead in line):
-//     its join attempts (join.go) ask run for our state, and hand run the
-//     link that seats us (do);
+//     its join attempts (join.go) ask run for our state, and the walk
+//     hands run the link that seats us, or has run take over (do);
 //   - standby, libp2p's goroutine for a player who rejoins us: it asks
 //     run whether we host (do), then serves the player on our Server;
 //   - the Server's and the Table's own goroutines (server.go, table.go,
 //     restore.go), which run reaches through the Server and our seat.
 type Remote struct {
-	// Set by dial, never changed: any goroutine reads them.
+	// Set by dial (webAddr and web by its setup) before run starts, never
+	// changed: any goroutine reads them.
 	h       host.Host
 	key     crypto.PrivKey
 	signer  *protocol.Signer
