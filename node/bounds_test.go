@@ -214,8 +214,9 @@ func TestNetFailedSendNeverStalls(t *testing.T) {
 	}
 }
 
+// gen is how many times a host seated r.
 func gen(r *Remote) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.gen
+	n := 0
+	r.do(func() { n = r.links })
+	return n
 }

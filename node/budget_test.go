@@ -184,10 +184,7 @@ func TestStrangersCantCrowdOutPlayers(t *testing.T) {
 		t.Fatalf("the seated player lost the host: %s", n)
 	case <-time.After(2 * DefaultTiming().DeadAfter):
 	}
-	seated.mu.Lock()
-	gen := seated.gen
-	seated.mu.Unlock()
-	if gen != 1 {
+	if gen := gen(seated); gen != 1 {
 		t.Fatalf("the seated player connected %d times", gen)
 	}
 	t.Logf("host: %d connections open at the end; %d refused envelopes", len(hn.h.Network().Conns()), srv.Refused.Load())

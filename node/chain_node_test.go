@@ -69,12 +69,23 @@ func TestChainForgedJournalRefused(t *testing.T) {
 			panic("no move of another seat's in the journal")
 		}},
 		"signed step that doesn't replay": {f: func(r *Remote, st *protocol.State) protocol.Step {
-			// Several steps, so that this journal is the longest even
-			// if the liar lags the new host by a batch (under -race).
+			// Cut back to before the liar's last hidden step: the host
+			// may have died sending it, to the liar alone, and a step
+			// whose cards can't be rebuilt puts a journal behind every
+			// whole one, never tried. Then several forged steps, so
+			// that this journal is the longest even if the liar lags
+			// the new host by a batch (under -race).
+			pub := engPubSteps(st.Steps)
+			for i := len(pub) - 1; i > 0; i-- {
+				if pub[i].Hidden > 0 {
+					st.Steps = st.Steps[:i]
+					break
+				}
+			}
 			last := st.Steps[len(st.Steps)-1]
 			f := protocol.Step{At: last.At + int64(time.Millisecond), Move: uint8(engine.MoveCall), Seat: 3,
 				Rank: protocol.NoRank, No: 999, Term: last.Term}
-			for range 6 {
+			for range 12 {
 				st.Steps = append(st.Steps, f)
 			}
 			i := len(st.Steps) - 1
@@ -148,7 +159,8 @@ func TestChainForgedJournalRefused(t *testing.T) {
 				t.Fatal("the liar was never asked for its state")
 			}
 			mu.Unlock()
-			rec := host.server.rec
+			hosted := serverOf(host)
+			rec := hosted.rec
 			rec.mu.Lock()
 			refused := append([]string(nil), rec.refused...)
 			replayErr := rec.err
@@ -172,9 +184,9 @@ func TestChainForgedJournalRefused(t *testing.T) {
 			// step is in no place of its journal.
 			var log []engine.Step
 			var links []Link
-			host.server.tbl().do(func() {
-				log = append(log, host.server.tbl().log...)
-				links = append(links, host.server.tbl().chain.links...)
+			hosted.tbl().do(func() {
+				log = append(log, hosted.tbl().log...)
+				links = append(links, hosted.tbl().chain.links...)
 			})
 			for _, f := range forged {
 				for i, st := range log {

@@ -162,14 +162,12 @@ func (d *Device) serveWeb(ho *Hosted) {
 	d.web.hosting(ho.Server)
 }
 
-// remoteWeb gives a seat at another node's table our web side.
+// remoteWeb gives a seat at another node's table our web side, before
+// the seat's session starts.
 func (d *Device) remoteWeb(r *Remote) {
-	if d.web == nil {
-		return
+	if d.web != nil {
+		r.webAddr, r.web = d.web.URL(), d.web
 	}
-	r.mu.Lock()
-	r.webAddr, r.web = d.web.URL(), d.web
-	r.mu.Unlock()
 }
 
 // Addrs are the addresses a player can join this device's tables by.

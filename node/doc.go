@@ -29,7 +29,11 @@
 // every other player's rebuilds the exact journal, checks the seed against
 // the commitment, replays the game and plays on from the same play, with
 // an open call window given its whole time again (restore.go). The term goes up by one and envelopes of an older term are
-// refused, so two hosts are never both obeyed.
+// refused, so two hosts are never both obeyed. Two nodes that take over
+// the same term at once (on a busy machine one could not reach the other
+// in time) each wait for the other's shares; the one later in line looks
+// ahead while it rebuilds, finds the other hosting, yields, and joins it
+// with its shares (newhost.go).
 //
 // History is evidence (chain.go, gamewire/chain.go): the journal is a
 // hash chain from the deal's commitment, each step's hidden cards sealed
@@ -140,9 +144,14 @@
 //
 // The host's side: table.go (the Table actor), server.go (Server and one
 // srvConn per player: join, read, pump, heartbeat), journal.go, chain.go,
-// commit.go, toss.go. The player's side: remote.go (Remote: dial, connect,
-// read loop, audit, send), election.go (the election and the takeover),
-// restore.go (a new host's rebuild of the table, and restoreTable, which
-// Device.Resume shares). Between them: frame.go (stream framing), wire.go
-// (every converter between the engine's types and the wire's).
+// commit.go, toss.go. The player's side is an actor too: remote.go
+// (Remote: who owns what, its roles and the one goroutine that runs them,
+// the calls), join.go (one attempt to be seated, and the reader of the
+// link it gives), player.go (the player's role: what the host sends, the
+// audit), election.go (the candidate's role: the walk of the line, the
+// standby answer to a rejoin, the takeover), newhost.go (the new host's
+// role: the rebuild wait, our own seat), restore.go (a new host's rebuild
+// of the table, and restoreTable, which Device.Resume shares). Between
+// them: frame.go (stream framing), wire.go (every converter between the
+// engine's types and the wire's).
 package node

@@ -9,7 +9,9 @@ package node
 // over. A node reached by a rejoin for the next term before it noticed the
 // loss takes over too. The term goes up by one; envelopes of an older term
 // are refused (protocol.Replay), so the old host, should it come back,
-// can't be obeyed again: nobody dials it, and what it sends is stale.
+// can't be obeyed again: nobody dials it, and what it sends is stale. Two
+// nodes that take over the same term at once (one could not reach the
+// other in time) heal: the one later in line yields (newhost.go).
 //
 // What: the new host knows the public journal (every step, its hidden cards
 // left out; a journal a player relays counts only if the old host's
@@ -26,6 +28,10 @@ package node
 // back to trying the old host, which may return from its journal. With only
 // one player node left there is nobody to rebuild with, and nothing to
 // rebuild alone: it waits for the old host.
+//
+// Here: the candidate's role (runCandidate and its walk, failover), a
+// spectator's walk back to its host (redial), and what answers a player
+// who rejoins us (standby) and makes us the host (takeover).
 
 import (
 	"bufio"
@@ -39,8 +45,6 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
-	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -48,19 +52,105 @@ import (
 // hears the host: no election.
 const codeHostAlive = "host_alive"
 
-// Hosting reports whether this seat won an election and hosts the table.
-func (r *Remote) Hosting() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.server != nil
+// runCandidate is the candidate's loop: our host is gone, and a walk of
+// the line (failover) looks for the next, which may be us. The walk tells
+// run through calls: a host seated us (arrive), we take over (takeover),
+// or the host refused us.
+func (r *Remote) runCandidate() {
+	r.startWalk(r.failover)
+	for r.role == roleCandidate {
+		select {
+		case f := <-r.in:
+			f()
+		case m := <-r.fromHost:
+			r.take(m) // of a link we lost: nothing
+		}
+	}
 }
 
-// UseBots gives a remote seat what it needs to host, should it be elected:
-// the bots for the bot seats and the fallback move.
-func (r *Remote) UseBots(b BotMaker, fall func(*engine.View) (engine.Command, bool)) {
-	r.mu.Lock()
-	r.bots, r.fall = b, fall
-	r.mu.Unlock()
+// A walk is a goroutine that tries hosts for run in some order (failover,
+// redial, lookAhead), from a copy of the table made when it started. It
+// tells run what it found through do, and run heeds only the walk under
+// way: one it has moved on from is cancelled, and what it still says is
+// dropped.
+type walk struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	line   line
+}
+
+// line is what a walk knows of the table.
+type line struct {
+	old    peer.AddrInfo // the host we lost, or follow
+	tid    protocol.TableID
+	term   uint64      // our term when the walk started
+	cands  []candidate // who may host after old, lowest peer ID first
+	phones int         // how many phones hold shares
+	seats  []SeatInfo
+}
+
+// startWalk starts f as the walk under way (on run), ending the last.
+func (r *Remote) startWalk(f func(*walk)) {
+	r.endWalk()
+	ctx, cancel := context.WithCancel(r.ctx)
+	w := &walk{ctx: ctx, cancel: cancel, line: line{old: r.info, tid: r.tid, term: r.term,
+		cands: candidates(r.table.Seats, r.info.ID), phones: r.phones(), seats: r.table.Seats}}
+	r.walk = w
+	go f(w)
+}
+
+// endWalk ends the walk under way (on run).
+func (r *Remote) endWalk() {
+	if r.walk != nil {
+		r.walk.cancel()
+		r.walk = nil
+	}
+}
+
+// arrive is a walk's join: a host seated us on l. A walk run has moved on
+// from gets nothing, and its link is dropped.
+func (r *Remote) arrive(w *walk, l *hostLink, note string) {
+	took := false
+	r.do(func() {
+		if took = w == r.walk; took {
+			r.follow(l)
+			r.notice(note)
+		}
+	})
+	if !took {
+		l.st.Reset()
+	}
+}
+
+// refusedBy is a walk's refusal from our host: we leave.
+func (r *Remote) refusedBy(w *walk, ref *ErrRefused) {
+	r.do(func() {
+		if w == r.walk {
+			r.notice("The host refused us: " + ref.Msg)
+			r.stop()
+		}
+	})
+}
+
+// say is a walk's news for our screen, once for each change (said).
+func (r *Remote) say(w *walk, said *string, text string) {
+	if text == *said {
+		return
+	}
+	*said = text
+	r.do(func() {
+		if w == r.walk {
+			r.notice(text)
+		}
+	})
+}
+
+// takeoverFor is a walk's finding that we are first in line: whether we
+// host now.
+func (r *Remote) takeoverFor(w *walk) bool {
+	ok := false
+	r.do(func() { ok = w == r.walk && r.takeover() != nil })
+	return ok
 }
 
 type candidate struct {
@@ -68,15 +158,17 @@ type candidate struct {
 	addrs []ma.Multiaddr
 }
 
+func (c candidate) info() peer.AddrInfo { return peer.AddrInfo{ID: c.id, Addrs: c.addrs} }
+
 // candidates are the person seats' nodes that may host next, lowest peer
 // ID first, the old host left out. A seat shown away is kept in line: each
 // player saw the table's last word on who was connected at its own moment
 // (a dying host may tell one player "Ada is away" and not another), so
 // leaving those out gave two players two different lines and two hosts. A
 // candidate really gone costs a failed dial before the next in line.
-func (r *Remote) candidates(old peer.ID) []candidate {
+func candidates(seats []SeatInfo, old peer.ID) []candidate {
 	var out []candidate
-	for _, s := range r.table.Seats {
+	for _, s := range seats {
 		id, err := peer.Decode(s.Peer)
 		if err != nil || id == old || s.Bot != "" || s.Web {
 			continue // a phone never hosts
@@ -93,7 +185,7 @@ func (r *Remote) candidates(old peer.ID) []candidate {
 	return out
 }
 
-// phones is how many seats are phones' (r.mu held).
+// phones is how many seats are phones'.
 func (r *Remote) phones() int {
 	n := 0
 	for _, s := range r.table.Seats {
@@ -104,144 +196,80 @@ func (r *Remote) phones() int {
 	return n
 }
 
-// failover runs when the host went silent. It tries the host, then the
+// failover is the candidate's walk. It tries the host, then the
 // candidates, lowest peer ID first, and takes over itself only when it is
 // first in line and can reach another player: a player cut off from
 // everyone (its own Wi-Fi dropped) keeps trying instead, and gets its seat
 // back when its link heals.
-func (r *Remote) failover() {
-	oldInfo, ok := r.failoverStart()
-	if !ok {
-		return
-	}
-	old := oldInfo.ID
+func (r *Remote) failover(w *walk) {
+	// Dial afresh: after a link was down for seconds the old connection
+	// still looks open, but its TCP retransmits on a backed-off timer, so
+	// the host's answer to a join on it comes too late: the host seats us,
+	// we give up, and the table hears us leave twice.
+	r.h.Network().ClosePeer(w.line.old.ID)
 	said := ""
-	say := func(text string) {
-		if text != said {
-			said = text
-			r.notice(text)
-		}
-	}
 	missed := map[peer.ID]int{} // candidates not reached at all, by round
-	for !r.closed.Load() {
-		if r.retryHost(oldInfo) {
+	for w.ctx.Err() == nil {
+		if r.retryHost(w) {
 			return
 		}
-		cands, phones, done := r.lineUp(old)
-		if done {
-			return
-		}
-		if len(cands)+phones < 2 {
-			say("The host is gone and you're the only player left: waiting for it to come back.")
-			r.pause()
+		// Phones hold shares too: a player node and a phone can rebuild
+		// the table, the node hosting. With two of them or more an
+		// election for the next term begins.
+		if len(w.line.cands)+w.line.phones < 2 {
+			r.say(w, &said, "The host is gone and you're the only player left: waiting for it to come back.")
+			pause(w.ctx, 500*time.Millisecond)
 			continue
 		}
-		if r.walkLine(cands, phones, missed) {
+		if r.walkLine(w, missed) {
 			return
 		}
-		r.mu.Lock()
-		done = r.server != nil
-		r.mu.Unlock()
-		if done {
-			return
-		}
-		say("Lost the table: trying to get back…")
-		r.pause()
+		r.say(w, &said, "Lost the table: trying to get back…")
+		pause(w.ctx, 500*time.Millisecond)
 	}
-}
-
-// failoverStart is the host we lost, or false when there is no election to
-// run: we are closed, a spectator (who only reconnects) or the host, or
-// the game is over.
-func (r *Remote) failoverStart() (peer.AddrInfo, bool) {
-	r.mu.Lock()
-	if r.closed.Load() || r.watch || r.server != nil {
-		r.mu.Unlock()
-		if !r.closed.Load() && r.server == nil {
-			r.reconnect()
-		}
-		return peer.AddrInfo{}, false
-	}
-	if r.view.Phase == engine.PhaseOver || r.table.Phase == PhaseOver {
-		// The game is over (or the host ended it, and revealed it): a
-		// host that leaves now owes us nothing more.
-		r.mu.Unlock()
-		r.notice("The host has left the finished game.")
-		r.Close()
-		return peer.AddrInfo{}, false
-	}
-	oldInfo := r.info
-	r.mu.Unlock()
-	return oldInfo, true
 }
 
 // retryHost tries the host itself first: a dropped link often comes
 // straight back, and a player whose own link failed must not start an
-// election. It reports whether the failover is over (back, or refused).
-func (r *Remote) retryHost(oldInfo peer.AddrInfo) bool {
-	r.mu.Lock()
-	r.info, r.elect = oldInfo, 0
-	r.mu.Unlock()
-	ctx, cancel := context.WithTimeout(r.ctx, r.timing.HostRetry)
-	err := r.connect(ctx)
+// election. It reports whether the walk is over (back, or refused).
+func (r *Remote) retryHost(w *walk) bool { return r.back(w, r.timing.HostRetry) }
+
+// back is one try of the host we lost, for at most d. It reports whether
+// the walk is over: the host seated us, or refused us.
+func (r *Remote) back(w *walk, d time.Duration) bool {
+	ctx, cancel := context.WithTimeout(w.ctx, d)
+	l, err := r.join(ctx, aim{to: w.line.old, tid: w.line.tid, term: w.line.term, back: true})
 	cancel()
-	if err == nil {
-		r.notice("Reconnected.")
-		return true
-	}
 	var ref *ErrRefused
-	if errors.As(err, &ref) {
-		r.notice("The host refused us: " + ref.Msg)
-		r.Close()
-		return true
+	switch {
+	case err == nil:
+		r.arrive(w, l, "Reconnected.")
+	case errors.As(err, &ref):
+		r.refusedBy(w, ref)
+	default:
+		return w.ctx.Err() != nil
 	}
-	return false
+	return true
 }
 
-// lineUp is who may host after old, and how many phones hold shares;
-// with two of them or more an election for the next term begins. done
-// reports that a rejoin elected us meanwhile.
-func (r *Remote) lineUp(old peer.ID) (cands []candidate, phones int, done bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.server != nil { // elected meanwhile, by a rejoin
-		return nil, 0, true
-	}
-	cands = r.candidates(old)
-	// Phones hold shares too: a player node and a phone can rebuild
-	// the table, the node hosting.
-	phones = r.phones()
-	if len(cands)+phones >= 2 {
-		r.elect = r.term + 1
-	}
-	return cands, phones, false
-}
-
-// walkLine tries the candidates in order until one seats us, or we are
-// first in line and take over. It reports whether the failover is over;
-// false is another round.
-func (r *Remote) walkLine(cands []candidate, phones int, missed map[peer.ID]int) bool {
+// walkLine tries the candidates in order, for the next term, until one
+// seats us, or we are first in line and take over. It reports whether the
+// walk is over; false is another round.
+func (r *Remote) walkLine(w *walk, missed map[peer.ID]int) bool {
+	next := aim{tid: w.line.tid, term: w.line.term + 1}
 	var ref *ErrRefused
-	for _, c := range cands {
-		if r.closed.Load() {
+	for _, c := range w.line.cands {
+		if w.ctx.Err() != nil {
 			return true
 		}
 		if c.id == r.h.ID() {
-			if r.reachesAnother(cands, phones) && r.takeover() != nil {
-				return true
-			}
-			return false // nobody in reach: the fault is ours
+			// Nobody in reach: the fault is ours.
+			return r.reachesAnother(w) && r.takeoverFor(w)
 		}
-		r.mu.Lock()
-		if r.server != nil {
-			r.mu.Unlock()
-			return true
-		}
-		r.info = peer.AddrInfo{ID: c.id, Addrs: c.addrs}
-		r.mu.Unlock()
-		err := r.connectTwice()
+		next.to = c.info()
+		l, err := r.joinTwice(w.ctx, next)
 		if err == nil {
-			r.notice(fmt.Sprintf("Host left; %s is now hosting.", r.nameOf(c.id)))
+			r.arrive(w, l, fmt.Sprintf("Host left; %s is now hosting.", nameOf(w.line.seats, c.id)))
 			return true
 		}
 		if errors.As(err, &ref) && ref.Code == codeHostAlive {
@@ -255,9 +283,9 @@ func (r *Remote) walkLine(cands []candidate, phones int, missed map[peer.ID]int)
 		}
 		// Not reached at all: gone with the host, or only slow to
 		// answer on a busy machine (a dial and a handshake can take
-		// seconds there). Passing over a live one makes a second host
-		// that never heals, so a candidate is passed over only when it
-		// has missed a second round too.
+		// seconds there). Passing over a live one makes a second host,
+		// so a candidate is passed over only when it has missed a
+		// second round too (and should both host, newhost.go heals it).
 		if missed[c.id]++; missed[c.id] < 2 {
 			return false
 		}
@@ -265,52 +293,47 @@ func (r *Remote) walkLine(cands []candidate, phones int, missed map[peer.ID]int)
 	return false
 }
 
-// connectTwice tries the candidate in r.info, and once more on a failure
-// other than a refusal: two nodes that dial each other at the same moment
-// can both fail (each takes the client's side of the same TCP
-// connection), and passing a candidate over makes the next in line host
-// too.
-func (r *Remote) connectTwice() error {
-	var ref *ErrRefused
-	err := r.connectOnce(r.timing.DeadAfter)
-	if err != nil && !errors.As(err, &ref) && !r.closed.Load() {
-		select {
-		case <-r.ctx.Done():
-		case <-time.After(200 * time.Millisecond):
-		}
-		err = r.connectOnce(r.timing.DeadAfter)
+// joinTwice is a join, once more on a failure other than a refusal: two
+// nodes that dial each other at the same moment can both fail (each takes
+// the client's side of the same TCP connection), and passing a candidate
+// over makes the next in line host too.
+func (r *Remote) joinTwice(ctx context.Context, a aim) (*hostLink, error) {
+	once := func() (*hostLink, error) {
+		ctx, cancel := context.WithTimeout(ctx, r.timing.DeadAfter)
+		defer cancel()
+		return r.join(ctx, a)
 	}
-	return err
+	l, err := once()
+	var ref *ErrRefused
+	if err != nil && !errors.As(err, &ref) && ctx.Err() == nil {
+		pause(ctx, 200*time.Millisecond)
+		l, err = once()
+	}
+	return l, err
 }
 
-// connectOnce tries the node in r.info, for at most d.
-func (r *Remote) connectOnce(d time.Duration) error {
-	ctx, cancel := context.WithTimeout(r.ctx, d)
-	defer cancel()
-	return r.connect(ctx)
-}
-
-// pause waits a little between rounds of trying.
-func (r *Remote) pause() {
+// pause waits d, or less when ctx ends.
+func pause(ctx context.Context, d time.Duration) {
 	select {
-	case <-r.ctx.Done():
-	case <-time.After(500 * time.Millisecond):
+	case <-ctx.Done():
+	case <-time.After(d):
 	}
 }
 
 // reachesAnother reports whether any other candidate answers at all. With
 // none but phones, it can't tell: the phones come to us (they dial), and a
 // table none of them rebuilds within RebuildWait is given up.
-func (r *Remote) reachesAnother(cands []candidate, phones int) bool {
-	if len(cands) == 1 && phones > 0 {
+func (r *Remote) reachesAnother(w *walk) bool {
+	cands := w.line.cands
+	if len(cands) == 1 && w.line.phones > 0 {
 		return true
 	}
 	for _, c := range cands {
 		if c.id == r.h.ID() {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(r.ctx, r.timing.HostRetry)
-		err := r.h.Connect(ctx, peer.AddrInfo{ID: c.id, Addrs: c.addrs})
+		ctx, cancel := context.WithTimeout(w.ctx, r.timing.HostRetry)
+		err := r.h.Connect(ctx, c.info())
 		cancel()
 		if err == nil {
 			return true
@@ -319,10 +342,17 @@ func (r *Remote) reachesAnother(cands []candidate, phones int) bool {
 	return false
 }
 
-func (r *Remote) nameOf(id peer.ID) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, s := range r.table.Seats {
+// redial is a spectator's walk: its host again, until it answers or
+// refuses us.
+func (r *Remote) redial(w *walk) {
+	r.h.Network().ClosePeer(w.line.old.ID)
+	for !r.back(w, 2*time.Second) {
+		pause(w.ctx, 500*time.Millisecond)
+	}
+}
+
+func nameOf(seats []SeatInfo, id peer.ID) string {
+	for _, s := range seats {
 		if s.Peer == id.String() {
 			return s.Name
 		}
@@ -330,17 +360,9 @@ func (r *Remote) nameOf(id peer.ID) string {
 	return "another player"
 }
 
-func (r *Remote) notice(text string) {
-	r.mu.Lock()
-	u := Update{Table: r.table, View: r.view, Notice: text}
-	r.mu.Unlock()
-	r.box.put(u)
-}
-
-// stateMsg is our part for a new host: the journal we hold and our shares.
+// stateMsg is our part for a new host (on run): the journal we hold and
+// our shares.
 func (r *Remote) stateMsg(term uint64) protocol.State {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	st := protocol.State{Term: term, No: r.view.No}
 	st.Steps = append([]protocol.Step(nil), r.chain.Steps...)
 	if stateHook != nil {
@@ -352,12 +374,13 @@ func (r *Remote) stateMsg(term uint64) protocol.State {
 	return st
 }
 
-// stateHook, in tests, rewrites a player's state for a new host (r.mu is
-// held): a player who lies about the game.
+// stateHook, in tests, rewrites a player's state for a new host (on run):
+// a player who lies about the game.
 var stateHook func(r *Remote, st *protocol.State)
 
 // standby answers a player who rejoins us for the next term: the host is
-// gone and we are first in line.
+// gone and we are first in line. run says whether we host (rejoin); the
+// player is then served on this goroutine.
 func (r *Remote) standby(st network.Stream) {
 	br := bufio.NewReader(st)
 	st.SetReadDeadline(time.Now().Add(r.timing.DeadAfter))
@@ -371,36 +394,26 @@ func (r *Remote) standby(st network.Stream) {
 		st.Reset()
 		return
 	}
-	_, hello := env.Msg.(protocol.Hello)
-	r.mu.Lock()
-	term := r.term + 1
-	if r.server != nil {
-		// We took over a moment ago and this rejoin came in before our
-		// stream handler changed: it is for the term we host.
-		term = r.term
+	var (
+		srv   *Server
+		alive bool
+		tid   protocol.TableID
+		term  uint64
+	)
+	if !r.do(func() { srv, alive = r.rejoin(env); tid, term = r.tid, r.term }) {
+		st.Reset()
+		return
 	}
-	ok := hello && env.Table == r.tid && env.Term == term && r.isPlayer(env.Sender) && !r.closed.Load()
-	if ok && r.server == nil && !r.hostLost && time.Since(r.heard) < 2*r.timing.Heartbeat+r.timing.Heartbeat/2 {
+	if alive {
 		// We still hear the host: the rejoiner lost only its own link.
-		r.mu.Unlock()
 		if sg, err := newSigner(r.key); err == nil {
-			if b, _, err := sg.Seal(r.tid, r.term, protocol.Refusal{Code: codeHostAlive, Message: "The host is still here.", Ref: env.Seq}); err == nil {
-				w := bufio.NewWriter(st)
-				writeFrame(w, b)
+			if b, _, err := sg.Seal(tid, term, protocol.Refusal{Code: codeHostAlive, Message: "The host is still here.", Ref: env.Seq}); err == nil {
+				writeFrame(bufio.NewWriter(st), b)
 			}
 		}
 		st.Close()
 		return
 	}
-	if ok && r.server == nil && r.elect == 0 {
-		r.elect = r.term + 1
-	}
-	r.mu.Unlock()
-	if !ok {
-		st.Reset()
-		return
-	}
-	srv := r.takeover()
 	if srv == nil {
 		st.Reset()
 		return
@@ -413,6 +426,34 @@ func (r *Remote) standby(st network.Stream) {
 	srv.serve(p2pLink{st}, br, env)
 }
 
+// rejoin is our answer to a player's rejoin in env (on run): the server of
+// the term it asks for, which we host or take over for now; alive when we
+// still hear our host. A term we yielded to a host ahead of us in line is
+// not ours to take again: its player goes on to that host.
+func (r *Remote) rejoin(env *protocol.Envelope) (srv *Server, alive bool) {
+	_, hello := env.Msg.(protocol.Hello)
+	if !hello || env.Table != r.tid || !r.isPlayer(env.Sender) {
+		return nil, false
+	}
+	switch r.role {
+	case roleHost:
+		// We took over a moment ago and this rejoin came in before our
+		// stream handler changed: it is for the term we host.
+		if env.Term == r.term {
+			return r.server, false
+		}
+	case rolePlayer, roleCandidate:
+		switch {
+		case env.Term != r.term+1 || env.Term <= r.yielded:
+		case r.link != nil && time.Since(r.heard) < 2*r.timing.Heartbeat+r.timing.Heartbeat/2:
+			return nil, true
+		default:
+			return r.takeover(), false
+		}
+	}
+	return nil, false
+}
+
 func (r *Remote) isPlayer(id protocol.PeerID) bool {
 	for _, s := range r.table.Seats {
 		if s.Peer == id.String() && s.Bot == "" {
@@ -422,112 +463,32 @@ func (r *Remote) isPlayer(id protocol.PeerID) bool {
 	return false
 }
 
-// takeover makes this node the host of the next term. It is idempotent.
+// takeover makes this node the host of the next term (on run): the host's
+// role. It is idempotent.
 func (r *Remote) takeover() *Server {
-	r.mu.Lock()
 	if r.server != nil {
-		defer r.mu.Unlock()
 		return r.server
 	}
 	if r.bots == nil {
-		r.mu.Unlock()
 		r.notice("The host is gone, and this player can't host: waiting for it to come back.")
 		return nil
 	}
-	term := r.elect
-	if term == 0 {
-		term = r.term + 1
-	}
 	signer, err := newSigner(r.key)
 	if err != nil {
-		r.mu.Unlock()
 		return nil
 	}
+	r.heed()
+	r.dropLink() // a host we no longer hear: the one gone
+	term := r.term + 1
 	rec := r.newRecovery(term)
 	srv := r.newServer(signer, term, rec)
-	web := r.web
-	r.server = srv
-	r.term, r.elect = term, 0
-	if r.st != nil {
-		r.st.Reset()
-		r.st = nil
-	}
-	r.gen++ // the old host's read loop is done with
-	r.mu.Unlock()
+	r.server, r.term = srv, term
+	r.hosting.Store(true)
 	r.h.SetStreamHandler(ProtocolID, srv.handler()) // behind StreamsPerAddr, as the first host's
-	if web != nil {
-		web.hosting(srv) // the phones rejoin through our own /ws
+	if r.web != nil {
+		r.web.hosting(srv) // the phones rejoin through our own /ws
 	}
 	r.notice("The host left: you are hosting now. Rebuilding the table with the other players…")
-	go r.awaitRebuild(srv, rec, web)
+	r.become(roleHost)
 	return srv
-}
-
-// newRecovery is the rebuild of the game for the term we take over,
-// started with our own journal and shares. r.mu is held.
-func (r *Remote) newRecovery(term uint64) *recovery {
-	rec := &recovery{r: r, table: r.table, commit: r.table.Commit, tid: r.tid, shares: map[int][]Share{}, done: make(chan struct{}),
-		term: term, hosts: r.chain.Hosts(term)}
-	if r.oldHost != "" {
-		if _, ok := rec.hosts[term-1]; !ok {
-			if pub, err := wireID(r.oldHost).PublicKey(); err == nil {
-				rec.hosts[term-1] = pub
-			}
-		}
-	}
-	r.chain.Host(term, wireID(r.h.ID()))
-	// A table whose host kept no chain (an older version) is rebuilt as
-	// before; once our own journal is signed, an unsigned one is refused.
-	rec.legacy = len(r.chain.Steps) > 0 && !gamewire.Signed(r.chain.Steps)
-	rec.ownLen = len(r.chain.Steps)
-	rec.add(wireID(r.h.ID()), r.chain.Steps, r.shares)
-	return rec
-}
-
-// newServer is the server of the term we take over, not ready until rec
-// has rebuilt the table. r.mu is held.
-func (r *Remote) newServer(signer *protocol.Signer, term uint64, rec *recovery) *Server {
-	srv := &Server{h: r.h, signer: signer, tid: r.tid, code: r.code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64), rec: rec,
-		ready: make(chan struct{}), timing: r.timing}
-	srv.term.Store(term)
-	rec.srv = srv
-	// The phones stay phones, and every node's web address is known,
-	// before they rejoin.
-	srv.web = map[string]webSeat{}
-	for _, si := range r.table.Seats {
-		if si.Peer != "" && si.Bot == "" && (si.Web || si.WebAddr != "") {
-			srv.web[si.Peer] = webSeat{phone: si.Web, addr: si.WebAddr}
-		}
-	}
-	srv.selfWeb = r.webAddr
-	return srv
-}
-
-// awaitRebuild gives hosting up when no other player came back to rebuild
-// the table within RebuildWait, and waits for the old host again.
-func (r *Remote) awaitRebuild(srv *Server, rec *recovery, web *Web) {
-	select {
-	case <-rec.done:
-	case <-time.After(r.timing.RebuildWait):
-		if !srv.isReady() {
-			// Nobody came: give hosting up and wait for the old host.
-			r.mu.Lock()
-			r.server = nil
-			r.chain.Forget(r.term) // whoever hosts this term next, it isn't us
-			r.term--
-			// The next failover starts from the host we lost, which
-			// may come back from its journal, not from the candidate
-			// we last tried (that one may be gone with it).
-			r.info = r.lostAt
-			r.mu.Unlock()
-			srv.Close()
-			if web != nil {
-				web.unhost(srv)
-			}
-			r.h.SetStreamHandler(ProtocolID, r.standby)
-			r.notice("No other player came back to rebuild the table: waiting for the host.")
-			go r.failover()
-		}
-	case <-r.ctx.Done():
-	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -29,20 +31,7 @@ func TestElectionHostVanishes(t *testing.T) {
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	ends := make([]Update, len(remotes))
-	notices := make([][]string, len(remotes))
-	for i, r := range remotes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ends[i], _ = PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", func(u Update) {
-				if u.Notice != "" {
-					notices[i] = append(notices[i], u.Notice)
-				}
-			})
-		}()
-	}
+	played := playSlowly(ctx, remotes)
 	// Let a few plays happen, then the host is gone: no goodbye.
 	for tb.Plays() < 5 {
 		time.Sleep(20 * time.Millisecond)
@@ -57,7 +46,7 @@ func TestElectionHostVanishes(t *testing.T) {
 	tb.Close()
 	hn.h.Close()
 
-	wg.Wait()
+	ends, notices := played()
 	t.Logf("game over %v after the host was killed", time.Since(killed).Round(time.Millisecond))
 	hosted := 0
 	for i := range remotes {
@@ -76,21 +65,55 @@ func TestElectionHostVanishes(t *testing.T) {
 		if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
 			t.Fatalf("player %d: the game did not end (phase %v); notices %q", i, u.View.Phase, notices[i])
 		}
-		total := len(u.View.Final.Pile) + len(u.View.Final.Gone)
-		for _, h := range u.View.Final.Hands {
-			total += len(h)
-		}
-		if total != 52 {
-			t.Fatalf("player %d counts %d cards, want 52", i, total)
-		}
-		if u.Audit == nil || !u.Audit.Verified {
-			t.Fatalf("player %d: audit %+v", i, u.Audit)
-		}
+		endedWhole(t, i, u)
 		// The new host dealt nothing anew: the game it rebuilt is the one
 		// the three players' nonces went into.
 		if u.Reveal == nil || mixedNonces(u.Reveal.Nonces) != 3 {
 			t.Fatalf("player %d: the reveal after the failover mixed %v", i, u.Reveal)
 		}
+	}
+}
+
+// endedWhole fails t unless player i's last update u is a game over with
+// every card there and a verified audit.
+func endedWhole(t *testing.T, i int, u Update) {
+	t.Helper()
+	if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
+		t.Fatalf("player %d: the game did not end (phase %v)", i, u.View.Phase)
+	}
+	total := len(u.View.Final.Pile) + len(u.View.Final.Gone)
+	for _, h := range u.View.Final.Hands {
+		total += len(h)
+	}
+	if total != 52 {
+		t.Fatalf("player %d counts %d cards, want 52", i, total)
+	}
+	if u.Audit == nil || !u.Audit.Verified {
+		t.Fatalf("player %d: audit %+v", i, u.Audit)
+	}
+}
+
+// playSlowly plays each remote's seat with a slowBot until its game ends;
+// played waits for that, and is each one's last update and the notices
+// it was shown.
+func playSlowly(ctx context.Context, remotes []*Remote) (played func() ([]Update, [][]string)) {
+	var wg sync.WaitGroup
+	ends := make([]Update, len(remotes))
+	notices := make([][]string, len(remotes))
+	for i, r := range remotes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ends[i], _ = PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", func(u Update) {
+				if u.Notice != "" {
+					notices[i] = append(notices[i], u.Notice)
+				}
+			})
+		}()
+	}
+	return func() ([]Update, [][]string) {
+		wg.Wait()
+		return ends, notices
 	}
 }
 
@@ -286,6 +309,13 @@ func TestElectionNewHostDealsAgain(t *testing.T) {
 	}
 }
 
+// serverOf is the server r hosts, nil if none.
+func serverOf(r *Remote) *Server {
+	var s *Server
+	r.do(func() { s = r.server })
+	return s
+}
+
 // fromNextDeal is s from the next deal on: what came before it (the end of
 // the last game) is dropped.
 func fromNextDeal(s Session) Session {
@@ -333,9 +363,9 @@ func TestCandidatesAgreeWhateverTheyLastHeard(t *testing.T) {
 		return append(out, SeatInfo{Name: "bot", Bot: "medium", Connected: true})
 	}
 	old := ids[3]
-	heardAll := (&Remote{table: TableState{Seats: seats(-1)}}).candidates(old)
+	heardAll := candidates(seats(-1), old)
 	for away := range 3 {
-		heardAway := (&Remote{table: TableState{Seats: seats(away)}}).candidates(old)
+		heardAway := candidates(seats(away), old)
 		if len(heardAway) != 3 || len(heardAll) != 3 {
 			t.Fatalf("candidates: %d and %d, want 3 (the old host and the bot left out)", len(heardAll), len(heardAway))
 		}
@@ -344,5 +374,72 @@ func TestCandidatesAgreeWhateverTheyLastHeard(t *testing.T) {
 				t.Fatalf("seat %d shown away: line %v, but %v for a player who saw it connected", away, heardAway, heardAll)
 			}
 		}
+	}
+}
+
+// Two or three players take over the same term at once, as on a machine
+// too busy for one to reach the other in time: each would wait for the
+// others' shares for ever (RebuildWait is long here). The ones later in
+// line see a host ahead of them, yield and join it with their shares: one
+// table, the lowest peer ID hosting, and the game ends verified for all.
+func TestElectionSplitHeals(t *testing.T) {
+	for _, split := range []int{2, 3} {
+		t.Run(fmt.Sprint(split, " hosts"), func(t *testing.T) {
+			rules := engine.Standard()
+			rules.Window = time.Second
+			hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Bots: []string{"x"}, Timing: Timing{Reveal: 50 * time.Millisecond}})
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			var remotes []*Remote
+			for range 3 {
+				pn := newLoopNode(t)
+				r, err := dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil, Timing{RebuildWait: 10 * time.Minute}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.UseBots(dumbMaker, dumbFallback)
+				t.Cleanup(func() { r.Close() })
+				remotes = append(remotes, r)
+			}
+			sort.Slice(remotes, func(i, j int) bool { return remotes[i].h.ID() < remotes[j].h.ID() })
+			if err := tb.Start(); err != nil {
+				t.Fatal(err)
+			}
+			played := playSlowly(ctx, remotes)
+			for tb.Plays() < 5 {
+				time.Sleep(20 * time.Millisecond)
+			}
+			srv.Close()
+			tb.Close()
+			hn.h.Close()
+			// The first split of them take over at once, before any
+			// noticed the loss or heard of another.
+			var took sync.WaitGroup
+			for _, r := range remotes[:split] {
+				took.Add(1)
+				go func() {
+					defer took.Done()
+					r.do(func() {
+						if r.takeover() == nil {
+							t.Error("a player could not take over")
+						}
+					})
+				}()
+			}
+			took.Wait()
+			ends, notices := played()
+			for i, r := range remotes {
+				t.Logf("player %d (hosting %v): %q", i, r.Hosting(), notices[i])
+				if r.Hosting() != (i == 0) {
+					t.Errorf("player %d hosting: %v; only the first in line should", i, r.Hosting())
+				}
+				if i > 0 && i < split && !slices.ContainsFunc(notices[i], func(n string) bool { return strings.Contains(n, "ahead in line") }) {
+					t.Errorf("player %d took over and was never told it yielded", i)
+				}
+			}
+			for i, u := range ends {
+				endedWhole(t, i, u)
+			}
+		})
 	}
 }

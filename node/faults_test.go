@@ -39,9 +39,7 @@ func TestNetPlayerDropsAndRejoins(t *testing.T) {
 	}
 	// Player 1's stream dies under it.
 	victim := rs[1]
-	victim.mu.Lock()
-	victim.st.Reset()
-	victim.mu.Unlock()
+	victim.do(func() { victim.link.st.Reset() })
 	wg.Wait()
 	for i, u := range ends {
 		if u.View.Phase != engine.PhaseOver {
@@ -55,7 +53,7 @@ func TestNetPlayerDropsAndRejoins(t *testing.T) {
 		}
 	}
 	for _, r := range rs {
-		if r.server != nil {
+		if r.Hosting() {
 			t.Fatal("a player took over a table whose host was alive")
 		}
 	}
@@ -186,19 +184,7 @@ func TestElectionKillAt(t *testing.T) {
 				t.Logf("FIGURE failover: host killed to the next play under the new host: %v", time.Unix(0, ns).Sub(killed).Round(time.Millisecond))
 			}
 			for i, u := range ends {
-				if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
-					t.Fatalf("player %d: no end", i)
-				}
-				total := len(u.View.Final.Pile) + len(u.View.Final.Gone)
-				for _, h := range u.View.Final.Hands {
-					total += len(h)
-				}
-				if total != 52 {
-					t.Fatalf("player %d: %d cards", i, total)
-				}
-				if u.Audit == nil || !u.Audit.Verified {
-					t.Fatalf("player %d: audit %+v", i, u.Audit)
-				}
+				endedWhole(t, i, u)
 			}
 		})
 	}

@@ -50,15 +50,13 @@ func TestSeatSignsItsMoves(t *testing.T) {
 	cmd := engine.Command{Move: engine.MovePlay, Cards: views[mover].Hand[:1], Rank: engine.NoRank}
 	var tid protocol.TableID
 	var commit [32]byte
-	func() {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		tid, commit = r.tid, r.table.Commit
-	}()
+	r.do(func() { tid, commit = r.tid, r.table.Commit })
 	m := wireMove(cmd, r.Seat())
 	refused := func(what string, msg protocol.Message, want string) {
 		t.Helper()
-		if err := r.send(msg); err != nil {
+		var err error
+		r.do(func() { err = r.send(msg) })
+		if err != nil {
 			t.Fatal(err)
 		}
 		u := waitFor(t, ctx, r, func(u Update) bool { return u.Refusal != nil })
@@ -101,14 +99,15 @@ func TestSeatSignsItsMoves(t *testing.T) {
 	var w protocol.Step
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
-		other.mu.Lock()
-		for _, s := range other.chain.Steps {
-			if !s.Tick && s.Move == uint8(engine.MovePlay) {
-				w = s
+		var doubt []string
+		other.do(func() {
+			for _, s := range other.chain.Steps {
+				if !s.Tick && s.Move == uint8(engine.MovePlay) {
+					w = s
+				}
 			}
-		}
-		doubt := append([]string(nil), other.chain.Doubt...)
-		other.mu.Unlock()
+			doubt = append(doubt, other.chain.Doubt...)
+		})
 		if len(doubt) > 0 {
 			t.Fatalf("the other player doubts the journal: %q", doubt)
 		}

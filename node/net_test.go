@@ -195,7 +195,6 @@ func TestNetForgedAndReplayedRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	pn := newLoopNode(t)
-	var mu sync.Mutex
 	r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -206,26 +205,29 @@ func TestNetForgedAndReplayedRefused(t *testing.T) {
 	_ = u
 	waitDealt(t, tb) // our toss replies are done: they take sequence numbers too
 	before := tb.Plays()
+	var tid protocol.TableID
+	r.do(func() { tid = r.tid })
 	// Forge: a move signed by another key, sent on our stream.
 	stranger, _, _ := crypto.GenerateEd25519Key(rand.Reader)
-	forged, err := protocol.Seal(mustEd(t, stranger), r.tid, 1, 99, protocol.Call{No: 0, Seat: 0})
+	forged, err := protocol.Seal(mustEd(t, stranger), tid, 1, 99, protocol.Call{No: 0, Seat: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Replay: a real envelope of ours, sent twice.
-	own, _, err := r.signer.Seal(r.tid, 1, protocol.Heartbeat{})
+	own, _, err := r.signer.Seal(tid, 1, protocol.Heartbeat{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	r.mu.Lock()
-	for _, b := range [][]byte{forged, own, own} {
-		if err := writeFrame(r.w, b); err != nil {
-			t.Fatal(err)
+	r.do(func() { // on the Remote's goroutine, the stream's one writer
+		for _, b := range [][]byte{forged, own, own} {
+			if err = writeFrame(r.link.w, b); err != nil {
+				return
+			}
 		}
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	r.mu.Unlock()
-	mu.Unlock()
 	deadline := time.Now().Add(5 * time.Second)
 	for srv.Refused.Load() < 2 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
@@ -237,8 +239,10 @@ func TestNetForgedAndReplayedRefused(t *testing.T) {
 		t.Fatal("a refused envelope changed the game")
 	}
 	// The connection still works: a heartbeat round goes through.
-	if err := r.send(protocol.Heartbeat{}); err != nil {
-		t.Fatal(err)
+	var err2 error
+	r.do(func() { err2 = r.send(protocol.Heartbeat{}) })
+	if err2 != nil {
+		t.Fatal(err2)
 	}
 }
 

@@ -21,13 +21,14 @@ import (
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
-// recovery gathers the players' journals and shares for a new host.
+// recovery gathers the players' journals and shares for a new host. It
+// runs on the rejoiners' goroutines (contribute), under its own lock, and
+// touches nothing of the Remote's: what it needs of it is a copy (heir).
 type recovery struct {
-	r      *Remote
+	heir   heir
 	srv    *Server
 	table  TableState
 	commit [32]byte
-	tid    protocol.TableID // the table's, copied: the Remote's own is its lock's
 
 	term   uint64                       // the term we host
 	hosts  map[uint64]ed25519.PublicKey // who hosted each term before ours, as we saw it
@@ -39,8 +40,24 @@ type recovery struct {
 	from     []protocol.PeerID // whose each of journals is
 	refused  []string          // whose journals didn't, and why
 	shares   map[int][]Share
-	done     chan struct{}
+	done     chan struct{} // closed once rebuilt: the Remote's host loop seats us
+	rolled   int           // how many steps of our own journal the rebuild rolled back, set before done
 	err      error
+}
+
+// heir is what a new host's rebuild needs of its Remote, copied on the
+// Remote's goroutine when it takes over.
+type heir struct {
+	tid    protocol.TableID
+	nick   string
+	code   string
+	self   peer.ID
+	key    crypto.PrivKey
+	timing Timing
+	bots   BotMaker
+	fall   func(*engine.View) (engine.Command, bool)
+	gone   peer.ID      // the host we lost
+	say    func(string) // a notice on our screen, from any goroutine
 }
 
 // nameOf is the name of the seat whose node is id, as the table we
@@ -77,12 +94,12 @@ func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares ma
 	case !gamewire.Signed(journal) && len(journal) > 0:
 		err = gamewire.ErrChainUnsigned
 	default:
-		_, err = gamewire.VerifyChain(rc.tid, rc.commit, journal, rc.keyOf)
+		_, err = gamewire.VerifyChain(rc.heir.tid, rc.commit, journal, rc.keyOf)
 	}
 	if err == nil {
 		// A move in a seat's name that its person didn't sign, but says
 		// they did, is made up: the whole journal goes.
-		err = gamewire.CheckMarks(rc.tid, rc.commit, journal, 0,
+		err = gamewire.CheckMarks(rc.heir.tid, rc.commit, journal, 0,
 			func(seat int) ed25519.PublicKey { return seatKey(rc.table.Seats, seat) })
 	}
 	if err != nil {
@@ -131,7 +148,7 @@ func (c *srvConn) contribute() error {
 		// Said on the new host's screen: a player sent a history its
 		// hosts never signed (a forged or doctored move), and it plays
 		// no part in the rebuild.
-		rc.r.notice(fmt.Sprintf("Refused %s's record of the game: %v.", rc.nameOf(wireID(c.peer)), err))
+		rc.heir.say(fmt.Sprintf("Refused %s's record of the game: %v.", rc.nameOf(wireID(c.peer)), err))
 	}
 	rc.try()
 	select {
@@ -149,7 +166,7 @@ func (rc *recovery) try() {
 	var said []string // notices, given once rc.mu is let go
 	defer func() {
 		for _, n := range said {
-			rc.r.notice(n)
+			rc.heir.say(n)
 		}
 	}()
 	rc.mu.Lock()
@@ -176,18 +193,9 @@ func (rc *recovery) try() {
 	rc.srv.mu.Lock()
 	rc.srv.table = t
 	rc.srv.mu.Unlock()
+	rc.rolled = rolled
 	close(rc.srv.ready)
 	close(rc.done)
-	// Our own seat, at the table we now host.
-	r := rc.r
-	_, sess, err := t.Sit("local", r.nick)
-	if err != nil {
-		return
-	}
-	r.mu.Lock()
-	r.local = sess
-	r.mu.Unlock()
-	go r.followOwn(sess, rolled)
 }
 
 // badJournal is a journal that verified but didn't replay: whose, and why.
@@ -225,7 +233,7 @@ func (rc *recovery) replayBest(seed uint64, salt [SaltSize]byte) (*Table, int, [
 	for _, c := range cands {
 		ts := rc.table
 		cfg := engine.Config{Rules: ts.Rules, Seats: len(ts.Seats), Seed: seed}
-		t, err := restore(rc.r, ts, cfg, salt, rc.commit, c.steps, c.links, rc.srv.term.Load())
+		t, err := restore(rc.heir, ts, cfg, salt, rc.commit, c.steps, c.links, rc.srv.term.Load())
 		if err == nil {
 			return t, max(rc.ownLen-len(c.steps), 0), bad
 		}
@@ -233,33 +241,6 @@ func (rc *recovery) replayBest(seed uint64, salt [SaltSize]byte) (*Table, int, [
 		bad = append(bad, badJournal{c.from, err})
 	}
 	return nil, 0, bad
-}
-
-// followOwn passes the updates of our own seat at the table we host on to
-// our player, keeping our record for the audit; rolled is how many steps
-// of our journal the rebuild rolled back.
-func (r *Remote) followOwn(sess *LocalSession, rolled int) {
-	for u := range sess.Updates() {
-		if u.Backlog {
-			// What we were sent before, as the rebuilt table knows it:
-			// for the audit, not to be shown or learnt again.
-			r.mu.Lock()
-			r.takeBacklog(u.Events, rolled > 0)
-			r.chain.Rolled += rolled
-			rolled = 0
-			r.mu.Unlock()
-			u.Events = nil
-		} else if i := dealAt(u.Events); i >= 0 {
-			r.mu.Lock()
-			r.got = append([]engine.Event(nil), u.Events[i:]...)
-			r.mu.Unlock()
-		} else if len(u.Events) > 0 {
-			r.mu.Lock()
-			r.got = append(r.got, u.Events...)
-			r.mu.Unlock()
-		}
-		r.box.put(u)
-	}
 }
 
 // rebuild is a journal with its hidden cards combined from the shares and
@@ -297,33 +278,29 @@ func (rc *recovery) rebuild(journal []protocol.Step, seed uint64, salt [SaltSize
 }
 
 // restore builds the table of a new host from the rebuilt journal.
-func restore(r *Remote, ts TableState, cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64) (*Table, error) {
-	r.mu.Lock()
-	bots, fall, key := r.bots, r.fall, r.key
-	gone := r.oldHost
-	r.mu.Unlock()
+func restore(hr heir, ts TableState, cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64) (*Table, error) {
 	// No fixed seed: the next game's (N on the result sheet) is drawn at
 	// its deal. This game's seed is revealed at its end, and a next seed
 	// worked out from it would be known to every player.
-	tm := r.timing
+	tm := hr.timing
 	if ts.Reveal > 0 {
 		tm.Reveal = ts.Reveal
 	}
 	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Timing: tm, TurnClock: ts.TurnClock,
-		Code: r.code}
-	notice := fmt.Sprintf("Host left; %s is now hosting.", r.nick)
+		Code: hr.code}
+	notice := fmt.Sprintf("Host left; %s is now hosting.", hr.nick)
 	// The old host's own seat, if it had one, is a bot's from now on, in
 	// this game and the next: its player is the one who left, and a seat
 	// kept for them would hold up every game dealt after.
 	seats := append([]SeatInfo(nil), ts.Seats...)
 	for i, s := range seats {
-		if gone != "" && s.Peer == gone.String() && s.Bot == "" {
+		if hr.gone != "" && s.Peer == hr.gone.String() && s.Bot == "" {
 			seats[i] = SeatInfo{Name: s.Name, Bot: "medium", Connected: true}
 			notice += fmt.Sprintf(" A bot plays for %s.", s.Name)
 		}
 	}
-	return restoreTable(set, ts.ID, r.tid, r.nick, r.h.ID().String(), seats, cfg, salt, ts.Nonces, commit, steps, links, term, bots, fall,
-		notice, nil, ts.Evening, key)
+	return restoreTable(set, ts.ID, hr.tid, hr.nick, hr.self.String(), seats, cfg, salt, ts.Nonces, commit, steps, links, term, hr.bots, hr.fall,
+		notice, nil, ts.Evening, hr.key)
 }
 
 // restoreTable builds a playing table from a whole journal: after an

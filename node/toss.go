@@ -228,10 +228,8 @@ const rerunProblem = "the host asked for a new nonce after this seat had reveale
 // ours among them. It never reveals twice in a toss, nor to a host that
 // left its commitment out.
 func (r *Remote) answerToss(m protocol.Toss) {
-	r.mu.Lock()
 	seat := r.seat
 	if seat < 0 || r.local != nil {
-		r.mu.Unlock()
 		return
 	}
 	var reply protocol.Message
@@ -254,14 +252,13 @@ func (r *Remote) answerToss(m protocol.Toss) {
 			reply = protocol.NonceReveal{Round: m.Round, Nonce: r.toss.Mine}
 		}
 	}
-	r.mu.Unlock()
 	if reply != nil {
 		r.send(reply)
 	}
 }
 
 // tossRecord is our toss as the audit of the game just revealed reads it:
-// the nonces from the host's lobby. Called with r.mu held.
+// the nonces from the host's lobby.
 func (r *Remote) tossRecord() Toss {
 	t := r.toss
 	t.Nonces = r.table.Nonces

@@ -81,10 +81,15 @@ func TestWatcherAuditsTheGame(t *testing.T) {
 	if !end.Audit.Verified || end.Audit.Early || end.Audit.String() != "deal verified" {
 		t.Fatalf("the watcher's audit: %+v (%s)", end.Audit, end.Audit)
 	}
-	w.mu.Lock()
-	got := append([]engine.Event(nil), w.got...)
-	round, commits, commit := w.watched.round, w.watched.commits, w.table.Commit
-	w.mu.Unlock()
+	var (
+		got           []engine.Event
+		round, commit [32]byte
+		commits       [][32]byte
+	)
+	w.do(func() {
+		got = append([]engine.Event(nil), w.got...)
+		round, commits, commit = w.watched.round, w.watched.commits, w.table.Commit
+	})
 	if len(got) == 0 || got[0].Type != engine.EventDeal {
 		t.Fatalf("the watcher came in at play %d but its record doesn't start at the deal: %d events", 2, len(got))
 	}

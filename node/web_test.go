@@ -681,9 +681,8 @@ func TestWebPhoneNeverCandidate(t *testing.T) {
 	if seats[1].Web || seats[1].WebAddr != "http://127.0.0.1:8085" {
 		t.Fatalf("the player node's seat: %+v", seats[1])
 	}
-	r.mu.Lock()
-	cands := r.candidates(hn.h.ID())
-	r.mu.Unlock()
+	var cands []candidate
+	r.do(func() { cands = candidates(r.table.Seats, hn.h.ID()) })
 	if len(cands) != 1 || cands[0].id != pn.h.ID() {
 		t.Fatalf("candidates: %v, want the player node alone", cands)
 	}

@@ -1,0 +1,181 @@
+package node
+
+// The new host's role: we took over a term (election.go), the table
+// rebuilds from the players' shares (restore.go), and our own seat at it
+// is our player's. Should a node ahead of us in line host the same term
+// (two took over at once: one could not reach the other in time), we
+// yield to it, and the split heals: neither could rebuild without the
+// other's shares.
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// runHost is the new host's loop: the table rebuilds, or RebuildWait runs
+// out and we give hosting up; meanwhile a walk looks ahead of us in line
+// (lookAhead). Rebuilt, our seat's updates are our player's.
+func (r *Remote) runHost() {
+	srv := r.server
+	rebuilt := srv.rec.done
+	wait := time.NewTimer(r.timing.RebuildWait)
+	defer wait.Stop()
+	r.startWalk(r.lookAhead)
+	var own <-chan Update
+	for r.role == roleHost {
+		select {
+		case f := <-r.in:
+			f()
+		case m := <-r.fromHost:
+			r.take(m) // of the link we left: nothing
+		case <-rebuilt:
+			rebuilt = nil
+			wait.Stop()
+			r.endWalk()
+			own = r.sitOwn(srv)
+		case u, ok := <-own:
+			if !ok {
+				own = nil
+				continue
+			}
+			r.followOwn(u)
+		case <-wait.C:
+			if !srv.isReady() {
+				r.abdicate("No other player came back to rebuild the table: waiting for the host.")
+			}
+		}
+	}
+}
+
+// newRecovery is the rebuild of the game for the term we take over,
+// started with our own journal and shares.
+func (r *Remote) newRecovery(term uint64) *recovery {
+	rec := &recovery{table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{}),
+		term: term, hosts: r.chain.Hosts(term),
+		heir: heir{tid: r.tid, nick: r.nick, code: r.code, self: r.h.ID(), key: r.key, timing: r.timing, bots: r.bots, fall: r.fall, gone: r.oldHost,
+			say: func(text string) { go r.do(func() { r.notice(text) }) }}}
+	if r.oldHost != "" {
+		if _, ok := rec.hosts[term-1]; !ok {
+			if pub, err := wireID(r.oldHost).PublicKey(); err == nil {
+				rec.hosts[term-1] = pub
+			}
+		}
+	}
+	r.chain.Host(term, wireID(r.h.ID()))
+	// A table whose host kept no chain (an older version) is rebuilt as
+	// before; once our own journal is signed, an unsigned one is refused.
+	rec.legacy = len(r.chain.Steps) > 0 && !gamewire.Signed(r.chain.Steps)
+	rec.ownLen = len(r.chain.Steps)
+	rec.add(wireID(r.h.ID()), r.chain.Steps, r.shares)
+	return rec
+}
+
+// newServer is the server of the term we take over, not ready until rec
+// has rebuilt the table.
+func (r *Remote) newServer(signer *protocol.Signer, term uint64, rec *recovery) *Server {
+	srv := &Server{h: r.h, signer: signer, tid: r.tid, code: r.code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64), rec: rec,
+		ready: make(chan struct{}), timing: r.timing}
+	srv.term.Store(term)
+	rec.srv = srv
+	// The phones stay phones, and every node's web address is known,
+	// before they rejoin.
+	srv.web = map[string]webSeat{}
+	for _, si := range r.table.Seats {
+		if si.Peer != "" && si.Bot == "" && (si.Web || si.WebAddr != "") {
+			srv.web[si.Peer] = webSeat{phone: si.Web, addr: si.WebAddr}
+		}
+	}
+	srv.selfWeb = r.webAddr
+	return srv
+}
+
+// sitOwn takes our own seat at the table srv rebuilt: its updates.
+func (r *Remote) sitOwn(srv *Server) <-chan Update {
+	_, sess, err := srv.tbl().Sit("local", r.nick)
+	if err != nil {
+		return nil
+	}
+	r.local, r.rolled = sess, srv.rec.rolled
+	return sess.Updates()
+}
+
+// followOwn passes an update of our own seat at the table we host on to
+// our player, keeping our record for the audit.
+func (r *Remote) followOwn(u Update) {
+	if u.Backlog {
+		// What we were sent before, as the rebuilt table knows it:
+		// for the audit, not to be shown or learnt again.
+		r.takeBacklog(u.Events, r.rolled > 0)
+		r.chain.Rolled += r.rolled
+		r.rolled = 0
+		u.Events = nil
+	} else {
+		r.record(u.Events)
+	}
+	r.box.put(u)
+}
+
+// abdicate gives hosting up before the table rebuilt (on run): the term is
+// the next host's again, and we are a candidate.
+func (r *Remote) abdicate(note string) {
+	srv := r.server
+	r.server = nil
+	r.hosting.Store(false)
+	r.chain.Forget(r.term) // whoever hosts this term next, it isn't us
+	r.term--
+	srv.Close()
+	if r.web != nil {
+		r.web.unhost(srv)
+	}
+	r.h.SetStreamHandler(ProtocolID, r.standby)
+	r.notice(note)
+	r.become(roleCandidate)
+}
+
+// lookAhead is a new host's walk while the table rebuilds: each candidate
+// ahead of us in line, in turn, asked to seat us for our term. One that
+// asks for our state hosts it, or takes over at our asking (it had not
+// noticed the loss yet): either way it is the rightful host, and we yield.
+func (r *Remote) lookAhead(w *walk) {
+	var ahead []candidate
+	for _, c := range w.line.cands {
+		if c.id < r.h.ID() {
+			ahead = append(ahead, c)
+		}
+	}
+	for len(ahead) > 0 && w.ctx.Err() == nil {
+		for _, c := range ahead {
+			l, err := r.joinTwice(w.ctx, aim{to: c.info(), tid: w.line.tid, term: w.line.term, look: true})
+			var hosts *errHosts
+			switch {
+			case err == nil: // rebuilt without us: it is the table
+				l.st.Reset()
+				r.yieldTo(w, c, l.hostTerm)
+				return
+			case errors.As(err, &hosts):
+				r.yieldTo(w, c, hosts.term)
+				return
+			}
+		}
+		pause(w.ctx, r.timing.HostRetry)
+	}
+}
+
+// yieldTo is lookAhead's find: c, ahead of us in line, hosts term. We give
+// our own term up to it, and as a candidate join it, our shares with us
+// (the walk goes from the start of the line); the players waiting on us
+// follow, dropped, and walk the line too. A term we yielded is not ours to
+// take again at a rejoin (rejoin).
+func (r *Remote) yieldTo(w *walk, c candidate, term uint64) {
+	r.do(func() {
+		if w != r.walk || r.role != roleHost || r.server.isReady() || term < r.term {
+			return
+		}
+		r.yielded = r.term
+		r.abdicate(fmt.Sprintf("%s took over too, and is ahead in line: joining them.", nameOf(w.line.seats, c.id)))
+	})
+}

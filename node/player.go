@@ -1,0 +1,310 @@
+package node
+
+// The player's role: a host seats us, we read what it sends (keeping
+// what the audit and a rebuild need), answer it, and say we are here. All
+// of it on run.
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// runPlayer is the player's loop: the host's envelopes, our heartbeat, and
+// calls. A spectator whose host went silent stays a player, with a walk
+// that dials it again (redial).
+func (r *Remote) runPlayer() {
+	beat := time.NewTicker(r.timing.Heartbeat)
+	defer beat.Stop()
+	for r.role == rolePlayer {
+		select {
+		case f := <-r.in:
+			f()
+		case m := <-r.fromHost:
+			r.take(m)
+		case <-beat.C:
+			if r.link != nil {
+				r.send(protocol.Heartbeat{})
+			}
+		}
+	}
+}
+
+// follow makes l, on which a host seated us, our link to the table: we are
+// its player.
+func (r *Remote) follow(l *hostLink) {
+	r.link, r.info = l, l.to
+	r.links++
+	r.seat, r.tid = l.seated.Seat, l.seated.Table
+	r.seatNo.Store(int64(r.seat))
+	r.heard = time.Now()
+	if l.term > r.term && l.hostTerm >= l.term {
+		r.term = l.hostTerm // the new host's, after an election
+	}
+	if r.term >= r.yielded {
+		r.yielded = 0
+	}
+	r.become(rolePlayer)
+	r.h.SetStreamHandler(ProtocolID, r.standby)
+	// Our host's connection is never one the connection manager
+	// trims for a crowd of strangers.
+	r.h.ConnManager().Protect(l.to.ID, "bullshit/host")
+	go r.readHost(l)
+}
+
+// take is what readHost read on link m.link. What a link we no longer
+// follow read is nothing to us.
+func (r *Remote) take(m hostMsg) {
+	if m.link != r.link {
+		return
+	}
+	if m.env == nil {
+		r.lost()
+		return
+	}
+	r.heard = time.Now()
+	switch msg := m.env.Msg.(type) {
+	case protocol.Lobby:
+		r.takeLobby(m.env, &msg)
+	case protocol.Update:
+		r.box.put(r.takeUpdate(m.env, msg))
+	case protocol.Toss:
+		r.answerToss(msg)
+	case protocol.Audit:
+		if u, ok := r.audit(msg); ok {
+			r.box.put(u)
+		}
+	case protocol.Refusal:
+		r.box.put(Update{Table: r.table, View: r.view, Refusal: engRefusal(msg)})
+	case protocol.Heartbeat:
+	}
+}
+
+// lost is our link dropping: tell the screen, and find a host again. A
+// spectator is in no line: it waits for its host. A finished game's host
+// owes us nothing more.
+func (r *Remote) lost() {
+	r.dropLink()
+	r.notice("Lost the host: reconnecting…")
+	switch {
+	case r.watch:
+		r.startWalk(r.redial)
+	case r.view.Phase == engine.PhaseOver || r.table.Phase == PhaseOver:
+		// The game is over (or the host ended it, and revealed it).
+		r.notice("The host has left the finished game.")
+		r.stop()
+	default:
+		r.become(roleCandidate)
+	}
+}
+
+// heed takes what readHost read of our link and has handed over but we
+// have not taken yet: the host's last words count (our journal and shares
+// from its last update) though we stop listening to it now. The link's
+// loss is left: we are dropping it.
+func (r *Remote) heed() {
+	for r.link != nil {
+		select {
+		case m := <-r.fromHost:
+			if m.env != nil {
+				r.take(m)
+			}
+		default:
+			return
+		}
+	}
+}
+
+// dropLink lets the host we followed go: it is the host we lost.
+func (r *Remote) dropLink() {
+	if r.link == nil {
+		return
+	}
+	r.link.st.Reset()
+	r.link = nil
+	r.oldHost = r.info.ID
+}
+
+// takeLobby is the host's word on the table.
+func (r *Remote) takeLobby(env *protocol.Envelope, m *protocol.Lobby) {
+	t := engLobby(m)
+	t.Words = protocol.Fingerprint(string(env.Sender))
+	for _, si := range t.Seats {
+		if si.Peer == r.info.ID.String() {
+			t.Web = si.WebAddr // where phones join the table: its host
+		}
+	}
+	r.table = t
+	if t.Commits != nil && t.Commit != r.watched.round {
+		// The first the host showed us for this deal is the one it
+		// is held to: a later Lobby can't change our record.
+		r.watched.round, r.watched.commits = t.Commit, t.Commits
+	}
+}
+
+// takeUpdate is an update from the host, as it is shown: its events go
+// into our record for the audit, its steps into our journal and its
+// shares into ours.
+func (r *Remote) takeUpdate(env *protocol.Envelope, m protocol.Update) Update {
+	u := Update{Table: r.table, Notice: protocol.Clean(m.Notice, protocol.MaxText), At: fromMS(m.At), Deadline: fromMS(m.Deadline)}
+	if m.View != nil {
+		r.view = engView(m.View, r.table.Rules)
+	}
+	u.View = r.view
+	for _, e := range m.Events {
+		ev := engEvent(e)
+		switch ev.Type {
+		case engine.EventHand, engine.EventMine:
+			ev.To = []int{r.seat}
+		case engine.EventHanded:
+			ev.To = []int{ev.Seat, ev.Target}
+		}
+		u.Events = append(u.Events, ev)
+	}
+	if m.Backlog {
+		// It may add what we missed, never rewrite what we were
+		// sent, short of a new host's signed rollback.
+		rolled := r.chain.Take(r.tid, r.table.Commit, env.Sender, env.Term, m.Steps, true)
+		r.takeBacklog(u.Events, rolled > 0)
+		u.Events = nil
+		u.Backlog = true
+		r.shares = nil // shares anew, of the whole journal
+	} else {
+		r.record(u.Events)
+		if dealAt(u.Events) >= 0 {
+			// A new game at the same seats: the audit and the
+			// journal are of this game alone.
+			r.shares, r.parts = nil, nil
+			r.chain.Reset(r.tid, r.table.Commit)
+		}
+		r.chain.Take(r.tid, r.table.Commit, env.Sender, env.Term, m.Steps, false)
+	}
+	if r.shares == nil {
+		r.shares = map[int]Share{}
+	}
+	for _, sh := range engShares(m.Shares) {
+		r.shares[sh.Step] = sh.Share
+	}
+	return u
+}
+
+// record adds events we were sent to our record for the audit; a new
+// game's deal starts the record afresh.
+func (r *Remote) record(events []engine.Event) {
+	if i := dealAt(events); i >= 0 {
+		r.got = append([]engine.Event(nil), events[i:]...)
+	} else {
+		r.got = append(r.got, events...)
+	}
+}
+
+// takeBacklog is a host's backlog, every event it says we were sent: it
+// becomes our record only when it extends the one we kept ourselves (the
+// same events first); otherwise ours stands and the audit is told. A
+// backlog of a new game (another deal) starts the record afresh, and so
+// does a rollback the chain verified (rolled): a new host that never got
+// the old host's last steps plays on from a signed start of our journal.
+func (r *Remote) takeBacklog(events []engine.Event, rolled bool) {
+	switch {
+	case sameEvents(r.got, events) || rolled:
+		r.got = append([]engine.Event(nil), events...)
+	case len(events) > 0 && events[0].Type == engine.EventDeal && (len(r.got) == 0 || !sameEvents(r.got[:1], events[:1])):
+		r.got = append([]engine.Event(nil), events...)
+	default:
+		r.chain.Flag("the host's backlog rewrote events we had been sent")
+	}
+}
+
+// sameEvents says whether got is a prefix of (or equal to) all, as the
+// wire carries events.
+func sameEvents(got, all []engine.Event) bool {
+	if len(got) > len(all) {
+		return false
+	}
+	for i := range got {
+		if fmt.Sprint(wireEvent(&got[i])) != fmt.Sprint(wireEvent(&all[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// dealAt is where a new game's deal is among events, or -1.
+func dealAt(events []engine.Event) int {
+	for i := range events {
+		if events[i].Type == engine.EventDeal {
+			return i
+		}
+	}
+	return -1
+}
+
+// audit gathers the host's reveal and, once whole, checks the game: the
+// commitment, then the replay against every event we were sent.
+func (r *Remote) audit(m protocol.Audit) (Update, bool) {
+	if m.Parts < 1 || m.Part != len(r.parts) || m.Parts > 1000 {
+		r.parts = nil
+		return Update{}, false
+	}
+	r.parts = append(r.parts, m)
+	if len(r.parts) < m.Parts {
+		return Update{}, false
+	}
+	var steps []engine.Step
+	for _, p := range r.parts {
+		steps = append(steps, engSteps(p.Steps)...)
+	}
+	r.parts = nil
+	var salt [SaltSize]byte
+	copy(salt[:], m.Salt)
+	g := SavedGame{Table: r.table.Name, Seat: r.seat, Salt: salt, Commitment: r.table.Commit, Steps: steps,
+		Events: append([]engine.Event(nil), r.got...), Toss: r.tossRecord(),
+		Config: engine.Config{Rules: r.table.Rules, Seats: len(r.table.Seats), Seed: m.Seed}}
+	r.toss, r.rerun = Toss{}, false // this game's record is spent
+	if len(m.Salt) != SaltSize {
+		return Update{Table: r.table, View: r.view, Audit: &AuditResult{Problems: []string{"the host revealed a salt of the wrong size"}}}, true
+	}
+	if r.seat < 0 && r.watched.round == r.table.Commit && r.watched.round != ([32]byte{}) {
+		// A spectator has no nonce of its own, but holds the host to the
+		// commitments it published with the deal.
+		g.Toss.Round, g.Toss.Commits = r.watched.round, r.watched.commits
+	}
+	res := auditOf(g)
+	// The hosts' chain: what didn't verify of it fails the audit; a tail
+	// the new host never got, rolled back, is a note.
+	res.Problems = append(append([]string(nil), r.chain.Doubt...), res.Problems...)
+	if n := r.chain.RollNote(); n != "" {
+		res.Notes = append(res.Notes, n)
+	}
+	res.Notes = append(res.Notes, gamewire.MarkNotes(r.chain.Steps, markNames(r.table.Seats), r.seat)...)
+	if r.rerun {
+		res.Problems = append(res.Problems, rerunProblem)
+	}
+	res.Verified = len(res.Problems) == 0
+	u := Update{Table: r.table, View: r.view, Audit: res,
+		Reveal: &Reveal{Config: g.Config, Salt: salt, Nonces: g.Toss.Nonces, Steps: steps}} // for the sheet's highlights
+	if r.saveDir != "" {
+		u.Notice = r.save(g)
+	}
+	return u, true
+}
+
+// save writes the game for `bullshit verify` and publishes where (Saved);
+// its sentence is for the screen.
+func (r *Remote) save(g SavedGame) string {
+	who := fmt.Sprintf("seat%d", r.seat+1)
+	if r.seat < 0 {
+		who = "watcher"
+	}
+	path := filepath.Join(r.saveDir, fmt.Sprintf("game-%s-%s.json", time.Now().Format("20060102-150405"), who))
+	if err := SaveGame(path, g); err != nil {
+		r.saved.Store(&savedGame{err: err})
+		return "The game could not be saved: " + err.Error()
+	}
+	r.saved.Store(&savedGame{path: path})
+	return "Saved for `bullshit verify`: " + path
+}
