@@ -66,10 +66,7 @@ func runBench(args []string) error {
 	fs.BoolVar(&c.netns, "netns", false, "also measure discovery and failover between processes in network namespaces (root, iproute2)")
 	fs.StringVar(&c.script, "netns-sh", "", "`path` of netns.sh (default: $BS_NETNS_SH, else ../shared/netns.sh from the module root)")
 	fs.BoolVar(&c.floods, "floods", true, "measure the host's CPU and the honest shout to verdict under each flood (loopback; --floods=false skips it)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	c.runs, c.rounds, c.echoes, c.benchT, c.rssFor, c.nsTries, c.foTries = 3, 200, 1000, 500*time.Millisecond, 6*time.Second, 8, 5
