@@ -165,9 +165,7 @@ func Run(ctx context.Context, t Target, cfg Config) ([]Result, error) {
 	pctx, stopPlay := context.WithCancel(ctx)
 	defer stopPlay()
 	go rg.Play(pctx)
-	// Heartbeats keep the rogue's seat alive while the game is slow to
-	// come to it: a seat that is away has no turn clock to play for it.
-	go rogue.Heartbeats(pctx, rg.Send)
+	go rogue.Heartbeats(pctx, rg.Send) // while the game is slow to come to its seat
 	players, err := latency.Seat(ctx, t.Addr(), cfg.Honest)
 	if err != nil {
 		return nil, err

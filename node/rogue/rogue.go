@@ -505,40 +505,47 @@ func (r *Rogue) read(br *bufio.Reader, lost chan struct{}) {
 			r.mu.Unlock()
 			r.poke()
 		case protocol.Refusal:
-			r.mu.Lock()
-			kind, ok := r.kinds[m.Ref]
-			if !ok || m.Ref == 0 {
-				switch {
-				case strings.Contains(m.Message, "bad signature"):
-					kind = "forged-signature"
-				case strings.Contains(m.Message, "sender is not"):
-					kind = "forged-sender"
-				case strings.Contains(m.Message, "size limit"):
-					kind = Oversize
-				case m.Ref == 0:
-					kind = "garbage"
-				default:
-					kind = "honest"
-				}
-			}
-			if kind != "honest" {
-				r.answeredAt = time.Now()
-			}
-			if RefusedRightly(kind, m) {
-				r.refused[kind]++
-			} else if len(r.wrong[kind]) < 3 {
-				r.wrong[kind] = append(r.wrong[kind], m.Code+": "+m.Message)
-			}
-			r.mu.Unlock()
-			if kind == "honest" {
-				r.poke()
-			}
-			// WaitAnswer's news; none is kept once nobody reads them.
-			select {
-			case r.answers <- kind:
-			default:
-			}
+			r.refusal(m)
 		}
+	}
+}
+
+// refusal sorts the host's refusal m by the attack it answers (the one
+// sent with its Ref, else the one its words say), and counts it as given
+// for the right reason or not.
+func (r *Rogue) refusal(m protocol.Refusal) {
+	r.mu.Lock()
+	kind, ok := r.kinds[m.Ref]
+	if !ok || m.Ref == 0 {
+		switch {
+		case strings.Contains(m.Message, "bad signature"):
+			kind = "forged-signature"
+		case strings.Contains(m.Message, "sender is not"):
+			kind = "forged-sender"
+		case strings.Contains(m.Message, "size limit"):
+			kind = Oversize
+		case m.Ref == 0:
+			kind = "garbage"
+		default:
+			kind = "honest"
+		}
+	}
+	if kind != "honest" {
+		r.answeredAt = time.Now()
+	}
+	if RefusedRightly(kind, m) {
+		r.refused[kind]++
+	} else if len(r.wrong[kind]) < 3 {
+		r.wrong[kind] = append(r.wrong[kind], m.Code+": "+m.Message)
+	}
+	r.mu.Unlock()
+	if kind == "honest" {
+		r.poke()
+	}
+	// WaitAnswer's news; none is kept once nobody reads them.
+	select {
+	case r.answers <- kind:
+	default:
 	}
 }
 
