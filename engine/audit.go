@@ -157,52 +157,18 @@ func auditWhere(e *Event, no int) string {
 	return fmt.Sprintf("play %d", no)
 }
 
-// The fields an event type carries, as Event's MarshalJSON writes them:
-// two events of a type are the same when these agree. Fields a type does
-// not use are ignored, so a wire format that drops them can't fail an
-// honest game.
-const (
-	fSeat = 1 << iota
-	fTarget
-	fNo
-	fRank
-	fClaim
-	fOut
-	fTruth
-	fAuto
-	fSneaked
-	fPlace
-	fCount
-	fCards
-	fSizes
-	fCounts
-	fPlaces
-	fHands
-	fAll = 1<<iota - 1
-)
-
-var auditFields = map[EventType]int{
-	EventDeal:    fSeat | fTarget | fRank | fCounts,
-	EventHand:    fSeat | fCards,
-	EventQuads:   fSeat | fRank | fCards,
-	EventPlay:    fSeat | fNo | fRank | fClaim | fOut | fSizes,
-	EventMine:    fSeat | fNo | fCards,
-	EventPass:    fSeat | fNo,
-	EventDoubt:   fSeat | fNo,
-	EventBelieve: fSeat | fNo,
-	EventSkip:    fSeat | fNo,
-	EventStand:   fSeat | fNo,
-	EventCall:    fSeat | fTarget | fNo,
-	EventReveal:  fSeat | fNo | fRank | fClaim | fCards | fTruth | fSneaked,
-	EventTake:    fSeat | fCount,
-	EventGive:    fSeat | fTarget | fCount | fAuto,
-	EventHanded:  fSeat | fTarget | fCards,
-	EventLeave:   fCount | fCards,
-	EventRound:   fSeat,
-	EventWin:     fSeat,
-	EventOut:     fSeat | fPlace,
-	EventOver:    fSeat | fPlaces | fHands | fCards,
-}
+// auditFields are the fields of each event type that auditSame compares:
+// the ones its JSON carries (eventFields). Fields a type does not use are
+// ignored, so a wire format that drops them can't fail an honest game.
+var auditFields = func() map[EventType]int {
+	m := make(map[EventType]int, len(eventFields))
+	for t, fs := range eventFields {
+		for _, f := range fs {
+			m[t] |= f.bit
+		}
+	}
+	return m
+}()
 
 // auditSame reports whether a and b announce the same thing. The audience
 // (To) is not compared: that the seat received the event is the point.

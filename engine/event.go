@@ -105,9 +105,65 @@ func (e *Event) VisibleTo(seat int) bool {
 // Public reports whether every seat may see the event.
 func (e *Event) Public() bool { return e.To == nil }
 
+// The fields of Event a type may carry, as bits: eventFields names the
+// ones each type carries, auditSame compares events by them.
+const (
+	fSeat = 1 << iota
+	fTarget
+	fNo
+	fRank
+	fClaim
+	fOut
+	fTruth
+	fAuto
+	fSneaked
+	fPlace
+	fCount
+	fCards
+	fSizes
+	fCounts
+	fPlaces
+	fHands
+	fAll = 1<<iota - 1
+)
+
+// eventField is a field an event type carries, under its key in the
+// referee protocol's JSON.
+type eventField struct {
+	key string
+	bit int
+}
+
+// eventFields are the fields each event type carries, in the order its
+// JSON has them: the one list REFEREE.md's is read against, and what
+// the audit compares.
+var eventFields = map[EventType][]eventField{
+	EventDeal:    {{"dealer", fSeat}, {"first", fTarget}, {"rank", fRank}, {"hands", fCounts}},
+	EventHand:    {{"seat", fSeat}, {"cards", fCards}},
+	EventQuads:   {{"seat", fSeat}, {"rank", fRank}, {"cards", fCards}},
+	EventPlay:    {{"seat", fSeat}, {"no", fNo}, {"rank", fRank}, {"claim", fClaim}, {"out", fOut}, {"sizes", fSizes}},
+	EventMine:    {{"seat", fSeat}, {"no", fNo}, {"cards", fCards}},
+	EventResume:  {{"no", fNo}},
+	EventPass:    {{"seat", fSeat}, {"no", fNo}},
+	EventDoubt:   {{"seat", fSeat}, {"no", fNo}},
+	EventBelieve: {{"seat", fSeat}, {"no", fNo}},
+	EventSkip:    {{"seat", fSeat}, {"no", fNo}},
+	EventStand:   {{"seat", fSeat}, {"no", fNo}},
+	EventCall:    {{"seat", fSeat}, {"on", fTarget}, {"no", fNo}},
+	EventReveal:  {{"seat", fSeat}, {"no", fNo}, {"rank", fRank}, {"claim", fClaim}, {"cards", fCards}, {"truth", fTruth}, {"sneaked", fSneaked}},
+	EventTake:    {{"seat", fSeat}, {"count", fCount}},
+	EventGive:    {{"seat", fSeat}, {"on", fTarget}, {"count", fCount}, {"auto", fAuto}},
+	EventHanded:  {{"seat", fSeat}, {"on", fTarget}, {"cards", fCards}},
+	EventLeave:   {{"count", fCount}, {"cards", fCards}}, // cards only when they were turned up
+	EventRound:   {{"seat", fSeat}},
+	EventWin:     {{"seat", fSeat}},
+	EventOut:     {{"seat", fSeat}, {"place", fPlace}},
+	EventOver:    {{"winner", fSeat}, {"places", fPlaces}, {"hands", fHands}, {"pile", fCards}},
+}
+
 // MarshalJSON writes the event as the referee protocol does: "type", "to"
-// ("all" or a list of seats), then the fields its type uses. It is long
-// because it is one case per event type, read against REFEREE.md's list.
+// ("all" or a list of seats), then the fields its type carries
+// (eventFields).
 func (e Event) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, 128)
 	b = append(b, `{"type":`...)
@@ -118,100 +174,61 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	} else {
 		b = appendInts(b, e.To)
 	}
-	num := func(k string, v int) {
-		b = append(b, ',', '"')
-		b = append(b, k...)
-		b = append(b, '"', ':')
-		b = strconv.AppendInt(b, int64(v), 10)
-	}
-	flag := func(k string, v bool) {
-		b = append(b, ',', '"')
-		b = append(b, k...)
-		b = append(b, '"', ':')
-		b = strconv.AppendBool(b, v)
-	}
-	raw := func(k string, v any) {
-		j, _ := json.Marshal(v)
-		b = append(b, ',', '"')
-		b = append(b, k...)
-		b = append(b, '"', ':')
-		b = append(b, j...)
-	}
-	switch e.Type {
-	case EventDeal:
-		num("dealer", e.Seat)
-		num("first", e.Target)
-		raw("rank", e.Rank)
-		raw("hands", e.Counts)
-	case EventHand:
-		num("seat", e.Seat)
-		raw("cards", e.Cards)
-	case EventQuads:
-		num("seat", e.Seat)
-		raw("rank", e.Rank)
-		raw("cards", e.Cards)
-	case EventPlay:
-		num("seat", e.Seat)
-		num("no", e.No)
-		raw("rank", e.Rank)
-		num("claim", e.Claim)
-		flag("out", e.Out)
-		raw("sizes", e.Sizes)
-	case EventMine:
-		num("seat", e.Seat)
-		num("no", e.No)
-		raw("cards", e.Cards)
-	case EventResume:
-		num("no", e.No)
-	case EventPass, EventDoubt, EventBelieve, EventSkip, EventStand:
-		num("seat", e.Seat)
-		num("no", e.No)
-	case EventCall:
-		num("seat", e.Seat)
-		num("on", e.Target)
-		num("no", e.No)
-	case EventReveal:
-		num("seat", e.Seat)
-		num("no", e.No)
-		raw("rank", e.Rank)
-		num("claim", e.Claim)
-		raw("cards", e.Cards)
-		flag("truth", e.Truth)
-		num("sneaked", e.Sneaked)
-	case EventTake:
-		num("seat", e.Seat)
-		raw("count", e.Count)
-	case EventGive:
-		num("seat", e.Seat)
-		num("on", e.Target)
-		raw("count", e.Count)
-		flag("auto", e.Auto)
-	case EventHanded:
-		num("seat", e.Seat)
-		num("on", e.Target)
-		raw("cards", e.Cards)
-	case EventLeave:
-		raw("count", e.Count)
-		if e.Cards != nil {
-			raw("cards", e.Cards)
+	for _, f := range eventFields[e.Type] {
+		if f.bit == fCards && e.Type == EventLeave && e.Cards == nil {
+			continue
 		}
-	case EventRound, EventWin:
-		num("seat", e.Seat)
-	case EventOut:
-		num("seat", e.Seat)
-		num("place", e.Place)
-	case EventOver:
-		if e.Seat >= 0 {
-			num("winner", e.Seat)
-		} else {
-			b = append(b, `,"winner":null`...)
-		}
-		raw("places", e.Places)
-		raw("hands", e.Hands)
-		raw("pile", e.Cards)
+		b = append(b, ',', '"')
+		b = append(b, f.key...)
+		b = append(b, '"', ':')
+		b = e.appendField(b, f.bit)
 	}
 	b = append(b, '}')
 	return b, nil
+}
+
+// appendField appends the JSON of the field bit names.
+func (e *Event) appendField(b []byte, bit int) []byte {
+	var v any
+	switch bit {
+	case fSeat:
+		if e.Type == EventOver && e.Seat < 0 {
+			return append(b, "null"...) // no winner
+		}
+		return strconv.AppendInt(b, int64(e.Seat), 10)
+	case fTarget:
+		return strconv.AppendInt(b, int64(e.Target), 10)
+	case fNo:
+		return strconv.AppendInt(b, int64(e.No), 10)
+	case fClaim:
+		return strconv.AppendInt(b, int64(e.Claim), 10)
+	case fSneaked:
+		return strconv.AppendInt(b, int64(e.Sneaked), 10)
+	case fPlace:
+		return strconv.AppendInt(b, int64(e.Place), 10)
+	case fOut:
+		return strconv.AppendBool(b, e.Out)
+	case fTruth:
+		return strconv.AppendBool(b, e.Truth)
+	case fAuto:
+		return strconv.AppendBool(b, e.Auto)
+	case fRank:
+		v = e.Rank
+	case fCount:
+		v = e.Count
+	case fCards:
+		v = e.Cards
+	case fSizes:
+		v = e.Sizes
+	case fCounts:
+		v = e.Counts
+	case fPlaces:
+		v = e.Places
+	case fHands:
+		v = e.Hands
+	}
+	j, _ := json.Marshal(v)
+	return append(b, j...)
 }
 
 // MarshalJSON writes the sizes as {"hand":[before,after],"pile":[before,after]}.

@@ -18,16 +18,7 @@ import (
 // newLoopHost is a host on loopback with a fresh key, closed with the test.
 func newLoopHost(t testing.TB) host.Host {
 	t.Helper()
-	k, _, err := crypto.GenerateEd25519Key(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := NewHost(context.Background(), HostConfig{Key: k, Listen: []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/0")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
-	return h
+	return newLoopNode(t).h
 }
 
 func TestNewHost_LoopbackStream(t *testing.T) {

@@ -12,24 +12,33 @@ import (
 	"github.com/bullshit-game/bullshit/engine/enginetest"
 )
 
+// watchedGame makes a table of set, watches it as a spectator and starts
+// its game. The caller closes the table.
+func watchedGame(t *testing.T, set Settings, makeBot BotMaker, fallback func(*engine.View) (engine.Command, bool)) (*Table, *LocalSession) {
+	t.Helper()
+	tb, err := NewTable(set, "host", makeBot, fallback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := tb.Watch()
+	if err == nil {
+		err = tb.Start()
+	}
+	if err != nil {
+		tb.Close()
+		t.Fatal(err)
+	}
+	return tb, spec
+}
+
 // hostToTheEnd hosts one game of bots on the table's own clock (virtual
 // time) and returns the spectator's last update. It fails the test if the
 // table stops moving: synctest reports a table whose every goroutine and
 // timer is idle before the game ended as a deadlock.
 func hostToTheEnd(t *testing.T, set Settings) Update {
 	t.Helper()
-	tb, err := NewTable(set, "host", realMaker, bot.Fallback)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tb, spec := watchedGame(t, set, realMaker, bot.Fallback)
 	defer tb.Close()
-	spec, err := tb.Watch()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tb.Start(); err != nil {
-		t.Fatal(err)
-	}
 	var last Update
 	// A game of bots ends by the safety net (R14) at the latest; a table
 	// still playing after a virtual day has stalled.

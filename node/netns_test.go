@@ -22,7 +22,6 @@ import (
 	mrand "math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +34,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine/bench"
 	"github.com/bullshit-game/bullshit/node/echo"
+	"github.com/bullshit-game/bullshit/node/netns"
 )
 
 // helperEnv selects what TestNetnsHelper does: "advertise" or "browse".
@@ -72,32 +72,12 @@ func netnsScript(tb testing.TB) string {
 	if testing.Short() {
 		tb.Skip("network namespace test skipped in -short mode")
 	}
-	if os.Geteuid() != 0 {
-		tb.Skip("needs root to create network namespaces (CI runs this as root): sudo go test ./node/ -run Netns")
+	if err := netns.Usable(); err != nil {
+		tb.Skipf("%v (CI runs this as root, with iproute2): sudo go test ./node/ -run Netns", err)
 	}
-	if _, err := exec.LookPath("ip"); err != nil {
-		tb.Skip("needs iproute2 (the ip command): apt-get install iproute2")
-	}
-	if s := os.Getenv("BS_NETNS_SH"); s != "" {
-		return s
-	}
-	dir, err := os.Getwd()
+	s, err := netns.Script()
 	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-	s := filepath.Join(dir, "..", "shared", "netns.sh")
-	if _, err := os.Stat(s); err != nil {
-		tb.Skipf("netns.sh not found at %s (set BS_NETNS_SH)", s)
+		tb.Skip(err)
 	}
 	return s
 }
@@ -189,14 +169,7 @@ func runNetnsDiscovery(tb testing.TB, rounds int) (found, dropped []time.Duratio
 		}
 		tb.Cleanup(func() {
 			in.Close() // the helper's cue to stop
-			done := make(chan struct{})
-			go func() { cmd.Wait(); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(3 * time.Second):
-				cmd.Process.Kill()
-				<-done
-			}
+			netns.Reap(cmd, 3*time.Second)
 			if tb.Failed() && stderr.Len() > 0 {
 				tb.Logf("helper %d (%s) stderr:\n%s", i, mode, stderr.String())
 			}

@@ -114,31 +114,32 @@ func (g SavedGame) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.Write(head[:len(head)-1])
 	b.WriteString(",\n\"steps\":[")
-	for i, s := range g.Steps {
-		line, err := json.Marshal(s)
-		if err != nil {
-			return nil, fmt.Errorf("step %d: %w", i, err)
-		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("\n")
-		b.Write(line)
+	if err := writeLines(&b, "step", g.Steps, func(s engine.Step) any { return s }); err != nil {
+		return nil, err
 	}
 	b.WriteString("],\n\"events\":[")
-	for i, e := range g.Events {
-		line, err := json.Marshal(toEventJSON(e))
-		if err != nil {
-			return nil, fmt.Errorf("event %d: %w", i, err)
-		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("\n")
-		b.Write(line)
+	if err := writeLines(&b, "event", g.Events, func(e engine.Event) any { return toEventJSON(e) }); err != nil {
+		return nil, err
 	}
 	b.WriteString("]}\n")
 	return b.Bytes(), nil
+}
+
+// writeLines writes the JSON of each of xs (as f gives it) to b, one a
+// line, comma-separated; a failure names the what and its index.
+func writeLines[T any](b *bytes.Buffer, what string, xs []T, f func(T) any) error {
+	for i, x := range xs {
+		line, err := json.Marshal(f(x))
+		if err != nil {
+			return fmt.Errorf("%s %d: %w", what, i, err)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n")
+		b.Write(line)
+	}
+	return nil
 }
 
 // UnmarshalJSON reads what MarshalJSON writes; unknown fields are refused,

@@ -67,18 +67,8 @@ func TestTableBotsPlayToTheEnd(t *testing.T) {
 		t.Run(preset, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				rules, _ := engine.Preset(preset)
-				tb, err := NewTable(Settings{Name: "T", Rules: rules, Seats: 4, Bots: []string{"a", "b", "c", "d"}, Seed: 7}, "host", dumbMaker, dumbFallback)
-				if err != nil {
-					t.Fatal(err)
-				}
+				tb, spec := watchedGame(t, Settings{Name: "T", Rules: rules, Seats: 4, Bots: []string{"a", "b", "c", "d"}, Seed: 7}, dumbMaker, dumbFallback)
 				defer tb.Close()
-				spec, err := tb.Watch()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := tb.Start(); err != nil {
-					t.Fatal(err)
-				}
 				var last Update
 				for u := range spec.Updates() {
 					last = u

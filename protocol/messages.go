@@ -622,6 +622,33 @@ func (Toss) Type() Type         { return TypeToss }
 func (NonceCommit) Type() Type  { return TypeNonceCommit }
 func (NonceReveal) Type() Type  { return TypeNonceReveal }
 
+// A Move is a seat's move message. Since 1.6 it carries the seat's own
+// signature of the move (Sig; node/gamewire: movesig.go).
+type Move interface {
+	Message
+	MoveSig() []byte
+	// WithSig is the move carrying sig.
+	WithSig(sig []byte) Move
+}
+
+func (m Play) MoveSig() []byte    { return m.Sig }
+func (m Call) MoveSig() []byte    { return m.Sig }
+func (m Pass) MoveSig() []byte    { return m.Sig }
+func (m Give) MoveSig() []byte    { return m.Sig }
+func (m Quads) MoveSig() []byte   { return m.Sig }
+func (m Doubt) MoveSig() []byte   { return m.Sig }
+func (m Believe) MoveSig() []byte { return m.Sig }
+func (m Skip) MoveSig() []byte    { return m.Sig }
+
+func (m Play) WithSig(sig []byte) Move    { m.Sig = sig; return m }
+func (m Call) WithSig(sig []byte) Move    { m.Sig = sig; return m }
+func (m Pass) WithSig(sig []byte) Move    { m.Sig = sig; return m }
+func (m Give) WithSig(sig []byte) Move    { m.Sig = sig; return m }
+func (m Quads) WithSig(sig []byte) Move   { m.Sig = sig; return m }
+func (m Doubt) WithSig(sig []byte) Move   { m.Sig = sig; return m }
+func (m Believe) WithSig(sig []byte) Move { m.Sig = sig; return m }
+func (m Skip) WithSig(sig []byte) Move    { m.Sig = sig; return m }
+
 // catalog maps each type to its Go type and compiled schema. It is filled
 // once at init and only read after.
 var catalog [256]*entry

@@ -36,6 +36,7 @@ import (
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/flood"
 	"github.com/bullshit-game/bullshit/node/latency"
+	"github.com/bullshit-game/bullshit/node/netns"
 	protobench "github.com/bullshit-game/bullshit/protocol/bench"
 )
 
@@ -66,10 +67,7 @@ func runBench(args []string) error {
 	fs.BoolVar(&c.netns, "netns", false, "also measure discovery and failover between processes in network namespaces (root, iproute2)")
 	fs.StringVar(&c.script, "netns-sh", "", "`path` of netns.sh (default: $BS_NETNS_SH, else ../shared/netns.sh from the module root)")
 	fs.BoolVar(&c.floods, "floods", true, "measure the host's CPU and the honest shout to verdict under each flood (loopback; --floods=false skips it)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	c.runs, c.rounds, c.echoes, c.benchT, c.rssFor, c.nsTries, c.foTries = 3, 200, 1000, 500*time.Millisecond, 6*time.Second, 8, 5
@@ -603,31 +601,15 @@ type netnsLAN struct {
 
 // newNetnsLAN makes three namespaces on a pretend LAN.
 func newNetnsLAN(script string) (*netnsLAN, error) {
-	if os.Geteuid() != 0 {
-		return nil, errors.New("needs root to make network namespaces")
-	}
-	if _, err := exec.LookPath("ip"); err != nil {
-		return nil, errors.New("needs iproute2 (the ip command)")
+	if err := netns.Usable(); err != nil {
+		return nil, err
 	}
 	if script == "" {
-		script = os.Getenv("BS_NETNS_SH")
-	}
-	if script == "" {
-		dir, err := os.Getwd()
+		s, err := netns.Script()
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w, or pass --netns-sh", err)
 		}
-		for {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				break
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				return nil, errors.New("netns.sh not found: pass --netns-sh or set BS_NETNS_SH")
-			}
-			dir = parent
-		}
-		script = filepath.Join(dir, "..", "shared", "netns.sh")
+		script = s
 	}
 	if _, err := os.Stat(script); err != nil {
 		return nil, fmt.Errorf("netns.sh: %w", err)
@@ -721,14 +703,7 @@ func (p *nsProc) stop(sig syscall.Signal) {
 // still there after 3 s.
 func stopProcess(cmd *exec.Cmd, sig syscall.Signal) {
 	cmd.Process.Signal(sig)
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(3 * time.Second):
-		cmd.Process.Kill()
-		<-done
-	}
+	netns.Reap(cmd, 3*time.Second)
 }
 
 // await returns the first line containing want, or an error at the deadline.
@@ -790,65 +765,19 @@ func (l *netnsLAN) discovery(ctx context.Context, tries int) ([]time.Duration, e
 // move, until the next move any player sees (a play, a let-go, a call…)
 // after it heard it.
 func (l *netnsLAN) failover(ctx context.Context, try int, patience time.Duration) (newHost, move time.Duration, err error) {
-	name := fmt.Sprintf("bench-failover-%d", try)
-	host, err := l.start(1, "host", "--headless", "--json", "--iface", "lan0", "--name", name, "--seats", "3", "--bots", "0",
-		"--players", "2", "--pace", "fast", "--rules", "window=1", "--reveal", "200ms", "--wait", "20s")
+	host, players, err := l.midGame(ctx, fmt.Sprintf("bench-failover-%d", try))
 	if err != nil {
 		return 0, 0, err
 	}
-	defer host.stop(syscall.SIGKILL)
-	var players []*nsProc
-	for ns := 2; ns <= 3; ns++ {
-		p, err := l.start(ns, "join", "--headless", "--json", "--iface", "lan0", "--table", name, "--wait", "20s", "--pace", "fast")
-		if err != nil {
-			return 0, 0, err
+	defer func() {
+		for _, p := range players {
+			p.stop(syscall.SIGKILL)
 		}
-		defer p.stop(syscall.SIGKILL)
-		players = append(players, p)
-	}
-	// Mid-game: a few plays seen by the first player, then a random moment.
-	for i := 0; i < 5; i++ {
-		if _, err := players[0].await(ctx, `"type":"play"`, 20*time.Second); err != nil {
-			return 0, 0, fmt.Errorf("the game did not start: %w", err)
-		}
-	}
+	}()
 	time.Sleep(mrand.N(500 * time.Millisecond))
 	killed := time.Now()
 	host.stop(syscall.SIGKILL)
-	// Moves printed before the death are no failover, even when a new host
-	// replays them to its own seat as it rebuilds the table.
-	before := map[string]bool{}
-	for _, p := range players {
-		p.mu.Lock()
-		for k := range p.moves {
-			before[k] = true
-		}
-		p.mu.Unlock()
-	}
-	hosting := make(chan time.Time, len(players))
-	moved := make(chan time.Time, len(players))
-	for _, p := range players {
-		go func() {
-			told := false
-			for {
-				l, err := p.await(ctx, `"type":`, patience)
-				if err != nil {
-					return
-				}
-				// The notice a new host sends ("… is now hosting", "you are hosting now").
-				if !told && strings.Contains(l.text, `"type":"notice"`) && strings.Contains(l.text, "hosting") {
-					told = true
-					hosting <- l.at
-				}
-				// A move counts once this player knows the new host: one
-				// the old host sent before it died may still be on its way.
-				if k := moveKey(l.text); told && k != "" && !before[k] {
-					moved <- l.at
-					return
-				}
-			}
-		}()
-	}
+	hosting, moved := watchFailover(ctx, players, patience)
 	deadline := time.After(patience)
 	for {
 		select {
@@ -871,6 +800,80 @@ func (l *netnsLAN) failover(ctx context.Context, try int, patience time.Duration
 			return newHost, 0, ctx.Err()
 		}
 	}
+}
+
+// midGame starts a table named name, its host in namespace 1 and a player
+// in each of 2 and 3, and waits for a few plays the first player sees.
+// On an error it has stopped them all.
+func (l *netnsLAN) midGame(ctx context.Context, name string) (host *nsProc, players []*nsProc, err error) {
+	defer func() {
+		if err != nil {
+			for _, p := range append(players, host) {
+				if p != nil {
+					p.stop(syscall.SIGKILL)
+				}
+			}
+		}
+	}()
+	host, err = l.start(1, "host", "--headless", "--json", "--iface", "lan0", "--name", name, "--seats", "3", "--bots", "0",
+		"--players", "2", "--pace", "fast", "--rules", "window=1", "--reveal", "200ms", "--wait", "20s")
+	if err != nil {
+		return nil, nil, err
+	}
+	for ns := 2; ns <= 3; ns++ {
+		p, err := l.start(ns, "join", "--headless", "--json", "--iface", "lan0", "--table", name, "--wait", "20s", "--pace", "fast")
+		if err != nil {
+			return host, players, err
+		}
+		players = append(players, p)
+	}
+	for i := 0; i < 5; i++ {
+		if _, err := players[0].await(ctx, `"type":"play"`, 20*time.Second); err != nil {
+			return host, players, fmt.Errorf("the game did not start: %w", err)
+		}
+	}
+	return host, players, nil
+}
+
+// watchFailover follows players after their host's death until patience
+// runs out: hosting gets the moment each hears of a new host, moved the
+// moment each then sees its first new move.
+func watchFailover(ctx context.Context, players []*nsProc, patience time.Duration) (hosting, moved <-chan time.Time) {
+	// Moves printed before the death are no failover, even when a new host
+	// replays them to its own seat as it rebuilds the table.
+	before := map[string]bool{}
+	for _, p := range players {
+		p.mu.Lock()
+		for k := range p.moves {
+			before[k] = true
+		}
+		p.mu.Unlock()
+	}
+	hostingC := make(chan time.Time, len(players))
+	movedC := make(chan time.Time, len(players))
+	for _, p := range players {
+		go func() {
+			told := false
+			for {
+				l, err := p.await(ctx, `"type":`, patience)
+				if err != nil {
+					return
+				}
+				// The notice a new host sends ("… is now hosting", "you are hosting now").
+				if !told && strings.Contains(l.text, `"type":"notice"`) && strings.Contains(l.text, "hosting") {
+					told = true
+					hostingC <- l.at
+				}
+				// A move counts once this player knows the new host: one
+				// the old host sent before it died may still be on its way.
+				if k := moveKey(l.text); told && k != "" && !before[k] {
+					movedC <- l.at
+					return
+				}
+			}
+		}()
+	}
+	return hostingC, movedC
 }
 
 // moveKey names a seat's move in a `--json` event line ("" for any other

@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/node/flood"
+	"github.com/bullshit-game/bullshit/node/netns"
 )
 
 // bsBin is the bullshit binary, built on first use into bsDir.
@@ -110,25 +111,6 @@ type lan struct {
 	n      int
 }
 
-// repoRoot is the directory with go.mod above the test's directory.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-}
-
 // needNetns skips unless this machine can make namespaces; nft says whether
 // the test needs nftables too (packet loss).
 func needNetns(t *testing.T, nft bool) string {
@@ -136,23 +118,17 @@ func needNetns(t *testing.T, nft bool) string {
 	if testing.Short() {
 		t.Skip("end-to-end namespace test skipped in -short mode")
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to create network namespaces (CI runs this as root): sudo go test ./cmd/bullshit/ -run E2E")
-	}
-	if _, err := exec.LookPath("ip"); err != nil {
-		t.Skip("needs iproute2 (the ip command): apt-get install iproute2")
+	if err := netns.Usable(); err != nil {
+		t.Skipf("%v (CI runs this as root, with iproute2): sudo go test ./cmd/bullshit/ -run E2E", err)
 	}
 	if nft {
 		if _, err := exec.LookPath("nft"); err != nil {
 			t.Skip("needs nftables (the nft command) for packet loss: apt-get install nftables")
 		}
 	}
-	if s := os.Getenv("BS_NETNS_SH"); s != "" {
-		return s
-	}
-	s := filepath.Join(repoRoot(t), "..", "shared", "netns.sh")
-	if _, err := os.Stat(s); err != nil {
-		t.Fatalf("netns.sh not found at %s (CI clones the repository with ../shared beside it; or set BS_NETNS_SH)", s)
+	s, err := netns.Script()
+	if err != nil {
+		t.Fatalf("%v (CI clones the repository with ../shared beside it)", err)
 	}
 	return s
 }

@@ -352,11 +352,8 @@ func parseHost(args []string) (c hostConfig, help bool, err error) {
 	fs.BoolVar(&c.sit, "sit", true, "take a seat (false: only host; every seat is a player or a bot)")
 	fs.StringVar(&c.journal, "journal", "", "keep the table's journal in `file`")
 	fs.StringVar(&c.resume, "resume", "", "host again the table of journal `file` (after a crash), same identity and address")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return c, true, nil
-		}
-		return c, false, err
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return c, help, err
 	}
 	if !c.headless {
 		return c, false, errors.New("host needs --headless (to host with a screen, run bullshit and press N)")
@@ -530,11 +527,8 @@ func parseJoin(args []string) (c joinConfig, help bool, err error) {
 	fs.StringVar(&c.capture, "capture", "", "write every frame received from the host to `file` (length-prefixed), for wire checks")
 	fs.StringVar(&c.save, "save", "", "save the game in `dir` at its end, for bullshit verify")
 	fs.StringVar(&c.latency, "latency", "", "log each of this seat's moves to `file`: when it was sent and when the host's answer came back (JSON lines)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return c, true, nil
-		}
-		return c, false, err
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return c, help, err
 	}
 	if !c.headless {
 		return c, false, errors.New("join needs --headless (to join with a screen, run bullshit, press A in the lobby and type the address)")

@@ -44,6 +44,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	roguepeer "github.com/bullshit-game/bullshit/node/rogue"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -127,7 +128,7 @@ func runLiar(mode string, say func(string, map[string]any)) error {
 	}
 	say("seated", map[string]any{"seat": l.seat, "peer": peer.ID(l.id).String()})
 	go l.play(ctx)
-	go l.heartbeats(ctx)
+	go roguepeer.Heartbeats(ctx, l.send)
 	for {
 		select {
 		case <-ctx.Done():
@@ -342,7 +343,7 @@ func (l *liar) takeUpdate(env *protocol.Envelope, m protocol.Update) {
 	}
 	v := l.view
 	say := l.mode == "history" && !l.windowed && v != nil && v.No >= 3 && l.over == nil &&
-		(l.lie != "call" || callable(v, l.forge))
+		(l.lie != "call" || roguepeer.Callable(v, l.forge))
 	if say {
 		l.windowed = true
 	}
@@ -354,12 +355,6 @@ func (l *liar) takeUpdate(env *protocol.Envelope, m protocol.Update) {
 	case l.changed <- struct{}{}:
 	default:
 	}
-}
-
-// callable says whether seat may still call in v's open window.
-func callable(v *protocol.View, seat int) bool {
-	w := v.Window
-	return w != nil && slices.Contains(w.Callers, seat) && !slices.Contains(w.Passed, seat)
 }
 
 // answerToss is the liar's part in the deal's toss: honest, so that it is
@@ -379,57 +374,27 @@ func (l *liar) answerToss(m protocol.Toss) protocol.Message {
 	return nil
 }
 
-func (l *liar) heartbeats(ctx context.Context) {
-	t := time.NewTicker(500 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			l.send(protocol.Heartbeat{})
-		}
-	}
-}
-
-// play plays its seat as the rogue does: a card from the left on its
-// turn, every play let go at once.
+// play plays its seat as the rogue does (rogue.Move), but for a liar in
+// wait.
 func (l *liar) play(ctx context.Context) {
-	done := ""
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-l.changed:
-		case <-time.After(500 * time.Millisecond):
-			done = ""
-		}
+	var tid protocol.TableID
+	var commit [32]byte
+	roguepeer.PlayLoop(ctx, l.changed, 500*time.Millisecond, func() protocol.Message {
 		l.mu.Lock()
-		v, seat, tid, commit := l.view, l.seat, l.tid, l.lobby.Commit
+		v, seat := l.view, l.seat
+		tid, commit = l.tid, l.lobby.Commit
 		l.mu.Unlock()
-		if v == nil {
-			continue
-		}
-		var m protocol.Message
-		switch {
-		case v.Phase == "play" && v.Turn == seat && len(v.Hand) > 0:
-			c := v.Hand[0]
-			rank := protocol.NoRank
-			if v.Rank < 0 {
-				rank = int8(c / 4)
-			}
-			m = protocol.Play{No: v.No, Seat: seat, Cards: []protocol.Card{c}, Rank: rank}
-		case callable(v, seat) && (l.mode != "history" || l.lied()):
+		m := roguepeer.Move(v, seat)
+		if _, pass := m.(protocol.Pass); pass && l.mode == "history" && !l.lied() {
 			// A liar in wait lets no play go: its journal stays as
 			// long as anyone's, and the window open.
-			m = protocol.Pass{No: v.Window.No, Seat: seat}
+			return nil
 		}
-		if key := fmt.Sprint(m); m != nil && key != done {
-			done = key
-			// Signed as our seat's own, as any player's move is (1.6).
-			l.send(gamewire.SignedMove(l.key, tid, commit, m))
-		}
-	}
+		return m
+	}, func(m protocol.Message) {
+		// Signed as our seat's own, as any player's move is (1.6).
+		l.send(gamewire.SignedMove(l.key, tid, commit, m))
+	})
 }
 
 // rejoin is the liar's failover: straight to the next in line at term+1,
@@ -471,7 +436,7 @@ func (l *liar) rejoin(ctx context.Context) (chan struct{}, error) {
 	for _, f := range forged {
 		ws = append(ws, map[string]any{"at": f.At, "tick": f.Tick, "move": f.Move, "seat": f.Seat, "no": f.No, "term": f.Term})
 	}
-	l.say("forged", map[string]any{"lie": l.lie, "journal": len(journal), "steps": ws, "callable": callable(v, l.forge),
+	l.say("forged", map[string]any{"lie": l.lie, "journal": len(journal), "steps": ws, "callable": roguepeer.Callable(v, l.forge),
 		"next": next[0].ID.String()})
 	l.wmu.Lock()
 	l.term++

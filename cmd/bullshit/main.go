@@ -5,6 +5,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -35,6 +36,24 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
+
+// parseFlags parses a command's args into fs. help is true when they asked
+// for -h: fs has printed its usage, and there is nothing more to do.
+func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
+	err = fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return true, nil
+	}
+	return false, err
+}
+
+// flagsOnly refuses arguments left after a command's flags.
+func flagsOnly(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s takes no arguments, only flags (got %q)", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
 
 // commands are the subcommands; each lives in its own file.
 var commands = map[string]func(args []string) error{

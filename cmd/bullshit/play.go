@@ -51,8 +51,8 @@ func parsePlay(args []string) (playConfig, error) {
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	if fs.NArg() > 0 {
-		return c, fmt.Errorf("play takes no arguments, only flags (got %q)", fs.Arg(0))
+	if err := flagsOnly(fs); err != nil {
+		return c, err
 	}
 	if _, ok := engine.Preset(c.preset); !ok {
 		return c, fmt.Errorf("no preset %q (try %s)", c.preset, strings.Join(engine.Presets, ", "))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -30,14 +29,11 @@ func printRules(out, errOut io.Writer, args []string) error {
 		fmt.Fprint(fs.Output(), "Usage: bullshit rules [--preset P] [--rules key=value …] [--seats N]\n\nPrints how to play a table with these rules, as the table's rules screen shows it.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("rules takes no arguments, only flags (got %q)", fs.Arg(0))
+	if err := flagsOnly(fs); err != nil {
+		return err
 	}
 	r, err := parseRules(*preset, kv)
 	if err != nil {

@@ -65,10 +65,7 @@ func runSim(args []string) error {
 		fmt.Fprint(fs.Output(), "Usage: bullshit sim [flags]\n\nPlays bot-only games without clocks and reports how long they last and how the bots fare.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	c.rules = rules

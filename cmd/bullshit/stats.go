@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,14 +25,11 @@ func printStats(out, errOut io.Writer, args []string) error {
 		fmt.Fprint(fs.Output(), "Usage: bullshit stats [--config DIR] [--json]\n\nPrints your record: games, wins, average place, your rating ± its deviation,\nyour calls and sneaks, and the people you play most and how you fare against each.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("stats takes no arguments, only flags (got %q)", fs.Arg(0))
+	if err := flagsOnly(fs); err != nil {
+		return err
 	}
 	if *dir == "" {
 		d, err := node.DefaultDir()

@@ -29,10 +29,7 @@ func verify(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: bullshit verify GAME.json [SHARED.txt]\n\nChecks a saved game: the host's seed against the commitment it published\nbefore the deal, and a replay of the whole game against what this seat was shown.\nWith the text S wrote on the result sheet (in the profile's shared/), checks\ntoo that it tells this game: the places, the winner, the best call and the\nboldest sneak.")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 {

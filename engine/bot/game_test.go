@@ -112,17 +112,8 @@ func TestCalibration(t *testing.T) {
 	var hits [3][10][2]int
 	for i := 0; i < games; i++ {
 		playGame(t, r, []string{"hard", "medium", "easy"}, uint64(i), func(g *engine.Game, bots []*Bot, views []engine.View) {
-			st := g.State()
-			l := st.Last
-			lie := 0
-			if len(l.Cards) != l.Claim {
-				lie = 1
-			}
-			for _, c := range l.Cards {
-				if !c.Matches(l.Rank) {
-					lie = 1
-				}
-			}
+			l := g.State().Last
+			lie := lied(l)
 			for s, b := range bots {
 				if s == l.Seat {
 					continue
@@ -156,17 +147,8 @@ func TestFeatures(t *testing.T) {
 	hits := map[key][2]int{}
 	for i := 0; i < games; i++ {
 		playGame(t, r, []string{"medium", "medium", "medium"}, uint64(i), func(g *engine.Game, bots []*Bot, views []engine.View) {
-			st := g.State()
-			l := st.Last
-			lie := 0
-			if len(l.Cards) != l.Claim {
-				lie = 1
-			}
-			for _, c := range l.Cards {
-				if !c.Matches(l.Rank) {
-					lie = 1
-				}
-			}
+			l := g.State().Last
+			lie := lied(l)
 			s := (l.Seat + 1) % len(bots)
 			v := &views[s]
 			mine := counts(v.Hand)
@@ -188,4 +170,18 @@ func TestFeatures(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lied is 1 when the last play l was a lie (not as many cards as claimed,
+// or one not of the rank), 0 when it was true: a calibration's tally.
+func lied(l *engine.Last) int {
+	if len(l.Cards) != l.Claim {
+		return 1
+	}
+	for _, c := range l.Cards {
+		if !c.Matches(l.Rank) {
+			return 1
+		}
+	}
+	return 0
 }

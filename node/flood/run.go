@@ -15,7 +15,6 @@ import (
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/latency"
 	"github.com/bullshit-game/bullshit/node/rogue"
-	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // Config says how Run floods.
@@ -166,7 +165,7 @@ func Run(ctx context.Context, t Target, cfg Config) ([]Result, error) {
 	pctx, stopPlay := context.WithCancel(ctx)
 	defer stopPlay()
 	go rg.Play(pctx)
-	go heartbeats(pctx, rg)
+	go rogue.Heartbeats(pctx, rg.Send) // while the game is slow to come to its seat
 	players, err := latency.Seat(ctx, t.Addr(), cfg.Honest)
 	if err != nil {
 		return nil, err
@@ -199,22 +198,6 @@ func Run(ctx context.Context, t Target, cfg Config) ([]Result, error) {
 		}
 	}
 	return out, stretch(Kind{Name: Calm})
-}
-
-// heartbeats keeps the rogue's seat alive while the game is slow to come
-// to it: a host drops a peer silent for Timing.DeadAfter, and a seat that
-// is away has no turn clock to play for it.
-func heartbeats(ctx context.Context, rg *rogue.Rogue) {
-	t := time.NewTicker(500 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			rg.Send(protocol.Heartbeat{})
-		}
-	}
 }
 
 // settle is the pause after a flood is called off, for the host to close

@@ -95,60 +95,19 @@ func StepMarkOK(pub ed25519.PublicKey, tid protocol.TableID, commit [32]byte, w 
 // SignedMove is m, a seat's move message, with the seat's signature. A
 // message that is not a move comes back as it was.
 func SignedMove(key ed25519.PrivateKey, tid protocol.TableID, commit [32]byte, m protocol.Message) protocol.Message {
+	mv, isMove := m.(protocol.Move)
 	c, seat, ok := EngMove(m)
-	if !ok {
+	if !isMove || !ok {
 		return m
 	}
 	c.Seat = seat
-	sig := Mark(key, tid, commit, c)
-	switch m := m.(type) {
-	case protocol.Play:
-		m.Sig = sig
-		return m
-	case protocol.Call:
-		m.Sig = sig
-		return m
-	case protocol.Pass:
-		m.Sig = sig
-		return m
-	case protocol.Give:
-		m.Sig = sig
-		return m
-	case protocol.Quads:
-		m.Sig = sig
-		return m
-	case protocol.Doubt:
-		m.Sig = sig
-		return m
-	case protocol.Believe:
-		m.Sig = sig
-		return m
-	case protocol.Skip:
-		m.Sig = sig
-		return m
-	}
-	return m
+	return mv.WithSig(Mark(key, tid, commit, c))
 }
 
 // MoveSig is the seat's signature a move message carries; nil for none.
 func MoveSig(m protocol.Message) []byte {
-	switch m := m.(type) {
-	case protocol.Play:
-		return m.Sig
-	case protocol.Call:
-		return m.Sig
-	case protocol.Pass:
-		return m.Sig
-	case protocol.Give:
-		return m.Sig
-	case protocol.Quads:
-		return m.Sig
-	case protocol.Doubt:
-		return m.Sig
-	case protocol.Believe:
-		return m.Sig
-	case protocol.Skip:
-		return m.Sig
+	if mv, ok := m.(protocol.Move); ok {
+		return mv.MoveSig()
 	}
 	return nil
 }

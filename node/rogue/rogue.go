@@ -505,40 +505,47 @@ func (r *Rogue) read(br *bufio.Reader, lost chan struct{}) {
 			r.mu.Unlock()
 			r.poke()
 		case protocol.Refusal:
-			r.mu.Lock()
-			kind, ok := r.kinds[m.Ref]
-			if !ok || m.Ref == 0 {
-				switch {
-				case strings.Contains(m.Message, "bad signature"):
-					kind = "forged-signature"
-				case strings.Contains(m.Message, "sender is not"):
-					kind = "forged-sender"
-				case strings.Contains(m.Message, "size limit"):
-					kind = Oversize
-				case m.Ref == 0:
-					kind = "garbage"
-				default:
-					kind = "honest"
-				}
-			}
-			if kind != "honest" {
-				r.answeredAt = time.Now()
-			}
-			if RefusedRightly(kind, m) {
-				r.refused[kind]++
-			} else if len(r.wrong[kind]) < 3 {
-				r.wrong[kind] = append(r.wrong[kind], m.Code+": "+m.Message)
-			}
-			r.mu.Unlock()
-			if kind == "honest" {
-				r.poke()
-			}
-			// WaitAnswer's news; none is kept once nobody reads them.
-			select {
-			case r.answers <- kind:
-			default:
-			}
+			r.refusal(m)
 		}
+	}
+}
+
+// refusal sorts the host's refusal m by the attack it answers (the one
+// sent with its Ref, else the one its words say), and counts it as given
+// for the right reason or not.
+func (r *Rogue) refusal(m protocol.Refusal) {
+	r.mu.Lock()
+	kind, ok := r.kinds[m.Ref]
+	if !ok || m.Ref == 0 {
+		switch {
+		case strings.Contains(m.Message, "bad signature"):
+			kind = "forged-signature"
+		case strings.Contains(m.Message, "sender is not"):
+			kind = "forged-sender"
+		case strings.Contains(m.Message, "size limit"):
+			kind = Oversize
+		case m.Ref == 0:
+			kind = "garbage"
+		default:
+			kind = "honest"
+		}
+	}
+	if kind != "honest" {
+		r.answeredAt = time.Now()
+	}
+	if RefusedRightly(kind, m) {
+		r.refused[kind]++
+	} else if len(r.wrong[kind]) < 3 {
+		r.wrong[kind] = append(r.wrong[kind], m.Code+": "+m.Message)
+	}
+	r.mu.Unlock()
+	if kind == "honest" {
+		r.poke()
+	}
+	// WaitAnswer's news; none is kept once nobody reads them.
+	select {
+	case r.answers <- kind:
+	default:
 	}
 }
 
@@ -549,41 +556,36 @@ func (r *Rogue) poke() {
 	}
 }
 
-// Play plays the rogue's seat just well enough, until ctx ends: one card
-// from the left on its turn, and let every play go at once. A move the
-// host refused (during a reveal) is made again after Again.
+// Play plays the rogue's seat just well enough (Move), until ctx ends. A
+// move the host refused (during a reveal) is made again after Again.
 func (r *Rogue) Play(ctx context.Context) {
 	again := r.Again
 	if again <= 0 {
 		again = 500 * time.Millisecond
 	}
+	PlayLoop(ctx, r.changed, again, func() protocol.Message {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return Move(r.view, r.seat)
+	}, func(m protocol.Message) { r.Write("", r.Sealed(m)) })
+}
+
+// PlayLoop plays a seat until ctx ends: whenever changed says the seat's
+// view changed, and every again besides, it asks move for the move to
+// make (nil for none) and sends it. A move goes once, and again only
+// after a quiet again: one the host refused (during a reveal) is made
+// again then.
+func PlayLoop(ctx context.Context, changed <-chan struct{}, again time.Duration, move func() protocol.Message, send func(protocol.Message)) {
 	done := ""
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-r.changed:
+		case <-changed:
 		case <-time.After(again): // and look again now and then
 			done = ""
 		}
-		r.mu.Lock()
-		v, seat := r.view, r.seat
-		r.mu.Unlock()
-		if v == nil {
-			continue
-		}
-		var m protocol.Message
-		switch {
-		case v.Phase == "play" && v.Turn == seat && len(v.Hand) > 0:
-			c := v.Hand[0]
-			rank := protocol.NoRank
-			if v.Rank < 0 {
-				rank = int8(c / 4)
-			}
-			m = protocol.Play{No: v.No, Seat: seat, Cards: []protocol.Card{c}, Rank: rank}
-		case v.Window != nil && slices.Contains(v.Window.Callers, seat) && !slices.Contains(v.Window.Passed, seat):
-			m = protocol.Pass{No: v.Window.No, Seat: seat}
-		}
+		m := move()
 		if m == nil {
 			continue
 		}
@@ -592,7 +594,47 @@ func (r *Rogue) Play(ctx context.Context) {
 			continue
 		}
 		done = key
-		r.Write("", r.Sealed(m))
+		send(m)
+	}
+}
+
+// Move is a seat's move in view v, just well enough that the game goes
+// on: one card from the left on its turn, and a pass on every play it may
+// call. Nil when it has none (or no view).
+func Move(v *protocol.View, seat int) protocol.Message {
+	switch {
+	case v == nil:
+	case v.Phase == "play" && v.Turn == seat && len(v.Hand) > 0:
+		c := v.Hand[0]
+		rank := protocol.NoRank
+		if v.Rank < 0 {
+			rank = int8(c / 4)
+		}
+		return protocol.Play{No: v.No, Seat: seat, Cards: []protocol.Card{c}, Rank: rank}
+	case Callable(v, seat):
+		return protocol.Pass{No: v.Window.No, Seat: seat}
+	}
+	return nil
+}
+
+// Callable says whether seat may still call (or pass) in v's open window.
+func Callable(v *protocol.View, seat int) bool {
+	w := v.Window
+	return w != nil && slices.Contains(w.Callers, seat) && !slices.Contains(w.Passed, seat)
+}
+
+// Heartbeats sends a heartbeat every half second until ctx ends: a host
+// drops a peer silent for its Timing.DeadAfter.
+func Heartbeats(ctx context.Context, send func(protocol.Message) error) {
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			send(protocol.Heartbeat{})
+		}
 	}
 }
 
