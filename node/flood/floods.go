@@ -73,7 +73,8 @@ var Kinds = []Kind{
 
 // env is what a flood has to work with.
 type env struct {
-	t     Target
+	at    peer.AddrInfo // the host's game
+	web   string        // its web entry's base URL ("" for none)
 	rg    *seat
 	cfg   Config
 	addrs []net.IP // the strangers' addresses, the flood's own
@@ -220,7 +221,9 @@ func rejoin(e *env) error {
 // ---- strangers ----
 
 // nodes are strangers' libp2p nodes, n at each of the flood's addresses,
-// as any program on the LAN can run.
+// as any program on the LAN can run: each listens there and dials from
+// there (on a LAN the routes would pick the interface's first address for
+// them all).
 type nodes struct {
 	hosts []host.Host
 	keys  []crypto.PrivKey
@@ -235,7 +238,7 @@ func newNodes(ctx context.Context, e *env, n int) (*nodes, error) {
 				ns.close()
 				return nil, err
 			}
-			h, err := node.NewHost(ctx, node.HostConfig{Key: k, Listen: []ma.Multiaddr{ma.StringCast(fmt.Sprintf("/ip4/%s/tcp/0", a))}})
+			h, err := node.NewHost(ctx, node.HostConfig{Key: k, Listen: []ma.Multiaddr{ma.StringCast(fmt.Sprintf("/ip4/%s/tcp/0", a))}, DialFrom: a})
 			if err != nil {
 				ns.close()
 				return nil, err
@@ -291,7 +294,7 @@ func oversize(ctx context.Context, e *env) (flood, error) {
 	if err != nil {
 		return nil, err
 	}
-	at := e.t.Addr()
+	at := e.at
 	return func(ctx context.Context) *tally {
 		defer ns.close()
 		return strangers(ctx, len(ns.hosts), 10*time.Millisecond, func(ctx context.Context, i int, s *safe) {
@@ -380,13 +383,13 @@ func short(err error) string {
 // connectFlood: a stranger at each address connects (TCP, the security
 // handshake, the muxer) and hangs up, again and again. Past an address's
 // burst the host turns a connection away before the handshake
-// (node/budget.go: connRate, ConnsPerAddr).
+// (node/budget.go: ConnRate, ConnsPerAddr).
 func connectFlood(ctx context.Context, e *env) (flood, error) {
 	ns, err := newNodes(ctx, e, 1)
 	if err != nil {
 		return nil, err
 	}
-	at := e.t.Addr()
+	at := e.at
 	return func(ctx context.Context) *tally {
 		defer ns.close()
 		return strangers(ctx, len(ns.hosts), 20*time.Millisecond, func(ctx context.Context, i int, s *safe) {
@@ -418,7 +421,7 @@ func connectFlood(ctx context.Context, e *env) (flood, error) {
 // the host closes it (node.HandshakeTimeout).
 func slowloris(_ context.Context, e *env) (flood, error) {
 	target := ""
-	for _, a := range e.t.Addr().Addrs {
+	for _, a := range e.at.Addrs {
 		if na, err := manet.ToNetAddr(a); err == nil {
 			target = na.String()
 			break
@@ -495,7 +498,7 @@ func spectators(ctx context.Context, e *env) (flood, error) {
 	if err != nil {
 		return nil, err
 	}
-	at := e.t.Addr()
+	at := e.at
 	return func(ctx context.Context) *tally {
 		defer ns.close()
 		var mu sync.Mutex
@@ -506,6 +509,12 @@ func spectators(ctx context.Context, e *env) (flood, error) {
 			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			r, err := node.Dial(cctx, h, ns.keys[i], at, fmt.Sprintf("w%d", i), "", true, nil)
 			cancel()
+			if err == nil && ctx.Err() != nil {
+				// Placed as the flood ended, in a place one of its own left:
+				// not a place the host gave the flood.
+				r.Close()
+				return
+			}
 			if err == nil {
 				mu.Lock()
 				placed++
@@ -570,7 +579,10 @@ var doorTexts = []string{
 // before the handshake, and past its budget of connections it closes one
 // as it accepts it, before reading the request (node.WebDialsPerAddr).
 func webFlood(_ context.Context, e *env) (flood, error) {
-	u := "ws" + strings.TrimPrefix(e.t.Web(), "http") + "/ws"
+	if e.web == "" {
+		return nil, errors.New("the host has no web entry")
+	}
+	u := "ws" + strings.TrimPrefix(e.web, "http") + "/ws"
 	const per = 2
 	var clients []*http.Client
 	for _, a := range e.addrs {
