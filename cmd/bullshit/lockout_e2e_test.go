@@ -49,8 +49,9 @@ func lockoutAddrs() []string {
 
 // runLockout is the stranger. Told "next" (SIGUSR1) it goes on to its
 // next stretch: (a) the slowloris and the connect flood together, from
-// its start until the players are seated (and for two handshake timeouts
-// at least, so that the host's timeout is seen to close what it held);
+// its start until the players are seated (and for a handshake timeout and
+// two seconds at least, so that the host's timeout is seen to close what
+// it held);
 // (b) the spectators' swarm, until told again. After each stretch it says
 // what each flood offered and how the host answered.
 func runLockout(say func(string, map[string]any)) error {
@@ -120,7 +121,7 @@ func runLockout(say func(string, map[string]any)) error {
 		}
 		return nil
 	}
-	if err := throw("flooding", 2*node.HandshakeTimeout, attacks[0], attacks[1]); err != nil {
+	if err := throw("flooding", node.HandshakeTimeout+2*time.Second, attacks[0], attacks[1]); err != nil {
 		return err
 	}
 	return throw("swarm", 0, attacks[2])
@@ -187,8 +188,8 @@ func TestE2ELockoutFloods(t *testing.T) {
 
 	dir := t.TempDir()
 	name := "lockout-" + l.prefix[len(l.prefix)-5:]
-	// Two decks: a game long enough for both stretches.
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 2, 1, "--rules", "decks=2")...)
+	// Three decks: a game long enough for both stretches (70 plays or so).
+	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 2, 1, "--rules", "decks=3")...)
 	table := host.waitFor(20*time.Second, "the table line", isType("table"))
 	rogue := l.startRogue(4, "stranger", rogueEnv+"=lockout", rogueAddrEnv+"="+hostAddr(t, table), lockoutFromEnv+"="+strings.Join(from, ","))
 	ready := rogue.waitFor(90*time.Second, "the stranger's nodes", isType("ready"))
@@ -244,7 +245,7 @@ func TestE2ELockoutFloods(t *testing.T) {
 		}
 	}
 
-	games := finishGame(t, 4, 2, append([]*proc{host}, players...), 2*time.Minute)
+	games := finishGame(t, 4, 3, append([]*proc{host}, players...), 2*time.Minute)
 	for i, p := range players {
 		if games[i+1].seated < 0 {
 			t.Errorf("%s played no seat of its own", p.name)

@@ -491,7 +491,8 @@ func slowloris(_ context.Context, e *env) (flood, error) {
 // (node.MaxWatchers) where the addresses hold them (node.ConnsPerAddr) and
 // at least two at each address, ask to watch; those
 // refused ask again, those given a place keep it and read what the host
-// sends them.
+// sends them, until the host hangs up on them (then they ask again). Held
+// is the most that held a place at once, as they saw it.
 func spectators(ctx context.Context, e *env) (flood, error) {
 	per := min(max(2, (2*node.MaxWatchers+len(e.addrs)-1)/len(e.addrs)), node.ConnsPerAddr)
 	ns, err := newNodes(ctx, e, per)
@@ -521,11 +522,20 @@ func spectators(ctx context.Context, e *env) (flood, error) {
 				most = max(most, placed)
 				mu.Unlock()
 				s.add(func(t *tally) { t.sent++; t.note("given a place") })
+				gone := lostHost(h, at.ID)
+				defer gone.stop()
 				go func() {
 					for range r.Updates() {
 					}
 				}()
-				<-ctx.Done()
+				// Kept until the flood ends, or until the host drops it
+				// (a spectator slow to answer, on a loaded machine): then
+				// its place is the host's to give again, and it asks anew.
+				select {
+				case <-ctx.Done():
+				case <-gone.c:
+					s.add(func(t *tally) { t.note("lost its place: the host hung up") })
+				}
 				r.Close()
 				mu.Lock()
 				placed--
@@ -557,6 +567,35 @@ func spectators(ctx context.Context, e *env) (flood, error) {
 		return t
 	}, nil
 }
+
+// hungUp's c is closed when a node's last connection to a peer closes.
+type hungUp struct {
+	c    chan struct{}
+	n    network.Network
+	bund *network.NotifyBundle
+}
+
+// lostHost watches h's connections to p: a place p gave h lasts as long
+// as they do.
+func lostHost(h host.Host, p peer.ID) *hungUp {
+	g := &hungUp{c: make(chan struct{}), n: h.Network()}
+	var once sync.Once
+	check := func(n network.Network) {
+		if n.Connectedness(p) != network.Connected {
+			once.Do(func() { close(g.c) })
+		}
+	}
+	g.bund = &network.NotifyBundle{DisconnectedF: func(n network.Network, c network.Conn) {
+		if c.RemotePeer() == p {
+			check(n)
+		}
+	}}
+	g.n.Notify(g.bund)
+	check(g.n) // gone before it was watched
+	return g
+}
+
+func (g *hungUp) stop() { g.n.StopNotify(g.bund) }
 
 // closedUnread says the entry closed the connection without a word
 // (node.WebDialsPerAddr).
