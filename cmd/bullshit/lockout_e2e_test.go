@@ -135,7 +135,7 @@ type floodLine struct {
 	line                outLine
 }
 
-func floodOf(t *testing.T, rogue *proc, kind string) floodLine {
+func floodOf(t *testing.T, rogue *proc, kind string, addrs int) floodLine {
 	t.Helper()
 	l := rogue.waitFor(60*time.Second, "the "+kind+" flood's tally", func(l outLine) bool { return l.typ() == "flood" && l.str("kind") == kind })
 	f := floodLine{sent: l.num("sent"), refused: l.num("refused"), held: l.num("held"), outcome: map[string]int{}, line: l}
@@ -155,8 +155,7 @@ func floodOf(t *testing.T, rogue *proc, kind string) floodLine {
 	if f.sent == 0 {
 		t.Errorf("%s: the stranger sent nothing: %s", kind, l.raw)
 	}
-	t.Logf("FIGURE lockout %s from %s: %d tried in %.1f s; %v", kind, map[string]string{"slowloris": strconv.Itoa(lorisAddrs),
-		"connect": strconv.Itoa(connectAddrs), "spectators": strconv.Itoa(swarmAddrs)}[kind]+" addresses", f.sent, f.seconds, f.outcome)
+	t.Logf("FIGURE lockout %s from %d addresses: %d tried in %.1f s; %v", kind, addrs, f.sent, f.seconds, f.outcome)
 	return f
 }
 
@@ -215,7 +214,7 @@ func TestE2ELockoutFloods(t *testing.T) {
 	rogue.signal(syscall.SIGUSR1)
 	swarm := rogue.waitFor(30*time.Second, "the swarm", isType("swarm"))
 	cpu1 := cpuTimes(progs)
-	loris, connect := floodOf(t, rogue, "slowloris"), floodOf(t, rogue, "connect")
+	loris, connect := floodOf(t, rogue, "slowloris", lorisAddrs), floodOf(t, rogue, "connect", connectAddrs)
 
 	// (b) Mid-game, the spectators' swarm, for a few plays.
 	last := 0
@@ -234,7 +233,7 @@ func TestE2ELockoutFloods(t *testing.T) {
 		t.Logf("the game ended before %d plays under the swarm", swarmPlays)
 	}
 	rogue.signal(syscall.SIGUSR1)
-	watchers := floodOf(t, rogue, "spectators")
+	watchers := floodOf(t, rogue, "spectators", swarmAddrs)
 	cpu2 := cpuTimes(progs)
 	if !rogue.waitEnd(30 * time.Second) {
 		t.Errorf("the stranger did not stop")
