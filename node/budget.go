@@ -8,6 +8,7 @@ package node
 
 import (
 	"math"
+	"net"
 	"net/netip"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,7 @@ import (
 	tptu "github.com/libp2p/go-libp2p/p2p/net/upgrader"
 	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
 	"github.com/libp2p/go-libp2p/x/rate"
+	ma "github.com/multiformats/go-multiaddr"
 )
 
 // The budgets. A LAN game has a handful of players and a few spectators;
@@ -74,11 +76,11 @@ var (
 	connGrace = 20 * time.Second
 )
 
-// connRate is how fast one address may open connections: a burst of 16,
+// ConnRate is how fast one address may open connections: a burst of 16,
 // then one every 5 s (libp2p's default, kept: a reconnecting player needs a
 // few). It counts attempts, so with HandshakeTimeout it bounds the
 // half-open connections one address keeps up after its burst.
-var connRate = rate.Limit{RPS: 0.2, Burst: 16}
+var ConnRate = rate.Limit{RPS: 0.2, Burst: 16}
 
 // unlimited are the addresses no count applies to: this machine's own
 // loopback, where tests and a second program on the same laptop connect
@@ -165,8 +167,8 @@ func newResourceManager() (network.ResourceManager, error) {
 	connRates := &rate.Limiter{
 		NetworkPrefixLimits: freeRate,
 		SubnetRateLimiter: rate.SubnetLimiter{
-			IPv4SubnetLimits: []rate.SubnetLimit{{PrefixLength: 32, Limit: connRate}},
-			IPv6SubnetLimits: []rate.SubnetLimit{{PrefixLength: 64, Limit: rate.Limit{RPS: 4 * connRate.RPS, Burst: 4 * connRate.Burst}}},
+			IPv4SubnetLimits: []rate.SubnetLimit{{PrefixLength: 32, Limit: ConnRate}},
+			IPv6SubnetLimits: []rate.SubnetLimit{{PrefixLength: 64, Limit: rate.Limit{RPS: 4 * ConnRate.RPS, Burst: 4 * ConnRate.Burst}}},
 			GracePeriod:      time.Minute,
 		},
 	}
@@ -191,11 +193,19 @@ type tcpDeps struct {
 }
 
 // newTCP is the TCP transport with an upgrader whose handshakes end after
-// HandshakeTimeout.
-func newTCP(d tcpDeps) (*tcp.TcpTransport, error) {
-	u, err := tptu.New(d.Security, d.Muxers, d.PSK, d.RM, d.Gater, tptu.WithAcceptTimeout(HandshakeTimeout))
-	if err != nil {
-		return nil, err
+// HandshakeTimeout, and whose dials come from the address from, if set
+// (HostConfig.DialFrom).
+func newTCP(from net.IP) func(d tcpDeps) (*tcp.TcpTransport, error) {
+	opts := []tcp.Option{tcp.WithConnectionTimeout(DialTimeout)}
+	if from != nil {
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: from}}
+		opts = append(opts, tcp.WithDialerForAddr(func(ma.Multiaddr) (tcp.ContextDialer, error) { return d, nil }))
 	}
-	return tcp.NewTCPTransport(u, d.RM, nil, tcp.WithConnectionTimeout(DialTimeout))
+	return func(d tcpDeps) (*tcp.TcpTransport, error) {
+		u, err := tptu.New(d.Security, d.Muxers, d.PSK, d.RM, d.Gater, tptu.WithAcceptTimeout(HandshakeTimeout))
+		if err != nil {
+			return nil, err
+		}
+		return tcp.NewTCPTransport(u, d.RM, nil, opts...)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"strconv"
 
@@ -47,6 +48,12 @@ type HostConfig struct {
 	// business elsewhere. Some campus LANs hand out public addresses, hence
 	// the switch.
 	AllowPublic bool
+	// DialFrom, when set, is the address every connection this host dials
+	// comes from. Unset, the system's routes pick one (an interface's first
+	// address) unless the host listens on loopback: a program that plays
+	// many strangers on a LAN, each at an address of its own (node/flood),
+	// sets it to the stranger's listen address. A player leaves it unset.
+	DialFrom net.IP
 }
 
 // ErrNoKey is returned by NewHost without HostConfig.Key.
@@ -82,7 +89,7 @@ func NewHost(ctx context.Context, cfg HostConfig) (host.Host, error) {
 		// TCP only: QUIC, WebTransport, WebRTC and WebSocket add nothing on
 		// a LAN but sockets and build weight. Its handshake is cut short
 		// (HandshakeTimeout).
-		libp2p.Transport(newTCP),
+		libp2p.Transport(newTCP(cfg.DialFrom)),
 		libp2p.ResourceManager(rm),
 		libp2p.ConnectionManager(cm),
 		// The defaults this replaces are the ones that reach the internet.

@@ -83,6 +83,8 @@ func rogueMain(mode string) int {
 		run = func() error { return runLiar(mode, say) }
 	case "impostor":
 		run = func() error { return runImpostor(say) }
+	case "lockout":
+		run = func() error { return runLockout(say) }
 	}
 	if err := run(); err != nil {
 		say("error", map[string]any{"text": err.Error()})

@@ -7,7 +7,10 @@
 // CPU over the flood, beside the honest players' shout to verdict
 // (node/latency) and a calm baseline, and what the host answered.
 //
-// Everything is on loopback. The host is best run in a process of its own
+// Run is on loopback; a stranger's flood alone (NewAttack) can be thrown
+// at any host from any addresses of this machine, as the end-to-end tests
+// throw them from a namespace of many LAN addresses at the real binary.
+// The host is best run in a process of its own
 // (Spawn, ServeLines: `bullshit bench` runs itself), so that its CPU is
 // its own and not the flooders' or the players'. The flooders come from
 // addresses of 127/8 other than 127.0.0.1, which the host exempts from its

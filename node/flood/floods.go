@@ -73,7 +73,8 @@ var Kinds = []Kind{
 
 // env is what a flood has to work with.
 type env struct {
-	t     Target
+	at    peer.AddrInfo // the host's game
+	web   string        // its web entry's base URL ("" for none)
 	rg    *seat
 	cfg   Config
 	addrs []net.IP // the strangers' addresses, the flood's own
@@ -220,7 +221,9 @@ func rejoin(e *env) error {
 // ---- strangers ----
 
 // nodes are strangers' libp2p nodes, n at each of the flood's addresses,
-// as any program on the LAN can run.
+// as any program on the LAN can run: each listens there and dials from
+// there (on a LAN the routes would pick the interface's first address for
+// them all).
 type nodes struct {
 	hosts []host.Host
 	keys  []crypto.PrivKey
@@ -235,7 +238,7 @@ func newNodes(ctx context.Context, e *env, n int) (*nodes, error) {
 				ns.close()
 				return nil, err
 			}
-			h, err := node.NewHost(ctx, node.HostConfig{Key: k, Listen: []ma.Multiaddr{ma.StringCast(fmt.Sprintf("/ip4/%s/tcp/0", a))}})
+			h, err := node.NewHost(ctx, node.HostConfig{Key: k, Listen: []ma.Multiaddr{ma.StringCast(fmt.Sprintf("/ip4/%s/tcp/0", a))}, DialFrom: a})
 			if err != nil {
 				ns.close()
 				return nil, err
@@ -291,7 +294,7 @@ func oversize(ctx context.Context, e *env) (flood, error) {
 	if err != nil {
 		return nil, err
 	}
-	at := e.t.Addr()
+	at := e.at
 	return func(ctx context.Context) *tally {
 		defer ns.close()
 		return strangers(ctx, len(ns.hosts), 10*time.Millisecond, func(ctx context.Context, i int, s *safe) {
@@ -380,13 +383,13 @@ func short(err error) string {
 // connectFlood: a stranger at each address connects (TCP, the security
 // handshake, the muxer) and hangs up, again and again. Past an address's
 // burst the host turns a connection away before the handshake
-// (node/budget.go: connRate, ConnsPerAddr).
+// (node/budget.go: ConnRate, ConnsPerAddr).
 func connectFlood(ctx context.Context, e *env) (flood, error) {
 	ns, err := newNodes(ctx, e, 1)
 	if err != nil {
 		return nil, err
 	}
-	at := e.t.Addr()
+	at := e.at
 	return func(ctx context.Context) *tally {
 		defer ns.close()
 		return strangers(ctx, len(ns.hosts), 20*time.Millisecond, func(ctx context.Context, i int, s *safe) {
@@ -418,7 +421,7 @@ func connectFlood(ctx context.Context, e *env) (flood, error) {
 // the host closes it (node.HandshakeTimeout).
 func slowloris(_ context.Context, e *env) (flood, error) {
 	target := ""
-	for _, a := range e.t.Addr().Addrs {
+	for _, a := range e.at.Addrs {
 		if na, err := manet.ToNetAddr(a); err == nil {
 			target = na.String()
 			break
@@ -488,14 +491,15 @@ func slowloris(_ context.Context, e *env) (flood, error) {
 // (node.MaxWatchers) where the addresses hold them (node.ConnsPerAddr) and
 // at least two at each address, ask to watch; those
 // refused ask again, those given a place keep it and read what the host
-// sends them.
+// sends them, until the host hangs up on them (then they ask again). Held
+// is the most that held a place at once, as they saw it.
 func spectators(ctx context.Context, e *env) (flood, error) {
 	per := min(max(2, (2*node.MaxWatchers+len(e.addrs)-1)/len(e.addrs)), node.ConnsPerAddr)
 	ns, err := newNodes(ctx, e, per)
 	if err != nil {
 		return nil, err
 	}
-	at := e.t.Addr()
+	at := e.at
 	return func(ctx context.Context) *tally {
 		defer ns.close()
 		var mu sync.Mutex
@@ -506,17 +510,32 @@ func spectators(ctx context.Context, e *env) (flood, error) {
 			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			r, err := node.Dial(cctx, h, ns.keys[i], at, fmt.Sprintf("w%d", i), "", true, nil)
 			cancel()
+			if err == nil && ctx.Err() != nil {
+				// Placed as the flood ended, in a place one of its own left:
+				// not a place the host gave the flood.
+				r.Close()
+				return
+			}
 			if err == nil {
 				mu.Lock()
 				placed++
 				most = max(most, placed)
 				mu.Unlock()
 				s.add(func(t *tally) { t.sent++; t.note("given a place") })
+				gone := lostHost(h, at.ID)
+				defer gone.stop()
 				go func() {
 					for range r.Updates() {
 					}
 				}()
-				<-ctx.Done()
+				// Kept until the flood ends, or until the host drops it
+				// (a spectator slow to answer, on a loaded machine): then
+				// its place is the host's to give again, and it asks anew.
+				select {
+				case <-ctx.Done():
+				case <-gone.c:
+					s.add(func(t *tally) { t.note("lost its place: the host hung up") })
+				}
 				r.Close()
 				mu.Lock()
 				placed--
@@ -549,6 +568,35 @@ func spectators(ctx context.Context, e *env) (flood, error) {
 	}, nil
 }
 
+// hungUp's c is closed when a node's last connection to a peer closes.
+type hungUp struct {
+	c    chan struct{}
+	n    network.Network
+	bund *network.NotifyBundle
+}
+
+// lostHost watches h's connections to p: a place p gave h lasts as long
+// as they do.
+func lostHost(h host.Host, p peer.ID) *hungUp {
+	g := &hungUp{c: make(chan struct{}), n: h.Network()}
+	var once sync.Once
+	check := func(n network.Network) {
+		if n.Connectedness(p) != network.Connected {
+			once.Do(func() { close(g.c) })
+		}
+	}
+	g.bund = &network.NotifyBundle{DisconnectedF: func(n network.Network, c network.Conn) {
+		if c.RemotePeer() == p {
+			check(n)
+		}
+	}}
+	g.n.Notify(g.bund)
+	check(g.n) // gone before it was watched
+	return g
+}
+
+func (g *hungUp) stop() { g.n.StopNotify(g.bund) }
+
 // closedUnread says the entry closed the connection without a word
 // (node.WebDialsPerAddr).
 func closedUnread(err error) bool {
@@ -570,7 +618,10 @@ var doorTexts = []string{
 // before the handshake, and past its budget of connections it closes one
 // as it accepts it, before reading the request (node.WebDialsPerAddr).
 func webFlood(_ context.Context, e *env) (flood, error) {
-	u := "ws" + strings.TrimPrefix(e.t.Web(), "http") + "/ws"
+	if e.web == "" {
+		return nil, errors.New("the host has no web entry")
+	}
+	u := "ws" + strings.TrimPrefix(e.web, "http") + "/ws"
 	const per = 2
 	var clients []*http.Client
 	for _, a := range e.addrs {

@@ -141,7 +141,7 @@ func Run(ctx context.Context, t Target, cfg Config) ([]Result, error) {
 		return nil, ErrNoAddrs
 	}
 	ln.Close()
-	e := &env{t: t, cfg: cfg}
+	e := &env{at: t.Addr(), web: t.Web(), cfg: cfg}
 
 	// The rogue first, then the measured players; then the deal.
 	rg, err := rogue.New(nil)
@@ -185,7 +185,7 @@ func Run(ctx context.Context, t Target, cfg Config) ([]Result, error) {
 		if cfg.Progress != nil {
 			cfg.Progress(k.Name)
 		}
-		r, err := measure(ctx, e, players, k)
+		r, err := measure(ctx, t, e, players, k)
 		out = append(out, r)
 		return err
 	}
@@ -206,7 +206,7 @@ const settle = 500 * time.Millisecond
 
 // measure throws the flood k (none for Calm) for cfg.For while the players
 // shout, and reads the host's counters either side.
-func measure(ctx context.Context, e *env, players *latency.Players, k Kind) (Result, error) {
+func measure(ctx context.Context, target Target, e *env, players *latency.Players, k Kind) (Result, error) {
 	r := Result{Kind: k.Name, Who: k.Who, What: k.What}
 	if i := slices.IndexFunc(Kinds, func(x Kind) bool { return x.Name == k.Name }); i >= 0 {
 		e.addrs = addrsOf(i, e.cfg.Addrs)
@@ -218,7 +218,7 @@ func measure(ctx context.Context, e *env, players *latency.Players, k Kind) (Res
 			r.Err = err
 		}
 	}
-	s0, err := e.t.Stats()
+	s0, err := target.Stats()
 	if err != nil {
 		return r, err
 	}
@@ -231,13 +231,11 @@ func measure(ctx context.Context, e *env, players *latency.Players, k Kind) (Res
 	}
 	r.Shouts, err = players.Shouts(ctx, 0, e.cfg.For)
 	r.Wall = time.Since(t0)
-	s1, serr := e.t.Stats()
+	s1, serr := target.Stats()
 	r.OwnCPU = 100 * (bench.CPUTime() - own0).Seconds() / r.Wall.Seconds()
 	stop()
 	if f != nil {
-		t := <-flooded
-		r.Sent, r.Refused, r.Wrong, r.Held, r.Outcome, r.Err = t.sent, t.refused, t.wrong, t.held, maps.Clone(t.by), t.err
-		r.Offered = float64(t.sent) / r.Wall.Seconds()
+		r.take(<-flooded)
 	}
 	if err != nil {
 		return r, fmt.Errorf("flood %s: the measured players: %w", k.Name, err)
@@ -251,6 +249,13 @@ func measure(ctx context.Context, e *env, players *latency.Players, k Kind) (Res
 	r.Verified = float64(s1.Verified-s0.Verified) / sec
 	time.Sleep(settle)
 	return r, nil
+}
+
+// take is what the flood offered and the host answered, as the flooder
+// counted it over r.Wall.
+func (r *Result) take(t *tally) {
+	r.Sent, r.Refused, r.Wrong, r.Held, r.Outcome, r.Err = t.sent, t.refused, t.wrong, t.held, maps.Clone(t.by), t.err
+	r.Offered = float64(t.sent) / r.Wall.Seconds()
 }
 
 // Quick is a Config for a smoke test: a second a flood, from a few
