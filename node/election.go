@@ -264,7 +264,14 @@ func (r *Remote) walkLine(w *walk, missed map[peer.ID]int) bool {
 		}
 		if c.id == r.h.ID() {
 			// Nobody in reach: the fault is ours.
-			return r.reachesAnother(w) && r.takeoverFor(w)
+			if !r.reachesAnother(w) {
+				return false
+			}
+			// Another is: our link is back, and the host may well be
+			// too, its last try having started while the link was
+			// down (a lost SYN is sent again after a second, past
+			// HostRetry). Once more, then, before a second host.
+			return r.retryHost(w) || r.takeoverFor(w)
 		}
 		next.to = c.info()
 		l, err := r.joinTwice(w.ctx, next)
