@@ -30,12 +30,18 @@ import (
 
 // The stranger's addresses, each flood's own, 150 in all as in the issue.
 const (
-	lorisAddrs   = 10  // the slowloris's: 2 × node.ConnsPerAddr half-open connections each, 80 in all
-	connectAddrs = 14  // the connect flood's: a node each
+	lorisAddrs   = 16  // the slowloris's: 2 × node.ConnsPerAddr half-open connections each, 128 in all
+	connectAddrs = 8   // the connect flood's: a node each
 	swarmAddrs   = 126 // the spectators': two fresh identities each, 252 in all
 )
 
-const lockoutFromEnv = "BS_E2E_FROM" // lockout: the stranger's addresses, comma-separated
+const (
+	lockoutFromEnv = "BS_E2E_FROM" // lockout: the stranger's addresses, comma-separated
+	// The host's and the players' binary (and verify's), if not this
+	// tree's: another build of cmd/bullshit, the code before the defences
+	// say, to see the test fail on it.
+	honestBinEnv = "BS_E2E_HONEST_BIN"
+)
 
 // lockoutAddrs are the stranger's addresses on the pretend LAN (netns.sh's
 // hosts are 10.77.1.1 up).
@@ -49,7 +55,8 @@ func lockoutAddrs() []string {
 
 // runLockout is the stranger. Told "next" (SIGUSR1) it goes on to its
 // next stretch: (a) the slowloris and the connect flood together, from
-// its start until the players are seated (and for a handshake timeout and
+// its start (it says "flooding" once the slowloris holds its connections,
+// and the players start then) until the players are seated (and for a handshake timeout and
 // two seconds at least, so that the host's timeout is seen to close what
 // it held);
 // (b) the spectators' swarm, until told again. After each stretch it says
@@ -93,15 +100,24 @@ func runLockout(say func(string, map[string]any)) error {
 	say("ready", map[string]any{"ms": time.Since(start).Milliseconds()})
 
 	// throw throws attacks together until told next (and min has
-	// passed), and says what each saw.
-	throw := func(stretch string, min time.Duration, attacks ...*flood.Attack) error {
+	// passed), and says what each saw. It says it has begun once the
+	// slowloris among them, if any, holds its connections.
+	throw := func(stretch string, min time.Duration, loris *flood.Attack, attacks ...*flood.Attack) error {
 		fctx, stop := context.WithCancel(ctx)
 		defer stop()
 		res := make(chan flood.Result, len(attacks))
 		for _, a := range attacks {
 			go func() { res <- a.Throw(fctx) }()
 		}
-		say(stretch, nil)
+		line := map[string]any{}
+		if loris != nil {
+			open, err := holding(ctx, loris)
+			if err != nil {
+				return fmt.Errorf("%s: %w", stretch, err)
+			}
+			line["open"] = open
+		}
+		say(stretch, line)
 		floor := time.After(min)
 		select {
 		case <-next:
@@ -121,10 +137,28 @@ func runLockout(say func(string, map[string]any)) error {
 		}
 		return nil
 	}
-	if err := throw("flooding", node.HandshakeTimeout+2*time.Second, attacks[0], attacks[1]); err != nil {
+	if err := throw("flooding", node.HandshakeTimeout+2*time.Second, attacks[0], attacks[0], attacks[1]); err != nil {
 		return err
 	}
-	return throw("swarm", 0, attacks[2])
+	return throw("swarm", 0, nil, attacks[2])
+}
+
+// holding waits until the slowloris holds what the host lets it before
+// the players come, and says how many: at least node.ConnsPerAddr at each
+// address, and half a second more for what an older host let them hold
+// past that.
+func holding(ctx context.Context, a *flood.Attack) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	for a.Open() < lorisAddrs*node.ConnsPerAddr {
+		select {
+		case <-ctx.Done():
+			return 0, fmt.Errorf("the slowloris never held %d connections (%d open)", lorisAddrs*node.ConnsPerAddr, a.Open())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	time.Sleep(500 * time.Millisecond)
+	return a.Open(), nil
 }
 
 // floodLine is one flood's tally, as the stranger said it.
@@ -185,21 +219,28 @@ func TestE2ELockoutFloods(t *testing.T) {
 		t.Fatalf("adding the stranger's %d addresses: %v\n%s", len(from), err, out)
 	}
 
+	bin := os.Getenv(honestBinEnv)
+	if bin == "" {
+		bin = bullshitBin(t)
+	}
+	start := func(i int, name string, args ...string) *proc {
+		return startProc(t, name, nil, "ip", append([]string{"netns", "exec", l.ns(i), bin}, args...)...)
+	}
 	dir := t.TempDir()
 	name := "lockout-" + l.prefix[len(l.prefix)-5:]
 	// Three decks: a game long enough for both stretches (70 plays or so).
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 2, 1, "--rules", "decks=3")...)
+	host := start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 2, 1, "--rules", "decks=3")...)
 	table := host.waitFor(20*time.Second, "the table line", isType("table"))
 	rogue := l.startRogue(4, "stranger", rogueEnv+"=lockout", rogueAddrEnv+"="+hostAddr(t, table), lockoutFromEnv+"="+strings.Join(from, ","))
 	ready := rogue.waitFor(90*time.Second, "the stranger's nodes", isType("ready"))
 	progs := []*proc{host, rogue}
 
 	// (a) The players join under the slowloris and the connect flood.
-	flooding := rogue.waitFor(10*time.Second, "the first floods", isType("flooding"))
+	flooding := rogue.waitFor(20*time.Second, "the slowloris holding its connections", isType("flooding"))
 	cpu0 := cpuTimes(progs)
 	var players []*proc
 	for i := 2; i <= 3; i++ {
-		players = append(players, l.start(i, fmt.Sprintf("join%d", i), joinArgs(filepath.Join(dir, strconv.Itoa(i)), name,
+		players = append(players, start(i, fmt.Sprintf("join%d", i), joinArgs(filepath.Join(dir, strconv.Itoa(i)), name,
 			"--save", filepath.Join(dir, "saved", strconv.Itoa(i)))...))
 	}
 	var joins []string
@@ -254,7 +295,7 @@ func TestE2ELockoutFloods(t *testing.T) {
 			t.Errorf("%s saved %d games, want 1", p.name, len(files))
 			continue
 		}
-		if out, err := exec.Command(bullshitBin(t), "verify", files[0]).CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "verified: ") {
+		if out, err := exec.Command(bin, "verify", files[0]).CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "verified: ") {
 			t.Errorf("bullshit verify %s's game: %v\n%s", p.name, err, out)
 		}
 		for _, bad := range []string{"Lost the host", "Reconnected", "hosting now"} {
@@ -299,8 +340,8 @@ func TestE2ELockoutFloods(t *testing.T) {
 	pct := func(a, b []time.Duration, k int, wall time.Duration) string {
 		return fmt.Sprintf("%.0f%%", 100*(b[k]-a[k]).Seconds()/max(wall.Seconds(), 0.001))
 	}
-	t.Logf("FIGURE lockout: the players' start to seated under the slowloris and connect flood: %s (the stranger's %d+%d+%d nodes ready in %d ms)",
-		strings.Join(joins, ", "), lorisAddrs, connectAddrs, 2*swarmAddrs, ready.num("ms"))
+	t.Logf("FIGURE lockout: the players' start to seated under the slowloris (%d half-open as they started) and connect flood: %s (the stranger's %d+%d+%d nodes ready in %d ms)",
+		flooding.num("open"), strings.Join(joins, ", "), lorisAddrs, connectAddrs, 2*swarmAddrs, ready.num("ms"))
 	t.Logf("FIGURE lockout: CPU (%% of one core) host %s, stranger %s under the first floods; host %s, stranger %s under the swarm",
 		pct(cpu0, cpu1, 0, swarm.at.Sub(flooding.at)), pct(cpu0, cpu1, 1, swarm.at.Sub(flooding.at)),
 		pct(cpu1, cpu2, 0, watchers.line.at.Sub(swarm.at)), pct(cpu1, cpu2, 1, watchers.line.at.Sub(swarm.at)))
