@@ -61,11 +61,11 @@ func lockoutAddrs() []string {
 }
 
 // runLockout is the stranger. Told "next" (SIGUSR1) it goes on to its
-// next stretch: (a) the slowloris and the connect flood together, from
-// its start (it says "flooding" once the slowloris holds its connections,
-// and the players start then) until the players are seated (and for a handshake timeout and
-// two seconds at least, so that the host's timeout is seen to close what
-// it held);
+// next stretch: (a) the slowloris, then, once it holds its connections
+// (it says "flooding": the players start then), the connect flood beside
+// it, until the players are seated (and for a handshake timeout and two
+// seconds at least, so that the host's timeout is seen to close what it
+// held);
 // (b) the spectators' swarm, until told again. After each stretch it says
 // what each flood offered and how the host answered.
 func runLockout(say func(string, map[string]any)) error {
