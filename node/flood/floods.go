@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -77,7 +78,8 @@ type env struct {
 	web   string        // its web entry's base URL ("" for none)
 	rg    *seat
 	cfg   Config
-	addrs []net.IP // the strangers' addresses, the flood's own
+	addrs []net.IP     // the strangers' addresses, the flood's own
+	open  atomic.Int64 // the slowloris's half-open connections, open now
 }
 
 // tally is what a flood offered and how the host answered it.
@@ -433,8 +435,6 @@ func slowloris(_ context.Context, e *env) (flood, error) {
 	per := 2 * node.ConnsPerAddr
 	addrs := e.addrs
 	return func(ctx context.Context) *tally {
-		var mu sync.Mutex
-		open := 0
 		t := strangers(ctx, per*len(addrs), 50*time.Millisecond, func(ctx context.Context, i int, s *safe) {
 			d := net.Dialer{LocalAddr: &net.TCPAddr{IP: addrs[i/per]}, Timeout: 5 * time.Second}
 			c, err := d.DialContext(ctx, "tcp", target)
@@ -445,9 +445,7 @@ func slowloris(_ context.Context, e *env) (flood, error) {
 				return
 			}
 			defer c.Close()
-			mu.Lock()
-			open++
-			mu.Unlock()
+			e.open.Add(1)
 			opened := time.Now()
 			closed := make(chan struct{})
 			go func() { io.Copy(io.Discard, c); close(closed) }()
@@ -464,9 +462,7 @@ func slowloris(_ context.Context, e *env) (flood, error) {
 					c.Write([]byte{0x13}) // multistream's length, a byte at a time
 				}
 			}
-			mu.Lock()
-			open--
-			mu.Unlock()
+			e.open.Add(-1)
 			held := time.Since(opened)
 			s.add(func(t *tally) {
 				t.sent++

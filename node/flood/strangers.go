@@ -21,6 +21,7 @@ import (
 type Attack struct {
 	kind Kind
 	f    flood
+	e    *env
 }
 
 // NewAttack readies the stranger's flood named kind (of Kinds, Who
@@ -36,12 +37,18 @@ func NewAttack(ctx context.Context, kind string, at peer.AddrInfo, web string, a
 	if len(addrs) == 0 {
 		return nil, errors.New("flood: no addresses to flood from")
 	}
-	f, err := Kinds[i].prep(ctx, &env{at: at, web: web, addrs: addrs})
+	e := &env{at: at, web: web, addrs: addrs}
+	f, err := Kinds[i].prep(ctx, e)
 	if err != nil {
 		return nil, fmt.Errorf("flood %s: %w", kind, err)
 	}
-	return &Attack{kind: Kinds[i], f: f}, nil
+	return &Attack{kind: Kinds[i], f: f, e: e}, nil
 }
+
+// Open is how many connections the flood holds open now: the slowloris's
+// half-open ones (0 for the other floods), so that a caller can wait until
+// they fill what the host lets them before the players come.
+func (s *Attack) Open() int { return int(s.e.open.Load()) }
 
 // Throw floods the host until ctx ends, cleans up after itself (its nodes
 // closed: an Attack is thrown once) and says what it offered and what
