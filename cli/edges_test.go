@@ -54,12 +54,7 @@ func TestAgainKeepsTheVerifiedSheet(t *testing.T) {
 	h.has("deal verified ✔")
 	h.lacks("checking the deal", "Only the host can")
 
-	g, deal, err := engine.New(engine.Config{Rules: engine.Standard(), Seats: 3, Seed: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.g = g
-	h.deliver(deal)
+	h.newGame(engine.Config{Rules: engine.Standard(), Seats: 3, Seed: 8})
 	h.has("first play", "Your hand")
 	h.lacks("Game over", "deal verified")
 }
@@ -110,9 +105,7 @@ func TestNoPlayOfferedDuringReveal(t *testing.T) {
 	h.has("Turned up", "Your turn is next: the cards are still being shown…")
 	h.lacks("C  Claim", "C  Pick")
 	h.press("c")
-	if got := h.sess.takeSent(); len(got) != 0 {
-		t.Fatalf("sent %+v", got)
-	}
+	h.sentNothing()
 	h.has("Wait: the cards are still being shown.")
 	h.wait(2100 * time.Millisecond)
 	if h.app.table.reveal != nil {
@@ -168,9 +161,7 @@ func TestClaimLimitShownBeforePress(t *testing.T) {
 	h.has("picked 5", "Claim 1 to 4 cards (5 picked)")
 	h.lacks("C  Claim 5", "C  Claim")
 	h.press("c")
-	if got := h.sess.takeSent(); len(got) != 0 {
-		t.Fatalf("sent %+v", got)
-	}
+	h.sentNothing()
 	h.has("Claim 1 to 4 cards (5 picked).")
 	h.press("down")
 	h.has("C  Claim 4 aces")

@@ -368,6 +368,15 @@ func (h *harness) sent() []engine.Command {
 	return cs
 }
 
+// sentNothing fails unless the client has sent no move since sent or
+// sentNothing last looked.
+func (h *harness) sentNothing() {
+	h.t.Helper()
+	if got := h.sess.takeSent(); len(got) != 0 {
+		h.t.Fatalf("sent %+v", got)
+	}
+}
+
 // screen is the text on screen.
 func (h *harness) screen() string { return stripANSI(h.app.render()) }
 

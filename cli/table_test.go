@@ -11,17 +11,11 @@ import (
 
 	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/enginetest"
 	"github.com/bullshit-game/bullshit/node"
 )
 
-func cards(t *testing.T, ss ...string) []engine.Card {
-	t.Helper()
-	cs, err := engine.ParseCards(ss)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cs
-}
+var cards = enginetest.Cards
 
 func seat(n int) *int { return &n }
 
@@ -161,9 +155,7 @@ func TestCallSendsTheOpenPlayNumber(t *testing.T) {
 	h.has("You: “Bullshit!” on Cleo", "Turned up:  2♠  3♥", "A lie!", "Cleo takes the pile: 3 cards.", "picks up 3")
 	// A second B is answered on screen, not sent.
 	h.press("b")
-	if got := h.sess.takeSent(); len(got) != 0 {
-		t.Fatalf("sent %+v", got)
-	}
+	h.sentNothing()
 	// The panel stays for the reveal pause, then the table is back.
 	h.wait(1500 * time.Millisecond)
 	h.has("Turned up")
@@ -232,12 +224,7 @@ func TestResultSheet(t *testing.T) {
 		t.Fatalf("controls %v", c)
 	}
 	// The host deals again: the table is back, with no sheet left over.
-	g, deal, err := engine.New(engine.Config{Rules: engine.Standard(), Seats: 3, Seed: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.g = g
-	h.deliver(deal)
+	h.newGame(engine.Config{Rules: engine.Standard(), Seats: 3, Seed: 8})
 	h.has("first play", "Your hand")
 	h.lacks("Game over")
 }

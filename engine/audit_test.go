@@ -158,12 +158,9 @@ func auditGameWith(t *testing.T, preset string, seat int, typ EventType) (Config
 
 func auditWant(t *testing.T, problems []string, want string) {
 	t.Helper()
-	for _, p := range problems {
-		if strings.Contains(p, want) {
-			return
-		}
+	if !slices.ContainsFunc(problems, func(p string) bool { return strings.Contains(p, want) }) {
+		t.Fatalf("the audit did not say %q; it said:\n%s", want, strings.Join(problems, "\n"))
 	}
-	t.Fatalf("the audit did not say %q; it said:\n%s", want, strings.Join(problems, "\n"))
 }
 
 // An honest host's game verifies for every seat and for a spectator, under

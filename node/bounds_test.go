@@ -188,12 +188,7 @@ func TestNetFailedSendNeverStalls(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			pn := newLoopNode(t)
-			r, err := Dial(ctx, pn.h, pn.key, info(hn), "Ada", "", false, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
+			r := dialPlayer(t, ctx, hn, "Ada")
 			armed.Store(true)
 			if err := tb.Start(); err != nil {
 				t.Fatal(err)

@@ -128,22 +128,14 @@ func TestChainForgedJournalRefused(t *testing.T) {
 			if err := tb.Start(); err != nil {
 				t.Fatal(err)
 			}
-			var wg sync.WaitGroup
-			ends := make([]Update, len(remotes))
-			for i, r := range remotes {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					ends[i], _ = PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", nil)
-				}()
-			}
+			played := playEach(ctx, remotes, slowly(remotes), "brisk", nil)
 			for tb.Plays() < 5 {
 				time.Sleep(20 * time.Millisecond)
 			}
 			srv.Close()
 			tb.Close()
 			hn.h.Close()
-			wg.Wait()
+			ends := played()
 
 			var host *Remote
 			for _, r := range remotes {

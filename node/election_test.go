@@ -22,9 +22,7 @@ import (
 // them, it rebuilds the game from the shares, and the game plays on to a
 // verified end with every card there.
 func TestElectionHostVanishes(t *testing.T) {
-	rules := engine.Standard()
-	rules.Window = time.Second
-	hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Bots: []string{"x"}, Timing: Timing{Reveal: 50 * time.Millisecond}})
+	hn, tb, srv := hostTable(t, kitchen(4, "x"))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	remotes := seatPlayers(t, ctx, hn, 3, dumbMaker)
@@ -97,24 +95,13 @@ func endedWhole(t *testing.T, i int, u Update) {
 // played waits for that, and is each one's last update and the notices
 // it was shown.
 func playSlowly(ctx context.Context, remotes []*Remote) (played func() ([]Update, [][]string)) {
-	var wg sync.WaitGroup
-	ends := make([]Update, len(remotes))
 	notices := make([][]string, len(remotes))
-	for i, r := range remotes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ends[i], _ = PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", func(u Update) {
-				if u.Notice != "" {
-					notices[i] = append(notices[i], u.Notice)
-				}
-			})
-		}()
-	}
-	return func() ([]Update, [][]string) {
-		wg.Wait()
-		return ends, notices
-	}
+	wait := playEach(ctx, remotes, slowly(remotes), "brisk", func(i int, u Update) {
+		if u.Notice != "" {
+			notices[i] = append(notices[i], u.Notice)
+		}
+	})
+	return func() ([]Update, [][]string) { return wait(), notices }
 }
 
 func mixedNonces(ns [][NonceSize]byte) int {
@@ -222,9 +209,7 @@ func TestHostRestartsFromJournal(t *testing.T) {
 // game's revealed seed — plays to a verified end for every player,
 // the old host's seat played by a bot.
 func TestElectionNewHostDealsAgain(t *testing.T) {
-	rules := engine.Standard()
-	rules.Window = time.Second
-	hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Timing: Timing{Reveal: 50 * time.Millisecond}})
+	hn, tb, srv := hostTable(t, kitchen(4))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	_, hostSess, err := tb.Sit("local", "host")
@@ -237,21 +222,11 @@ func TestElectionNewHostDealsAgain(t *testing.T) {
 	}
 	go PlayBot(ctx, hostSess, slowBot{&dumbBot{seat: hostSess.Seat()}}, dumbFallback, "brisk", nil)
 	play := func(sessions []Session) []Update {
-		var wg sync.WaitGroup
-		ends := make([]Update, len(sessions))
-		for i, s := range sessions {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				ends[i], _ = PlayBot(ctx, s, slowBot{&dumbBot{seat: remotes[i].Seat()}}, dumbFallback, "brisk", func(u Update) {
-					if u.Notice != "" || u.Refusal != nil {
-						t.Logf("player %d: %q %v (play %d, %v)", i, u.Notice, u.Refusal, u.View.No, u.View.Phase)
-					}
-				})
-			}()
-		}
-		wg.Wait()
-		return ends
+		return playEach(ctx, sessions, slowly(remotes), "brisk", func(i int, u Update) {
+			if u.Notice != "" || u.Refusal != nil {
+				t.Logf("player %d: %q %v (play %d, %v)", i, u.Notice, u.Refusal, u.View.No, u.View.Phase)
+			}
+		})()
 	}
 	var first []Session
 	for _, r := range remotes {
@@ -385,9 +360,7 @@ func TestCandidatesAgreeWhateverTheyLastHeard(t *testing.T) {
 func TestElectionSplitHeals(t *testing.T) {
 	for _, split := range []int{2, 3} {
 		t.Run(fmt.Sprint(split, " hosts"), func(t *testing.T) {
-			rules := engine.Standard()
-			rules.Window = time.Second
-			hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Bots: []string{"x"}, Timing: Timing{Reveal: 50 * time.Millisecond}})
+			hn, tb, srv := hostTable(t, kitchen(4, "x"))
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			var remotes []*Remote

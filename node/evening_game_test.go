@@ -2,7 +2,6 @@ package node
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -109,9 +108,7 @@ func TestEveningTwoGames(t *testing.T) {
 // evening every player sees at its end is both games — the first counted
 // by the old host, the second by the new one.
 func TestEveningAcrossAHostChange(t *testing.T) {
-	rules := engine.Standard()
-	rules.Window = time.Second
-	hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Timing: Timing{Reveal: 50 * time.Millisecond}})
+	hn, tb, srv := hostTable(t, kitchen(4))
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	_, hostSess, err := tb.Sit("local", "host")
@@ -119,19 +116,7 @@ func TestEveningAcrossAHostChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	remotes := seatPlayers(t, ctx, hn, 3, dumbMaker)
-	play := func(sessions []Session) []Update {
-		var wg sync.WaitGroup
-		ends := make([]Update, len(sessions))
-		for i, s := range sessions {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				ends[i], _ = PlayBot(ctx, s, slowBot{&dumbBot{seat: remotes[i].Seat()}}, dumbFallback, "brisk", nil)
-			}()
-		}
-		wg.Wait()
-		return ends
-	}
+	play := func(sessions []Session) []Update { return playEach(ctx, sessions, slowly(remotes), "brisk", nil)() }
 	// The first game, whole, at the first host.
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -25,23 +24,14 @@ func TestNetPlayerDropsAndRejoins(t *testing.T) {
 	defer cancel()
 	rs := seatPlayers(t, ctx, hn, 3, dumbMaker)
 	tb.Start()
-	ends := make([]Update, 3)
-	var wg sync.WaitGroup
-	for i, r := range rs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ends[i], _ = PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", nil)
-		}()
-	}
+	played := playEach(ctx, rs, slowly(rs), "brisk", nil)
 	for tb.Plays() < 4 {
 		time.Sleep(10 * time.Millisecond)
 	}
 	// Player 1's stream dies under it.
 	victim := rs[1]
 	victim.do(func() { victim.link.st.Reset() })
-	wg.Wait()
-	for i, u := range ends {
+	for i, u := range played() {
 		if u.View.Phase != engine.PhaseOver {
 			t.Fatalf("player %d did not see the end", i)
 		}
@@ -136,24 +126,19 @@ func TestElectionKillAt(t *testing.T) {
 			defer cancel()
 			rs := seatPlayers(t, ctx, hn, 3, realMaker)
 			tb.Start()
-			ends := make([]Update, 3)
-			var wg sync.WaitGroup
 			var killedNo, resumed atomic.Int64
-			for i, r := range rs {
-				wg.Add(1)
-				p, _ := realMaker("hard", r.Seat(), uint64(i))
-				go func() {
-					defer wg.Done()
-					ends[i], _ = PlayBot(ctx, r, p, dumbFallback, "fast", func(u Update) {
-						if k := killedNo.Load(); k > 0 && int64(u.View.No) > k && len(u.Events) > 0 {
-							resumed.CompareAndSwap(0, time.Now().UnixNano())
-						}
-						if u.Notice != "" {
-							t.Logf("player %d: %q %v (play %d, %v)", i, u.Notice, u.Refusal, u.View.No, u.View.Phase)
-						}
-					})
-				}()
+			hard := func(i int) Player {
+				p, _ := realMaker("hard", rs[i].Seat(), uint64(i))
+				return p
 			}
+			played := playEach(ctx, rs, hard, "fast", func(i int, u Update) {
+				if k := killedNo.Load(); k > 0 && int64(u.View.No) > k && len(u.Events) > 0 {
+					resumed.CompareAndSwap(0, time.Now().UnixNano())
+				}
+				if u.Notice != "" {
+					t.Logf("player %d: %q %v (play %d, %v)", i, u.Notice, u.Refusal, u.View.No, u.View.Phase)
+				}
+			})
 			// Wait for the moment, then the host is gone.
 			var killedAt int
 			for {
@@ -178,7 +163,7 @@ func TestElectionKillAt(t *testing.T) {
 			srv.Close()
 			tb.Close()
 			hn.h.Close()
-			wg.Wait()
+			ends := played()
 			t.Logf("killed in phase %s at play %d; game over %v later", when, killedAt, time.Since(killed).Round(time.Millisecond))
 			if ns := resumed.Load(); ns > 0 {
 				t.Logf("FIGURE failover: host killed to the next play under the new host: %v", time.Unix(0, ns).Sub(killed).Round(time.Millisecond))

@@ -20,16 +20,7 @@ func TestSeatSignsItsMoves(t *testing.T) {
 	hn, tb, _ := hostTableWith(t, Settings{Seats: 2}, stillMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var rs []*Remote
-	for range 2 {
-		pn := newLoopNode(t)
-		r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { r.Close() })
-		rs = append(rs, r)
-	}
+	rs := dialPlayers(t, ctx, hn, 2)
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}

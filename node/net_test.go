@@ -39,6 +39,15 @@ func newLoopNode(t testing.TB) loopNode {
 
 func info(n loopNode) peer.AddrInfo { return peer.AddrInfo{ID: n.h.ID(), Addrs: n.h.Addrs()} }
 
+// kitchen is the table the game-over-the-wire tests host: seats seats,
+// bots (if any) on the last of them, the standard rules with a second's
+// call window and a short reveal.
+func kitchen(seats int, bots ...string) Settings {
+	rules := engine.Standard()
+	rules.Window = time.Second
+	return Settings{Name: "Kitchen", Rules: rules, Seats: seats, Bots: bots, Timing: Timing{Reveal: 50 * time.Millisecond}}
+}
+
 // hostTable opens a table of seats with bots on the last ones and serves it.
 func hostTable(t testing.TB, set Settings) (loopNode, *Table, *Server) {
 	return hostTableWith(t, set, dumbMaker)
@@ -75,38 +84,20 @@ func hostTableWith(t testing.TB, set Settings, maker BotMaker) (loopNode, *Table
 func TestNetPlayersPlayAWholeGame(t *testing.T) {
 	for _, n := range []int{2, 4, 10} {
 		t.Run("", func(t *testing.T) {
-			rules := engine.Standard()
-			rules.Window = time.Second
-			hn, tb, _ := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: n, Bots: []string{"x"}, Timing: Timing{Reveal: 50 * time.Millisecond}})
+			set := kitchen(n, "x")
+			hn, tb, _ := hostTable(t, set)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			var remotes []*Remote
-			for i := 0; i < n-1; i++ {
-				pn := newLoopNode(t)
-				r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer r.Close()
+			remotes := dialPlayers(t, ctx, hn, n-1)
+			for i, r := range remotes {
 				if r.Seat() != i {
 					t.Fatalf("player %d got seat %d", i, r.Seat())
 				}
-				remotes = append(remotes, r)
 			}
 			if err := tb.Start(); err != nil {
 				t.Fatal(err)
 			}
-			var wg sync.WaitGroup
-			ends := make([]Update, len(remotes))
-			for i, r := range remotes {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					ends[i], _ = PlayBot(ctx, r, &dumbBot{seat: r.Seat()}, dumbFallback, "brisk", nil)
-				}()
-			}
-			wg.Wait()
-			for i, u := range ends {
+			for i, u := range playEach(ctx, remotes, dumbly(remotes), "brisk", nil)() {
 				if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
 					t.Fatalf("player %d: the game did not end for it (phase %v)", i, u.View.Phase)
 				}
@@ -114,7 +105,7 @@ func TestNetPlayersPlayAWholeGame(t *testing.T) {
 				for _, h := range u.View.Final.Hands {
 					total += len(h)
 				}
-				if want := 52 * rules.DecksFor(n); total != want {
+				if want := 52 * set.Rules.DecksFor(n); total != want {
 					t.Fatalf("player %d counts %d cards at the end, want %d", i, total, want)
 				}
 				if u.Table.Name != "Kitchen" || len(u.Table.Seats) != n {
@@ -134,16 +125,7 @@ func TestNetLateShoutRefused(t *testing.T) {
 	hn, tb, _ := hostTable(t, Settings{Rules: rules, Seats: 2})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	var rs []*Remote
-	for range 2 {
-		pn := newLoopNode(t)
-		r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		rs = append(rs, r)
-	}
+	rs := dialPlayers(t, ctx, hn, 2)
 	tb.Start()
 	// Wait for the deal, then the first player plays; the other lets it go,
 	// then shouts on it: too late.
@@ -194,12 +176,7 @@ func TestNetForgedAndReplayedRefused(t *testing.T) {
 	hn, tb, srv := hostTableWith(t, Settings{Seats: 2, Bots: []string{"b"}}, stillMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	pn := newLoopNode(t)
-	r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := dialPlayer(t, ctx, hn, "p")
 	tb.Start()
 	u := <-r.Updates()
 	_ = u
@@ -273,21 +250,68 @@ func TestNetJoinCode(t *testing.T) {
 	}
 }
 
-// seatPlayers dials n players into the table at hn, each on its own node
-// and able to host should it be elected (with maker's bots); they close
-// with the test.
-func seatPlayers(t *testing.T, ctx context.Context, hn loopNode, n int, maker BotMaker) []*Remote {
+// dialPlayer seats nick, on a node of its own, at the table at hn; it
+// leaves with the test.
+func dialPlayer(t testing.TB, ctx context.Context, hn loopNode, nick string) *Remote {
 	t.Helper()
-	var rs []*Remote
-	for range n {
-		pn := newLoopNode(t)
-		r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.UseBots(maker, dumbFallback)
-		t.Cleanup(func() { r.Close() })
-		rs = append(rs, r)
+	pn := newLoopNode(t)
+	r, err := Dial(ctx, pn.h, pn.key, info(hn), nick, "", false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// dialPlayers seats n players "p" at the table at hn, in order, each on its
+// own node; they leave with the test.
+func dialPlayers(t testing.TB, ctx context.Context, hn loopNode, n int) []*Remote {
+	t.Helper()
+	rs := make([]*Remote, n)
+	for i := range rs {
+		rs[i] = dialPlayer(t, ctx, hn, "p")
 	}
 	return rs
+}
+
+// seatPlayers is dialPlayers whose players can host should one be elected
+// (with maker's bots).
+func seatPlayers(t *testing.T, ctx context.Context, hn loopNode, n int, maker BotMaker) []*Remote {
+	t.Helper()
+	rs := dialPlayers(t, ctx, hn, n)
+	for _, r := range rs {
+		r.UseBots(maker, dumbFallback)
+	}
+	return rs
+}
+
+// playEach plays every session in ss to its game's end, each in a
+// goroutine of its own with the bot bot(i) at pace; show, if not nil, is
+// shown session i's every update. wait waits for all of them and is each
+// one's last update.
+func playEach[S Session](ctx context.Context, ss []S, bot func(i int) Player, pace string, show func(i int, u Update)) (wait func() []Update) {
+	var wg sync.WaitGroup
+	ends := make([]Update, len(ss))
+	for i, s := range ss {
+		p := bot(i)
+		var sh func(Update)
+		if show != nil {
+			sh = func(u Update) { show(i, u) }
+		}
+		wg.Go(func() { ends[i], _ = PlayBot(ctx, s, p, dumbFallback, pace, sh) })
+	}
+	return func() []Update {
+		wg.Wait()
+		return ends
+	}
+}
+
+// dumbly is a dumbBot for each of rs's seats, to playEach.
+func dumbly(rs []*Remote) func(int) Player {
+	return func(i int) Player { return &dumbBot{seat: rs[i].Seat()} }
+}
+
+// slowly is a slowBot for each of rs's seats, to playEach.
+func slowly(rs []*Remote) func(int) Player {
+	return func(i int) Player { return slowBot{&dumbBot{seat: rs[i].Seat()}} }
 }

@@ -219,6 +219,18 @@ func runNetnsDiscovery(tb testing.TB, rounds int) (found, dropped []time.Duratio
 		}
 	}
 
+	// acted reads events, noting the others, until the advertiser says
+	// kind, and is when it did.
+	acted := func(what, kind string) time.Time {
+		for {
+			e := next(what)
+			if e.kind == kind {
+				return e.at
+			}
+			note(e)
+		}
+	}
+
 	// wait reads events until both browsers pass test, returning when each
 	// did; sent is when the advertiser acted.
 	wait := func(what string, sent time.Time, test func([]nsTable) bool) map[int]time.Duration {
@@ -248,14 +260,7 @@ func runNetnsDiscovery(tb testing.TB, rounds int) (found, dropped []time.Duratio
 		time.Sleep(mrand.N(DefaultPoll))
 		id := fmt.Sprintf("t%d", r)
 		fmt.Fprintf(stdin, "adv %s\n", id)
-		var sent time.Time
-		for sent.IsZero() {
-			if e := next("advertiser"); e.kind == "adv" {
-				sent = e.at
-			} else {
-				note(e)
-			}
-		}
+		sent := acted("advertiser", "adv")
 		got := wait("table "+id, sent, func(ts []nsTable) bool {
 			for _, t := range ts {
 				if t.ID != id {
@@ -278,14 +283,7 @@ func runNetnsDiscovery(tb testing.TB, rounds int) (found, dropped []time.Duratio
 	}
 
 	fmt.Fprintf(stdin, "stop\n")
-	var stopped time.Time
-	for stopped.IsZero() {
-		if e := next("advertiser to stop"); e.kind == "stop" {
-			stopped = e.at
-		} else {
-			note(e)
-		}
-	}
+	stopped := acted("advertiser to stop", "stop")
 	for b, d := range wait("tables to be dropped", stopped, func(ts []nsTable) bool { return len(ts) == 0 }) {
 		if d > maxDrop {
 			tb.Errorf("browser %d dropped the stopped table after %v, want ≤ %v", b, d, maxDrop)

@@ -43,12 +43,9 @@ func honestSave(t testing.TB, preset string, seat int, seed uint64) SavedGame {
 
 func wantProblem(t *testing.T, problems []string, want string) {
 	t.Helper()
-	for _, p := range problems {
-		if strings.Contains(p, want) {
-			return
-		}
+	if !slices.ContainsFunc(problems, func(p string) bool { return strings.Contains(p, want) }) {
+		t.Fatalf("no %q among:\n%s", want, strings.Join(problems, "\n"))
 	}
-	t.Fatalf("no %q among:\n%s", want, strings.Join(problems, "\n"))
 }
 
 // A saved game survives the disk exactly and verifies, for every preset,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,31 +20,7 @@ func watchTable(t *testing.T, maker BotMaker) (loopNode, *Table, []*Remote, cont
 		Timing: Timing{Reveal: 20 * time.Millisecond}}, maker)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
-	var rs []*Remote
-	for range 2 {
-		pn := newLoopNode(t)
-		r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { r.Close() })
-		rs = append(rs, r)
-	}
-	return hn, tb, rs, ctx
-}
-
-// playAll plays each remote seat with a bot until its game ends.
-func playAll(ctx context.Context, rs []*Remote) ([]Update, *sync.WaitGroup) {
-	ends := make([]Update, len(rs))
-	var wg sync.WaitGroup
-	for i, r := range rs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ends[i], _ = PlayBot(ctx, r, &dumbBot{seat: r.Seat()}, dumbFallback, "fast", nil)
-		}()
-	}
-	return ends, &wg
+	return hn, tb, dialPlayers(t, ctx, hn, 2), ctx
 }
 
 // A spectator who comes in mid-game is sent the public record so far, and
@@ -58,7 +33,7 @@ func TestWatcherAuditsTheGame(t *testing.T) {
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
-	ends, wg := playAll(ctx, rs)
+	played := playEach(ctx, rs, dumbly(rs), "fast", nil)
 	for tb.Plays() < 2 && ctx.Err() == nil {
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -69,8 +44,7 @@ func TestWatcherAuditsTheGame(t *testing.T) {
 	}
 	defer w.Close()
 	end, _ := PlayBot(ctx, w, nil, nil, "fast", nil)
-	wg.Wait()
-	for i, u := range ends {
+	for i, u := range played() {
 		if u.Audit == nil || !u.Audit.Verified {
 			t.Fatalf("player %d: %+v", i, u.Audit)
 		}
@@ -162,7 +136,7 @@ func TestEndedEarlyRevealsAndAudits(t *testing.T) {
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
-	ends, wg := playAll(ctx, rs)
+	played := playEach(ctx, rs, dumbly(rs), "fast", nil)
 	// Until the table stands still at the bot's turn.
 	for ctx.Err() == nil {
 		var stands bool
@@ -182,7 +156,7 @@ func TestEndedEarlyRevealsAndAudits(t *testing.T) {
 	if err := tb.Control("end"); err != nil {
 		t.Fatal(err)
 	}
-	wg.Wait()
+	ends := played()
 	seen := map[string]Update{"player 1": ends[0], "player 2": ends[1]}
 	seen["remote watcher"], _ = PlayBot(ctx, w, nil, nil, "fast", nil)
 	seen["the host's watcher"], _ = PlayBot(ctx, local, nil, nil, "fast", nil)

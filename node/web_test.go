@@ -109,6 +109,17 @@ func dialPhone(ctx context.Context, t testing.TB, base string, key crypto.PrivKe
 	return p
 }
 
+// seatPhone is a phone with key, dialled to the web entry w of the table
+// at hn, seated as nick.
+func seatPhone(ctx context.Context, t testing.TB, w *Web, hn loopNode, key crypto.PrivKey, nick string) *phone {
+	t.Helper()
+	p := dialPhone(ctx, t, w.URL(), key, hn.key.GetPublic(), "")
+	if err := p.join(nick); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func (p *phone) seal(m protocol.Message) []byte {
 	p.mu.Lock()
 	tid, term := p.tid, p.term
@@ -304,10 +315,7 @@ func TestWebPhonePlaysAWholeGame(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
-	p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), "")
-	if err := p.join("Ada"); err != nil {
-		t.Fatal(err)
-	}
+	p := seatPhone(ctx, t, w, hn, newPhoneKey(t), "Ada")
 	if p.seat != 0 {
 		t.Fatalf("the phone got seat %d, want 0", p.seat)
 	}
@@ -481,10 +489,7 @@ func TestWebRogueEnvelopesRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	key := newPhoneKey(t)
-	p := dialPhone(ctx, t, w.URL(), key, hn.key.GetPublic(), "")
-	if err := p.join("Ada"); err != nil {
-		t.Fatal(err)
-	}
+	p := seatPhone(ctx, t, w, hn, key, "Ada")
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -662,10 +667,7 @@ func TestWebPhoneNeverCandidate(t *testing.T) {
 	hn, tb, _, w := webTable(t, Settings{Seats: 4, Bots: []string{"b"}}, stillMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), "")
-	if err := p.join("Ada"); err != nil {
-		t.Fatal(err)
-	}
+	p := seatPhone(ctx, t, w, hn, newPhoneKey(t), "Ada")
 	pn := newLoopNode(t)
 	r, err := dial(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, DefaultTiming(), func(r *Remote) { r.webAddr = "http://127.0.0.1:8085" })
 	if err != nil {
@@ -733,10 +735,7 @@ func TestWebPhoneFollowsTheNewHost(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
-	p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), "")
-	if err := p.join("Ada"); err != nil {
-		t.Fatal(err)
-	}
+	p := seatPhone(ctx, t, w, hn, newPhoneKey(t), "Ada")
 	pn := newLoopNode(t)
 	pw, err := ListenWeb(pn.key, netip.Addr{}, WebConfig{Addr: "127.0.0.1:0"})
 	if err != nil {

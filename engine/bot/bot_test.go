@@ -8,16 +8,10 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/enginetest"
 )
 
-func cards(t *testing.T, ss ...string) []engine.Card {
-	t.Helper()
-	cs, err := engine.ParseCards(ss)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cs
-}
+var cards = enginetest.Cards
 
 // table deals custom hands and hands each seat a bot that has seen the deal.
 func table(t *testing.T, r engine.Rules, hands [][]engine.Card, first int, names []string, seed uint64) (*engine.Game, []*Bot) {

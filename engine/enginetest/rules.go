@@ -1,6 +1,6 @@
 // Package enginetest holds what tests in several packages share about the
-// engine: random rules a table could send. It is imported only by tests;
-// the shipped binary never links it.
+// engine: random rules a table could send, cards read from their names. It
+// is imported only by tests; the shipped binary never links it.
 package enginetest
 
 import (
