@@ -219,9 +219,9 @@ func (p *page) join(args []js.Value) any {
 
 // nextTurn returns in a later turn of the page's event loop (a
 // setTimeout) than the one it is called in. A change handed to onChange
-// before it is drawn in this turn (drawLoop runs before the turn ends),
-// so the client's checks that wait for nextTurn come after the drawing,
-// and the browser may paint between the two.
+// before the call is drawn in this turn (drawLoop runs before the turn
+// ends), so the client's checks that wait for nextTurn come after the
+// drawing, and the browser may paint between the two.
 func nextTurn() {
 	done := make(chan struct{})
 	var f js.Func

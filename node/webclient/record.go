@@ -166,13 +166,19 @@ func (c *Client) apply(env *protocol.Envelope) (reply protocol.Message, chain fu
 			c.rec.got = append(c.rec.got, evs...)
 			c.tell(evs, now)
 		}
-		if !m.Backlog && len(m.Steps) > 0 {
+		if !m.Backlog {
 			// The steps' signatures (the host's on the chain, the seat's
 			// on its move: two ed25519 checks each) are the audit's
 			// evidence, and nothing drawn depends on them: what they find
-			// is flagged for the audit, now or after the page drew.
+			// is flagged for the audit, now or after the page drew. An
+			// update with none is taken now (its sender is still noted
+			// as its term's host).
 			tid, commit, sender, term := env.Table, c.lobby.Commit, env.Sender, env.Term
 			chain = func() { c.rec.journal.Take(tid, commit, sender, term, m.Steps, false) }
+			if len(m.Steps) == 0 {
+				chain()
+				chain = nil
+			}
 		}
 		if c.rec.shares == nil {
 			c.rec.shares = map[int]protocol.StepShare{}
