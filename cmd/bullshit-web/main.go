@@ -199,7 +199,7 @@ func (p *page) join(args []js.Value) any {
 		ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 		defer cancel()
 		cl, err := webclient.Join(ctx, webclient.Config{Key: p.key, Nick: nick, Code: code, Watch: watch, Addr: addr,
-			OnChange: p.onChange, Store: session{}, DeferSave: true})
+			OnChange: p.onChange, Store: session{}, DeferSave: true, CheckLater: nextTurn})
 		if err != nil {
 			p.call("onError", err.Error())
 			return
@@ -215,6 +215,23 @@ func (p *page) join(args []js.Value) any {
 		p.onChange()
 	}()
 	return nil
+}
+
+// nextTurn returns in a later turn of the page's event loop (a
+// setTimeout) than the one it is called in. A change handed to onChange
+// before the call is drawn in this turn (drawLoop runs before the turn
+// ends), so the client's checks that wait for nextTurn come after the
+// drawing, and the browser may paint between the two.
+func nextTurn() {
+	done := make(chan struct{})
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		f.Release()
+		close(done)
+		return nil
+	})
+	js.Global().Call("setTimeout", f)
+	<-done
 }
 
 // withClient is f as a page function, given the client at the table;

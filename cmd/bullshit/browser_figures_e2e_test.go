@@ -30,6 +30,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -66,6 +67,158 @@ func (b *browser) noCache(ctx context.Context) error {
 		_, err := cdp.Call(ctx, t, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true})
 		return err
 	}))
+}
+
+// wireJS stamps, in every document the browser opens, each message the
+// page's WebSocket sends (as the page hands it over, "out", and as the
+// browser's send returns, "sent") and each it receives ("in", as its
+// event is dispatched), and each state the page is handed ("state", and
+// "drawn" as the page's script returns), on the page's clock
+// (window.bullshitWire: {ev, t, n bytes}), so that a call's time splits
+// into callPart's parts. The page itself is not changed: the browser's
+// WebSocket is wrapped before the page's scripts run (the stamp listener
+// is the first on each socket), and so is bullshit.onState as the page
+// sets it.
+const wireJS = `(() => {
+  const W = window.WebSocket;
+  window.bullshitWire = [];
+  const log = (ev, n) => window.bullshitWire.push({ev, t: performance.now(), n});
+  function Stamped(url, protocols) {
+    const ws = protocols === undefined ? new W(url) : new W(url, protocols);
+    ws.addEventListener("message", (e) => log("in", e.data.byteLength || e.data.length || 0));
+    const send = ws.send.bind(ws);
+    ws.send = (d) => { log("out", d.byteLength || d.length || 0); send(d); log("sent", 0); };
+    return ws;
+  }
+  Stamped.prototype = W.prototype;
+  for (const k of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Stamped[k] = W[k];
+  window.WebSocket = Stamped;
+  let api;
+  Object.defineProperty(window, "bullshit", { configurable: true, get: () => api, set: (v) => {
+    api = v;
+    let f;
+    Object.defineProperty(v, "onState", { configurable: true, get: () => f && ((json) => {
+      log("state", json.length);
+      try { return f(json); } finally { log("drawn", 0); }
+    }), set: (g) => { f = g; } });
+  } });
+})()`
+
+// stampWire installs wireJS in b for the documents it opens from now on.
+func (b *browser) stampWire(ctx context.Context) error {
+	return chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: wireJS})
+		return err
+	}))
+}
+
+// wireStamp is one of wireJS's stamps.
+type wireStamp struct {
+	Ev string
+	T  float64
+	N  int
+}
+
+func (b *browser) wire(ctx context.Context) ([]wireStamp, error) {
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.bullshitWire || [])`))
+	if err != nil {
+		return nil, err
+	}
+	var ws []wireStamp
+	return ws, json.Unmarshal([]byte(s), &ws)
+}
+
+// callPart names the parts of a browser call, in order (callParts).
+var callPart = []string{
+	"tap → its move handed to the socket (signed, sealed)",
+	"→ the browser's send returned",
+	"→ the first message back (the browser's processes, the network, the host)",
+	"→ the last message before the verdict (others the page took first)",
+	"→ that state handed to the page (the Go player: opened, checked, applied)",
+	"→ the verdict drawn (the page's script)",
+}
+
+// callParts splits each call that got its verdict into callPart's parts,
+// from wireJS's stamps, and counts the messages that came between the move
+// and the verdict.
+func callParts(ts []pageTime, ws []wireStamp) (parts [6][]time.Duration, msgs []int) {
+	ms := func(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }
+	tap := -1.0
+	for _, p := range ts {
+		switch p.Ev {
+		case "call":
+			tap = p.T
+		case "lost":
+			tap = -1
+		case "verdict":
+			if tap < 0 {
+				continue
+			}
+			out, sent, firstIn, lastIn, state, n := -1.0, -1.0, -1.0, -1.0, -1.0, 0
+			for _, w := range ws {
+				if w.T < tap || w.T > p.T {
+					continue
+				}
+				switch {
+				case w.Ev == "out" && out < 0:
+					out = w.T
+				case w.Ev == "sent" && out >= 0 && sent < 0:
+					sent = w.T
+				case w.Ev == "in" && sent >= 0:
+					if firstIn < 0 {
+						firstIn = w.T
+					}
+					lastIn, state = w.T, -1
+					n++
+				case w.Ev == "state" && lastIn >= 0 && state < 0:
+					state = w.T
+				}
+			}
+			if state >= 0 {
+				for i, d := range []float64{out - tap, sent - out, firstIn - sent, lastIn - firstIn, state - lastIn, p.T - state} {
+					parts[i] = append(parts[i], ms(d))
+				}
+				msgs = append(msgs, n)
+			}
+			tap = -1
+		}
+	}
+	return
+}
+
+// hostSplit splits each browser call at the host: tap → the host printed
+// the call (its settled event on the host's output, as the test read it),
+// and that → the first message back on the page. origin is the page's
+// performance.timeOrigin and printed maps a play to when the host printed
+// a call on it, both in ms since the epoch (one machine, one clock).
+func hostSplit(ts []pageTime, ws []wireStamp, origin float64, printed map[int]float64) (toHost, fromHost []time.Duration) {
+	ms := func(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }
+	for i, p := range ts {
+		if p.Ev != "call" || i+1 >= len(ts) || ts[i+1].Ev != "verdict" {
+			continue
+		}
+		at, ok := printed[p.Play]
+		if !ok {
+			continue
+		}
+		sent, in := -1.0, -1.0
+		for _, w := range ws {
+			if w.T < p.T || w.T > ts[i+1].T {
+				continue
+			}
+			if w.Ev == "sent" && sent < 0 {
+				sent = w.T
+			} else if w.Ev == "in" && sent >= 0 && in < 0 {
+				in = w.T
+			}
+		}
+		if in < 0 {
+			continue
+		}
+		toHost = append(toHost, ms(at-(origin+p.T)))
+		fromHost = append(fromHost, ms(origin+in-at))
+	}
+	return toHost, fromHost
 }
 
 // sent is what the page and its files cost on the wire, from the page's
@@ -383,6 +536,9 @@ func TestE2EBrowserFigures(t *testing.T) {
 	phones := []*browser{l.startBrowser(1, "loopback", 360, 740), l.startBrowser(2, "phone", 360, 740)}
 	where := []string{"loopback (browser in the host's namespace)", "between namespaces"}
 	for i, b := range phones {
+		if err := b.stampWire(b.ctx); err != nil {
+			t.Fatalf("%s: stamp the WebSocket: %v", b.name, err)
+		}
 		fv, again, by := b.pageLoads(url, []string{"Lou", "Nia"}[i], loads)
 		t.Logf("FIGURE page opened → table on screen, %s: first visit %s (tap excluded); loaded again with no cache: %s",
 			where[i], fmtMS(fv), medianWorst(again))
@@ -417,6 +573,15 @@ func TestE2EBrowserFigures(t *testing.T) {
 	cpuA, rssA, hwmA := hu.game()
 	playsA := sgs[0].res.Plays
 	var browserCalls []time.Duration
+	var parts [6][]time.Duration
+	var msgs []int
+	var toHost, fromHost []time.Duration
+	printed := map[int]float64{}
+	for _, l := range host.snapshot() {
+		if l.typ() == "call" {
+			printed[l.num("no")] = float64(l.at.UnixNano()) / 1e6
+		}
+	}
 	for i, b := range phones {
 		ts, err := b.times(b.ctx)
 		if err != nil {
@@ -425,7 +590,29 @@ func TestE2EBrowserFigures(t *testing.T) {
 		ds, lost := verdicts(ts)
 		t.Logf("FIGURE shout → verdict, browser %s: %s; %d calls beaten by another's", where[i], p50p99(ds), lost)
 		browserCalls = append(browserCalls, ds...)
+		ws, err := b.wire(b.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, n := callParts(ts, ws)
+		for k := range parts {
+			parts[k] = append(parts[k], ps[k]...)
+		}
+		msgs = append(msgs, n...)
+		origin, err := chromedp.Run(b.ctx, chromedp.Evaluate[float64](`performance.timeOrigin`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		th, fh := hostSplit(ts, ws, origin, printed)
+		toHost, fromHost = append(toHost, th...), append(fromHost, fh...)
 	}
+	t.Logf("FIGURE a browser call at the host: tap → the host printed the call %s; → the first message back on the page %s",
+		msList(toHost), msList(fromHost))
+	for k, name := range callPart {
+		t.Logf("FIGURE a browser call, part %d, %s: p50 %s, p90 %s, p99 %s; every call in ms %s", k+1, name,
+			fmtMS(percentile(parts[k], 0.5)), fmtMS(percentile(parts[k], 0.9)), fmtMS(percentile(parts[k], 0.99)), msList(parts[k]))
+	}
+	t.Logf("FIGURE a browser call, messages between its move and its verdict: %v", msgs)
 	termCalls := calls(t, filepath.Join(dir, "latency"))
 	t.Logf("FIGURE shout → verdict, terminal player (same game): %s", p50p99(termCalls))
 	t.Logf("FIGURE shout → verdict, both browsers: %s; browser p99 / terminal p99 = %s (goal ≤ 2)", p50p99(browserCalls),

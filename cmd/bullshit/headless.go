@@ -594,7 +594,9 @@ func runJoin(args []string) error {
 		defer f.Close()
 		lat = &latencyLog{w: f, seat: r.Seat()}
 		sess = latencySession{r, lat}
-		show = func(u node.Update) { lat.answered(u); out.update(u) }
+		// Noted once the update is shown, as a page notes its verdict
+		// once drawn: both clocks stop at the screen.
+		show = func(u node.Update) { out.update(u); lat.answered(u) }
 	}
 	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, c.pace, show)
 	out.result(last, r.Seat(), stop.signal())

@@ -60,6 +60,15 @@ type Config struct {
 	// and the screen. The toss's answer is written before it is sent,
 	// deferred or not.
 	DeferSave bool
+	// CheckLater, if set, is called between handing a change to the page
+	// (OnChange) and checking the signatures on the journal steps the
+	// update brought (the host's on the chain and the seat's on its move,
+	// two ed25519 checks a step: about 1 ms in a browser), and returns
+	// when they may run. The page returns in a later turn of its event
+	// loop, after it drew the change, so the checks are not between the
+	// host's message and the screen. They run before the next message is
+	// applied, and what they find is flagged for the audit as before.
+	CheckLater func()
 }
 
 // ErrOldHost is a private table whose host proves join codes the 1.1
@@ -380,7 +389,7 @@ func (c *Client) play(l *link) {
 			l.close()
 			return
 		}
-		reply := c.take(env)
+		reply, chain := c.apply(env)
 		if !c.cfg.DeferSave {
 			c.Save()
 		}
@@ -388,6 +397,14 @@ func (c *Client) play(l *link) {
 			c.sendOn(l, env.Table, env.Term, reply)
 		}
 		c.changed()
+		if chain != nil {
+			if f := c.cfg.CheckLater; f != nil {
+				f()
+			}
+			c.mu.Lock()
+			chain()
+			c.mu.Unlock()
+		}
 	}
 }
 

@@ -62,6 +62,12 @@ type fakeHost struct {
 	// shown, when set, is what the host shows the phone live instead of
 	// the events it records as sent: a lie told once, and denied later.
 	shown func([]engine.Event) []engine.Event
+	// chain signs each step sent, as a host of protocol 1.5 on does; the
+	// step numbered forge (from 0) goes with a forged signature. head is
+	// the chain's hash so far.
+	chain bool
+	forge int
+	head  [32]byte
 }
 
 type hostConn struct {
@@ -324,6 +330,17 @@ func (h *fakeHost) changed(evs []engine.Event, step bool) {
 			st.Hidden = len(st.Cards)
 			st.Cards = nil
 			u.Shares = []protocol.StepShare{{Step: i, X: 1, Y: []byte{byte(i)}, K: 2}}
+		}
+		if h.chain {
+			if i == 0 {
+				h.head = h.lobby().Commit
+			}
+			st.Term = h.term
+			h.head = gamewire.ChainNext(h.head, st)
+			st.Sig = gamewire.SignStep(h.key, h.tid, h.term, i, h.head)
+			if i == h.forge {
+				st.Sig[0] ^= 1
+			}
 		}
 		u.Steps = []protocol.Step{st}
 	}

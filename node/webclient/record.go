@@ -92,18 +92,33 @@ type auditResult struct {
 }
 
 // take applies one message from the host, and returns our answer to it if
-// it takes one (the deal's toss). Called by run's goroutine.
+// it takes one (the deal's toss).
 func (c *Client) take(env *protocol.Envelope) protocol.Message {
+	reply, chain := c.apply(env)
+	if chain != nil {
+		c.mu.Lock()
+		chain()
+		c.mu.Unlock()
+	}
+	return reply
+}
+
+// apply applies one message from the host but for the check of an
+// update's new journal steps, which it returns, to be called with mu held
+// before the next message is applied (nil when there is none); and our
+// answer, if the message takes one (the deal's toss). Called by run's
+// goroutine.
+func (c *Client) apply(env *protocol.Envelope) (reply protocol.Message, chain func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := time.Now()
 	switch m := env.Msg.(type) {
 	case protocol.Toss:
-		reply := c.answerToss(m)
+		reply = c.answerToss(m)
 		// Written before the answer goes, deferred or not: a reload must
 		// find the nonce it commits to.
 		c.save()
-		return reply
+		return reply, nil
 	case protocol.Lobby:
 		c.lobby = m
 		if len(m.Commits) > 0 && m.Commit != c.watched.round {
@@ -152,7 +167,18 @@ func (c *Client) take(env *protocol.Envelope) protocol.Message {
 			c.tell(evs, now)
 		}
 		if !m.Backlog {
-			c.rec.journal.Take(env.Table, c.lobby.Commit, env.Sender, env.Term, m.Steps, false)
+			// The steps' signatures (the host's on the chain, the seat's
+			// on its move: two ed25519 checks each) are the audit's
+			// evidence, and nothing drawn depends on them: what they find
+			// is flagged for the audit, now or after the page drew. An
+			// update with none is taken now (its sender is still noted
+			// as its term's host).
+			tid, commit, sender, term := env.Table, c.lobby.Commit, env.Sender, env.Term
+			chain = func() { c.rec.journal.Take(tid, commit, sender, term, m.Steps, false) }
+			if len(m.Steps) == 0 {
+				chain()
+				chain = nil
+			}
 		}
 		if c.rec.shares == nil {
 			c.rec.shares = map[int]protocol.StepShare{}
@@ -170,7 +196,7 @@ func (c *Client) take(env *protocol.Envelope) protocol.Message {
 		c.refusal = protocol.Clean(m.Message, protocol.MaxText)
 		c.addNews(c.refusal)
 	}
-	return nil
+	return nil, chain
 }
 
 // evOf is an event from the host as our record keeps it: the wire leaves
