@@ -627,70 +627,80 @@ func webFlood(_ context.Context, e *env) (flood, error) {
 			clients = append(clients, c)
 		}
 	}
-	garbage := []byte{0x92, 0xff, 0x00}
 	return func(ctx context.Context) *tally {
 		return strangers(ctx, len(clients), 20*time.Millisecond, func(ctx context.Context, i int, s *safe) {
 			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			defer cancel()
 			ws, resp, err := websocket.Dial(cctx, u, &websocket.DialOptions{HTTPClient: clients[i]})
 			if err != nil {
-				if ctx.Err() != nil {
-					return
+				if ctx.Err() == nil {
+					s.add(func(t *tally) { doorAnswer(t, resp, err) })
 				}
-				text := ""
-				if resp != nil && resp.Body != nil {
-					b, _ := io.ReadAll(resp.Body)
-					text = strings.TrimSpace(string(b))
-				}
-				s.add(func(t *tally) {
-					t.sent++
-					switch {
-					case resp != nil && resp.StatusCode == http.StatusTooManyRequests && slices.Contains(doorTexts, text):
-						t.refused++
-						t.note("refused at the door: " + text)
-					case resp != nil:
-						t.misread(fmt.Sprintf("%d %s", resp.StatusCode, text))
-					case closedUnread(err):
-						t.refused++
-						t.note("closed as accepted: too many connections from the address")
-					default:
-						t.note("not opened: " + short(err))
-					}
-				})
 				return
 			}
 			defer ws.CloseNow()
-			_, key, _ := ed25519.GenerateKey(rand.Reader)
-			conn, err := webwire.Dial(cctx, coderws.New(ws), key, nil)
-			if err != nil {
-				if ctx.Err() == nil {
-					s.add(func(t *tally) { t.sent++; t.note("handshake failed: " + short(err)) })
-				}
-				return
-			}
-			defer conn.Reset()
-			conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-			w := bufio.NewWriter(conn)
-			var n [binary.MaxVarintLen64]byte
-			w.Write(n[:binary.PutUvarint(n[:], uint64(len(garbage)))])
-			w.Write(garbage)
-			werr := w.Flush()
-			m, rerr := readRefusal(bufio.NewReader(conn))
-			if ctx.Err() != nil && rerr != nil {
-				return
-			}
-			s.add(func(t *tally) {
-				t.sent++
-				switch {
-				case werr == nil && rerr == nil && rogue.RefusedRightly("garbage", m):
-					t.refused++
-					t.note("refused after the handshake: not an envelope")
-				case rerr == nil:
-					t.misread(m.Code + ": " + m.Message)
-				default:
-					t.note("no answer: " + short(rerr))
-				}
-			})
+			webGarbage(ctx, cctx, ws, s)
 		})
 	}, nil
+}
+
+// doorAnswer counts a /ws dial the web door didn't let through: answered
+// 429 for the address (as it should), closed as accepted, or not opened.
+func doorAnswer(t *tally, resp *http.Response, err error) {
+	text := ""
+	if resp != nil && resp.Body != nil {
+		b, _ := io.ReadAll(resp.Body)
+		text = strings.TrimSpace(string(b))
+	}
+	t.sent++
+	switch {
+	case resp != nil && resp.StatusCode == http.StatusTooManyRequests && slices.Contains(doorTexts, text):
+		t.refused++
+		t.note("refused at the door: " + text)
+	case resp != nil:
+		t.misread(fmt.Sprintf("%d %s", resp.StatusCode, text))
+	case closedUnread(err):
+		t.refused++
+		t.note("closed as accepted: too many connections from the address")
+	default:
+		t.note("not opened: " + short(err))
+	}
+}
+
+// webGarbage is a stranger through the door: the webwire handshake with a
+// fresh key, then a frame that isn't an envelope, which must be refused
+// for it. ctx is the flood's, cctx this attempt's.
+func webGarbage(ctx, cctx context.Context, ws *websocket.Conn, s *safe) {
+	_, key, _ := ed25519.GenerateKey(rand.Reader)
+	conn, err := webwire.Dial(cctx, coderws.New(ws), key, nil)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.add(func(t *tally) { t.sent++; t.note("handshake failed: " + short(err)) })
+		}
+		return
+	}
+	defer conn.Reset()
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	garbage := []byte{0x92, 0xff, 0x00}
+	w := bufio.NewWriter(conn)
+	var n [binary.MaxVarintLen64]byte
+	w.Write(n[:binary.PutUvarint(n[:], uint64(len(garbage)))])
+	w.Write(garbage)
+	werr := w.Flush()
+	m, rerr := readRefusal(bufio.NewReader(conn))
+	if ctx.Err() != nil && rerr != nil {
+		return
+	}
+	s.add(func(t *tally) {
+		t.sent++
+		switch {
+		case werr == nil && rerr == nil && rogue.RefusedRightly("garbage", m):
+			t.refused++
+			t.note("refused after the handshake: not an envelope")
+		case rerr == nil:
+			t.misread(m.Code + ": " + m.Message)
+		default:
+			t.note("no answer: " + short(rerr))
+		}
+	})
 }
