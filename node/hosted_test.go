@@ -254,3 +254,68 @@ func TestNextDealCoversAnAwayPlayer(t *testing.T) {
 		}
 	})
 }
+
+// A player whose link was down when the game ended is sent the reveal when
+// they are back, and audits the game as the others did; nobody else is
+// sent it again. (A player back only after the end once had no reveal and
+// no audit.)
+func TestBackAfterTheEndAudits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tb, err := NewTable(Settings{Name: "T", Seats: 3, Bots: []string{"medium", "hard"}, Pace: "fast"}, "host", realMaker, bot.Fallback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Close()
+		_, ben, err := tb.Sit("b", "Ben")
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := tb.Watch()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.Start(); err != nil {
+			t.Fatal(err)
+		}
+		ben.Close() // his link drops; a bot covers after the grace
+		stall := time.After(24 * time.Hour)
+		for over := false; !over; {
+			select {
+			case u := <-spec.Updates():
+				over = u.Reveal != nil
+			case <-stall:
+				t.Fatal("the game stalled with Ben away")
+			}
+		}
+		_, back, err := tb.Sit("b", "Ben")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var audit *AuditResult
+		backlog := false
+		for audit == nil {
+			select {
+			case u := <-back.Updates():
+				backlog = backlog || u.Backlog
+				if u.Reveal != nil {
+					if !backlog {
+						t.Fatal("the reveal came before the backlog it is audited against")
+					}
+					audit = u.Audit
+				}
+			case <-time.After(time.Minute):
+				t.Fatal("Ben, back after the end, was sent no reveal")
+			}
+		}
+		if audit == nil || !audit.Verified || len(audit.Problems) > 0 {
+			t.Fatalf("Ben's audit on his return: %+v", audit)
+		}
+		select {
+		case u := <-spec.Updates():
+			if u.Reveal != nil {
+				t.Fatal("the spectator was sent the reveal again when Ben came back")
+			}
+		case <-time.After(time.Second):
+		}
+	})
+}

@@ -941,8 +941,7 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 	now := t.now()
 	var reveal *Reveal
 	if t.phase == PhaseOver && t.game != nil && (len(events) > 0 || t.reveal) {
-		reveal = &Reveal{Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: t.seed}, Salt: t.salt,
-			Nonces: mixed(t.nonces), Steps: append([]engine.Step(nil), t.log...)}
+		reveal = t.revealed()
 	}
 	t.reveal = false
 	for i := range events {
@@ -1002,8 +1001,15 @@ func (t *Table) audit(seat int, r *Reveal) *AuditResult {
 	return auditOf(g)
 }
 
+// revealed is the deal's reveal, once the game is over.
+func (t *Table) revealed() *Reveal {
+	return &Reveal{Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: t.seed}, Salt: t.salt,
+		Nonces: mixed(t.nonces), Steps: append([]engine.Step(nil), t.log...)}
+}
+
 // backlog sends a returning seat every event it was sent before, for its
-// audit.
+// audit; one back after the game ended is sent the reveal with it, and
+// audits the game as the others did.
 func (t *Table) backlog(seat int) {
 	s := t.seats[seat]
 	if s.box == nil || t.sent == nil {
@@ -1018,6 +1024,10 @@ func (t *Table) backlog(seat int) {
 		u.View = t.game.View(seat)
 	}
 	s.box.put(u)
+	if t.phase == PhaseOver && t.game != nil {
+		r := t.revealed()
+		s.box.put(Update{Table: t.state(seat), View: u.View, At: u.At, Reveal: r, Audit: t.audit(seat, r)})
+	}
 }
 
 // sendSpec sends a spectator the public part of events, and at the end the
