@@ -22,7 +22,9 @@ import (
 // them, it rebuilds the game from the shares, and the game plays on to a
 // verified end with every card there.
 func TestElectionHostVanishes(t *testing.T) {
-	hn, tb, srv := hostTable(t, kitchen(4, "x"))
+	set := kitchen(4, "x")
+	set.Grace, set.Pace = 45*time.Second, "relaxed" // the new host keeps both (1.7)
+	hn, tb, srv := hostTable(t, set)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	remotes := seatPlayers(t, ctx, hn, 3, dumbMaker)
@@ -58,6 +60,25 @@ func TestElectionHostVanishes(t *testing.T) {
 	}
 	if hosted != len(remotes) {
 		t.Fatalf("%d of %d players heard of a new host", hosted, len(remotes))
+	}
+	newHosts := 0
+	for _, r := range remotes {
+		var got *Settings
+		r.do(func() {
+			if r.server != nil {
+				got = &r.server.tbl().set
+			}
+		})
+		if got == nil {
+			continue
+		}
+		newHosts++
+		if got.Grace != set.Grace || got.Pace != set.Pace {
+			t.Fatalf("the new host's table has grace %v and pace %q, the old one's %v and %q", got.Grace, got.Pace, set.Grace, set.Pace)
+		}
+	}
+	if newHosts != 1 {
+		t.Fatalf("%d players host the table after the failover, want 1", newHosts)
 	}
 	for i, u := range ends {
 		if u.View.Phase != engine.PhaseOver || u.View.Final == nil {

@@ -286,7 +286,7 @@ func restore(hr heir, ts TableState, cfg engine.Config, salt [SaltSize]byte, com
 	if ts.Reveal > 0 {
 		tm.Reveal = ts.Reveal
 	}
-	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Timing: tm, TurnClock: ts.TurnClock,
+	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Timing: tm, TurnClock: ts.TurnClock, Grace: ts.Grace, Pace: ts.Pace,
 		Code: hr.code}
 	notice := fmt.Sprintf("Host left; %s is now hosting.", hr.nick)
 	// The old host's own seat, if it had one, is a bot's from now on, in

@@ -99,6 +99,8 @@ type TableState struct {
 	Phase     TablePhase
 	Reveal    time.Duration
 	TurnClock time.Duration // 0: off
+	Grace     time.Duration // how long a person may be away before a bot covers; 0: the default
+	Pace      string        // the bots' think times ("brisk", "relaxed"); "": the default
 	Addr      string        // an address to join by hand, for the lobby and waiting room
 	Web       string        // where phones open this table (http://192.168.1.20:8080), "" if nowhere
 	Commit    [32]byte      // the host's commitment to the deal's seed, published before the deal

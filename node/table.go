@@ -903,6 +903,7 @@ func (t *Table) stopTimers() {
 func (t *Table) state(you int) TableState {
 	ts := TableState{ID: t.ID, Name: t.set.Name, Preset: t.set.Rules.Preset, Rules: t.set.Rules, You: you,
 		Host: t.host, Words: hostWords(t.hostPeer), Phase: t.phase, Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit,
+		Grace: t.set.Grace, Pace: t.set.Pace,
 		Evening: t.evening.Clone(), Web: t.webURL, Nonces: mixed(t.nonces),
 		Commits: append([][32]byte(nil), t.commits...)}
 	if t.commits == nil {

@@ -94,7 +94,8 @@ func wireLobby(t *TableState) protocol.Lobby {
 	// rules holds "window" too, in seconds, for 1.1 peers; 1.2 reads
 	// CallWindow.
 	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
-		Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second), CallWindow: t.Rules.Window.Milliseconds()},
+		Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second), CallWindow: t.Rules.Window.Milliseconds(),
+		Grace: t.Grace.Milliseconds(), BotPace: t.Pace},
 		Started: t.Phase != PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening),
 		Nonces: t.Nonces, Commits: t.Commits}
 	for i, s := range t.Seats {
@@ -132,6 +133,25 @@ func wireAudit(r *Reveal) []protocol.Audit {
 
 func engSteps(ws []protocol.Step) []engine.Step { return gamewire.EngSteps(ws) }
 
+// graceOK is a host's grace in ms as a duration, within a day; 0 (the
+// default) for anything else.
+func graceOK(ms int64) time.Duration {
+	if ms <= 0 || ms > int64(24*time.Hour/time.Millisecond) {
+		return 0
+	}
+	return fromMS(ms)
+}
+
+// paceOK is a host's bot pace if it is one the table knows, else "" (the
+// default).
+func paceOK(p string) string {
+	switch p {
+	case "brisk", "relaxed", "fast":
+		return p
+	}
+	return ""
+}
+
 func engLobby(l *protocol.Lobby) TableState {
 	rules := gamewire.Rules(l.Settings)
 	// The host's strings are shown as they are cleaned: a host (or whoever
@@ -139,6 +159,7 @@ func engLobby(l *protocol.Lobby) TableState {
 	t := TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,
 		You: l.You, Host: protocol.Clean(l.Host, protocol.MaxNick),
 		Phase: TablePhase(l.Phase), Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
+		Grace: graceOK(l.Settings.Grace), Pace: paceOK(l.Settings.BotPace),
 		Commit: l.Commit, Evening: engEvening(l.Evening), Nonces: l.Nonces, Commits: l.Commits}
 	if len(t.Nonces) == 0 {
 		t.Nonces = nil

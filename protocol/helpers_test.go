@@ -44,7 +44,7 @@ func samples() []sample {
 		Reveal:     1500,
 		Clock:      30,
 		Private:    true,
-		CallWindow: 6000,
+		CallWindow: 6000, Grace: 45000, BotPace: "relaxed",
 	}
 	players := []Player{
 		{Seat: 0, Nick: "alice", Peer: aliceID},

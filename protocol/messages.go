@@ -154,6 +154,12 @@ type Settings struct {
 	// receiver reads it from. A 1.1 host left it out (0): its window is
 	// Rules["window"], in seconds, which 1.2 hosts still send for 1.1 peers.
 	CallWindow int64 `protocol:"optional"`
+	// Grace is how long, in milliseconds, a person may be away before a
+	// bot covers their seat, and BotPace the bots' think times ("brisk",
+	// "relaxed") (1.7): a host elected later keeps both. Zero and "" from
+	// an older host: the defaults.
+	Grace   int64  `protocol:"optional"`
+	BotPace string `protocol:"optional"`
 }
 
 // Lobby is the table before (and while) a game: the host sends it to

@@ -12,8 +12,9 @@ type Version uint16
 // coin toss: Toss, NonceCommit, NonceReveal and Lobby.Nonces; 1.5
 // Lobby.Commits, so that spectators audit the toss too, and the journal's
 // signed chain: Step.Term, Step.Seal and Step.Sig; 1.6 a seat's signature of its own
-// move: the moves' Sig and Step.Mark).
-const Current Version = 1<<8 | 6
+// move: the moves' Sig and Step.Mark; 1.7 Settings.Grace and
+// Settings.BotPace, so that a host elected later keeps the table's).
+const Current Version = 1<<8 | 7
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }
