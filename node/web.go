@@ -74,6 +74,13 @@ var (
 	// opens a few for the page and one for /ws; its player's rogue tests
 	// (cmd/bullshit webrogue) some forty in a few seconds, each answered.
 	WebDialsPerAddr = rate.Limit{RPS: 5, Burst: 60}
+	// WebFilesPerAddr is how fast one address may ask for the page's
+	// files over any connections, and WebPlayerPerAddr for the player
+	// itself (/app.wasm, 1.5 MB): a visit asks for five files and the
+	// player once. Past it a request is answered 429, so a keep-alive
+	// connection can't pull the player over and over.
+	WebFilesPerAddr  = rate.Limit{RPS: 5, Burst: 100}
+	WebPlayerPerAddr = rate.Limit{RPS: 0.2, Burst: 20}
 )
 
 // Web is a node's web entry.
@@ -86,6 +93,8 @@ type Web struct {
 	srv    *http.Server
 	url    string
 	opens  *rate.Limiter // how often an address may open /ws
+	files  *rate.Limiter // how often an address may ask for a file of the page
+	player *rate.Limiter // … and for the player (app.wasm)
 
 	mu     sync.Mutex
 	host   *Server // the table this node hosts; nil when none
@@ -122,7 +131,8 @@ func ListenWeb(key crypto.PrivKey, lan netip.Addr, cfg WebConfig) (*Web, error) 
 		return nil, err
 	}
 	w := &Web{id: id, key: ed25519.PrivateKey(raw), signer: signer, assets: cfg.Assets, ln: ln,
-		opens: webLimiter(unlimited), open: map[netip.Addr]int{}}
+		opens: webLimiter(unlimited), open: map[netip.Addr]int{},
+		files: addrLimiter(WebFilesPerAddr, unlimited), player: addrLimiter(WebPlayerPerAddr, unlimited)}
 	w.url = "http://" + ln.Addr().String()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", w.serveWS)
@@ -279,8 +289,13 @@ func (w *Web) refuse(rw http.ResponseWriter, code int, why string) {
 }
 
 func (w *Web) serveAsset(rw http.ResponseWriter, r *http.Request) {
-	if _, ok := webSource(r); !ok {
+	src, ok := webSource(r)
+	if !ok {
 		w.refuse(rw, http.StatusForbidden, "This game answers its local network only.")
+		return
+	}
+	if !w.files.Allow(src) || (r.URL.Path == "/app.wasm" && !w.player.Allow(src)) {
+		w.refuse(rw, http.StatusTooManyRequests, "Too many requests from your address: wait a moment.")
 		return
 	}
 	if w.assets == nil {

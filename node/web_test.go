@@ -840,3 +840,53 @@ func TestWebDialFloodClosedAtAccept(t *testing.T) {
 		}
 	}
 }
+
+// The page's files are rate-limited per address over any connections, the
+// player (1.5 MB) more tightly: one address can't pull it over and over on
+// a keep-alive connection. Another address, and this machine's loopback,
+// are not held back by it.
+func TestWebFilesLimitedPerAddress(t *testing.T) {
+	savedFiles, savedPlayer := WebFilesPerAddr, WebPlayerPerAddr
+	// Bursts and next to no more, so that nothing here depends on time.
+	WebFilesPerAddr = rate.Limit{RPS: 1.0 / 86400, Burst: 8}
+	WebPlayerPerAddr = rate.Limit{RPS: 1.0 / 86400, Burst: 3}
+	defer func() { WebFilesPerAddr, WebPlayerPerAddr = savedFiles, savedPlayer }()
+	_, _, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, stillMaker)
+	from := func(addr string) *http.Client {
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(addr)}, Timeout: 5 * time.Second}
+		return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}, Timeout: 10 * time.Second}
+	}
+	get := func(c *http.Client, path string) int {
+		t.Helper()
+		resp, err := c.Get(w.URL() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	c := from("127.0.0.31") // one keep-alive connection
+	var codes []int
+	for range 5 {
+		codes = append(codes, get(c, "/app.wasm"))
+	}
+	if want := []int{200, 200, 200, 429, 429}; !slices.Equal(codes, want) {
+		t.Fatalf("the player asked for 5 times from one address: %v, want %v", codes, want)
+	}
+	for i := range 5 {
+		codes[i] = get(c, "/style.css")
+	}
+	// 5 asks for the player and 3 for the style spend the burst of 8.
+	if want := []int{200, 200, 200, 429, 429}; !slices.Equal(codes, want) {
+		t.Fatalf("the page's style asked for after that: %v, want %v", codes, want)
+	}
+	if code := get(from("127.0.0.32"), "/app.wasm"); code != 200 {
+		t.Fatalf("another address asked for the player: %d", code)
+	}
+	for i := range 12 {
+		if code := get(from("127.0.0.1"), "/app.wasm"); code != 200 {
+			t.Fatalf("ask %d from this machine's loopback: %d", i, code)
+		}
+	}
+}
