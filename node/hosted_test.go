@@ -219,23 +219,7 @@ func TestAwayAndBackNotices(t *testing.T) {
 // on their turn for ever.
 func TestNextDealCoversAnAwayPlayer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		tb, err := NewTable(Settings{Name: "T", Seats: 3, Bots: []string{"medium", "hard"}, Pace: "fast"}, "host", realMaker, bot.Fallback)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tb.Close()
-		_, ben, err := tb.Sit("b", "Ben")
-		if err != nil {
-			t.Fatal(err)
-		}
-		spec, err := tb.Watch()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tb.Start(); err != nil {
-			t.Fatal(err)
-		}
-		ben.Close() // gone for good: a bot covers after the grace
+		tb, spec := benAway(t) // gone for good: a bot covers after the grace
 		stall := time.After(24 * time.Hour)
 		for games := 0; games < 2; {
 			select {
@@ -261,23 +245,7 @@ func TestNextDealCoversAnAwayPlayer(t *testing.T) {
 // no audit.)
 func TestBackAfterTheEndAudits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		tb, err := NewTable(Settings{Name: "T", Seats: 3, Bots: []string{"medium", "hard"}, Pace: "fast"}, "host", realMaker, bot.Fallback)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tb.Close()
-		_, ben, err := tb.Sit("b", "Ben")
-		if err != nil {
-			t.Fatal(err)
-		}
-		spec, err := tb.Watch()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tb.Start(); err != nil {
-			t.Fatal(err)
-		}
-		ben.Close() // his link drops; a bot covers after the grace
+		tb, spec := benAway(t) // his link drops; a bot covers after the grace
 		stall := time.After(24 * time.Hour)
 		for over := false; !over; {
 			select {
@@ -318,4 +286,28 @@ func TestBackAfterTheEndAudits(t *testing.T) {
 		case <-time.After(time.Second):
 		}
 	})
+}
+
+// benAway is a table of Ben and two bots, with a spectator, dealt; then
+// Ben's link drops. The table closes with the test.
+func benAway(t *testing.T) (*Table, *LocalSession) {
+	t.Helper()
+	tb, err := NewTable(Settings{Name: "T", Seats: 3, Bots: []string{"medium", "hard"}, Pace: "fast"}, "host", realMaker, bot.Fallback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tb.Close)
+	_, ben, err := tb.Sit("b", "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := tb.Watch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ben.Close()
+	return tb, spec
 }
