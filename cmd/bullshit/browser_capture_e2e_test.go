@@ -10,6 +10,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -31,14 +32,16 @@ type packet struct {
 
 // tcpdump runs tcpdump in host i on the web port until stop is called, and
 // returns a function that stops it and reads its packets.
-func (l *lan) tcpdump(t *testing.T, i int, port int, path string) (stop func() []packet) {
+// Segments between host i and peer (a terminal player's address, "" for
+// none) are kept too, as packets of that phone address.
+func (l *lan) tcpdump(t *testing.T, i int, port int, peer, path string) (stop func() []packet) {
 	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("ip", "netns", "exec", l.ns(i), "tcpdump", "-i", "any", "-n", "-tt", "-l",
-		"tcp port "+strconv.Itoa(port))
+		"tcp and (port "+strconv.Itoa(port)+" or host "+cmp.Or(peer, "0.0.0.0")+")")
 	cmd.Stdout = f
 	if err := cmd.Start(); err != nil {
 		f.Close()
@@ -57,13 +60,13 @@ func (l *lan) tcpdump(t *testing.T, i int, port int, path string) (stop func() [
 	t.Cleanup(stopIt)
 	return func() []packet {
 		stopIt()
-		return readTcpdump(t, path, port)
+		return readTcpdump(t, path, port, "10.77.1."+strconv.Itoa(i))
 	}
 }
 
 // readTcpdump reads tcpdump's lines: "1796138581.293843 lo In IP
 // 10.77.1.2.56864 > 10.77.1.1.8080: Flags [P.], …, length 5".
-func readTcpdump(t *testing.T, path string, port int) []packet {
+func readTcpdump(t *testing.T, path string, port int, host string) []packet {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -98,6 +101,10 @@ func readTcpdump(t *testing.T, path string, port int) []packet {
 			p.toHost, p.phone = true, src[:strings.LastIndexByte(src, '.')]
 		case strings.HasSuffix(src, hostEnd):
 			p.phone = dst[:strings.LastIndexByte(dst, '.')]
+		case strings.HasPrefix(dst, host+"."):
+			p.toHost, p.phone = true, src[:strings.LastIndexByte(src, '.')]
+		case strings.HasPrefix(src, host+"."):
+			p.phone = dst[:strings.LastIndexByte(dst, '.')]
 		default:
 			continue
 		}
@@ -106,13 +113,29 @@ func readTcpdump(t *testing.T, path string, port int) []packet {
 	return ps
 }
 
-// hostParts splits each browser call's time from its move handed to the
-// socket to the first message back, at the host's socket: page → the
-// move at the host's socket; → the host's first segment back; → the
-// page's message event. origin is the page's performance.timeOrigin, addr
-// the phone's address. It returns each call in hostPart's parts, in ms,
-// and the whole call (tap → verdict drawn) last.
-func hostParts(ts []pageTime, ws []wireStamp, ps []packet, origin float64, addr string) (calls [][6]float64) {
+// answers is, for each browser call hostParts found, how much later than
+// the phone's first segment back the host's first large segment (≥ 500
+// bytes: an update, not a heartbeat) to the terminal player at term left,
+// in ms: when the host sent the same verdict to a terminal. Negative:
+// the terminal's went first.
+func answers(ts []pageTime, ws []wireStamp, ps []packet, origin float64, addr, term string) (lag []float64) {
+	for _, c := range hostCalls(ts, ws, ps, origin, addr) {
+		for _, k := range ps {
+			if k.phone == term && !k.toHost && k.n >= 500 && k.at >= c.arrived && k.at < c.arrived+500 {
+				lag = append(lag, k.at-c.left)
+				break
+			}
+		}
+	}
+	return lag
+}
+
+// hostCall is one browser call's times, in ms since the epoch: the tap,
+// its move handed to the socket, the move at the host's socket, the
+// host's first segment back, the page's event for it, the verdict drawn.
+type hostCall struct{ tap, out, arrived, left, in, drawn float64 }
+
+func hostCalls(ts []pageTime, ws []wireStamp, ps []packet, origin float64, addr string) (cs []hostCall) {
 	for i, p := range ts {
 		if p.Ev != "call" || i+1 >= len(ts) || ts[i+1].Ev != "verdict" {
 			continue
@@ -131,23 +154,33 @@ func hostParts(ts []pageTime, ws []wireStamp, ps []packet, origin float64, addr 
 		if in < 0 {
 			continue
 		}
-		tap, drawn := out-p.T, ts[i+1].T-in
-		out, in = origin+out, origin+in
-		arrived, left := -1.0, -1.0
+		c := hostCall{tap: origin + p.T, out: origin + out, in: origin + in, drawn: origin + ts[i+1].T, arrived: -1, left: -1}
 		for _, k := range ps {
-			if k.phone != addr || k.at < out-1 || k.at > in+1 {
+			if k.phone != addr || k.at < c.out-1 || k.at > c.in+1 {
 				continue
 			}
-			if k.toHost && arrived < 0 {
-				arrived = k.at
-			} else if !k.toHost && arrived >= 0 && left < 0 {
-				left = k.at
+			if k.toHost && c.arrived < 0 {
+				c.arrived = k.at
+			} else if !k.toHost && c.arrived >= 0 && c.left < 0 {
+				c.left = k.at
 			}
 		}
-		if arrived < 0 || left < 0 {
-			continue
+		if c.arrived >= 0 && c.left >= 0 {
+			cs = append(cs, c)
 		}
-		calls = append(calls, [6]float64{tap, arrived - out, left - arrived, in - left, drawn, ts[i+1].T - p.T})
+	}
+	return cs
+}
+
+// hostParts splits each browser call's time from its move handed to the
+// socket to the first message back, at the host's socket: page → the
+// move at the host's socket; → the host's first segment back; → the
+// page's message event. origin is the page's performance.timeOrigin, addr
+// the phone's address. It returns each call in hostPart's parts, in ms,
+// and the whole call (tap → verdict drawn) last.
+func hostParts(ts []pageTime, ws []wireStamp, ps []packet, origin float64, addr string) (calls [][6]float64) {
+	for _, c := range hostCalls(ts, ws, ps, origin, addr) {
+		calls = append(calls, [6]float64{c.out - c.tap, c.arrived - c.out, c.left - c.arrived, c.in - c.left, c.drawn - c.in, c.drawn - c.tap})
 	}
 	return calls
 }

@@ -555,7 +555,7 @@ func TestE2EBrowserFigures(t *testing.T) {
 	player := l.start(3, "terminal", joinArgs(filepath.Join(dir, "termA"), nameA,
 		append([]string{"--latency", filepath.Join(dir, "latency")}, bot...)...)...)
 	player.waitFor(60*time.Second, "a seat", isType("seated"))
-	stopCapture := l.tcpdump(t, 1, 8080, filepath.Join(dir, "capture"))
+	stopCapture := l.tcpdump(t, 1, 8080, "10.77.1.3", filepath.Join(dir, "capture"))
 	for i, b := range phones {
 		if err := b.autoplay(i); err != nil {
 			t.Fatalf("%s: autoplay: %v", b.name, err)
@@ -573,6 +573,7 @@ func TestE2EBrowserFigures(t *testing.T) {
 	sgs := finishGame(t, 4, 1, []*proc{host, player}, time.Minute)
 	packets := stopCapture()
 	var atHost [][6]float64
+	var lag []float64
 	cpuA, rssA, hwmA := hu.game()
 	playsA := sgs[0].res.Plays
 	var browserCalls []time.Duration
@@ -609,7 +610,9 @@ func TestE2EBrowserFigures(t *testing.T) {
 		th, fh := hostSplit(ts, ws, origin, printed)
 		toHost, fromHost = append(toHost, th...), append(fromHost, fh...)
 		atHost = append(atHost, hostParts(ts, ws, packets, origin, fmt.Sprintf("10.77.1.%d", i+1))...)
+		lag = append(lag, answers(ts, ws, packets, origin, fmt.Sprintf("10.77.1.%d", i+1), "10.77.1.3")...)
 	}
+	t.Logf("FIGURE a browser call's verdict to the terminal player, after the phone's (capture; ms): %.1f", lag)
 	t.Logf("FIGURE a browser call at the host's socket (capture; ms): %s", tailTable(atHost))
 	t.Logf("FIGURE a browser call at the host: tap → the host printed the call %s; → the first message back on the page %s",
 		msList(toHost), msList(fromHost))
