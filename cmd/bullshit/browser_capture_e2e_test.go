@@ -220,3 +220,32 @@ func tailTable(calls [][6]float64) string {
 	}
 	return b.String()
 }
+
+// sendFrames is, for each call that got its verdict, how long the frame
+// after its move's send took on the page's thread: from its animation
+// frame callbacks to the first task after it (wireJS's "raf" and
+// "framed"), in ms; a frame whose "framed" came after the verdict was
+// drawn is left out (the verdict's own drawing was in it).
+func sendFrames(ts []pageTime, ws []wireStamp) (fs []float64) {
+	for i, p := range ts {
+		if p.Ev != "call" || i+1 >= len(ts) || ts[i+1].Ev != "verdict" {
+			continue
+		}
+		out, raf := -1.0, -1.0
+		for _, w := range ws {
+			if w.T < p.T || w.T > ts[i+1].T {
+				continue
+			}
+			switch {
+			case w.Ev == "out" && out < 0:
+				out = w.T
+			case w.Ev == "raf" && out >= 0 && raf == -1:
+				raf = w.T
+			case w.Ev == "framed" && raf >= 0:
+				fs = append(fs, w.T-raf)
+				raf = -2 // only the first
+			}
+		}
+	}
+	return fs
+}

@@ -134,9 +134,8 @@ function send(m) {
   // says what we may do, so a double tap can't send it twice. They are
   // disabled and made invisible where they stand (#actions.sent), not
   // taken out: the bar keeps its height, so the tap's own frame repaints
-  // the bar and lays nothing out, and the page's thread is free sooner for
-  // the answer; the next state lays the buttons out as it says, in the
-  // frame that draws it.
+  // it and lays nothing out while the answer is on its way; the next
+  // state lays the buttons out as it says, in the frame that draws it.
   if (!why) {
     for (const id of moveButtons) $(id).disabled = true;
     $("#actions").classList.add("sent");
