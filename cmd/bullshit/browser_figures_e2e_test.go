@@ -13,7 +13,9 @@ package main
 //
 // The page's own clock gives the times: app.js keeps window.bullshitTimes
 // (ready, table, call, verdict) in performance.now(), which counts from
-// the navigation's start.
+// the navigation's start. With tcpdump installed, game A's traffic is
+// captured in the host's namespace, and each browser call is also split
+// at the host's socket (browser_capture_e2e_test.go).
 
 import (
 	"bufio"
