@@ -190,9 +190,10 @@ const step = `(() => {
     if (!q("#hand .picked")) { const c = q("#hand [data-card]"); if (c) c.click(); return out("pick"); }
     if (on("#play")) {
       q("#play").click();
-      // How many claims (taps that sent one: its buttons go) the
-      // first-run hint was on screen for: the first only.
-      if (q("#play").hidden && hint && hint.startsWith("Your move")) window.hintedPlays = (window.hintedPlays || 0) + 1;
+      // How many claims (taps that sent one: its buttons are disabled
+      // until the next state) the first-run hint was on screen for: the
+      // first only.
+      if (q("#play").disabled && hint && hint.startsWith("Your move")) window.hintedPlays = (window.hintedPlays || 0) + 1;
       return out("play");
     }
     return out("blocked");

@@ -13,7 +13,9 @@ package main
 //
 // The page's own clock gives the times: app.js keeps window.bullshitTimes
 // (ready, table, call, verdict) in performance.now(), which counts from
-// the navigation's start.
+// the navigation's start. With tcpdump installed, game A's traffic is
+// captured in the host's namespace, and each browser call is also split
+// at the host's socket (browser_capture_e2e_test.go).
 
 import (
 	"bufio"
@@ -87,7 +89,14 @@ const wireJS = `(() => {
     const ws = protocols === undefined ? new W(url) : new W(url, protocols);
     ws.addEventListener("message", (e) => log("in", e.data.byteLength || e.data.length || 0));
     const send = ws.send.bind(ws);
-    ws.send = (d) => { log("out", d.byteLength || d.length || 0); send(d); log("sent", 0); };
+    // The frame after a send: "raf" as its animation frame callbacks run,
+    // "framed" at the first task after its style, layout and paint.
+    const framed = new MessageChannel();
+    framed.port1.onmessage = () => log("framed", 0);
+    ws.send = (d) => {
+      log("out", d.byteLength || d.length || 0); send(d); log("sent", 0);
+      requestAnimationFrame(() => { log("raf", 0); framed.port2.postMessage(0); });
+    };
     return ws;
   }
   Stamped.prototype = W.prototype;
@@ -555,6 +564,7 @@ func TestE2EBrowserFigures(t *testing.T) {
 	player := l.start(3, "terminal", joinArgs(filepath.Join(dir, "termA"), nameA,
 		append([]string{"--latency", filepath.Join(dir, "latency")}, bot...)...)...)
 	player.waitFor(60*time.Second, "a seat", isType("seated"))
+	stopCapture := l.tcpdump(t, 1, 8080, "10.77.1.3", filepath.Join(dir, "capture"))
 	for i, b := range phones {
 		if err := b.autoplay(i); err != nil {
 			t.Fatalf("%s: autoplay: %v", b.name, err)
@@ -570,6 +580,9 @@ func TestE2EBrowserFigures(t *testing.T) {
 		}
 	}
 	sgs := finishGame(t, 4, 1, []*proc{host, player}, time.Minute)
+	packets := stopCapture()
+	var atHost [][6]float64
+	var lag, frames []float64
 	cpuA, rssA, hwmA := hu.game()
 	playsA := sgs[0].res.Plays
 	var browserCalls []time.Duration
@@ -605,7 +618,13 @@ func TestE2EBrowserFigures(t *testing.T) {
 		}
 		th, fh := hostSplit(ts, ws, origin, printed)
 		toHost, fromHost = append(toHost, th...), append(fromHost, fh...)
+		atHost = append(atHost, hostParts(ts, ws, packets, origin, fmt.Sprintf("10.77.1.%d", i+1))...)
+		frames = append(frames, sendFrames(ts, ws)...)
+		lag = append(lag, answers(ts, ws, packets, origin, fmt.Sprintf("10.77.1.%d", i+1), "10.77.1.3")...)
 	}
+	t.Logf("FIGURE the frame after a call's move was sent (its rendering: raf → the next task; ms): %.1f", frames)
+	t.Logf("FIGURE a browser call's verdict to the terminal player, after the phone's (capture; ms): %.1f", lag)
+	t.Logf("FIGURE a browser call at the host's socket (capture; ms): %s", tailTable(atHost))
 	t.Logf("FIGURE a browser call at the host: tap → the host printed the call %s; → the first message back on the page %s",
 		msList(toHost), msList(fromHost))
 	for k, name := range callPart {

@@ -128,13 +128,20 @@ function wire() {
 function send(m) {
   const t = performance.now();
   const why = bullshit.move(JSON.stringify(Object.assign({ cards: [], claim: 0, rank: -1 }, m)));
-  $("#refusal").textContent = why || "";
+  setText("#refusal", why || "");
   if (!why && m.kind === "call" && st) { calledAt = { t, play: st.play }; mark("call", t, st.play); }
   // A move sent is a move made: its buttons go until the host's next state
-  // says what we may do, so a double tap can't send it twice.
-  if (!why) for (const id of ["#play", "#give", "#call", "#pass", "#doubt", "#believe", "#skip"]) $(id).hidden = true;
+  // says what we may do, so a double tap can't send it twice. They are
+  // disabled and made invisible where they stand (#actions.sent), not
+  // taken out: the bar keeps its height, so the tap's own frame repaints
+  // it and lays nothing out while the answer is on its way; the next
+  // state lays the buttons out as it says, in the frame that draws it.
+  if (!why) {
+    for (const id of moveButtons) $(id).disabled = true;
+    $("#actions").classList.add("sent");
+  }
   if (!why && (m.kind === "play" || m.kind === "give" || m.kind === "quads")) { picked.clear(); under = 0; }
-  if (st && st.hint && hintText[st.hint]) { hints[st.hint] = true; localStorage.setItem("bullshit.hints", JSON.stringify(hints)); }
+  if (st && st.hint && hintText[st.hint] && !hints[st.hint]) { hints[st.hint] = true; localStorage.setItem("bullshit.hints", JSON.stringify(hints)); }
 }
 
 function claimOf() {
@@ -251,11 +258,16 @@ function drawHand(s) {
   }
 }
 
+// moveButtons are the buttons a sent move disables until the next state.
+const moveButtons = ["#play", "#give", "#call", "#pass", "#doubt", "#believe", "#skip"];
+
 function drawActions(s) {
   const m = s.moves || {};
+  $("#actions").classList.remove("sent");
+  for (const id of moveButtons) $(id).disabled = false; // #play's own rule follows in drawPlay
   $("#play").hidden = !m.play;
   $("#give").hidden = !m.give;
-  $("#give").textContent = m.give ? "Hand over " + m.give : "Hand over";
+  setText("#give", m.give ? "Hand over " + m.give : "Hand over");
   $("#call").hidden = $("#pass").hidden = !m.call;
   $("#doubt").hidden = $("#believe").hidden = $("#skip").hidden = !m.judge;
   const q = $("#quads");
@@ -290,7 +302,7 @@ function drawPlay() {
   $("#claimn").textContent = claimOf();
   const p = JSON.parse(bullshit.preview(JSON.stringify({ kind: "play", cards: [...picked], claim: claimOf(), rank: m.choose ? rank : -1 })) || "{}");
   $("#play").textContent = k ? p.label || "Claim" : "Claim";
-  $("#play").disabled = !k || !!p.problem;
+  $("#play").disabled = !k || !!p.problem || $("#actions").classList.contains("sent");
   $("#preview").textContent = [p.problem, p.shows].filter(Boolean).join(" ");
 }
 
