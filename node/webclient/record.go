@@ -120,76 +120,9 @@ func (c *Client) apply(env *protocol.Envelope) (reply protocol.Message, chain fu
 		c.save()
 		return reply, nil
 	case protocol.Lobby:
-		c.lobby = m
-		if len(m.Commits) > 0 && m.Commit != c.watched.round {
-			c.watched = watched{round: m.Commit, commits: m.Commits}
-		}
-		c.rules = gamewire.Rules(m.Settings)
-		if m.You != c.seat && m.You >= -1 {
-			c.seat = m.You
-		}
-		c.restoreOnce(false)
+		c.takeLobby(m)
 	case protocol.Update:
-		c.restoreOnce(true)
-		c.at = now
-		c.closes = time.Time{}
-		if m.Deadline > 0 {
-			c.closes = now.Add(time.Duration(m.Deadline-m.At) * time.Millisecond)
-		}
-		if m.View != nil {
-			v := gamewire.EngView(m.View, c.rules)
-			c.view = &v
-		}
-		if n := protocol.Clean(m.Notice, protocol.MaxText); n != "" && n != c.notice {
-			c.notice = n
-			c.addNews(n)
-		}
-		evs := make([]engine.Event, 0, len(m.Events))
-		for _, e := range m.Events {
-			evs = append(evs, c.evOf(e))
-		}
-		switch {
-		case m.Backlog:
-			rolled := c.rec.journal.Take(env.Table, c.lobby.Commit, env.Sender, env.Term, m.Steps, true)
-			c.rec.backlog(evs, rolled > 0)
-			c.rec.shares = nil
-		case dealAt(evs) >= 0:
-			c.rec.newGame()
-			c.rec.deal = c.lobby.Commit
-			c.restored = 0
-			c.rec.journal.Reset(env.Table, c.lobby.Commit)
-			c.sheet = nil
-			c.rec.got = append(c.rec.got, evs[dealAt(evs):]...)
-			c.news = nil
-			c.tell(evs[dealAt(evs):], now)
-		default:
-			c.rec.got = append(c.rec.got, evs...)
-			c.tell(evs, now)
-		}
-		if !m.Backlog {
-			// The steps' signatures (the host's on the chain, the seat's
-			// on its move: two ed25519 checks each) are the audit's
-			// evidence, and nothing drawn depends on them: what they find
-			// is flagged for the audit, now or after the page drew. An
-			// update with none is taken now (its sender is still noted
-			// as its term's host).
-			tid, commit, sender, term := env.Table, c.lobby.Commit, env.Sender, env.Term
-			chain = func() { c.rec.journal.Take(tid, commit, sender, term, m.Steps, false) }
-			if len(m.Steps) == 0 {
-				chain()
-				chain = nil
-			}
-		}
-		if c.rec.shares == nil {
-			c.rec.shares = map[int]protocol.StepShare{}
-		}
-		for _, sh := range m.Shares {
-			if sh.K == 0 {
-				sh.K = 2 // a 1.0 host's, always threshold 2
-			}
-			c.rec.shares[sh.Step] = sh
-		}
-		c.unsaved = true
+		chain = c.takeUpdate(env, m, now)
 	case protocol.Audit:
 		c.auditPart(m)
 	case protocol.Refusal:
@@ -197,6 +130,86 @@ func (c *Client) apply(env *protocol.Envelope) (reply protocol.Message, chain fu
 		c.addNews(c.refusal)
 	}
 	return nil, chain
+}
+
+// takeLobby is the host's word on the table (c.mu held).
+func (c *Client) takeLobby(m protocol.Lobby) {
+	c.lobby = m
+	if len(m.Commits) > 0 && m.Commit != c.watched.round {
+		c.watched = watched{round: m.Commit, commits: m.Commits}
+	}
+	c.rules = gamewire.Rules(m.Settings)
+	if m.You != c.seat && m.You >= -1 {
+		c.seat = m.You
+	}
+	c.restoreOnce(false)
+}
+
+// takeUpdate is an update from the host (c.mu held): its view, news and
+// events for the screen and the record, its shares; chain, if not nil,
+// checks its journal steps, after the page drew.
+func (c *Client) takeUpdate(env *protocol.Envelope, m protocol.Update, now time.Time) (chain func()) {
+	c.restoreOnce(true)
+	c.at = now
+	c.closes = time.Time{}
+	if m.Deadline > 0 {
+		c.closes = now.Add(time.Duration(m.Deadline-m.At) * time.Millisecond)
+	}
+	if m.View != nil {
+		v := gamewire.EngView(m.View, c.rules)
+		c.view = &v
+	}
+	if n := protocol.Clean(m.Notice, protocol.MaxText); n != "" && n != c.notice {
+		c.notice = n
+		c.addNews(n)
+	}
+	evs := make([]engine.Event, 0, len(m.Events))
+	for _, e := range m.Events {
+		evs = append(evs, c.evOf(e))
+	}
+	switch {
+	case m.Backlog:
+		rolled := c.rec.journal.Take(env.Table, c.lobby.Commit, env.Sender, env.Term, m.Steps, true)
+		c.rec.backlog(evs, rolled > 0)
+		c.rec.shares = nil
+	case dealAt(evs) >= 0:
+		c.rec.newGame()
+		c.rec.deal = c.lobby.Commit
+		c.restored = 0
+		c.rec.journal.Reset(env.Table, c.lobby.Commit)
+		c.sheet = nil
+		c.rec.got = append(c.rec.got, evs[dealAt(evs):]...)
+		c.news = nil
+		c.tell(evs[dealAt(evs):], now)
+	default:
+		c.rec.got = append(c.rec.got, evs...)
+		c.tell(evs, now)
+	}
+	if !m.Backlog {
+		// The steps' signatures (the host's on the chain, the seat's
+		// on its move: two ed25519 checks each) are the audit's
+		// evidence, and nothing drawn depends on them: what they find
+		// is flagged for the audit, now or after the page drew. An
+		// update with none is taken now (its sender is still noted
+		// as its term's host).
+		tid, commit, sender, term := env.Table, c.lobby.Commit, env.Sender, env.Term
+		chain = func() { c.rec.journal.Take(tid, commit, sender, term, m.Steps, false) }
+		if len(m.Steps) == 0 {
+			chain()
+			chain = nil
+		}
+	}
+	if c.rec.shares == nil {
+		c.rec.shares = map[int]protocol.StepShare{}
+	}
+	for _, sh := range m.Shares {
+		if sh.K == 0 {
+			sh.K = 2 // a 1.0 host's, always threshold 2
+		}
+		c.rec.shares[sh.Step] = sh
+	}
+	c.unsaved = true
+	return chain
 }
 
 // evOf is an event from the host as our record keeps it: the wire leaves
