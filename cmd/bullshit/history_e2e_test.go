@@ -193,12 +193,22 @@ func historyGame(t *testing.T, lie string) history {
 		t.Fatal("the new host never asked the liar for its journal: the lie was never told")
 	}
 	for _, p := range players {
-		if _, err := p.await(time.Second, notice("you are hosting now", h.killed)); err == nil {
-			if h.newHost != nil {
-				t.Errorf("%s and %s both took over hosting", h.newHost.name, p.name)
-			}
-			h.newHost = p
+		took, err := p.await(time.Second, notice("you are hosting now", h.killed))
+		if err != nil {
+			continue
 		}
+		// Two that took over the same term at once (on a busy machine
+		// one can miss the other's answer twice) heal: the one later in
+		// line yields and joins the other (node/newhost.go). The new host
+		// is the one that didn't.
+		if y, err := p.await(time.Second, notice("is ahead in line: joining them", took.at)); err == nil {
+			t.Logf("%s took over and yielded: %s", p.name, y.str("text"))
+			continue
+		}
+		if h.newHost != nil {
+			t.Errorf("%s and %s both took over hosting, and neither yielded", h.newHost.name, p.name)
+		}
+		h.newHost = p
 	}
 	if h.newHost == nil {
 		t.Fatal("no player took over hosting")
