@@ -138,16 +138,27 @@ func answers(ts []pageTime, ws []wireStamp, ps []packet, origin float64, addr, t
 // host's first segment back, the page's event for it, the verdict drawn.
 type hostCall struct{ tap, out, arrived, left, in, drawn float64 }
 
-func hostCalls(ts []pageTime, ws []wireStamp, ps []packet, origin float64, addr string) (cs []hostCall) {
+// eachCall calls f for each call the page drew a verdict for, with the
+// wire stamps made between the call and its verdict, in order.
+func eachCall(ts []pageTime, ws []wireStamp, f func(call, verdict pageTime, between []wireStamp)) {
 	for i, p := range ts {
 		if p.Ev != "call" || i+1 >= len(ts) || ts[i+1].Ev != "verdict" {
 			continue
 		}
-		out, in := -1.0, -1.0
+		var between []wireStamp
 		for _, w := range ws {
-			if w.T < p.T || w.T > ts[i+1].T {
-				continue
+			if w.T >= p.T && w.T <= ts[i+1].T {
+				between = append(between, w)
 			}
+		}
+		f(p, ts[i+1], between)
+	}
+}
+
+func hostCalls(ts []pageTime, ws []wireStamp, ps []packet, origin float64, addr string) (cs []hostCall) {
+	eachCall(ts, ws, func(p, verdict pageTime, between []wireStamp) {
+		out, in := -1.0, -1.0
+		for _, w := range between {
 			if w.Ev == "out" && out < 0 {
 				out = w.T
 			} else if w.Ev == "in" && out >= 0 && in < 0 {
@@ -155,9 +166,9 @@ func hostCalls(ts []pageTime, ws []wireStamp, ps []packet, origin float64, addr 
 			}
 		}
 		if in < 0 {
-			continue
+			return
 		}
-		c := hostCall{tap: origin + p.T, out: origin + out, in: origin + in, drawn: origin + ts[i+1].T, arrived: -1, left: -1}
+		c := hostCall{tap: origin + p.T, out: origin + out, in: origin + in, drawn: origin + verdict.T, arrived: -1, left: -1}
 		for _, k := range ps {
 			if k.phone != addr || k.at < c.out-1 || k.at > c.in+1 {
 				continue
@@ -171,7 +182,7 @@ func hostCalls(ts []pageTime, ws []wireStamp, ps []packet, origin float64, addr 
 		if c.arrived >= 0 && c.left >= 0 {
 			cs = append(cs, c)
 		}
-	}
+	})
 	return cs
 }
 
@@ -227,15 +238,9 @@ func tailTable(calls [][6]float64) string {
 // "framed"), in ms; a frame whose "framed" came after the verdict was
 // drawn is left out (the verdict's own drawing was in it).
 func sendFrames(ts []pageTime, ws []wireStamp) (fs []float64) {
-	for i, p := range ts {
-		if p.Ev != "call" || i+1 >= len(ts) || ts[i+1].Ev != "verdict" {
-			continue
-		}
+	eachCall(ts, ws, func(_, _ pageTime, between []wireStamp) {
 		out, raf := -1.0, -1.0
-		for _, w := range ws {
-			if w.T < p.T || w.T > ts[i+1].T {
-				continue
-			}
+		for _, w := range between {
 			switch {
 			case w.Ev == "out" && out < 0:
 				out = w.T
@@ -246,6 +251,6 @@ func sendFrames(ts []pageTime, ws []wireStamp) (fs []float64) {
 				raf = -2 // only the first
 			}
 		}
-	}
+	})
 	return fs
 }
