@@ -79,8 +79,13 @@ func TestHeadlessStopped(t *testing.T) {
 	bo := startProc(t, "bo", nil, bin, append(append([]string{"join", "--headless", "--json", "--config", filepath.Join(dir, "bo"),
 		"--nick", "Bo", "--pace", "fast"}, loopback...), addr)...)
 
-	// Mid-game: both players have seen play 2.
+	// Mid-game: both players have seen play 2, and Ann has had a part
+	// in the game (her own play or call), so a line of hers names her
+	// seat: with four seats her turn comes within the first four plays.
 	ann.waitFor(60*time.Second, "play 2", func(l outLine) bool { return strings.HasPrefix(l.raw, "Play 2: ") })
+	ann.waitFor(60*time.Second, "a line naming her seat", func(l outLine) bool {
+		return strings.Contains(strings.ToLower(l.raw), "you (seat ")
+	})
 	bo.waitFor(60*time.Second, "play 2", func(l outLine) bool { return l.typ() == "play" && l.num("no") >= 2 })
 	for _, p := range []*proc{ann, bo, host} {
 		p.signal(syscall.SIGTERM)
