@@ -324,7 +324,7 @@ func (t *Table) Watch() (*LocalSession, error) {
 	if err := t.do(func() {
 		t.specs[box] = true
 		t.specBacklog(box)
-		t.sendSpec(box, nil, nil)
+		t.sendSpec(box, nil, nil, nil)
 	}); err != nil {
 		return nil, err
 	}
@@ -979,8 +979,14 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 		u.Journal, u.Shares = t.journalFor(i)
 		s.box.put(u)
 	}
+	// Every spectator's audit is the same (seat -1, the public record):
+	// run it once, not once a spectator.
+	var specAudit *AuditResult
+	if reveal != nil && len(t.specs) > 0 {
+		specAudit = t.audit(-1, reveal)
+	}
 	for m := range t.specs {
-		t.sendSpec(m, events, reveal)
+		t.sendSpec(m, events, reveal, specAudit)
 	}
 }
 
@@ -1032,8 +1038,9 @@ func (t *Table) backlog(seat int) {
 }
 
 // sendSpec sends a spectator the public part of events, and at the end the
-// reveal with the audit a remote spectator would make of it.
-func (t *Table) sendSpec(m *mailbox, events []engine.Event, reveal *Reveal) {
+// reveal with audit, the audit a remote spectator would make of it (read
+// only: every spectator's update shares it).
+func (t *Table) sendSpec(m *mailbox, events []engine.Event, reveal *Reveal, audit *AuditResult) {
 	var pub []engine.Event
 	for _, e := range events {
 		if e.Public() {
@@ -1046,7 +1053,7 @@ func (t *Table) sendSpec(m *mailbox, events []engine.Event, reveal *Reveal) {
 		u.Deadline, _ = t.game.Deadline()
 	}
 	if reveal != nil {
-		u.Reveal, u.Audit = reveal, t.audit(-1, reveal)
+		u.Reveal, u.Audit = reveal, audit
 	}
 	m.put(u)
 }
