@@ -5,15 +5,20 @@ import "strconv"
 // Version is a protocol version, major<<8 | minor.
 type Version uint16
 
-// Current is the version this package speaks: 1.6 (1.1 added Lobby.Evening
-// and StepShare.K; 1.2 Hello.WebAddr, Player.Web and Player.WebAddr, and
-// CodeNotHost, for phones at the table, and Settings.CallWindow; 1.3 proves join codes with CPace:
-// Hello.Nonce and Hello.Share, Challenge.Share, Seated.Proof; 1.4 the deal's
-// coin toss: Toss, NonceCommit, NonceReveal and Lobby.Nonces; 1.5
-// Lobby.Commits, so that spectators audit the toss too, and the journal's
-// signed chain: Step.Term, Step.Seal and Step.Sig; 1.6 a seat's signature of its own
-// move: the moves' Sig and Step.Mark; 1.7 Settings.Grace and
-// Settings.BotPace, so that a host elected later keeps the table's).
+// Current is the version this package speaks: 1.7. What each minor
+// version added:
+//
+//	1.1  Lobby.Evening and StepShare.K
+//	1.2  Hello.WebAddr, Player.Web, Player.WebAddr and CodeNotHost (phones
+//	     at the table), Settings.CallWindow
+//	1.3  join codes proved with CPace: Hello.Nonce, Hello.Share,
+//	     Challenge.Share, Seated.Proof
+//	1.4  the deal's coin toss: Toss, NonceCommit, NonceReveal, Lobby.Nonces
+//	1.5  Lobby.Commits, so that spectators audit the toss too, and the
+//	     journal's signed chain: Step.Term, Step.Seal, Step.Sig
+//	1.6  a seat's signature of its own move: the moves' Sig and Step.Mark
+//	1.7  Settings.Grace and Settings.BotPace, so that a host elected later
+//	     keeps the table's
 const Current Version = 1<<8 | 7
 
 // MakeVersion returns major.minor.
