@@ -311,23 +311,34 @@ func (b *browser) pageLoads(url, nick string, n int) (firstVisit time.Duration, 
 	return firstVisit, again, bytes
 }
 
-// callAfter is how far into a call window a phone calls: 150 ms unless
-// $BS_FIGURES_CALL_AFTER gives another number of ms (0: as soon as the
-// page's 20 ms look sees the window). The terminal player it is compared
-// with is a bot whose call comes 60–165 ms in (easy's think time at
-// --pace fast), and a person's tap comes later still: a person sees the
-// play drawn and reacts, 200 ms or more. A call at once instead lands
-// while the page is still busy with the message that opened the window
-// (its record's write, the journal's checks, the frame) and measures
-// that wait, which no person's call meets (BENCHMARKS.md, "The Go player
-// in a Web Worker": the same page, p99 63.5 ms at once, 21.6 at 150 ms).
-func callAfter() int {
+// callAfter is how far into a call window a phone calls, in ms, as a
+// JavaScript expression of the play number (play) and its hash (mix).
+// By default a phone calls when the terminal player it is compared with
+// would: that player is an easy bot at --pace fast, whose call comes 60,
+// 95, 130 or 165 ms into the window (bot.Think's four slots, a tenth of
+// brisk), so a phone's call comes at one of the four, picked by the play's
+// hash. $BS_FIGURES_CALL_AFTER gives a fixed number of ms instead (0: as
+// soon as the page's 20 ms look sees the window). A person's tap comes
+// later still: they see the play drawn and react, 200 ms or more. A call
+// at once lands while the page is still busy with the message that
+// opened the window (its record's write, the journal's checks, the
+// frame) and measures that wait, which no person's call meets
+// (BENCHMARKS.md, "The phones call when the terminal's bot does").
+func callAfter() string {
 	if v, ok := os.LookupEnv("BS_FIGURES_CALL_AFTER"); ok {
 		if n, err := strconv.Atoi(v); err == nil && n >= 0 {
-			return n
+			return strconv.Itoa(n)
 		}
 	}
-	return 150
+	return "[60, 95, 130, 165][(mix(play) >>> 8) % 4]"
+}
+
+// callAfterSays is callAfter for a figure's line.
+func callAfterSays() string {
+	if a := callAfter(); !strings.HasPrefix(a, "[") {
+		return a + " ms into the window"
+	}
+	return "60–165 ms into the window, as the terminal's bot"
 }
 
 // autoplay makes the page play by itself, in the page, so a tap never
@@ -367,7 +378,7 @@ func (b *browser) autoplay(callMod int) error {
     if (on("#pass") && !windows.has(play)) {
       windows.add(play);
       if (mix(play) % 4 === `+strconv.Itoa(callMod)+`) {
-        const after = `+strconv.Itoa(callAfter())+`;
+        const after = `+callAfter()+`;
         if (after === 0) q("#call").click();
         else setTimeout(() => { if (on("#call") && playNo() === play) q("#call").click(); }, after);
         return;
@@ -658,7 +669,7 @@ func TestE2EBrowserFigures(t *testing.T) {
 	t.Logf("FIGURE a browser call, messages between its move and its verdict: %v", msgs)
 	termCalls := calls(t, filepath.Join(dir, "latency"))
 	t.Logf("FIGURE shout → verdict, terminal player (same game): %s", p50p99(termCalls))
-	t.Logf("FIGURE shout → verdict, both browsers (calling %d ms into the window): %s; browser p99 / terminal p99 = %s (goal ≤ 2)", callAfter(), p50p99(browserCalls),
+	t.Logf("FIGURE shout → verdict, both browsers (calling %s): %s; browser p99 / terminal p99 = %s (goal ≤ 2)", callAfterSays(), p50p99(browserCalls),
 		ratio(browserCalls, termCalls))
 
 	// The phones go before game B, so it runs on a quieter machine.
