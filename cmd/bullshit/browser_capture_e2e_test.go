@@ -133,6 +133,20 @@ func answers(ts []pageTime, ws []wireStamp, ps []packet, origin float64, addr, t
 	return lag
 }
 
+// firstThen is the time of the first stamp a among ws and of the first
+// stamp b after it, -1 for one not there.
+func firstThen(ws []wireStamp, a, b string) (at, bt float64) {
+	at, bt = -1, -1
+	for _, w := range ws {
+		if w.Ev == a && at < 0 {
+			at = w.T
+		} else if w.Ev == b && at >= 0 && bt < 0 {
+			bt = w.T
+		}
+	}
+	return at, bt
+}
+
 // hostCall is one browser call's times, in ms since the epoch: the tap,
 // its move handed to the socket, the move at the host's socket, the
 // host's first segment back, the page's event for it, the verdict drawn.
@@ -157,14 +171,7 @@ func eachCall(ts []pageTime, ws []wireStamp, f func(call, verdict pageTime, betw
 
 func hostCalls(ts []pageTime, ws []wireStamp, ps []packet, origin float64, addr string) (cs []hostCall) {
 	eachCall(ts, ws, func(p, verdict pageTime, between []wireStamp) {
-		out, in := -1.0, -1.0
-		for _, w := range between {
-			if w.Ev == "out" && out < 0 {
-				out = w.T
-			} else if w.Ev == "in" && out >= 0 && in < 0 {
-				in = w.T
-			}
-		}
+		out, in := firstThen(between, "out", "in")
 		if in < 0 {
 			return
 		}

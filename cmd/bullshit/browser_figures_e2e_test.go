@@ -44,12 +44,17 @@ type pageTime struct {
 }
 
 func (b *browser) times(ctx context.Context) ([]pageTime, error) {
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.bullshitTimes || [])`))
+	return pageLog[pageTime](ctx, "bullshitTimes")
+}
+
+// pageLog reads the page's log window[name], a JSON array of Ts.
+func pageLog[T any](ctx context.Context, name string) ([]T, error) {
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.`+name+` || [])`))
 	if err != nil {
 		return nil, err
 	}
-	var ts []pageTime
-	return ts, json.Unmarshal([]byte(s), &ts)
+	var xs []T
+	return xs, json.Unmarshal([]byte(s), &xs)
 }
 
 // first is the time of the page's first milestone ev, or -1.
@@ -129,12 +134,7 @@ type wireStamp struct {
 }
 
 func (b *browser) wire(ctx context.Context) ([]wireStamp, error) {
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.bullshitWire || [])`))
-	if err != nil {
-		return nil, err
-	}
-	var ws []wireStamp
-	return ws, json.Unmarshal([]byte(s), &ws)
+	return pageLog[wireStamp](ctx, "bullshitWire")
 }
 
 // callPart names the parts of a browser call, in order (callParts).
@@ -202,31 +202,16 @@ func callParts(ts []pageTime, ws []wireStamp) (parts [6][]time.Duration, msgs []
 // a call on it, both in ms since the epoch (one machine, one clock).
 func hostSplit(ts []pageTime, ws []wireStamp, origin float64, printed map[int]float64) (toHost, fromHost []time.Duration) {
 	ms := func(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }
-	for i, p := range ts {
-		if p.Ev != "call" || i+1 >= len(ts) || ts[i+1].Ev != "verdict" {
-			continue
-		}
+	eachCall(ts, ws, func(p, _ pageTime, between []wireStamp) {
 		at, ok := printed[p.Play]
 		if !ok {
-			continue
+			return
 		}
-		sent, in := -1.0, -1.0
-		for _, w := range ws {
-			if w.T < p.T || w.T > ts[i+1].T {
-				continue
-			}
-			if w.Ev == "sent" && sent < 0 {
-				sent = w.T
-			} else if w.Ev == "in" && sent >= 0 && in < 0 {
-				in = w.T
-			}
+		if _, in := firstThen(between, "sent", "in"); in >= 0 {
+			toHost = append(toHost, ms(at-(origin+p.T)))
+			fromHost = append(fromHost, ms(origin+in-at))
 		}
-		if in < 0 {
-			continue
-		}
-		toHost = append(toHost, ms(at-(origin+p.T)))
-		fromHost = append(fromHost, ms(origin+in-at))
-	}
+	})
 	return toHost, fromHost
 }
 
