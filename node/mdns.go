@@ -1,7 +1,7 @@
 package node
 
 // Tables on a real LAN, over multicast DNS (github.com/hashicorp/mdns). What
-// that library needs, measured on v1.0.7 (see also ../shared/netns.sh):
+// that library needs, measured on v1.0.7 (see also node/netns):
 //   - the interface named on both the server and the query;
 //   - IPv6 off in queries: one failing IPv6 send abandons the whole query;
 //   - the service's host name and IPs given, or it asks DNS for them;

@@ -3,7 +3,7 @@
 package node
 
 // The one real mDNS test: three network namespaces on a pretend LAN made by
-// ../shared/netns.sh, one advertising a table and two browsing. mDNS never
+// node/netns, one advertising a table and two browsing. mDNS never
 // runs in the machine's own namespace. The processes in the namespaces are
 // this test binary again (TestNetnsHelper), so nothing extra is built.
 //
@@ -14,15 +14,12 @@ import (
 	"bufio"
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	mrand "math/rand/v2"
 	"os"
-	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,9 +62,8 @@ func BenchmarkNetnsDiscovery(b *testing.B) {
 	b.ReportMetric(float64(bench.Percentile(found, 1).Microseconds())/1000, "worst_ms")
 }
 
-// netnsScript finds ../shared/netns.sh from the repository root (or
-// $BS_NETNS_SH), skipping when this machine cannot make namespaces.
-func netnsScript(tb testing.TB) string {
+// needNetns skips when this machine cannot make namespaces.
+func needNetns(tb testing.TB) {
 	tb.Helper()
 	if testing.Short() {
 		tb.Skip("network namespace test skipped in -short mode")
@@ -75,11 +71,6 @@ func netnsScript(tb testing.TB) string {
 	if err := netns.Usable(); err != nil {
 		tb.Skipf("%v (CI runs this as root, with iproute2): sudo go test ./node/ -run Netns", err)
 	}
-	s, err := netns.Script()
-	if err != nil {
-		tb.Skip(err)
-	}
-	return s
 }
 
 // nsEvent is one line a helper printed: "BS kind unixnano rest".
@@ -101,15 +92,12 @@ type nsTable struct {
 // browsers must see it; at the end the advertiser stops and both browsers
 // must drop it. It returns every time to discovery and the drop times.
 func runNetnsDiscovery(tb testing.TB, rounds int) (found, dropped []time.Duration) {
-	script := netnsScript(tb)
+	needNetns(tb)
 	exe, err := os.Executable()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var rnd [3]byte
-	rand.Read(rnd[:])
-	prefix := "bsn" + hex.EncodeToString(rnd[:]) + "x" // never ends in a digit: netns.sh down matches PREFIX[0-9]+
-	env := append(os.Environ(), "BS_NETNS_PREFIX="+prefix)
+	prefix := netns.NewPrefix("n")
 	ownNetns, err := os.Readlink("/proc/self/ns/net")
 	if err != nil {
 		tb.Skipf("cannot tell which network namespace this is: %v", err)
@@ -117,16 +105,16 @@ func runNetnsDiscovery(tb testing.TB, rounds int) (found, dropped []time.Duratio
 
 	// Cleanups run last-registered first: helpers die, then namespaces go.
 	tb.Cleanup(func() {
-		out, err := exec.Command("bash", script, "down", prefix).CombinedOutput()
-		if err != nil {
-			tb.Logf("netns.sh down %s: %v\n%s", prefix, err, out)
+		if err := netns.Down(prefix); err != nil {
+			tb.Logf("namespaces %s down: %v", prefix, err)
 		}
 	})
-	if out, err := exec.Command("bash", script, "up", "3", prefix).CombinedOutput(); err != nil {
-		if strings.Contains(string(out), "Operation not permitted") {
-			tb.Skipf("cannot create network namespaces here: %s", out)
+	lan, err := netns.Up(3, prefix)
+	if err != nil {
+		if strings.Contains(err.Error(), "Operation not permitted") {
+			tb.Skipf("cannot create network namespaces here: %v", err)
 		}
-		tb.Fatalf("netns.sh up 3 %s: %v\n%s", prefix, err, out)
+		tb.Fatalf("pretend LAN of 3: %v", err)
 	}
 
 	// Fail on our own clock, before go test's -timeout panics: a panic skips
@@ -146,8 +134,8 @@ func runNetnsDiscovery(tb testing.TB, rounds int) (found, dropped []time.Duratio
 		if i == 1 {
 			mode = "advertise"
 		}
-		cmd := exec.Command("bash", script, "run", strconv.Itoa(i), exe, "-test.run=^TestNetnsHelper$", "-test.timeout=2m")
-		cmd.Env = append(slices.Clone(env), helperEnv+"="+mode, parentNetnsEnv+"="+ownNetns)
+		cmd := lan.Command(i, exe, "-test.run=^TestNetnsHelper$", "-test.timeout=2m")
+		cmd.Env = append(os.Environ(), helperEnv+"="+mode, parentNetnsEnv+"="+ownNetns)
 		// ip netns exec execs the helper in place, so it inherits this: the
 		// helper dies with the test, whatever happens to the test.
 		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -355,7 +343,7 @@ func netnsHelper(mode string, say func(kind, format string, args ...any)) error 
 		return err
 	}
 	if ifaces[0].Name != "lan0" {
-		return fmt.Errorf("picked %s, not netns.sh's lan0", ifaces[0].Name)
+		return fmt.Errorf("picked %s, not the pretend LAN's lan0", ifaces[0].Name)
 	}
 	k, _, err := crypto.GenerateEd25519Key(rand.Reader)
 	if err != nil {

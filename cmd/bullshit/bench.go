@@ -11,8 +11,6 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -47,7 +45,6 @@ type benchConfig struct {
 	quick   bool
 	json    bool
 	netns   bool
-	script  string
 	runs    int           // repeats of every measure; the median is reported
 	rounds  int           // shouts per run and table size
 	echoes  int           // echoes per run
@@ -65,7 +62,6 @@ func runBench(args []string) error {
 	fs.BoolVar(&c.quick, "quick", false, "fewer rounds and shorter runs (a smoke test, not figures to quote)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object instead of the report")
 	fs.BoolVar(&c.netns, "netns", false, "also measure discovery and failover between processes in network namespaces (root, iproute2)")
-	fs.StringVar(&c.script, "netns-sh", "", "`path` of netns.sh (default: $BS_NETNS_SH, else ../shared/netns.sh from the module root)")
 	fs.BoolVar(&c.floods, "floods", true, "measure the host's CPU and the honest shout to verdict under each flood (loopback; --floods=false skips it)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
@@ -536,11 +532,11 @@ func procStatus(path string) (rss, hwm int, err error) {
 }
 
 // LAN: real processes of this binary in network namespaces made by
-// netns.sh, so mDNS never runs in the machine's own namespace.
+// node/netns, so mDNS never runs in the machine's own namespace.
 
 func benchNetns(ctx context.Context, rep *benchReport, c benchConfig) {
 	disc, fail := "discovery (mDNS, table opened → player seated)", "failover (host killed → next accepted move)"
-	lan, err := newNetnsLAN(c.script)
+	lan, err := newNetnsLAN()
 	if err != nil {
 		rep.add(figure{Section: secLAN, Name: disc, Note: "not measured: " + err.Error()})
 		rep.add(figure{Section: secLAN, Name: fail, Note: "not measured: " + err.Error()})
@@ -596,23 +592,14 @@ func benchNetns(ctx context.Context, rep *benchReport, c benchConfig) {
 }
 
 type netnsLAN struct {
-	script, prefix, exe, dir string
+	net      *netns.LAN
+	exe, dir string
 }
 
 // newNetnsLAN makes three namespaces on a pretend LAN.
-func newNetnsLAN(script string) (*netnsLAN, error) {
+func newNetnsLAN() (*netnsLAN, error) {
 	if err := netns.Usable(); err != nil {
 		return nil, err
-	}
-	if script == "" {
-		s, err := netns.Script()
-		if err != nil {
-			return nil, fmt.Errorf("%w, or pass --netns-sh", err)
-		}
-		script = s
-	}
-	if _, err := os.Stat(script); err != nil {
-		return nil, fmt.Errorf("netns.sh: %w", err)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -622,25 +609,16 @@ func newNetnsLAN(script string) (*netnsLAN, error) {
 	if err != nil {
 		return nil, err
 	}
-	var rnd [3]byte
-	rand.Read(rnd[:])
-	// Never ending in a digit: netns.sh down matches PREFIX[0-9]+.
-	l := &netnsLAN{script: script, prefix: "bsb" + hex.EncodeToString(rnd[:]) + "x", exe: exe, dir: dir}
-	if out, err := l.sh("up", "3", l.prefix).CombinedOutput(); err != nil {
-		l.down()
-		return nil, fmt.Errorf("netns.sh up: %v: %s", err, strings.TrimSpace(string(out)))
+	net, err := netns.Up(3, netns.NewPrefix("b"))
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
 	}
-	return l, nil
-}
-
-func (l *netnsLAN) sh(args ...string) *exec.Cmd {
-	cmd := exec.Command("bash", append([]string{l.script}, args...)...)
-	cmd.Env = append(os.Environ(), "BS_NETNS_PREFIX="+l.prefix)
-	return cmd
+	return &netnsLAN{net: net, exe: exe, dir: dir}, nil
 }
 
 func (l *netnsLAN) down() {
-	l.sh("down", l.prefix).Run()
+	l.net.Down()
 	os.RemoveAll(l.dir)
 }
 
@@ -663,7 +641,7 @@ type nsLine struct {
 func (l *netnsLAN) start(ns int, args ...string) (*nsProc, error) {
 	profile := filepath.Join(l.dir, fmt.Sprintf("p%d-%d", ns, time.Now().UnixNano()))
 	args = append(args, "--config", profile)
-	cmd := l.sh(append([]string{"run", strconv.Itoa(ns), l.exe}, args...)...)
+	cmd := l.net.Command(ns, l.exe, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -693,7 +671,7 @@ func (l *netnsLAN) start(ns int, args ...string) (*nsProc, error) {
 	return p, nil
 }
 
-// stop kills the process (netns.sh and ip netns exec exec in place, so the
+// stop kills the process (ip netns exec execs in place, so the
 // PID is the game's) and reaps it.
 func (p *nsProc) stop(sig syscall.Signal) {
 	p.once.Do(func() { stopProcess(p.cmd, sig) })

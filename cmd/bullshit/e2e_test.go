@@ -5,7 +5,7 @@ package main
 // End-to-end tests (issue 8, "Proof under load and faults"): the real
 // bullshit binary, built once, run as several processes that find each
 // other and play whole games. Most of them run each process on its own
-// pretend host, a network namespace on a bridge made by ../shared/netns.sh,
+// pretend host, a network namespace on a bridge made by node/netns,
 // so mDNS, links going down and packet loss are real and nothing leaves the
 // machine; they need root, iproute2 and (for packet loss) nftables, and skip
 // without them. The wire-secrecy test runs on loopback and needs nothing.
@@ -22,8 +22,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -103,34 +101,29 @@ var fast = []string{"--pace", "fast", "--rules", "window=1", "--reveal", "100ms"
 
 // ---- the pretend LAN ----
 
-// lan is N namespaces on one bridge, PREFIX1…PREFIXN at 10.77.1.1…N.
+// lan is N namespaces on one bridge, PREFIX1…PREFIXN at 10.77.1.1…N
+// (node/netns).
 type lan struct {
 	t      *testing.T
-	script string
+	net    *netns.LAN
 	prefix string
 	n      int
 }
 
 // needNetns skips unless this machine can make namespaces; nft says whether
 // the test needs nftables too (packet loss).
-func needNetns(t *testing.T, nft bool) string {
+func needNetns(t *testing.T, nft bool) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end namespace test skipped in -short mode")
 	}
-	if err := netns.Usable(); err != nil {
-		t.Skipf("%v (CI runs this as root, with iproute2): sudo go test ./cmd/bullshit/ -run E2E", err)
-	}
+	check := netns.Usable
 	if nft {
-		if _, err := exec.LookPath("nft"); err != nil {
-			t.Skip("needs nftables (the nft command) for packet loss: apt-get install nftables")
-		}
+		check = netns.UsableLoss
 	}
-	s, err := netns.Script()
-	if err != nil {
-		t.Fatalf("%v (CI clones the repository with ../shared beside it)", err)
+	if err := check(); err != nil {
+		t.Skipf("%v (CI runs this as root, with iproute2 and nftables): sudo go test ./cmd/bullshit/ -run E2E", err)
 	}
-	return s
 }
 
 // newLAN makes n namespaces with a prefix of the test's own, and takes them
@@ -138,35 +131,49 @@ func needNetns(t *testing.T, nft bool) string {
 // registered first).
 func newLAN(t *testing.T, n int, nft bool) *lan {
 	t.Helper()
-	script := needNetns(t, nft)
-	var rnd [2]byte
-	rand.Read(rnd[:])
-	// "bs…" so that CI's sweep of stale namespaces finds any a killed run
-	// left behind; never ending in a digit: netns.sh down matches
-	// PREFIX[0-9]+.
-	l := &lan{t: t, script: script, prefix: "bse" + hex.EncodeToString(rnd[:]) + "x", n: n}
+	needNetns(t, nft)
+	prefix := netns.NewPrefix("e")
 	t.Cleanup(func() {
-		if out, err := l.cmd("down", l.prefix).CombinedOutput(); err != nil {
-			t.Logf("netns.sh down %s: %v\n%s", l.prefix, err, out)
+		if err := netns.Down(prefix); err != nil {
+			t.Logf("namespaces %s down: %v", prefix, err)
 		}
 	})
-	if out, err := l.cmd("up", strconv.Itoa(n), l.prefix).CombinedOutput(); err != nil {
-		t.Fatalf("netns.sh up %d %s: %v\n%s", n, l.prefix, err, out)
+	net, err := netns.Up(n, prefix)
+	if err != nil {
+		t.Fatalf("pretend LAN of %d: %v", n, err)
 	}
-	return l
+	return &lan{t: t, net: net, prefix: prefix, n: n}
 }
 
-func (l *lan) cmd(args ...string) *exec.Cmd {
-	c := exec.Command("bash", append([]string{l.script}, args...)...)
-	c.Env = append(os.Environ(), "BS_NETNS_PREFIX="+l.prefix)
-	return c
-}
-
-// sh runs netns.sh (cut, heal, lossy …) and fails the test if it fails.
+// sh changes a host's link, in the words netns.sh used: "cut I", "heal I",
+// "lossy I PCT", "clean I"; it fails the test if that fails.
 func (l *lan) sh(args ...string) {
 	l.t.Helper()
-	if out, err := l.cmd(args...).CombinedOutput(); err != nil {
-		l.t.Fatalf("netns.sh %s: %v\n%s", strings.Join(args, " "), err, out)
+	num := func(k int) int {
+		if k >= len(args) {
+			l.t.Fatalf("lan %s: missing argument %d", strings.Join(args, " "), k)
+		}
+		v, err := strconv.Atoi(args[k])
+		if err != nil {
+			l.t.Fatalf("lan %s: %v", strings.Join(args, " "), err)
+		}
+		return v
+	}
+	var err error
+	switch args[0] {
+	case "cut":
+		err = l.net.Cut(num(1))
+	case "heal":
+		err = l.net.Heal(num(1))
+	case "lossy":
+		err = l.net.Lossy(num(1), num(2))
+	case "clean":
+		err = l.net.Clean(num(1))
+	default:
+		l.t.Fatalf("lan: no such change %q", args[0])
+	}
+	if err != nil {
+		l.t.Fatalf("lan %s: %v", strings.Join(args, " "), err)
 	}
 }
 

@@ -50,7 +50,7 @@ const (
 	honestBinEnv = "BS_E2E_HONEST_BIN"
 )
 
-// lockoutAddrs are the stranger's addresses on the pretend LAN (netns.sh's
+// lockoutAddrs are the stranger's addresses on the pretend LAN (node/netns's
 // hosts are 10.77.1.1 up).
 func lockoutAddrs() []string {
 	var out []string

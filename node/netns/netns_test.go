@@ -1,0 +1,256 @@
+package netns
+
+import (
+	"bufio"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLAN makes a pretend LAN of two hosts and checks what the namespace
+// tests lean on: each host has its address on lan0 and the multicast route,
+// one reaches the other over TCP, a cut link stops that and a heal brings it
+// back (with the route), packet loss comes and goes, and Down leaves no
+// namespace of the prefix behind.
+func TestLAN(t *testing.T) {
+	if err := Usable(); err != nil {
+		t.Skipf("%v (CI runs this as root, with iproute2)", err)
+	}
+	prefix := NewPrefix("t")
+	t.Cleanup(func() { Down(prefix) })
+	l, err := Up(2, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 2; i++ {
+		out, err := l.Command(i, "ip", "-4", "addr", "show", "dev", "lan0").CombinedOutput()
+		if err != nil || !strings.Contains(string(out), l.Addr(i)+"/24") {
+			t.Fatalf("host %d: lan0 has no %s: %v\n%s", i, l.Addr(i), err, out)
+		}
+		if !hasMulticastRoute(t, l, i) {
+			t.Fatalf("host %d: no 224.0.0.0/4 route on lan0", i)
+		}
+	}
+
+	// Host 2 listens and host 1 dials it over the bridge (this test binary
+	// again, inside each namespace: TestHelper).
+	if got := dialFrom(t, l, 1, listenIn(t, l, 2)); got != "hello" {
+		t.Fatalf("host 1 dialing host 2 read %q, not hello", got)
+	}
+
+	if err := l.Cut(2); err != nil {
+		t.Fatal(err)
+	}
+	if up := linkUp(t, l, 2); up {
+		t.Fatal("host 2's lan0 is still up after Cut")
+	}
+	if got := dialFrom(t, l, 1, l.Addr(2)+":7"); got != "" {
+		t.Fatalf("host 1 reached host 2 through a cut link: %q", got)
+	}
+	if err := l.Heal(2); err != nil {
+		t.Fatal(err)
+	}
+	if !linkUp(t, l, 2) || !hasMulticastRoute(t, l, 2) {
+		t.Fatal("host 2's lan0 or its multicast route is not back after Heal")
+	}
+	if got := dialFrom(t, l, 1, listenIn(t, l, 2)); got != "hello" {
+		t.Fatalf("after Heal, host 1 dialing host 2 read %q, not hello", got)
+	}
+
+	if _, err := exec.LookPath("nft"); err == nil {
+		if err := l.Lossy(1, 10); err != nil {
+			t.Fatal(err)
+		}
+		out, err := l.Command(1, "nft", "list", "table", "inet", "bsloss").CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "drop") {
+			t.Fatalf("no loss rule after Lossy: %v\n%s", err, out)
+		}
+		if err := l.Clean(1); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Clean(1); err != nil {
+			t.Fatalf("a second Clean should do nothing: %v", err)
+		}
+	}
+
+	if err := l.Down(); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := exec.Command("ip", "netns", "list").Output()
+	if strings.Contains(string(list), prefix) {
+		t.Fatalf("namespaces of %s left after Down:\n%s", prefix, list)
+	}
+}
+
+// TestUpRefuses checks the arguments Up refuses before it touches anything.
+func TestUpRefuses(t *testing.T) {
+	if err := Usable(); err != nil {
+		t.Skip(err)
+	}
+	for _, c := range []struct {
+		n      int
+		prefix string
+	}{{0, "bsok"}, {251, "bsok"}, {2, "bs1"}, {2, "BS"}, {2, "bs-x"}, {2, "bsaverylongprefix"}} {
+		if _, err := Up(c.n, c.prefix); err == nil {
+			Down(c.prefix)
+			t.Errorf("Up(%d, %q) accepted", c.n, c.prefix)
+		}
+	}
+}
+
+func linkUp(t *testing.T, l *LAN, i int) bool {
+	t.Helper()
+	out, err := l.Command(i, "ip", "link", "show", "dev", "lan0").CombinedOutput()
+	if err != nil {
+		t.Fatalf("ip link show: %v\n%s", err, out)
+	}
+	return strings.Contains(string(out), "state UP") || strings.Contains(string(out), ",UP")
+}
+
+func hasMulticastRoute(t *testing.T, l *LAN, i int) bool {
+	t.Helper()
+	out, err := l.Command(i, "ip", "route", "show", "224.0.0.0/4").CombinedOutput()
+	if err != nil {
+		t.Fatalf("ip route show: %v\n%s", err, out)
+	}
+	return strings.Contains(string(out), "dev lan0")
+}
+
+const helperEnv = "BS_NETNS_TEST_HELPER"
+
+// TestHelper is not a test: run by TestLAN inside a namespace, it listens
+// ("listen ADDR": prints the address, answers one connection with hello)
+// or dials ("dial ADDR": prints what it read, nothing if it could not).
+func TestHelper(t *testing.T) {
+	mode, addr, ok := strings.Cut(os.Getenv(helperEnv), " ")
+	if !ok {
+		t.Skip("helper of TestLAN, run inside a namespace")
+	}
+	switch mode {
+	case "listen":
+		ln, err := net.Listen("tcp", addr+":0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Println(ln.Addr())
+		ln.(*net.TCPListener).SetDeadline(time.Now().Add(30 * time.Second))
+		c, err := ln.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Write([]byte("hello"))
+		c.Close()
+	case "dial":
+		c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+		if err != nil {
+			return
+		}
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		b, _ := io.ReadAll(c)
+		os.Stdout.Write(b)
+	}
+}
+
+func helper(l *LAN, i int, arg string) *exec.Cmd {
+	exe, _ := os.Executable()
+	c := l.Command(i, exe, "-test.run=^TestHelper$")
+	c.Env = append(os.Environ(), helperEnv+"="+arg)
+	return c
+}
+
+// listenIn starts a listener in host i and returns its address.
+func listenIn(t *testing.T, l *LAN, i int) string {
+	t.Helper()
+	c := helper(l, i, "listen "+l.Addr(i))
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("listener in host %d: %v", i, err)
+	}
+	return strings.TrimSpace(line)
+}
+
+// dialFrom dials addr from host i and returns what it read.
+func dialFrom(t *testing.T, l *LAN, i int, addr string) string {
+	t.Helper()
+	out, err := helper(l, i, "dial "+addr).Output()
+	if err != nil {
+		t.Fatalf("dialer in host %d: %v", i, err)
+	}
+	got := string(out)
+	// the test binary prints PASS (and ok lines) after the helper's output
+	got, _, _ = strings.Cut(got, "PASS")
+	return strings.TrimSpace(got)
+}
+
+// TestNothingOutsideTheRepo keeps the project testing alone, from a clone
+// with nothing beside it: no Go file of the module names a path in
+// ../shared (the namespace script the tests once ran from there, or
+// anything else), as a literal "../shared…" or as the pieces "..",
+// "shared" of one filepath.Join.
+func TestNothingOutsideTheRepo(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("module root not at %s: %v", root, err)
+	}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				if n.Kind == token.STRING && strings.Contains(n.Value, ".."+"/shared") {
+					t.Errorf("%s: the path %s is outside the repository", fset.Position(n.Pos()), n.Value)
+				}
+			case *ast.CallExpr:
+				var dots, shared bool
+				for _, a := range n.Args {
+					if lit, ok := a.(*ast.BasicLit); ok {
+						dots = dots || lit.Value == `".."`
+						shared = shared || lit.Value == `"shared"`
+					}
+				}
+				if dots && shared {
+					t.Errorf("%s: a path joined from \"..\" and \"shared\" is outside the repository", fset.Position(n.Pos()))
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
