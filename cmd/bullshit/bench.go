@@ -125,7 +125,8 @@ func runBench(args []string) error {
 	return nil
 }
 
-// The report's sections, as BENCHMARKS.md names them.
+// The report's sections; BENCHMARKS.md's table of today's figures groups
+// them as Engine and bots, Wire and network, Host and LAN.
 const (
 	secEngine   = "Engine"
 	secSim      = "Bots and simulator"

@@ -308,7 +308,8 @@ func (b *browser) pageLoads(url, nick string, n int) (firstVisit time.Duration, 
 // at once lands while the page is still busy with the message that
 // opened the window (its record's write, the journal's checks, the
 // frame) and measures that wait, which no person's call meets
-// (BENCHMARKS.md, "The phones call when the terminal's bot does").
+// (`git show 2e76b2c:BENCHMARKS.md`, "The phones call when the terminal's
+// bot does").
 func callAfter() string {
 	if v, ok := os.LookupEnv("BS_FIGURES_CALL_AFTER"); ok {
 		if n, err := strconv.Atoi(v); err == nil && n >= 0 {
