@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -143,3 +144,5 @@ func mustFault(t *testing.T, err error, want error, party int) {
 		t.Fatalf("got %v, blaming %d (%v); want party %d", err, p, ok, party)
 	}
 }
+
+func errorsContains(err error, s string) bool { return err != nil && strings.Contains(err.Error(), s) }
