@@ -196,4 +196,3 @@ func TestRecovery(t *testing.T) {
 		}
 	}
 }
-

@@ -19,7 +19,9 @@ func rng(seed uint64) io.Reader {
 
 var gameCtx = []byte("table 7f3a / game 2")
 
-func keyCtx(party int) []byte { return fmt.Appendf(nil, "table 7f3a / game 2 / peer 12D3KooW%02d", party) }
+func keyCtx(party int) []byte {
+	return fmt.Appendf(nil, "table 7f3a / game 2 / peer 12D3KooW%02d", party)
+}
 
 // table is n honest parties in one process, after keys and shuffles.
 type table struct {

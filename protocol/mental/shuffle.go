@@ -187,7 +187,9 @@ func (o *ShuffleOpening) UnmarshalBinary(b []byte) error {
 }
 
 // MarshalBinary is the deck, then the commitment.
-func (s *ShuffleStep) MarshalBinary() ([]byte, error) { return append(s.Out.appendTo(nil), s.Commit[:]...), nil }
+func (s *ShuffleStep) MarshalBinary() ([]byte, error) {
+	return append(s.Out.appendTo(nil), s.Commit[:]...), nil
+}
 
 // UnmarshalBinary reads what MarshalBinary wrote.
 func (s *ShuffleStep) UnmarshalBinary(b []byte) error {
