@@ -117,3 +117,19 @@ func (cb *Codebook) Deck() Deck {
 	}
 	return d
 }
+
+// Decrypt turns a card up with every party's secret, as at the end of a
+// game when each has published its x_i (checked with CheckSecret): M =
+// B − (Σ x_i)·A, for the audit that replays the game in the clear.
+func (cb *Codebook) Decrypt(ct *Ciphertext, secrets []Secret) (Face, error) {
+	sum := ristretto255.NewScalar()
+	for i := range secrets {
+		sum.Add(sum, &secrets[i].x)
+	}
+	m := ristretto255.NewElement().ScalarMult(sum, &ct.a)
+	f, ok := cb.lookup(m.Subtract(&ct.b, m))
+	if !ok {
+		return Face{}, ErrNotACard
+	}
+	return f, nil
+}

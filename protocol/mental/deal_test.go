@@ -101,14 +101,14 @@ func TestWholeDeal(t *testing.T) {
 			}
 			for s := range n {
 				for k, p := range tb.hand(s) {
-					all := make([]Share, n)
-					for i := range n {
-						all[i], _ = DecryptShare(r, &tb.secrets[i], &d[p], gameCtx)
-					}
-					if f, err := tb.cb.Reveal(&d[p], all); err != nil || f != hands[s][k] {
+					if f, err := tb.cb.Decrypt(&d[p], tb.secrets); err != nil || f != hands[s][k] {
 						t.Fatalf("position %d decrypts to %s (%v), seat %d learned %s", p, f, err, s, hands[s][k])
 					}
 				}
+			}
+			// With one secret missing, nothing decrypts.
+			if _, err := tb.cb.Decrypt(&d[0], tb.secrets[1:]); !errors.Is(err, ErrNotACard) {
+				t.Fatalf("decrypted without party 0's secret: %v", err)
 			}
 		})
 	}

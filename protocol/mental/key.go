@@ -10,7 +10,16 @@ import (
 // A Secret is a player node's deck secret x_i. It never leaves the node
 // until the game is over (then it is published, and everyone checks it
 // with CheckSecret), except split into recovery sub-shares.
-type Secret struct{ x ristretto255.Scalar }
+type Secret struct {
+	x   ristretto255.Scalar
+	pub PublicKey // x·G, kept: every proof hashes it
+}
+
+func newSecret(x *ristretto255.Scalar) Secret {
+	s := Secret{x: *x}
+	s.pub.p.ScalarBaseMult(x)
+	return s
+}
 
 // A PublicKey is a deck key x_i·G, or the joint key, their sum.
 type PublicKey struct{ p ristretto255.Element }
@@ -27,15 +36,11 @@ func NewSecret(rand io.Reader) (Secret, error) {
 	if err != nil {
 		return Secret{}, err
 	}
-	return Secret{*x}, nil
+	return newSecret(x), nil
 }
 
 // Public is the secret's deck key x·G.
-func (x *Secret) Public() PublicKey {
-	var k PublicKey
-	k.p.ScalarBaseMult(&x.x)
-	return k
-}
+func (x *Secret) Public() PublicKey { return x.pub }
 
 // Equal reports whether two keys are the same group element.
 func (k *PublicKey) Equal(o *PublicKey) bool { return k.p.Equal(&o.p) == 1 }
@@ -117,13 +122,13 @@ func (x *Secret) MarshalBinary() ([]byte, error) { return x.x.Encode(nil), nil }
 
 // UnmarshalBinary reads what MarshalBinary wrote.
 func (x *Secret) UnmarshalBinary(b []byte) error {
-	var t Secret
+	var t ristretto255.Scalar
 	r := reader{b: b}
-	r.scalar(&t.x)
+	r.scalar(&t)
 	if err := r.done("secret"); err != nil {
 		return err
 	}
-	*x = t
+	*x = newSecret(&t)
 	return nil
 }
 

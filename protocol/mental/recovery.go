@@ -102,13 +102,17 @@ func (rc *RecoveryCommit) verify(s *SubShare) bool {
 	if len(rc.c) == 0 || s.Holder < 0 || s.Holder >= maxItems {
 		return false
 	}
-	// Σ C_k·at^k, by Horner, against v·G.
+	// Σ C_k·at^k against v·G, in one multi-scalar multiplication.
 	at := scalarInt(uint64(s.Holder) + 1)
-	want := ristretto255.NewElement()
-	for k := len(rc.c) - 1; k >= 0; k-- {
-		want.ScalarMult(at, want)
-		want.Add(want, &rc.c[k])
+	pows := make([]*ristretto255.Scalar, len(rc.c))
+	pts := make([]*ristretto255.Element, len(rc.c))
+	for k := range rc.c {
+		pows[k], pts[k] = scalarInt(1), &rc.c[k]
+		if k > 0 {
+			pows[k].Multiply(pows[k-1], at)
+		}
 	}
+	want := ristretto255.NewElement().VarTimeMultiScalarMult(pows, pts)
 	return ristretto255.NewElement().ScalarBaseMult(&s.v).Equal(want) == 1
 }
 
@@ -134,7 +138,7 @@ func Recover(dealer int, key *PublicKey, rc *RecoveryCommit, subs []SubShare) (S
 	var use []SubShare
 	for i := range subs {
 		s := &subs[i]
-		if s.Holder == dealer || seen[s.Holder] {
+		if s.Holder < 0 || s.Holder == dealer || seen[s.Holder] { // the dealer's own entry is empty
 			continue
 		}
 		if !rc.verify(s) {
@@ -146,7 +150,7 @@ func Recover(dealer int, key *PublicKey, rc *RecoveryCommit, subs []SubShare) (S
 	if len(use) < t {
 		return Secret{}, fmt.Errorf("%w: %d of %d", ErrTooFew, len(use), t)
 	}
-	sec := Secret{*interpolate(use[:t])}
+	sec := newSecret(interpolate(use[:t]))
 	if err := CheckSecret(dealer, &sec, key); err != nil {
 		return Secret{}, err
 	}
