@@ -59,6 +59,9 @@ func Seal(rand io.Reader, to *PublicKey, ctx, msg []byte) (Sealed, error) {
 
 // Open opens a message sealed to x's key under ctx.
 func (s *Sealed) Open(x *Secret, ctx []byte) ([]byte, error) {
+	if isIdentity(&s.eph) {
+		return nil, ErrSealed // e = 0: anyone could have made the key
+	}
 	key := x.Public()
 	shared := ristretto255.NewElement().ScalarMult(&x.x, &s.eph)
 	aead, err := sealKey(shared, &s.eph, &key.p, ctx)
