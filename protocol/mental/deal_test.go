@@ -3,6 +3,7 @@ package mental
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -14,11 +15,20 @@ var errorsIs = errors.Is
 // hands together are the deck (no card lost or doubled), nobody turns up
 // another's card without its share, openings and a handover verify, and
 // at the end every shuffle checks and every published secret matches.
+// Two decks without jokers at every size; one deck with two jokers, and
+// three decks with two each, at a size each.
 func TestWholeDeal(t *testing.T) {
+	type size struct{ n, decks, jokers int }
+	sizes := []size{{3, 1, 2}, {10, 3, 2}}
 	for n := 2; n <= 10; n++ {
-		t.Run("", func(t *testing.T) {
+		sizes = append(sizes, size{n, 2, 0})
+	}
+	for _, sz := range sizes {
+		n := sz.n
+		t.Run(fmt.Sprintf("%d seats, %d decks, %d jokers", n, sz.decks, sz.jokers), func(t *testing.T) {
 			r := rng(uint64(100 + n))
-			tb := newTable(t, uint64(n), n)
+			tb := newKeysFor(t, r, n, sz.decks, sz.jokers)
+			tb.shuffleAll(t, r)
 			d := tb.deck()
 			shares := tb.shareOut(t, r)
 
@@ -44,7 +54,11 @@ func TestWholeDeal(t *testing.T) {
 				}
 			}
 			// The shuffle moved the cards: the deal is not the codebook's order.
-			if slices.Equal(hands[0], []Face{tb.cb.faces[0], tb.cb.faces[n]}) {
+			var unshuffled []Face
+			for _, p := range tb.hand(0) {
+				unshuffled = append(unshuffled, tb.cb.faces[p])
+			}
+			if slices.Equal(hands[0], unshuffled) {
 				t.Fatal("deck not shuffled")
 			}
 

@@ -39,9 +39,11 @@ type table struct {
 func (tb *table) deck() Deck { return tb.steps[len(tb.steps)-1].Out }
 
 // newKeys makes n parties' secrets, keys and proofs, and the joint key.
-func newKeys(t testing.TB, r io.Reader, n int) *table {
+func newKeys(t testing.TB, r io.Reader, n int) *table { return newKeysFor(t, r, n, 2, 0) }
+
+func newKeysFor(t testing.TB, r io.Reader, n, decks, jokers int) *table {
 	t.Helper()
-	cb, err := NewCodebook(2, 0)
+	cb, err := NewCodebook(decks, jokers)
 	if err != nil {
 		t.Fatal(err)
 	}
