@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -21,6 +22,11 @@ func TestWholeDeal(t *testing.T) {
 	type size struct{ n, decks, jokers int }
 	sizes := []size{{3, 1, 2}, {10, 3, 2}}
 	for n := 2; n <= 10; n++ {
+		// Compiled to WebAssembly (CI runs it under node, 5–10 times
+		// slower) the same code runs at three sizes only.
+		if runtime.GOARCH == "wasm" && n != 2 && n != 6 && n != 10 {
+			continue
+		}
 		sizes = append(sizes, size{n, 2, 0})
 	}
 	for _, sz := range sizes {
