@@ -3,6 +3,7 @@ package mental
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // The refusals. Each check that finds a party at fault returns a *Fault
@@ -33,7 +34,9 @@ type Fault struct {
 	Err   error // wraps one of the Err… values above
 }
 
-func (f *Fault) Error() string { return fmt.Sprintf("mental: party %d: %v", f.Party, f.Err) }
+func (f *Fault) Error() string {
+	return fmt.Sprintf("mental: party %d: %s", f.Party, strings.TrimPrefix(f.Err.Error(), "mental: "))
+}
 func (f *Fault) Unwrap() error { return f.Err }
 
 // Blame returns the party an error names, if it is a Fault.

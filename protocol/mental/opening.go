@@ -1,6 +1,9 @@
 package mental
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // An Opening turns a card up for everyone: the card it claims, and every
 // party's share of its ciphertext with its proof (the holder's own among
@@ -26,8 +29,9 @@ func VerifyOpenings(cb *Codebook, keys []PublicKey, opener int, cts []Ciphertext
 		shares[k] = os[k].Shares
 	}
 	if err := VerifyShares(keys, cts, shares, -1, ctx); err != nil {
-		if p, ok := Blame(err); ok {
-			return blame(opener, err, "from party %d", p)
+		var f *Fault
+		if errors.As(err, &f) {
+			return blame(opener, f.Err, "from party %d", f.Party)
 		}
 		return blame(opener, err, "")
 	}
