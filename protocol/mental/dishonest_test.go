@@ -257,3 +257,30 @@ func TestBatchNamesTheWrongShare(t *testing.T) {
 		t.Fatalf("%v does not say whose share", err)
 	}
 }
+
+// A shuffler caught on arrival, before any opening: a card doubled (so it
+// knows where a second copy went), a card left in the clear (a trivial
+// encryption of a card it chose: everyone could read it), a card dropped.
+// CheckStep names it; the honest step passes.
+func TestDishonestStepOnArrival(t *testing.T) {
+	tb := newTable(t, 8, 3)
+	in := tb.steps[0].Out
+	honest := tb.steps[1]
+	if err := CheckStep(1, in, &honest); err != nil {
+		t.Fatal(err)
+	}
+	clone := func() *ShuffleStep {
+		s := honest
+		s.Out = append(Deck(nil), honest.Out...)
+		return &s
+	}
+	doubled := clone()
+	doubled.Out[9] = doubled.Out[40]
+	mustFault(t, CheckStep(1, in, doubled), ErrShuffle, 1)
+	clear := clone()
+	clear.Out[3] = tb.cb.Deck()[0]
+	mustFault(t, CheckStep(1, in, clear), ErrShuffle, 1)
+	dropped := clone()
+	dropped.Out = dropped.Out[1:]
+	mustFault(t, CheckStep(1, in, dropped), ErrShuffle, 1)
+}

@@ -23,8 +23,10 @@
 //     anyone checks the whole chain (CheckShuffles). One honest shuffler is
 //     enough for nobody to know the order; a dishonest one (a card
 //     substituted, dropped or doubled, an opening that is not what it
-//     committed) is caught at the end and named. This is not a verifiable
-//     shuffle: until the end, a substitution is seen only when the card is
+//     committed) is caught at the end and named. A step with a card
+//     dropped, doubled or left in the clear is refused when it arrives
+//     (CheckStep); this is not a verifiable shuffle, so until the end a
+//     card substituted under fresh randomness is seen only when it is
 //     turned up (it decrypts to no card, or to a card twice).
 //   - Decryption. Each party's partial decryption of a card (DecryptShare)
 //     carries a Chaum–Pedersen proof; a wrong share fails VerifyShares at
@@ -45,7 +47,10 @@
 //     departed seat's hand by elimination anyway once all cards are dealt,
 //     so it costs nothing in secrecy. Fewer than t holders learn nothing
 //     of x_i. A wrong sub-share names its dealer when it arrives
-//     (VerifySub), and its holder when presented (Recover).
+//     (VerifySub), and its holder when presented (Recover). Rebuilt, x_i
+//     is known to whoever pooled the sub-shares (by default everyone
+//     else): the departed seat's cards are then open to them, everyone
+//     else's still need their own seat's share.
 //
 // Every check that blames a party returns a *Fault (Blame gives the
 // party); errors.Is tells what failed (ErrShareProof, ErrFalseOpening …).

@@ -79,6 +79,9 @@ func (tb *table) shuffleAll(t testing.TB, r io.Reader) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if err := CheckStep(len(tb.steps), in, &st); err != nil {
+			t.Fatal(err)
+		}
 		tb.steps = append(tb.steps, st)
 		tb.openings = append(tb.openings, o)
 		in = st.Out

@@ -122,6 +122,30 @@ func (o *ShuffleOpening) Check(joint *PublicKey, in Deck, s *ShuffleStep, ctx []
 	return nil
 }
 
+// CheckStep is what anyone can check of party's step the moment it
+// arrives, before any opening: as many cards out as in, none of them in
+// the clear (A = identity: a card anyone reads, as a substituted trivial
+// encryption would be), and no two alike (a card doubled). It cannot see a
+// card substituted under fresh randomness; CheckShuffles does, at the end.
+func CheckStep(party int, in Deck, s *ShuffleStep) error {
+	if len(s.Out) != len(in) {
+		return blame(party, ErrShuffle, "%d cards in, %d out", len(in), len(s.Out))
+	}
+	seen := make(map[[ElementSize]byte]bool, len(s.Out))
+	var k [ElementSize]byte
+	for i := range s.Out {
+		if isIdentity(&s.Out[i].a) {
+			return blame(party, ErrShuffle, "card at %d in the clear", i)
+		}
+		a := [ElementSize]byte(s.Out[i].a.Encode(k[:0]))
+		if seen[a] {
+			return blame(party, ErrShuffle, "card at %d doubled", i)
+		}
+		seen[a] = true
+	}
+	return nil
+}
+
 // CheckShuffles checks a whole chain: steps[i] is party i's turn, taken
 // from the deck before it (initial for the first), and openings[i] its
 // opening. The first that fails names its party.
