@@ -68,6 +68,6 @@
 // What it leaves to its caller: signing what each party sends (the
 // protocol envelope does), agreeing on the party order, the deal (which
 // positions of the deck are whose), publishing every x_i at the end (then
-// CheckSecret, CheckShuffles, and every card decrypts), and sealing each
-// sub-share to its holder (Seal).
+// CheckSecret, CheckShuffles, and Codebook.Decrypt turns every card up for
+// the audit), and sealing each sub-share to its holder (Seal).
 package mental
