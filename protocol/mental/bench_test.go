@@ -98,8 +98,9 @@ func BenchmarkOpening4At10(b *testing.B) {
 }
 
 // One node's whole deal at 10 seats: its key and proof, the joint key
-// (checking all ten proofs), its shuffle, its shares of the 93 cards not
-// its own, and its hand turned up from the others' shares.
+// (checking all ten proofs), its shuffle, every step checked on arrival
+// (CheckStep), its shares of the 93 cards not its own, and its hand turned
+// up from the others' shares.
 func BenchmarkDealPerNode10(b *testing.B) {
 	tb := bench10(b)
 	r := rng(5)
@@ -119,6 +120,13 @@ func BenchmarkDealPerNode10(b *testing.B) {
 		}
 		if _, _, err := Shuffle(r, &tb.joint, tb.steps[0].Out, gameCtx); err != nil {
 			b.Fatal(err)
+		}
+		in := tb.initial
+		for i := range tb.steps {
+			if err := CheckStep(i, in, &tb.steps[i]); err != nil {
+				b.Fatal(err)
+			}
+			in = tb.steps[i].Out
 		}
 		for p := range d {
 			if p%tb.n != 0 {
