@@ -184,6 +184,7 @@ type srvConn struct {
 
 	lim     *frameLimit // how fast its frames are read (limits.go)
 	joining bool        // before a seat or a place: the first refusal ends it
+	greeted bool        // its hello has come: before it, only a hello is decoded
 }
 
 func (c *srvConn) send(m protocol.Message) error {
@@ -344,6 +345,7 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 		c.refuse(protocol.CodeBadCommand, "Say hello first.", env.Seq)
 		return errors.New("no hello")
 	}
+	c.greeted = true
 	if !hello.Version.Compatible() {
 		c.refuse(protocol.CodeVersion, fmt.Sprintf("This table runs protocol %s; you have %s: update the game.",
 			protocol.Current, hello.Version), env.Seq)

@@ -85,6 +85,8 @@ func rogueMain(mode string) int {
 		run = func() error { return runImpostor(say) }
 	case "lockout":
 		run = func() error { return runLockout(say) }
+	case "first-state":
+		run = func() error { return runFirstState(say) }
 	}
 	if err := run(); err != nil {
 		say("error", map[string]any{"text": err.Error()})
