@@ -519,7 +519,7 @@ func parseJoin(args []string) (c joinConfig, help bool, err error) {
 	fs := flag.NewFlagSet("join", flag.ContinueOnError)
 	c.nf.register(fs)
 	fs.BoolVar(&c.headless, "headless", false, "no screen: print events and play the seat as a bot")
-	fs.StringVar(&c.table, "table", "", "the `name` of a table found on the LAN, or NAME@WORDS with its host's words when two share a name, or its ID (default: the first found)")
+	fs.StringVar(&c.table, "table", "", "the `name` of a table found on the LAN, or NAME@WORDS with its host's words when two share a name, or id:ID for its ID (a bare ID is read as a name) (default: the first found)")
 	fs.StringVar(&c.code, "code", "", "the table's join code")
 	fs.BoolVar(&c.watch, "watch", false, "watch instead of taking a seat")
 	fs.DurationVar(&c.wait, "wait", 30*time.Second, "the longest to look for the table")
@@ -630,7 +630,7 @@ func frameWriter(f *os.File) func([]byte) {
 }
 
 // joinTable joins the table at the address in args, if any, or else the
-// one found on the LAN by the name or ID in table.
+// one found on the LAN that table names (node.PickTable).
 func joinTable(ctx context.Context, dev *node.Device, args []string, table, code string, watch bool, onFrame func([]byte)) (*node.Remote, error) {
 	if len(args) > 0 {
 		return dev.JoinAddr(ctx, args[0], code, watch, onFrame)

@@ -87,6 +87,8 @@ func rogueMain(mode string) int {
 		run = func() error { return runLockout(say) }
 	case "first-state":
 		run = func() error { return runFirstState(say) }
+	case "table-id":
+		run = func() error { return runTableID(say) }
 	}
 	if err := run(); err != nil {
 		say("error", map[string]any{"text": err.Error()})
