@@ -108,8 +108,9 @@ func TestE2ETableIDImpostor(t *testing.T) {
 	time.Sleep(2 * time.Second) // heard by any browser that starts now
 	byName := l.start(2, "by-name", joinArgs(filepath.Join(dir, "2"), name)...)
 	byID := l.start(3, "by-id", joinArgs(filepath.Join(dir, "3"), node.IDPrefix+table.str("id"))...)
-	finishGame(t, 3, 1, []*proc{host, byName, byID}, 2*time.Minute)
+	byName.await(60*time.Second, isType("seated"))
 	if v, ok := fake.find(isType("victim")); ok {
-		t.Errorf("a joiner asking for the table %q dialled the impostor whose ID is %q: %s", name, name, v.raw)
+		t.Fatalf("a joiner asking for the table %q dialled the impostor whose ID is %q: %s", name, name, v.raw)
 	}
+	finishGame(t, 3, 1, []*proc{host, byName, byID}, 2*time.Minute)
 }
