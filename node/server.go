@@ -395,6 +395,9 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 	case errors.Is(err, ErrStarted):
 		c.refuse(protocol.CodeStarted, err.Error(), env.Seq)
 		return err
+	case errors.Is(err, protocol.ErrBadName):
+		c.refuse(protocol.CodeBadName, err.Error(), env.Seq)
+		return err
 	case err != nil:
 		c.refuse(protocol.CodeBadCommand, err.Error(), env.Seq)
 		return err

@@ -75,7 +75,7 @@ func (n *netFlags) device(ctx context.Context) (*node.Device, error) {
 		nick = prof.Nickname
 	}
 	if nick == "" {
-		nick = "Player"
+		nick = node.DefaultNick(prof.Key)
 	}
 	cfg := node.DeviceConfig{Key: prof.Key, Name: nick, Bots: makeAnyBot, Fallback: bot.Fallback, Web: webConfig(n.web)}
 	if n.listen != "" {

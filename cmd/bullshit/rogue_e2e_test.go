@@ -89,6 +89,10 @@ func rogueMain(mode string) int {
 		run = func() error { return runFirstState(say) }
 	case "table-id":
 		run = func() error { return runTableID(say) }
+	case "rebind":
+		run = func() error { return runRebind(say) }
+	case "names":
+		run = func() error { return runNames(say) }
 	}
 	if err := run(); err != nil {
 		say("error", map[string]any{"text": err.Error()})
