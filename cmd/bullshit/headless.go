@@ -49,7 +49,7 @@ type netFlags struct {
 
 func (n *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.dir, "config", "", "profile `dir` (identity key and nickname; default: the user config dir's bullshit/)")
-	fs.StringVar(&n.name, "nick", "", "nickname at the table (default: the profile's)")
+	fs.StringVar(&n.name, "nick", "", "nickname at the table (default: the profile's, else Player and the end of your peer ID); a table refuses one that reads as a name it has")
 	fs.StringVar(&n.iface, "iface", "", "LAN `interface` to use (default: guess)")
 	fs.StringVar(&n.listen, "listen", "", "listen `multiaddr` instead of the LAN interface (e.g. /ip4/127.0.0.1/tcp/0)")
 	fs.BoolVar(&n.noMDNS, "no-mdns", false, "don't advertise or browse by mDNS (join by address)")
