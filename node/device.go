@@ -301,8 +301,8 @@ func (d *Device) JoinAddr(ctx context.Context, addr, code string, watch bool, on
 	return r, err
 }
 
-// FindTable waits until a table whose name (or ID) is name shows up; name ""
-// takes the first table seen.
+// FindTable waits until a table that name names (PickTable) shows up;
+// name "" takes the first table seen.
 func (d *Device) FindTable(ctx context.Context, name string) (TableInfo, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -329,8 +329,8 @@ func (d *Device) FindTable(ctx context.Context, name string) (TableInfo, error) 
 			case exact:
 				return *t, nil
 			default:
-				// A name alone: wait a moment for a second table of the
-				// same name (an impostor's) before taking this one.
+				// A name or an ID alone: wait a moment for a second table
+				// of the same (an impostor's) before taking this one.
 				found = t
 				if settle == nil {
 					settle = time.After(FindSettle)
@@ -365,11 +365,19 @@ func (e *ErrTwoTables) Error() string {
 		n, e.Name, strings.Join(ts, " and "), e.Name, e.Tables[0].Fingerprint())
 }
 
-// PickTable finds the table query names in ts: "" for the first found, an ID,
-// NAME@WORDS (the host's fingerprint) for exactly one, or a name, which
-// must be one table's only (*ErrTwoTables otherwise: never a guess between
-// an impostor and the real one). exact says the query named one table for
-// sure (an ID or a fingerprint); nil, false, nil is none yet.
+// IDPrefix marks a query for a table by its ID ("id:3f9a…"), a form no
+// name takes for it: a bare query is a name, whatever it looks like, since
+// an advertiser chooses its own ID as freely as its name.
+const IDPrefix = "id:"
+
+// PickTable finds the table query names in ts: "" for the first found, a
+// name, NAME@WORDS (the host's fingerprint) for exactly one, or id:ID. A
+// name or an ID must be one table's only (*ErrTwoTables otherwise: never a
+// guess between an impostor and the real one). exact says the query named
+// one table for sure (the host's words: they come from its key, and the
+// joiner checks the key it reaches); a name or an ID is anyone's to
+// advertise, so FindTable waits a moment for a second one. nil, false, nil
+// is none yet.
 func PickTable(ts []TableInfo, query string) (t *TableInfo, exact bool, err error) {
 	if query == "" {
 		if len(ts) == 0 {
@@ -377,32 +385,35 @@ func PickTable(ts []TableInfo, query string) (t *TableInfo, exact bool, err erro
 		}
 		return &ts[0], true, nil
 	}
-	for i := range ts {
-		if ts[i].ID == query {
-			return &ts[i], true, nil
-		}
-	}
 	if at := strings.LastIndex(query, "@"); at >= 0 {
 		name, fp := query[:at], query[at+1:]
 		for i := range ts {
-			if ts[i].Name == name && protocol.SameFingerprint(fp, ts[i].Fingerprint()) {
+			if named(ts[i], name) && protocol.SameFingerprint(fp, ts[i].Fingerprint()) {
 				return &ts[i], true, nil
 			}
 		}
 	}
-	var named []TableInfo
+	var found []TableInfo
 	for _, t := range ts {
-		if t.Name == query {
-			named = append(named, t)
+		if named(t, query) {
+			found = append(found, t)
 		}
 	}
-	switch len(named) {
+	switch len(found) {
 	case 0:
 		return nil, false, nil
 	case 1:
-		return &named[0], false, nil
+		return &found[0], false, nil
 	}
-	return nil, false, &ErrTwoTables{Name: query, Tables: named}
+	return nil, false, &ErrTwoTables{Name: query, Tables: found}
+}
+
+// named says whether query (a name, or IDPrefix and an ID) names t.
+func named(t TableInfo, query string) bool {
+	if id, ok := strings.CutPrefix(query, IDPrefix); ok {
+		return t.ID == id
+	}
+	return t.Name == query
 }
 
 // WaitSeated waits until n seats of a hosted table are taken by people or

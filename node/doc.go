@@ -123,8 +123,10 @@
 // per table).
 // A host checks an envelope's table, term, sequence number and type on its
 // header before it verifies the signature or decodes the body
-// (protocol.OpenChecked), bounds every name a peer chooses where it enters
-// (protocol.CheckNick), and cleans every other string it shows. Seated
+// (protocol.OpenChecked), decodes nothing but a hello before a peer's
+// hello, bounds every name a peer chooses where it enters
+// (protocol.CheckNick), refuses a nickname that reads as one at the table
+// (names.go), and cleans every other string it shows. Seated
 // players' connections are never trimmed for a crowd.
 //
 // # Phones
@@ -132,7 +134,8 @@
 // A node with web on (web.go) serves the page and /ws on its LAN address.
 // A browser's player proves its own ed25519 key over webwire and is served
 // through the same Server.serve as a libp2p stream, under the same checks;
-// the entry itself answers private sources only, refuses a foreign Origin
+// the entry itself answers private sources only, and a Host of its own
+// addresses only (not a rebinding name), refuses a foreign Origin
 // and bounds what one address may open (and closes, as it accepts them,
 // the connections of one that connects too fast). Its seat is a phone's (Lobby Web):
 // it holds shares and rebuilds a table like any player, but is never a

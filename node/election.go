@@ -396,7 +396,12 @@ func (r *Remote) standby(st network.Stream) {
 		st.Reset()
 		return
 	}
-	env, err := protocol.Open(b, wireID(st.Conn().RemotePeer()))
+	env, err := protocol.OpenChecked(b, wireID(st.Conn().RemotePeer()), func(h *protocol.Header) error {
+		if h.Type != protocol.TypeHello {
+			return errors.New("a rejoin opens with a hello") // nothing else is decoded
+		}
+		return nil
+	})
 	if err != nil {
 		st.Reset()
 		return

@@ -387,7 +387,7 @@ func TestElectionSplitHeals(t *testing.T) {
 			var remotes []*Remote
 			for range 3 {
 				pn := newLoopNode(t)
-				r, err := dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil, Timing{RebuildWait: 10 * time.Minute}, nil)
+				r, err := dial(ctx, pn.h, pn.key, info(hn), DefaultNick(pn.key), "", false, nil, Timing{RebuildWait: 10 * time.Minute}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

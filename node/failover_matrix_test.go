@@ -119,7 +119,7 @@ func failoverCase(t *testing.T, players int, kill string, resume bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := dial(ctx, h, key, hostInfo, "p", "", false, nil, tm, nil)
+		r, err := dial(ctx, h, key, hostInfo, DefaultNick(key), "", false, nil, tm, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,12 @@ import (
 func TestPickTable(t *testing.T) {
 	real, fake, den := testTable("r", "kitchen"), testTable("f", "kitchen"), testTable("d", "den")
 	fake.HostPeer = newLoopNode(t).h.ID()
+	// Advertisers choose their IDs: one takes the name of the den, one
+	// the ID of the den (issue 21, item 7).
+	named, twin := testTable("den", "decoy"), testTable("d", "attic")
+	named.HostPeer, twin.HostPeer = fake.HostPeer, fake.HostPeer
 	ts := []TableInfo{den, fake, real}
+	withDecoys := []TableInfo{named, den, twin}
 	if real.Fingerprint() == fake.Fingerprint() {
 		t.Fatal("two hosts with the same words")
 	}
@@ -30,27 +35,37 @@ func TestPickTable(t *testing.T) {
 		want        string // the table's ID; "" for none
 		exact       bool
 		twice       bool // refused as a name two tables have
+		decoys      bool // asked of withDecoys
 	}{
 		// One table of that name: taken, but not for sure (FindTable waits a moment).
-		{"a name only one has", "den", "d", false, false},
-		{"an ID", "r", "r", true, false},
-		{"the first found", "", "d", true, false},
-		{"none", "attic", "", false, false},
+		{"a name only one has", "den", "d", false, false, false},
+		// An ID only as id:ID, and not for sure either: anyone can advertise it.
+		{"an ID", "id:r", "r", false, false, false},
+		{"a bare ID is a name", "r", "", false, false, false},
+		{"a name that is another table's ID", "den", "d", false, false, true},
+		{"an ID two advertise", "id:d", "", false, true, true},
+		{"the first found", "", "d", true, false, false},
+		{"none", "attic", "", false, false, false},
 		// Two of that name: never a guess.
-		{"a name two have", "kitchen", "", false, true},
+		{"a name two have", "kitchen", "", false, true, false},
 		// The host's words pick one, typed loosely.
-		{"name@words", "kitchen@" + real.Fingerprint(), "r", true, false},
-		{"name@WORDS spaced", "kitchen@" + strings.ToUpper(strings.ReplaceAll(fake.Fingerprint(), "-", " ")), "f", true, false},
-		{"words of no such table", "kitchen@maple-otter-lunar", "", false, false},
-		{"words of another table", "den@" + fake.Fingerprint(), "", false, false},
+		{"name@words", "kitchen@" + real.Fingerprint(), "r", true, false, false},
+		{"name@WORDS spaced", "kitchen@" + strings.ToUpper(strings.ReplaceAll(fake.Fingerprint(), "-", " ")), "f", true, false, false},
+		{"words of no such table", "kitchen@maple-otter-lunar", "", false, false, false},
+		{"words of another table", "den@" + fake.Fingerprint(), "", false, false, false},
+		{"id:ID@words", "id:d@" + den.Fingerprint(), "d", true, false, true},
 	} {
-		got, exact, err := PickTable(ts, c.query)
+		list := ts
+		if c.decoys {
+			list = withDecoys
+		}
+		got, exact, err := PickTable(list, c.query)
 		var two *ErrTwoTables
 		if isTwo := errors.As(err, &two); isTwo != c.twice {
 			t.Errorf("%s: err %v, want two tables %v", c.name, err, c.twice)
 			continue
 		}
-		if c.twice {
+		if c.twice && !c.decoys {
 			msg := err.Error()
 			for _, want := range []string{"two tables are called kitchen", real.String(), fake.String(), "kitchen@" + fake.Fingerprint()} {
 				if !strings.Contains(msg, want) {

@@ -411,6 +411,9 @@ func (c *srvConn) admit(h *protocol.Header) error {
 	switch {
 	case !h.Type.Known():
 		return &protocol.DecodeError{Kind: protocol.ErrUnknownType, Type: h.Type}
+	case !c.greeted && h.Type != protocol.TypeHello:
+		// A stranger's first frame costs a hello's decoding at most.
+		return &refusal{protocol.CodeBadCommand, "Say hello first."}
 	case !playerTypes[h.Type], h.Type == protocol.TypeState && !c.joining:
 		return &refusal{protocol.CodeBadCommand, "A player can't send that message."}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -263,13 +264,13 @@ func dialPlayer(t testing.TB, ctx context.Context, hn loopNode, nick string) *Re
 	return r
 }
 
-// dialPlayers seats n players "p" at the table at hn, in order, each on its
+// dialPlayers seats n players "p1", "p2" … at the table at hn, in order, each on its
 // own node; they leave with the test.
 func dialPlayers(t testing.TB, ctx context.Context, hn loopNode, n int) []*Remote {
 	t.Helper()
 	rs := make([]*Remote, n)
 	for i := range rs {
-		rs[i] = dialPlayer(t, ctx, hn, "p")
+		rs[i] = dialPlayer(t, ctx, hn, "p"+strconv.Itoa(i+1))
 	}
 	return rs
 }

@@ -184,6 +184,7 @@ type srvConn struct {
 
 	lim     *frameLimit // how fast its frames are read (limits.go)
 	joining bool        // before a seat or a place: the first refusal ends it
+	greeted bool        // its hello has come: before it, only a hello is decoded
 }
 
 func (c *srvConn) send(m protocol.Message) error {
@@ -344,6 +345,7 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 		c.refuse(protocol.CodeBadCommand, "Say hello first.", env.Seq)
 		return errors.New("no hello")
 	}
+	c.greeted = true
 	if !hello.Version.Compatible() {
 		c.refuse(protocol.CodeVersion, fmt.Sprintf("This table runs protocol %s; you have %s: update the game.",
 			protocol.Current, hello.Version), env.Seq)
@@ -392,6 +394,9 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 		return err
 	case errors.Is(err, ErrStarted):
 		c.refuse(protocol.CodeStarted, err.Error(), env.Seq)
+		return err
+	case errors.Is(err, protocol.ErrBadName):
+		c.refuse(protocol.CodeBadName, err.Error(), env.Seq)
 		return err
 	case err != nil:
 		c.refuse(protocol.CodeBadCommand, err.Error(), env.Seq)

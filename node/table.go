@@ -286,6 +286,11 @@ func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error)
 				err = ErrTableFull
 				return
 			}
+			// A newcomer's name must read as no one's at the table (a seat
+			// taken back keeps the name it had).
+			if err = checkNickAmong(name, t.namesBut(seatNo, owner)); err != nil {
+				return
+			}
 		}
 		s := t.seats[seatNo]
 		s.owner, s.name, s.tosses = owner, name, tosses
@@ -316,6 +321,27 @@ func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error)
 		return -1, nil, err
 	}
 	return seatNo, &LocalSession{t: t, seat: seatNo, box: box}, nil
+}
+
+// namesBut are the names at the table but seat no's, for a newcomer who
+// would sit there: the people's, and the host's own (it may not have sat
+// yet); the bots' too, except for the host's own player, whose name was
+// chosen before its bots were.
+func (t *Table) namesBut(no int, owner string) []string {
+	var out []string
+	for i, s := range t.seats {
+		switch {
+		case i == no:
+		case s.owner != "":
+			out = append(out, s.name)
+		case s.botName != "" && owner != "local":
+			out = append(out, s.botName)
+		}
+	}
+	if owner != "local" && t.host != "" {
+		out = append(out, t.host)
+	}
+	return out
 }
 
 // Watch opens a spectator's session.

@@ -6,8 +6,10 @@
 // proves its key and seals the bytes), so the host serves it through the
 // same Server.serve as any player, under the same envelope checks. What is
 // the web entry's own: it listens on the LAN address only, answers private
-// sources only (RFC 1918, RFC 4193, link-local, loopback), refuses a
-// page of another site (its Origin), and bounds how often and how many
+// sources only (RFC 1918, RFC 4193, link-local, loopback), answers only a
+// Host that is one of this node's own addresses (not a name someone else's
+// DNS points here: DNS rebinding), refuses a page of another site (its
+// Origin), and bounds how often and how many
 // times at once one address may open /ws. A node that does not host the
 // table answers with a "not_host" refusal: the phone tries the next
 // player node's address (the Lobby's WebAddr) until one takes it back.
@@ -90,6 +92,7 @@ type Web struct {
 	signer *protocol.Signer // for the not_host refusal
 	assets http.Handler
 	ln     net.Listener
+	ip     netip.Addr // the address it listens on
 	srv    *http.Server
 	url    string
 	opens  *rate.Limiter // how often an address may open /ws
@@ -134,6 +137,9 @@ func ListenWeb(key crypto.PrivKey, lan netip.Addr, cfg WebConfig) (*Web, error) 
 		opens: webLimiter(unlimited), open: map[netip.Addr]int{},
 		files: addrLimiter(WebFilesPerAddr, unlimited), player: addrLimiter(WebPlayerPerAddr, unlimited)}
 	w.url = "http://" + ln.Addr().String()
+	if ap, err := netip.ParseAddrPort(ln.Addr().String()); err == nil {
+		w.ip = ap.Addr().Unmap()
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", w.serveWS)
 	mux.HandleFunc("/", w.serveAsset)
@@ -283,6 +289,44 @@ func sameOrigin(r *http.Request) bool {
 	return err == nil && privateSource(a.Unmap())
 }
 
+// ownHost says whether host, a request's Host, names this node: an IP
+// literal of its own (the address it listens on, another of its
+// interfaces', a loopback address) or localhost, with any port. The page's
+// address is the node's IP (URL), and it advertises no name for it. Any
+// other name reached us because some DNS points it here, which is what a
+// site beyond the LAN does to make a visitor's browser its client inside
+// the LAN (DNS rebinding: the browser then sends the site's own name as
+// Host and as Origin, and sameOrigin alone would let it in).
+func (w *Web) ownHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil || a.Zone() != "" {
+		return false
+	}
+	if a = a.Unmap(); a.IsLoopback() || a == w.ip {
+		return true
+	}
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return false
+	}
+	for _, ia := range addrs {
+		if p, err := netip.ParsePrefix(ia.String()); err == nil && p.Addr().Unmap() == a {
+			return true
+		}
+	}
+	return false
+}
+
+// misdirected is the refusal of a request for a Host not this node's.
+const misdirected = "This game answers by its own address only: open the address the table shows."
+
 func (w *Web) refuse(rw http.ResponseWriter, code int, why string) {
 	w.Refused.Add(1)
 	http.Error(rw, why, code)
@@ -292,6 +336,10 @@ func (w *Web) serveAsset(rw http.ResponseWriter, r *http.Request) {
 	src, ok := webSource(r)
 	if !ok {
 		w.refuse(rw, http.StatusForbidden, "This game answers its local network only.")
+		return
+	}
+	if !w.ownHost(r.Host) {
+		w.refuse(rw, http.StatusMisdirectedRequest, misdirected)
 		return
 	}
 	if !w.files.Allow(src) || (r.URL.Path == "/app.wasm" && !w.player.Allow(src)) {
@@ -342,6 +390,10 @@ func (w *Web) serveWS(rw http.ResponseWriter, r *http.Request) {
 		w.refuse(rw, http.StatusForbidden, "This game answers its local network only.")
 		return
 	}
+	if !w.ownHost(r.Host) {
+		w.refuse(rw, http.StatusMisdirectedRequest, misdirected)
+		return
+	}
 	if !sameOrigin(r) {
 		w.refuse(rw, http.StatusForbidden, "That page is not this table's.")
 		return
@@ -351,7 +403,7 @@ func (w *Web) serveWS(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer w.leave(src)
-	// The Origin was checked above, against the Host as given.
+	// The Host and the Origin were checked above.
 	ws, err := websocket.Accept(rw, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
 		w.Refused.Add(1)

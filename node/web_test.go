@@ -416,6 +416,39 @@ func TestWebDoorRefusesForeignOriginAndSource(t *testing.T) {
 	}
 }
 
+// DNS rebinding (issue 21): a site beyond the LAN points its name at the
+// node, and a browser on the LAN asks for the page and /ws by that name
+// (Host, and /ws's Origin, the site's). Only a Host of the node's own
+// addresses, or localhost, is answered; any other is refused 421 with the
+// reason, page, player and /ws alike, before any limit is spent.
+func TestWebDoorAnswersItsOwnHostOnly(t *testing.T) {
+	_, _, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, dumbMaker)
+	own := strings.TrimPrefix(w.URL(), "http://")
+	serve := func(path, host string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("GET", path, nil)
+		r.RemoteAddr, r.Host = "127.0.0.1:4000", host
+		if path == "/ws" {
+			r.Header.Set("Origin", "http://"+host)
+		}
+		rec := httptest.NewRecorder()
+		w.srv.Handler.ServeHTTP(rec, r)
+		return rec
+	}
+	for _, host := range []string{"rebind.evil.example:8080", "evil.example", "127.0.0.1.evil.example", "8.8.8.8", "192.0.2.7:8080", "[2001:db8::1]:8080", ""} {
+		for _, path := range []string{"/", "/app.wasm", "/ws"} {
+			rec := serve(path, host)
+			if rec.Code != http.StatusMisdirectedRequest || !strings.Contains(rec.Body.String(), "its own address") {
+				t.Errorf("%s with Host %q: %d %q, want 421 and the reason", path, host, rec.Code, rec.Body.String())
+			}
+		}
+	}
+	for _, host := range []string{own, "localhost:8080", "LOCALHOST", "127.0.0.2", "[::1]:8080"} {
+		if rec := serve("/", host); rec.Code != http.StatusOK {
+			t.Errorf("the page with Host %q: %d %q, want 200", host, rec.Code, rec.Body.String())
+		}
+	}
+}
+
 // Which sources the entry answers: the LAN's and loopback, no other.
 func TestWebPrivateSource(t *testing.T) {
 	for _, c := range []struct {

@@ -108,6 +108,22 @@ func TestCheckNames(t *testing.T) {
 		{"line\nbreak", false, "control characters"},
 		{"evil\u202Eeman", false, "control characters"},
 		{"a\xffb", false, "UTF-8"},
+		// Invisible letters, and marks on nothing (issue 21): "Hosty" and
+		// "Hosty" with a Hangul filler read the same.
+		{"Hosty\u3164", false, "can't hold invisible characters (U+3164)"},
+		{"\u115F\u1160", false, "invisible characters (U+115F)"},
+		{"Ada\uFFA0", false, "invisible characters (U+FFA0)"},
+		{"Ada\u200B", false, "invisible characters (U+200B)"},
+		{"A\u200Dda", false, "invisible characters (U+200D)"},
+		{"Ada\u2060", false, "invisible characters (U+2060)"},
+		{"\uFEFFAda", false, "invisible characters (U+FEFF)"},
+		{"Ada\u034F", false, "invisible characters (U+034F)"},
+		{"Ada\uFE0F", false, "invisible characters (U+FE0F)"},
+		{"\u2800", false, "invisible characters (U+2800)"},
+		{"\u0301Ada", false, "a combining mark on its own (U+0301)"},
+		{"Ada \u20DD", false, "a combining mark on its own (U+20DD)"},
+		{"Rene\u0301", true, ""},
+		{"❤️ Ada", true, ""},
 	} {
 		err := CheckNick(c.name)
 		if (err == nil) != c.ok {

@@ -18,6 +18,18 @@ import (
 // included. Bigger is refused before anything is parsed.
 const MaxSize = 64 << 10
 
+// A decoder may allocate at most allocPerByte bytes of Go values for each
+// byte of the body, plus allocSlack: what a frame can make its reader
+// hold is a small multiple of what it cost the sender to send. Honest
+// messages stay well under it (FuzzDecode's samples, TestDecodeAllocBound):
+// the densest is a journal of bare steps, about 10 bytes of wire each for
+// a 152-byte Step. A length header is checked against the bytes left,
+// counting the least each item can take, before anything is allocated.
+const (
+	allocPerByte = 16
+	allocSlack   = 4 << 10
+)
+
 // maxSkipDepth bounds the nesting of fields a decoder skips (fields from a
 // newer minor version): nothing legitimate comes near it.
 const maxSkipDepth = 32
@@ -43,8 +55,11 @@ func Decode(t Type, body []byte) (Message, error) {
 	}
 	rd := getReader(body)
 	defer putReader(rd)
+	err := rd.charge(int(e.typ.Size()))
 	v := reflect.New(e.typ).Elem()
-	err := rd.decode(e.s, v)
+	if err == nil {
+		err = rd.decode(e.s, v)
+	}
 	if err == nil && rd.r.Len() != 0 {
 		err = decodeErr(ErrMalformed, "", "%d trailing bytes", rd.r.Len())
 	}
@@ -98,6 +113,7 @@ type schema struct {
 	elem   *schema // kSlice, kMap, kPtr
 	fields []field // kStruct
 	need   int     // kStruct: fields that must be present
+	least  int     // the fewest bytes a value of it takes on the wire
 }
 
 type field struct {
@@ -183,6 +199,15 @@ func compile(t reflect.Type) *schema {
 	default:
 		panic("protocol: the codec does not handle " + t.String())
 	}
+	s.least = 1
+	switch s.kind {
+	case kFixed:
+		s.least = 2 + s.n // a bin8 header and its bytes
+	case kStruct:
+		for _, f := range s.fields[:s.need] {
+			s.least += f.s.least
+		}
+	}
 	return s
 }
 
@@ -260,9 +285,10 @@ func (s *schema) encode(e *msgpack.Encoder, v reflect.Value) error {
 // reader decodes from bytes already in memory. It checks every length
 // against the bytes left before allocating, so a lying header costs nothing.
 type reader struct {
-	in []byte
-	r  bytes.Reader
-	d  *msgpack.Decoder
+	in   []byte
+	r    bytes.Reader
+	d    *msgpack.Decoder
+	left int // bytes of Go values it may still allocate (allocPerByte)
 }
 
 var readers = sync.Pool{New: func() any { return &reader{d: msgpack.NewDecoder(nil)} }}
@@ -270,6 +296,7 @@ var readers = sync.Pool{New: func() any { return &reader{d: msgpack.NewDecoder(n
 func getReader(b []byte) *reader {
 	rd := readers.Get().(*reader)
 	rd.in = b
+	rd.left = allocPerByte*len(b) + allocSlack
 	rd.r.Reset(b)
 	rd.d.Reset(&rd.r)
 	return rd
@@ -280,6 +307,15 @@ func putReader(rd *reader) {
 	rd.r.Reset(nil)
 	rd.d.Reset(nil)
 	readers.Put(rd)
+}
+
+// charge takes n bytes of Go values from what the body may allocate.
+func (rd *reader) charge(n int) error {
+	if n < 0 || n > rd.left {
+		return decodeErr(ErrMalformed, "", "%d bytes of values is more than a body of %d bytes may make", n, len(rd.in))
+	}
+	rd.left -= n
+	return nil
 }
 
 // pos is how many bytes have been read.
@@ -327,6 +363,9 @@ func (rd *reader) length(read func() (int, error), per int) (int, error) {
 }
 
 func (rd *reader) raw(n int) ([]byte, error) {
+	if err := rd.charge(n); err != nil {
+		return nil, err
+	}
 	b := make([]byte, n)
 	if err := rd.d.ReadFull(b); err != nil {
 		return nil, malformed(err)
@@ -407,6 +446,9 @@ func (rd *reader) decode(s *schema, v reflect.Value) error {
 			return err
 		}
 		b, err := rd.raw(n)
+		if err == nil {
+			err = rd.charge(n) // the string's own copy
+		}
 		if err != nil {
 			return err
 		}
@@ -422,6 +464,9 @@ func (rd *reader) decode(s *schema, v reflect.Value) error {
 			_ = rd.d.DecodeNil()
 			v.SetZero()
 			return nil
+		}
+		if err := rd.charge(int(s.typ.Elem().Size())); err != nil {
+			return err
 		}
 		p := reflect.New(s.typ.Elem())
 		if err := rd.decode(s.elem, p.Elem()); err != nil {
@@ -487,7 +532,10 @@ func (rd *reader) decodeSlice(s *schema, v reflect.Value, c byte) error {
 	if !isArray(c) {
 		return wrongType(c, "an array")
 	}
-	n, err := rd.length(rd.d.DecodeArrayLen, 1)
+	n, err := rd.length(rd.d.DecodeArrayLen, s.elem.least)
+	if err == nil {
+		err = rd.charge(n * int(s.typ.Elem().Size()))
+	}
 	if err != nil {
 		return err
 	}
@@ -511,7 +559,11 @@ func (rd *reader) decodeMap(s *schema, v reflect.Value, c byte) error {
 	if !isMap(c) {
 		return wrongType(c, "a map")
 	}
-	n, err := rd.length(rd.d.DecodeMapLen, 2)
+	n, err := rd.length(rd.d.DecodeMapLen, s.key.least+s.elem.least)
+	if err == nil {
+		// a map's entry costs its key, its value and the bucket's share
+		err = rd.charge(n * (int(s.typ.Key().Size()+s.typ.Elem().Size()) + 8))
+	}
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,11 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add(uint8(TypePlay), []byte{0x96, 0x29, 0x02, 0xc4, 0x01, 0x00, 0x02, 0xff, 0x91, 0x91, 0xc0})
 	f.Add(uint8(TypeLobby), []byte{0x93, 0x9a, 0xa0, 0xa0, 0xdf, 0x7f, 0xff, 0xff, 0xff})
+	// Length headers that claim more than the body holds, or more values
+	// than it may make (TestDecodeAllocBound): issue 21's State.
+	f.Add(uint8(TypeState), stateFrame(512, 500, false))
+	f.Add(uint8(TypeState), stateFrame(512, 40, true))
+	f.Add(uint8(TypeAudit), []byte{0x96, 0x00, 0xc0, 0xdc, 0x01, 0x00, 0x92, 0x00, 0xc0})
 	f.Fuzz(func(t *testing.T, typ uint8, body []byte) {
 		m, err := Decode(Type(typ), body)
 		if err != nil {

@@ -464,7 +464,7 @@ const (
 	CodeStarted   = "started"
 	CodeVersion   = "version"
 	CodeBadCode   = "bad_code"
-	CodeBadName   = "bad_name" // a nickname or name out of bounds (CheckNick)
+	CodeBadName   = "bad_name" // a nickname or name out of bounds (CheckNick), or one alike a name at the table
 	CodeNotHost   = "not-host" // a node's web entry, asked for a table it doesn't host (1.2)
 )
 

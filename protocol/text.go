@@ -31,7 +31,9 @@ func (e *nameError) Unwrap() error { return ErrBadName }
 
 // CheckNick says whether s can be a nickname: 1 to MaxNick runes of valid
 // UTF-8, printable, no control characters (so no terminal escapes), no
-// direction overrides, not only spaces.
+// direction overrides, no invisible letters or marks standing alone
+// (nick.go), not only spaces. A host also refuses one that reads as a
+// name its table has (node: checkNickAmong).
 func CheckNick(s string) error { return checkName("A nickname", s, MaxNick) }
 
 // CheckTableName is CheckNick for a table's name, up to MaxTableName runes.
@@ -56,9 +58,12 @@ func checkName(what, s string, max int) error {
 		return bad("can't be empty.")
 	}
 	for _, r := range s {
-		if !Printable(r) {
+		if !Printable(r) && (isBidi(r) || !Invisible(r)) {
 			return bad("can't hold control characters or terminal escapes (%U).", r)
 		}
+	}
+	if r, what := hidden(s); r != 0 {
+		return bad("can't hold %s (%U): they make names that look alike.", what, r)
 	}
 	return nil
 }

@@ -49,7 +49,7 @@ type netFlags struct {
 
 func (n *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.dir, "config", "", "profile `dir` (identity key and nickname; default: the user config dir's bullshit/)")
-	fs.StringVar(&n.name, "nick", "", "nickname at the table (default: the profile's)")
+	fs.StringVar(&n.name, "nick", "", "nickname at the table (default: the profile's, else Player and the end of your peer ID); a table refuses one that reads as a name it has")
 	fs.StringVar(&n.iface, "iface", "", "LAN `interface` to use (default: guess)")
 	fs.StringVar(&n.listen, "listen", "", "listen `multiaddr` instead of the LAN interface (e.g. /ip4/127.0.0.1/tcp/0)")
 	fs.BoolVar(&n.noMDNS, "no-mdns", false, "don't advertise or browse by mDNS (join by address)")
@@ -75,7 +75,7 @@ func (n *netFlags) device(ctx context.Context) (*node.Device, error) {
 		nick = prof.Nickname
 	}
 	if nick == "" {
-		nick = "Player"
+		nick = node.DefaultNick(prof.Key)
 	}
 	cfg := node.DeviceConfig{Key: prof.Key, Name: nick, Bots: makeAnyBot, Fallback: bot.Fallback, Web: webConfig(n.web)}
 	if n.listen != "" {
@@ -519,7 +519,7 @@ func parseJoin(args []string) (c joinConfig, help bool, err error) {
 	fs := flag.NewFlagSet("join", flag.ContinueOnError)
 	c.nf.register(fs)
 	fs.BoolVar(&c.headless, "headless", false, "no screen: print events and play the seat as a bot")
-	fs.StringVar(&c.table, "table", "", "the `name` of a table found on the LAN, or NAME@WORDS with its host's words when two share a name, or its ID (default: the first found)")
+	fs.StringVar(&c.table, "table", "", "the `name` of a table found on the LAN, or NAME@WORDS with its host's words when two share a name, or id:ID for its ID (a bare ID is read as a name) (default: the first found)")
 	fs.StringVar(&c.code, "code", "", "the table's join code")
 	fs.BoolVar(&c.watch, "watch", false, "watch instead of taking a seat")
 	fs.DurationVar(&c.wait, "wait", 30*time.Second, "the longest to look for the table")
@@ -630,7 +630,7 @@ func frameWriter(f *os.File) func([]byte) {
 }
 
 // joinTable joins the table at the address in args, if any, or else the
-// one found on the LAN by the name or ID in table.
+// one found on the LAN that table names (node.PickTable).
 func joinTable(ctx context.Context, dev *node.Device, args []string, table, code string, watch bool, onFrame func([]byte)) (*node.Remote, error) {
 	if len(args) > 0 {
 		return dev.JoinAddr(ctx, args[0], code, watch, onFrame)

@@ -94,7 +94,7 @@ func runPlay(args []string) error {
 		name = os.Getenv("USER")
 	}
 	if name == "" {
-		name = "Player"
+		name = node.DefaultNick(prof.Key)
 	}
 	cfg := cli.Config{Name: name, ProfileDir: pc.dir, NoBell: pc.noBell, Bots: pc.bots, Preset: pc.preset, Solo: pc.solo}
 	if id, err := peer.IDFromPrivateKey(prof.Key); err == nil {

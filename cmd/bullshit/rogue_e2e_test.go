@@ -85,6 +85,14 @@ func rogueMain(mode string) int {
 		run = func() error { return runImpostor(say) }
 	case "lockout":
 		run = func() error { return runLockout(say) }
+	case "first-state":
+		run = func() error { return runFirstState(say) }
+	case "table-id":
+		run = func() error { return runTableID(say) }
+	case "rebind":
+		run = func() error { return runRebind(say) }
+	case "names":
+		run = func() error { return runNames(say) }
 	}
 	if err := run(); err != nil {
 		say("error", map[string]any{"text": err.Error()})

@@ -61,6 +61,7 @@ type flood func(ctx context.Context) *tally
 var Kinds = []Kind{
 	{"garbage", Seated, "frames that aren't envelopes", seated("garbage")},
 	{"oversize", Stranger, "a frame's length over the 64 KiB limit, on a fresh stream each", oversize},
+	{"first-state", Stranger, "a 64 KiB State as the first frame, before any hello, on a fresh stream each", firstState},
 	{"big", Seated, "60 KiB envelopes of a host's message, that decode to megabytes", seated(rogue.Big)},
 	{"forged-signature", Seated, "envelopes whose signature is wrong, each numbered anew", seated("forged-signature")},
 	{"replay", Seated, "one of its own moves again and again", seated("replay")},
@@ -323,6 +324,80 @@ func oversize(ctx context.Context, e *env) (flood, error) {
 				case rerr == nil && rogue.RefusedRightly(rogue.Oversize, m):
 					t.refused++
 					t.note("refused: over the size limit")
+				case rerr == nil:
+					t.misread(m.Code + ": " + m.Message)
+				case cmp.Or(resetUnread(rerr), resetUnread(werr)) != "":
+					t.refused++
+					t.note(cmp.Or(resetUnread(rerr), resetUnread(werr)))
+				case ctx.Err() == nil:
+					t.note("no answer: " + short(rerr))
+				}
+			})
+		})
+	}, nil
+}
+
+// FirstState is a State body of about size bytes whose Steps array claims
+// as many steps as it has bytes left and holds none (issue 21's item 8):
+// a decoder that believed the header made 150 bytes of Go values for
+// each byte, ten megabytes for a frame.
+func FirstState(size int) []byte {
+	const head = 9 // [Term, No, Data, Steps: array32 header
+	b := make([]byte, size)
+	copy(b, []byte{0x95, 0x01, 0x00, 0xc0, 0xdd})
+	binary.BigEndian.PutUint32(b[5:head], uint32(size-head))
+	for i := head; i < size; i++ {
+		b[i] = 0xc0
+	}
+	return b
+}
+
+// firstState: strangers, two at each address, open the game's stream and
+// send a signed 64 KiB State (FirstState) as their first frame, for the
+// table's term, with no hello. The host answers "Say hello first." and
+// hangs up; past an address's budget of stream opens it resets the stream
+// unread. What it must not do is decode the body first.
+func firstState(ctx context.Context, e *env) (flood, error) {
+	ns, err := newNodes(ctx, e, 2)
+	if err != nil {
+		return nil, err
+	}
+	body := FirstState(protocol.MaxSize - 256)
+	at := e.at
+	return func(ctx context.Context) *tally {
+		defer ns.close()
+		return strangers(ctx, len(ns.hosts), 10*time.Millisecond, func(ctx context.Context, i int, s *safe) {
+			h := ns.hosts[i]
+			raw, _ := ns.keys[i].Raw()
+			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			againNow(h, at.ID)
+			h.Connect(cctx, at)
+			st, err := h.NewStream(cctx, at.ID, node.ProtocolID)
+			if err != nil {
+				if ctx.Err() == nil {
+					s.add(func(t *tally) { t.sent++; t.note("stream not opened: " + short(err)) })
+				}
+				return
+			}
+			defer st.Reset()
+			st.SetDeadline(time.Now().Add(5 * time.Second))
+			frame, err := rogue.SealRaw(ed25519.PrivateKey(raw), protocol.TableID{}, 1, uint64(time.Now().UnixNano()), protocol.TypeState, body)
+			var werr error
+			if err == nil {
+				w := bufio.NewWriter(st)
+				var n [binary.MaxVarintLen64]byte
+				w.Write(n[:binary.PutUvarint(n[:], uint64(len(frame)))])
+				w.Write(frame)
+				werr = w.Flush()
+			}
+			m, rerr := readRefusal(bufio.NewReader(st))
+			s.add(func(t *tally) {
+				t.sent++
+				switch {
+				case rerr == nil && strings.Contains(m.Message, "Say hello first"):
+					t.refused++
+					t.note("refused: say hello first")
 				case rerr == nil:
 					t.misread(m.Code + ": " + m.Message)
 				case cmp.Or(resetUnread(rerr), resetUnread(werr)) != "":

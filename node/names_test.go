@@ -1,0 +1,112 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// Names that read the same are one name to a table (issue 21): case,
+// width, compatibility forms and the common look-alikes folded; names
+// that only look different stay different.
+func TestNickAlike(t *testing.T) {
+	for _, c := range []struct {
+		a, b  string
+		alike bool
+	}{
+		// the same name, folded
+		{"Hosty", "Hosty", true},
+		{"Hosty", "hosty", true},
+		{"Hosty", "HOSTY", true},
+		{"Hosty", "Ｈｏｓｔｙ", true},       // fullwidth
+		{"Hosty", "Нosty", true},       // Cyrillic Н
+		{"Hosty", "Hоsty", true},       // Cyrillic о
+		{"Hosty", "Ηοsty", true},       // Greek Eta, omicron
+		{"Hosty", "Hosty ", true},      // a space after
+		{"Hosty", "Hosty\u3000", true}, // an ideographic space after
+		{"Ian", "lan", true},           // capital I, small L
+		{"Bob", "B0b", true},           // zero for o
+		{"Al", "A1", true},             // one for l
+		{"Vernon", "Vemon", true},      // rn for m
+		{"ﬁona", "fiona", true},        // a ligature (NFKC)
+		{"Straße", "STRASSE", true},    // case folding, not lowering
+		// different names
+		{"Hosty", "Host", false},
+		{"Hosty", "Ho sty", false},
+		{"Zoë", "Zoe", false},
+		{"Ada", "Ana", false},
+		{"Ben", "Ben 2", false},
+		{"李小龍", "李小虎", false},
+	} {
+		err := checkNickAmong(c.b, []string{"Cleo", c.a})
+		if (err != nil) != c.alike {
+			t.Errorf("%q beside %q: %v, want alike %v", c.b, c.a, err, c.alike)
+			continue
+		}
+		if err != nil && (!errors.Is(err, ErrNameTaken) || !errors.Is(err, protocol.ErrBadName) || !strings.Contains(err.Error(), c.a)) {
+			t.Errorf("%q beside %q: %q does not name %q as a name refusal", c.b, c.a, err, c.a)
+		}
+	}
+	if err := checkNickAmong("Hosty", []string{"Hosty"}); err == nil || err.Error() != "Hosty is already at this table: choose another nickname." {
+		t.Errorf("the same name: %v", err)
+	}
+	if err := checkNickAmong("hosty", []string{"Hosty"}); err == nil || err.Error() != "That nickname looks too much like Hosty, who is already at this table: choose another." {
+		t.Errorf("a name alike: %v", err)
+	}
+}
+
+// A table refuses, at the hello, a nickname with an invisible letter and
+// one that reads as the host's, a player's or a bot's, each with the
+// reason, and changes nothing: the next player takes the next seat. A
+// player taking its own seat back keeps its name.
+func TestNetNickAlikeRefused(t *testing.T) {
+	hn, tb, _ := hostTable(t, Settings{Name: "Kitchen", Seats: 3, Bots: []string{"Cleo"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	hosty := newLoopNode(t)
+	first, err := Dial(ctx, hosty.h, hosty.key, info(hn), "Hosty", "", false, nil)
+	if err != nil || first.Seat() != 0 {
+		t.Fatalf("Hosty: %v, %v", first, err)
+	}
+	defer first.Close()
+	alike := "That nickname looks too much like "
+	for _, c := range []struct{ nick, says string }{
+		{"Hosty\u3164", "A nickname can't hold invisible characters (U+3164)"},
+		{"\u115FHosty", "A nickname can't hold invisible characters (U+115F)"},
+		{"Hosty\u200D", "A nickname can't hold invisible characters (U+200D)"},
+		{"\u0301Hosty", "A nickname can't hold a combining mark on its own (U+0301)"},
+		{"Hosty", "Hosty is already at this table: choose another nickname."},
+		{"hosty", alike + "Hosty, who is already at this table"},
+		{"Нosty", alike + "Hosty, who is already at this table"},
+		{"ＨＯＳＴＹ", alike + "Hosty, who is already at this table"},
+		{"HOST", alike + "host, who is already at this table"}, // the host's own
+		{"cleo", alike + "Cleo, who is already at this table"}, // a bot's
+	} {
+		pn := newLoopNode(t)
+		r, err := Dial(ctx, pn.h, pn.key, info(hn), c.nick, "", false, nil)
+		var ref *ErrRefused
+		if !errors.As(err, &ref) || ref.Code != protocol.CodeBadName || !strings.HasPrefix(ref.Msg, c.says) {
+			if r != nil {
+				r.Close()
+			}
+			t.Fatalf("nickname %q: got %v, want a %s refusal saying %q", c.nick, err, protocol.CodeBadName, c.says)
+		}
+	}
+	var seats []SeatInfo
+	tb.do(func() { seats = tb.state(-1).Seats })
+	if seats[1].Peer != "" || seats[1].Name != "" {
+		t.Fatalf("a refused name took seat 1: %+v", seats[1])
+	}
+	second := dialPlayer(t, ctx, hn, "Ada")
+	if second.Seat() != 1 {
+		t.Fatalf("Ada sat at %d, want 1", second.Seat())
+	}
+	// Hosty's own seat, taken back under its name, is no clash with itself.
+	if _, _, err := tb.Sit(hosty.h.ID().String(), "Hosty"); err != nil {
+		t.Fatalf("Hosty taking its seat back: %v", err)
+	}
+}

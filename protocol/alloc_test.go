@@ -1,0 +1,82 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/binary"
+	"runtime"
+	"testing"
+)
+
+// stateFrame is a State body of size bytes (at most, when valid) whose Steps array
+// claims steps items: each a bare step (the fewest bytes a Step can take)
+// when valid, else filler the decoder refuses at the first item.
+func stateFrame(size, steps int, valid bool) []byte {
+	var b bytes.Buffer
+	b.Write([]byte{0x95, 0x00, 0x00, 0xc0, 0xdd}) // [Term 0, No 0, Data nil, Steps: array32
+	binary.Write(&b, binary.BigEndian, uint32(steps))
+	bare := []byte{0x99, 0, 0xc2, 0, 0, 0xc0, 0, 0, 0, 0} // At, Tick, Move, Seat, Cards nil, Claim, Rank, No, Hidden
+	for i := 0; i < steps && valid; i++ {
+		b.Write(bare)
+	}
+	if valid {
+		b.WriteByte(0xc0) // Shares nil
+	}
+	for b.Len() < size && !valid {
+		b.WriteByte(0xc0)
+	}
+	return b.Bytes()
+}
+
+// allocated is the bytes of heap one Decode of body takes, on average.
+func allocated(t Type, body []byte) (uint64, error) {
+	const runs = 20
+	var before, after runtime.MemStats
+	var err error
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for range runs {
+		_, err = Decode(t, body)
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / runs, err
+}
+
+// A stranger's 64 KiB frame can make the decoder hold a small multiple of
+// its size, never the ten megabytes issue 21 measured (a State whose Steps
+// header claims 65,000 steps: 65,000 × 152 bytes made before the first
+// step was read). A frame that lies fails from its length header; the
+// densest frame that decodes stays under the budget (allocPerByte).
+func TestDecodeAllocBound(t *testing.T) {
+	const size = MaxSize
+	bare := 10
+	fit := (size - 16) / bare
+	for _, c := range []struct {
+		name  string
+		body  []byte
+		ok    bool
+		bound int
+	}{
+		{"issue 21's frame: a header claiming a step a byte", stateFrame(size, size-10, false), false, 8 * size},
+		{"as many steps as could fit, then filler", stateFrame(size, fit, false), false, allocPerByte*size + allocSlack},
+		{"as many bare steps as fit, all valid", stateFrame(size, fit, true), true, allocPerByte*size + allocSlack + 1024},
+	} {
+		if len(c.body) > size || len(c.body) < size-bare {
+			t.Fatalf("%s: %d bytes", c.name, len(c.body))
+		}
+		got, err := allocated(TypeState, c.body)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: err %v, want ok %v", c.name, err, c.ok)
+		}
+		t.Logf("%s: %d bytes allocated for a %d-byte body (%.1f×)", c.name, got, size, float64(got)/size)
+		if got > uint64(c.bound) {
+			t.Errorf("%s: %d bytes allocated for a %d-byte body, over %d", c.name, got, size, c.bound)
+		}
+	}
+	// Every honest sample still decodes, with room to spare.
+	for _, s := range samples() {
+		b, _ := Encode(s.msg)
+		if _, err := Decode(s.msg.Type(), b); err != nil {
+			t.Errorf("%s: %v", s.name, err)
+		}
+	}
+}
