@@ -134,7 +134,7 @@ func New(cfg Config) (*Game, []Event, error) {
 			return nil, nil, err
 		}
 	} else {
-		cards := deck(g.decks, r.Jokers)
+		cards := newDeck(g.decks, r.Jokers)
 		if cfg.Deck != nil {
 			if err := sameDeck(cfg.Deck, cards); err != nil {
 				return nil, nil, err
