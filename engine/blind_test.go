@@ -59,7 +59,10 @@ func shuffled(r engine.Rules, seats int, rng *rand.Rand) []engine.Card {
 func opened(deck []engine.Card, hs []engine.Handle) []engine.Opened {
 	out := make([]engine.Opened, len(hs))
 	for i, h := range hs {
-		out[i] = engine.Opened{Handle: h, Card: deck[h]}
+		out[i] = engine.Opened{Handle: h}
+		if int(h) < len(deck) {
+			out[i].Card = deck[h]
+		}
 	}
 	return out
 }
