@@ -430,3 +430,29 @@ func TestR15_BlindStateHoldsNoHiddenCard(t *testing.T) {
 		t.Fatalf("a card fits in the blind state at\n  %s\nwant only\n  %s", strings.Join(paths, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// A new host's resume gives an open window its whole time again (as
+// Game's), is a journal step, and waits like any move while a play is
+// being turned up.
+func TestBlindResume(t *testing.T) {
+	r := rules(t, "standard")
+	b, _, _ := engine.NewBlind(engine.BlindConfig{Rules: r, Seats: 3, Seed: 4})
+	p := b.Turn()
+	x := blindTable(t, r, 3, 4, nil)
+	x.must(engine.BlindCommand{Move: engine.MovePlay, Seat: p, Handles: x.b.Hand(p)[:1], Rank: 0})
+	if _, err := x.b.Apply(sec(2), engine.BlindCommand{Move: engine.MoveResume}); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := x.b.Deadline(); !ok || d != sec(2)+r.Window {
+		t.Fatalf("deadline %v %v, want %v", d, ok, sec(2)+r.Window)
+	}
+	x.must(engine.BlindCommand{Move: engine.MoveCall, Seat: (p + 1) % 3, No: 1})
+	before := snapshot(x.b)
+	_, err := x.b.Apply(sec(3), engine.BlindCommand{Move: engine.MoveResume})
+	refused(t, x.b, before, err, engine.ErrWaiting)
+	x.open()
+	j := x.b.Journal()
+	if len(j) != 3 || j[1].Cmd.Move != engine.MoveResume || j[1].At != sec(2) {
+		t.Fatalf("journal %+v", j)
+	}
+}

@@ -39,6 +39,7 @@ type twin struct {
 	got      [][]engine.Event // what each seat was shown, [0] a spectator
 	where    string
 	actions  int
+	refusals int // bent commands both games refused
 }
 
 // shuffled is the table's deck in a random order: the shuffle no node saw.
@@ -310,9 +311,19 @@ func (tw *twin) step() {
 }
 
 // do applies a seat's command to both games at tw.now; the blind one is
-// given the command by handle and, where it asks, the opening.
+// given the command by handle and, where it asks, the opening. Now and
+// then it first tries the command bent out of shape (another claim, rank,
+// play number, move or seat): what the clear game refuses, the blind one
+// must refuse with the same sentence, changing nothing; what it takes is
+// played.
 func (tw *twin) do(cmd engine.Command) {
 	tw.tb.Helper()
+	if tw.rng.IntN(12) == 0 {
+		bent := tw.bend(cmd)
+		if tw.refusedAlike(bent) {
+			return
+		}
+	}
 	tw.where = fmt.Sprintf("play %d, %s by seat %d", tw.c.Plays(), cmd.Move, cmd.Seat)
 	at := tw.now
 	cev, err := tw.c.Apply(at, cmd)
@@ -336,6 +347,55 @@ func (tw *twin) do(cmd engine.Command) {
 		bev = append(bev, more...)
 	}
 	tw.compare(cev, bev)
+}
+
+// bend is cmd with one field changed at random.
+func (tw *twin) bend(cmd engine.Command) engine.Command {
+	moves := []engine.Move{engine.MovePlay, engine.MoveCall, engine.MovePass, engine.MoveGive, engine.MoveQuads,
+		engine.MoveDoubt, engine.MoveBelieve, engine.MoveSkip, engine.MoveResume, 99}
+	switch tw.rng.IntN(5) {
+	case 0:
+		cmd.Claim = tw.rng.IntN(tw.c.Cap() + 5)
+	case 1:
+		cmd.Rank = engine.Rank(tw.rng.IntN(15) - 1)
+	case 2:
+		cmd.No = tw.c.Plays() + tw.rng.IntN(4) - 2
+	case 3:
+		cmd.Move = moves[tw.rng.IntN(len(moves))]
+	case 4:
+		cmd.Seat = tw.rng.IntN(tw.c.Seats()+2) - 1
+		cmd.Cards = nil
+	}
+	return cmd
+}
+
+// refusedAlike tries cmd on both games: false when the clear game would
+// take it (it is then not tried: the bot's own move is played instead).
+func (tw *twin) refusedAlike(cmd engine.Command) bool {
+	tw.tb.Helper()
+	tw.where = fmt.Sprintf("play %d, a bent %+v", tw.c.Plays(), cmd)
+	probe := tw.c.Clone()
+	if _, err := probe.Apply(tw.now, cmd); err == nil {
+		return false
+	}
+	_, cerr := tw.c.Apply(tw.now, cmd)
+	bc := engine.BlindCommand{Move: cmd.Move, Seat: cmd.Seat, Claim: cmd.Claim, Rank: cmd.Rank, No: cmd.No}
+	if len(cmd.Cards) > 0 {
+		var err error
+		if bc, err = tw.sides[cmd.Seat].Command(cmd, tw.b.Hand(cmd.Seat)); err != nil {
+			tw.fatalf("seat %d's node can't name its own cards %v: %v", cmd.Seat, cmd.Cards, err)
+		}
+	}
+	before := snapshot(tw.b)
+	_, berr := tw.b.Apply(tw.now, bc)
+	if berr == nil || berr.Error() != cerr.Error() || engine.CodeOf(berr) != engine.CodeOf(cerr) {
+		tw.fatalf("refused differently: clear %q (%s), blind %v", cerr, engine.CodeOf(cerr), berr)
+	}
+	if snapshot(tw.b) != before {
+		tw.fatalf("the blind game changed on a refused %+v", bc)
+	}
+	tw.refusals++
+	return true
 }
 
 // tick moves both clocks to at; a hand-over that runs out is picked by
@@ -496,6 +556,7 @@ func TestBlindSameGame(t *testing.T) {
 		tw.play()
 		played++
 		perKind[kind]++
+		stats["refused alike"] += tw.refusals
 		for _, e := range tw.got[0] {
 			stats[string(e.Type)]++
 			if e.Type == engine.EventGive && e.Auto {
@@ -504,7 +565,7 @@ func TestBlindSameGame(t *testing.T) {
 		}
 	}
 	t.Logf("%d games (%v); public events: %v", played, perKind, stats)
-	for _, want := range []string{"reveal", "quads", "give", "auto give", "doubt", "believe", "leave", "out"} {
+	for _, want := range []string{"reveal", "quads", "give", "auto give", "doubt", "believe", "leave", "out", "refused alike"} {
 		if stats[want] == 0 {
 			t.Errorf("no game had a %q: the property never tried it", want)
 		}
