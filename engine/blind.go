@@ -570,7 +570,7 @@ func (b *Blind) quads(now time.Duration, seat int, open []Opened) error {
 	if !b.holds(seat, hs) {
 		return refuse(CodeNotInHand, "You don't hold those cards.")
 	}
-	r, err := Quad(cards)
+	r, err := quadOf(cards)
 	if err != nil {
 		return err
 	}

@@ -170,7 +170,7 @@ func (a *asked) waits(hand []Card) *[NumRanks + 1]int {
 	}
 	// Ranks counted from the next play's: play x claims RankAt(x-plays)
 	// of a sequence that starts at next.
-	c := Claims{Rules: a.rules, Start: a.next}
+	c := claimRules{rules: a.rules, start: a.next}
 	for m := 0; m < NumRanks; m++ {
 		r := c.RankAt(no + m*lap - a.plays)
 		if w[r] == NumRanks {

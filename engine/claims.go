@@ -1,76 +1,76 @@
 package engine
 
-// The rules of this file need no card's identity: what a play may claim,
-// how many cards it may put down, what a turned-up play's cards say, how
-// seats are placed at the end and which cards a timed-out hand-over gives.
-// The clear Game and the engine over hidden cards (engine/blind) both ask
-// them, so the two can't part on a rule.
+// The rules of this file need no card's identity, or take the cards as
+// given: what a play may claim, how many cards it may put down, what a
+// turned-up play's cards say, what makes four of a kind and how seats are
+// placed at the end. The clear Game and the game over hidden cards (Blind)
+// both ask them, so the two can't part on a rule.
 
-// Claims is what decides the rank and count the next play may claim: the
+// claimRules is what decides the rank and count the next play may claim: the
 // rules, the sequence so far and, in I Doubt It, the round's rank.
-type Claims struct {
-	Rules *Rules
-	Cap   int  // the most cards a claim may hold (CapFor)
-	Start Rank // the first required rank (R4, V3, V10's random rank)
-	Plays int  // plays made so far
-	Prev  Rank // the rank last claimed (V4), NoRank for none
-	Round Rank // the V15 round's rank, NoRank before its first play
+type claimRules struct {
+	rules *Rules
+	cap   int  // the most cards a claim may hold (CapFor)
+	start Rank // the first required rank (R4, V3, V10's random rank)
+	plays int  // plays made so far
+	prev  Rank // the rank last claimed (V4), NoRank for none
+	round Rank // the V15 round's rank, NoRank before its first play
 }
 
 // RankAt is the rank required of play number no (R5, V2, V3).
-func (c *Claims) RankAt(no int) Rank {
+func (c *claimRules) RankAt(no int) Rank {
 	step := (no - 1) % NumRanks
-	if c.Rules.Sequence == SeqDown {
+	if c.rules.Sequence == SeqDown {
 		step = -step
 	}
-	return Rank(((int(c.Start)+step)%NumRanks + NumRanks) % NumRanks)
+	return Rank(((int(c.start)+step)%NumRanks + NumRanks) % NumRanks)
 }
 
 // Required is the rank the next play must claim, NoRank where it is free.
-func (c *Claims) Required() Rank {
-	if c.Rules.Doubt {
-		return c.Round
+func (c *claimRules) Required() Rank {
+	if c.rules.Doubt {
+		return c.round
 	}
-	switch c.Rules.Sequence {
+	switch c.rules.Sequence {
 	case SeqUp, SeqDown:
-		return c.RankAt(c.Plays + 1)
+		return c.RankAt(c.plays + 1)
 	}
 	return NoRank
 }
 
 // Allowed reports whether the next play may claim r.
-func (c *Claims) Allowed(r Rank) bool {
+func (c *claimRules) Allowed(r Rank) bool {
 	if !r.Valid() {
 		return false
 	}
-	if c.Rules.Doubt {
-		return c.Round == NoRank || r == c.Round
+	if c.rules.Doubt {
+		return c.round == NoRank || r == c.round
 	}
-	switch c.Rules.Sequence {
+	switch c.rules.Sequence {
 	case SeqUp, SeqDown:
 		return r == c.Required()
 	case SeqNear, SeqNearStrict:
-		if c.Prev == NoRank {
+		if c.prev == NoRank {
 			return true
 		}
-		d := (int(r) - int(c.Prev) + NumRanks) % NumRanks
-		return d == 1 || d == NumRanks-1 || (d == 0 && c.Rules.Sequence == SeqNear)
+		d := (int(r) - int(c.prev) + NumRanks) % NumRanks
+		return d == 1 || d == NumRanks-1 || (d == 0 && c.rules.Sequence == SeqNear)
 	}
 	return true
 }
 
 // AllowedRanks lists the ranks the next play may claim; nil when one rank
 // is required or any rank goes.
-func (c *Claims) AllowedRanks() []Rank {
-	if c.Rules.Doubt || (c.Rules.Sequence != SeqNear && c.Rules.Sequence != SeqNearStrict) || c.Prev == NoRank {
+func (c *claimRules) AllowedRanks() []Rank {
+	if c.rules.Doubt || (c.rules.Sequence != SeqNear && c.rules.Sequence != SeqNearStrict) || c.prev == NoRank {
 		return nil
 	}
 	var out []Rank
 	for _, d := range []int{-1, 0, 1} {
-		if d == 0 && c.Rules.Sequence == SeqNearStrict {
+		if d == 0 && c.rules.Sequence == SeqNearStrict {
 			continue
 		}
-		out = append(out, Rank((int(c.Prev)+d+NumRanks)%NumRanks))
+		out = append(out, Rank((int(c.prev)+d+NumRanks)%NumRanks))
 	}
 	return out
 }
@@ -78,7 +78,7 @@ func (c *Claims) AllowedRanks() []Rank {
 // Claim checks a play of k cards claimed as claim (0: k) of rank (NoRank:
 // the required one) against R6, V4, V5, V12, V14 and V15, and returns the
 // claim and rank as they stand.
-func (c *Claims) Claim(k, claim int, rank Rank) (int, Rank, error) {
+func (c *claimRules) Claim(k, claim int, rank Rank) (int, Rank, error) {
 	if claim == 0 {
 		claim = k
 	}
@@ -88,7 +88,7 @@ func (c *Claims) Claim(k, claim int, rank Rank) (int, Rank, error) {
 	if rank == NoRank {
 		rank = c.Required()
 		if rank == NoRank {
-			if c.Rules.Doubt {
+			if c.rules.Doubt {
 				return 0, NoRank, refuse(CodeBadRank, "Name the rank this round is played in.")
 			}
 			return 0, NoRank, refuse(CodeBadRank, "Name the rank you claim.")
@@ -101,18 +101,18 @@ func (c *Claims) Claim(k, claim int, rank Rank) (int, Rank, error) {
 }
 
 // CheckCount is R6's count rules with V5, V12 and V14.
-func (c *Claims) CheckCount(k, claim int) error {
+func (c *claimRules) CheckCount(k, claim int) error {
 	if k == 0 {
 		return refuse(CodeBadCount, "Pick at least one card to play.")
 	}
-	if claim < 1 || claim > c.Cap {
-		return refusef(CodeBadCount, "Claim 1 to %d cards.", c.Cap)
+	if claim < 1 || claim > c.cap {
+		return refusef(CodeBadCount, "Claim 1 to %d cards.", c.cap)
 	}
-	s := c.Rules.Sneak
+	s := c.rules.Sneak
 	switch {
-	case c.Rules.CountLies:
-		if k > c.Cap+s {
-			return refusef(CodeBadCount, "Put down 1 to %d cards.", c.Cap+s)
+	case c.rules.CountLies:
+		if k > c.cap+s {
+			return refusef(CodeBadCount, "Put down 1 to %d cards.", c.cap+s)
 		}
 	case s > 0:
 		if k < claim {
@@ -125,8 +125,8 @@ func (c *Claims) CheckCount(k, claim int) error {
 			return refusef(CodeBadCount, "You can sneak %d extra cards at most.", s)
 		}
 	default:
-		if k > c.Cap {
-			return refusef(CodeBadCount, "Play 1 to %d cards.", c.Cap)
+		if k > c.cap {
+			return refusef(CodeBadCount, "Play 1 to %d cards.", c.cap)
 		}
 		if claim != k {
 			return refuse(CodeBadCount, "Your claim is the number of cards you put down.")
@@ -135,9 +135,9 @@ func (c *Claims) CheckCount(k, claim int) error {
 	return nil
 }
 
-func (c *Claims) badRank(r Rank) error {
-	if c.Rules.Doubt {
-		return refusef(CodeBadRank, "This round is %s: add cards claimed as %s.", c.Round.Word(2), c.Round.Word(2))
+func (c *claimRules) badRank(r Rank) error {
+	if c.rules.Doubt {
+		return refusef(CodeBadRank, "This round is %s: add cards claimed as %s.", c.round.Word(2), c.round.Word(2))
 	}
 	if ranks := c.AllowedRanks(); ranks != nil {
 		s := ""
@@ -155,10 +155,10 @@ func (c *Claims) badRank(r Rank) error {
 	return refuse(CodeBadRank, "That isn't a rank.")
 }
 
-// Sneaked is how many of k cards claimed as claim were sneaked under it
+// sneakedOf is how many of k cards claimed as claim were sneaked under it
 // (V14). Under V12 alone more cards than claimed is a count lie, not a
 // sneak: a lie when called, with no hand-over (V14's penalty).
-func Sneaked(r *Rules, k, claim int) int {
+func sneakedOf(r *Rules, k, claim int) int {
 	if k-claim < 0 || r.Sneak == 0 {
 		return 0
 	}
@@ -180,9 +180,9 @@ func Truth(cards []Card, claim int, rank Rank, sneaked int) bool {
 	return true
 }
 
-// Quad checks four cards laid face up as V9's four of a kind and returns
+// quadOf checks four cards laid face up as V9's four of a kind and returns
 // their rank.
-func Quad(cards []Card) (Rank, error) {
+func quadOf(cards []Card) (Rank, error) {
 	if len(cards) != 4 {
 		return NoRank, refuse(CodeBadCount, "Four of a kind is four cards.")
 	}

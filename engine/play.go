@@ -56,7 +56,7 @@ func (g *Game) quads(now time.Duration, seat int, cards []Card) error {
 	if !holds(hand, cards) {
 		return refuse(CodeNotInHand, "You don't hold those cards.")
 	}
-	r, err := Quad(cards)
+	r, err := quadOf(cards)
 	if err != nil {
 		return err
 	}

@@ -109,9 +109,9 @@ func (t *table) nextIn(s int) int {
 // in is how many seats are still playing.
 func (t *table) in() int { return t.n - t.nOut }
 
-// claims is what the next play may claim, as Claims decides it.
-func (t *table) claims() Claims {
-	return Claims{Rules: &t.rules, Cap: t.cap, Start: t.start, Plays: t.plays, Prev: t.prev, Round: t.round.rank}
+// claims is what the next play may claim, as claimRules decides it.
+func (t *table) claims() claimRules {
+	return claimRules{rules: &t.rules, cap: t.cap, start: t.start, plays: t.plays, prev: t.prev, round: t.round.rank}
 }
 
 // rankAt is the rank required of play number no (R5, V2, V3).

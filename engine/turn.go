@@ -42,7 +42,7 @@ func (t *table) checkTurn(seat int) (over bool, err error) {
 func (t *table) played(seat, k, claim int, rank Rank, cards []Card, sizes Sizes, left int) {
 	t.plays++
 	t.prev = rank
-	sneaked := Sneaked(&t.rules, k, claim)
+	sneaked := sneakedOf(&t.rules, k, claim)
 	if sneaked > 0 {
 		t.stats[seat].Sneaks++
 	}
