@@ -364,10 +364,7 @@ func auditVerdicts(steps []Step, batches [][]Event) []string {
 				if !slices.Equal(e.Cards, p.cards) {
 					bad("play %d: the reveal turned up %s, the log says seat %d placed %s.", e.No, auditCards(e.Cards), p.seat, auditCards(p.cards))
 				}
-				truth := e.Sneaked == 0 && len(p.cards) == e.Claim
-				for _, c := range p.cards {
-					truth = truth && c.Matches(e.Rank)
-				}
+				truth := Truth(p.cards, e.Claim, e.Rank, e.Sneaked)
 				if truth != e.Truth {
 					bad("play %d: %s for a claim of %d × %s was judged %s; the rules make it %s.",
 						e.No, auditCards(p.cards), e.Claim, e.Rank, auditTruth(e.Truth), auditTruth(truth))

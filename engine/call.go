@@ -2,154 +2,20 @@ package engine
 
 import "time"
 
-// windowCheck is what a call and a let-go share (R8, R9, V8, V11).
-func (g *Game) windowCheck(now time.Duration, seat, no int, verb string) error {
-	if err := g.checkSeat(seat); err != nil {
-		return err
-	}
-	if g.rules.Doubt {
-		return refuse(CodeNotAllowed, "I Doubt It has no call window: doubt, believe or skip on your turn.")
-	}
-	if no < 1 || no > g.plays {
-		if g.plays == 0 {
-			return refuse(CodeNoWindow, "There's nothing to call yet: nobody has played.")
-		}
-		return refusef(CodeNoWindow, "There's no play %d: the last play is number %d.", no, g.plays)
-	}
-	if !g.win.open || g.win.no != no || now >= g.win.closes {
-		if no == g.plays && g.last.caller == seat && g.last.shown {
-			return refuse(CodeTooLate, "Too late: that play was already settled. (You called it.)")
-		}
-		return ErrTooLate
-	}
-	if seat == g.last.seat {
-		return refusef(CodeOwnPlay, "You can't %s your own play.", verb)
-	}
-	if g.win.passed&(1<<seat) != 0 {
-		return ErrAlreadyPassed
-	}
-	if g.placed[seat] != 0 {
-		return refuse(CodeNotAllowed, "You're out of this game: you no longer call.")
-	}
-	if g.win.callers&(1<<seat) == 0 {
-		return refuse(CodeNotAllowed, "Only the next player may call at this table.")
-	}
-	return nil
-}
-
 // call is "Bullshit!" (R9): the first call on the open play settles it.
 func (g *Game) call(now time.Duration, seat, no int) error {
 	if err := g.windowCheck(now, seat, no, "call"); err != nil {
 		return err
 	}
-	g.touch(now)
-	g.win.open = false
-	g.showdown(seat)
+	g.called(now, seat)
+	g.settle(g, seat, g.truth())
 	return nil
 }
 
-// pass lets the open play go; when every seat that may call has, it stands.
-func (g *Game) pass(now time.Duration, seat, no int) error {
-	if err := g.windowCheck(now, seat, no, "let go"); err != nil {
-		return err
-	}
-	g.touch(now)
-	g.win.passed |= 1 << seat
-	g.win.callers &^= 1 << seat
-	g.emit(Event{Type: EventPass, Seat: seat, No: no})
-	if g.win.callers == 0 {
-		g.stand()
-	}
-	return nil
-}
-
-// stand closes the window with no call (R8): the play stands unrevealed.
-func (g *Game) stand() {
-	g.win.open = false
-	g.emit(Event{Type: EventStand, Seat: g.last.seat, No: g.last.no})
-	if g.last.out {
-		if g.goOut(g.last.seat); g.phase == PhaseOver {
-			return
-		}
-	}
-	g.advance()
-}
-
-// truth reports whether the last play was what it claimed: every card the
-// rank (a joker matches any, V7), as many as claimed (V12), nothing sneaked
-// under it (V14).
+// truth reports whether the last play was what it claimed (Truth).
 func (g *Game) truth() bool {
 	p := &g.last
-	if p.sneaked > 0 || len(p.cards) != p.claim {
-		return false
-	}
-	for _, c := range p.cards {
-		if !c.Matches(p.rank) {
-			return false
-		}
-	}
-	return true
-}
-
-// showdown turns the last play up (R10) and gives the pile to the loser.
-func (g *Game) showdown(caller int) {
-	p := &g.last
-	p.shown, p.caller = true, caller
-	truth := g.truth()
-	g.emit(Event{Type: EventCall, Seat: caller, Target: p.seat, No: p.no})
-	g.reveal(truth)
-	st := &g.stats[caller]
-	st.Calls++
-	loser := caller
-	if !truth {
-		st.Right++
-		loser = p.seat
-	}
-	g.takePile(loser)
-	if truth && p.out {
-		if g.goOut(p.seat); g.phase == PhaseOver {
-			return
-		}
-	}
-	if !truth && p.sneaked > 0 {
-		// V14: the caller hands the sneaker a card, keeping one at least.
-		if n := min(1, len(g.hands[caller])-1); n > 0 {
-			g.phase = PhaseGive
-			g.give = give{from: caller, to: p.seat, n: n, closes: g.now + GiveTime}
-			return
-		}
-	}
-	g.advance()
-}
-
-func (g *Game) reveal(truth bool) {
-	p := &g.last
-	if !truth {
-		g.stats[p.seat].Lies++
-		if p.sneaked > 0 {
-			g.stats[p.seat].Caught++
-		}
-	}
-	g.emit(Event{Type: EventReveal, Seat: p.seat, No: p.no, Rank: p.rank, Claim: p.claim,
-		Cards: append([]Card(nil), p.cards...), Truth: truth, Sneaked: p.sneaked})
-}
-
-// takePile puts the whole pile into seat's hand (R10).
-func (g *Game) takePile(seat int) {
-	g.emit(Event{Type: EventTake, Seat: seat, Count: Seen(len(g.pile), true, g.rules.Rough)})
-	g.hands[seat] = addTo(g.hands[seat], g.pile)
-	g.pile = g.pile[:0]
-	g.stats[seat].Pickups++
-}
-
-// advance hands the turn on after a settled play (R11, R14).
-func (g *Game) advance() {
-	g.phase = PhasePlay
-	if g.plays >= MaxPlays {
-		g.end()
-		return
-	}
-	g.turn = g.nextIn(g.last.seat)
+	return Truth(p.cards, p.claim, p.rank, p.sneaked)
 }
 
 // hand is the V14 hand-over: the caller gives the caught sneaker cards.
@@ -160,20 +26,8 @@ func (g *Game) hand(now time.Duration, seat int, cards []Card) error {
 	if err := checkCards(cards); err != nil {
 		return err
 	}
-	if g.phase != PhaseGive || seat != g.give.from {
-		return refuse(CodeNotYourTurn, "You have no card to hand over.")
-	}
-	if !holds(g.hands[seat], cards) {
-		return refuse(CodeNotInHand, "You don't hold that card.")
-	}
-	if len(cards) != g.give.n {
-		if g.give.n == 1 {
-			return refuse(CodeBadCount, "Hand over exactly one card.")
-		}
-		return refusef(CodeBadCount, "Hand over exactly %d cards.", g.give.n)
-	}
-	if now >= g.give.closes {
-		return refuse(CodeTooLate, "Too late: the card was handed over for you.")
+	if err := g.checkGive(now, seat, len(cards), holds(g.hands[seat], cards)); err != nil {
+		return err
 	}
 	g.touch(now)
 	g.transfer(cards, false)
@@ -190,18 +44,42 @@ func (g *Game) transfer(cards []Card, auto bool) {
 	from, to := g.give.from, g.give.to
 	g.hands[from] = take(g.hands[from], cards)
 	g.hands[to] = addTo(g.hands[to], cards)
-	g.emit(Event{Type: EventGive, Seat: from, Target: to, Count: Exact(len(cards)), Auto: auto})
+	g.gave(len(cards), auto)
 	g.emit(Event{Type: EventHanded, To: []int{from, to}, Seat: from, Target: to, Cards: append([]Card(nil), cards...)})
-	g.give = give{}
-	g.advance()
+	g.gaveOver(g)
 }
 
 // LeastUseful is the k cards seat would most like rid of: those whose rank
 // it will be asked for last (the bluffs it needs last). Where the rank is
 // free, the ranks it holds fewest of; jokers are kept.
 func (g *Game) LeastUseful(seat, k int) []Card {
-	hand := g.hands[seat]
-	wait := g.waits(seat)
+	a := asked{rules: &g.rules, n: g.n, seat: seat, plays: g.plays, last: g.last.seat, placed: g.placed, next: g.rankAt(g.plays + 1)}
+	return a.leastUseful(g.hands[seat], k)
+}
+
+// LeastUseful is Game.LeastUseful worked out from the viewer's own view:
+// the cards a timed-out hand-over gives (V14). A seat's own node, which
+// knows its hand, picks them so at a table of hidden cards (engine/blind).
+func (v *View) LeastUseful(k int) []Card {
+	a := asked{rules: &v.Rules, n: len(v.Hands), seat: v.Seat, plays: v.No, placed: v.Placed, next: v.Rank}
+	if v.Last != nil {
+		a.last = v.Last.Seat
+	}
+	return a.leastUseful(v.Hand, k)
+}
+
+// asked is where a seat stands in the rank sequence: what LeastUseful
+// needs besides the hand. placed nil is nobody out; next is the rank play
+// plays+1 must claim.
+type asked struct {
+	rules                *Rules
+	n, seat, plays, last int
+	placed               []int
+	next                 Rank
+}
+
+func (a *asked) leastUseful(hand []Card, k int) []Card {
+	wait := a.waits(hand)
 	out := make([]Card, 0, k)
 	used := make([]bool, len(hand))
 	for len(out) < k && len(out) < len(hand) {
@@ -236,15 +114,34 @@ func rankSlot(c Card) int {
 	return int(c.Rank())
 }
 
-// waits is, for each rank, how long until seat is next asked for it (the
-// larger, the less useful the card); the joker slot is always most useful.
-func (g *Game) waits(seat int) *[NumRanks + 1]int {
+func (a *asked) in(s int) bool { return a.placed == nil || a.placed[s] == 0 }
+
+// nextIn is the next seat after s still holding cards, as Game.nextIn.
+func (a *asked) nextIn(s int) int {
+	for i := 0; i < a.n; i++ {
+		if a.rules.CCW {
+			s = (s + a.n - 1) % a.n
+		} else {
+			s = (s + 1) % a.n
+		}
+		if a.in(s) {
+			return s
+		}
+	}
+	return s
+}
+
+// waits is, for each rank, how long until the seat is next asked for it
+// (the larger, the less useful the card); the joker slot is always most
+// useful.
+func (a *asked) waits(hand []Card) *[NumRanks + 1]int {
 	var w [NumRanks + 1]int
 	w[NumRanks] = -1
-	if g.rules.Doubt || g.rules.Sequence == SeqFree || g.rules.Sequence == SeqNear || g.rules.Sequence == SeqNearStrict {
+	r := a.rules
+	if r.Doubt || r.Sequence == SeqFree || r.Sequence == SeqNear || r.Sequence == SeqNearStrict {
 		// No sequence: the ranks it holds fewest of are the easiest to part with.
 		var have [NumRanks]int
-		for _, c := range g.hands[seat] {
+		for _, c := range hand {
 			if c != Joker {
 				have[c.Rank()]++
 			}
@@ -254,20 +151,28 @@ func (g *Game) waits(seat int) *[NumRanks + 1]int {
 		}
 		return &w
 	}
-	// The play number of seat's next turn, then every lap after.
-	no := g.plays + 1
-	for s := g.nextIn(g.last.seat); s != seat; s = g.nextIn(s) {
+	// The play number of the seat's next turn, then every lap after.
+	no := a.plays + 1
+	for s := a.nextIn(a.last); s != a.seat; s = a.nextIn(s) {
 		no++
-		if no > g.plays+g.n+1 {
+		if no > a.plays+a.n+1 {
 			break
 		}
 	}
-	lap := g.in()
+	lap := 0
+	for s := range a.n {
+		if a.in(s) {
+			lap++
+		}
+	}
 	for r := range NumRanks {
 		w[r] = NumRanks
 	}
+	// Ranks counted from the next play's: play x claims RankAt(x-plays)
+	// of a sequence that starts at next.
+	c := claimRules{rules: a.rules, start: a.next}
 	for m := 0; m < NumRanks; m++ {
-		r := g.rankAt(no + m*lap)
+		r := c.RankAt(no + m*lap - a.plays)
 		if w[r] == NumRanks {
 			w[r] = m
 		}

@@ -178,8 +178,8 @@ func Cards(cs []Card) []string {
 	return out
 }
 
-// deck builds the cards of n decks, with j jokers per deck.
-func deck(decks, jokers int) []Card {
+// newDeck builds the cards of n decks, with j jokers per deck.
+func newDeck(decks, jokers int) []Card {
 	out := make([]Card, 0, decks*(52+jokers))
 	for d := 0; d < decks; d++ {
 		for c := Card(0); c < Joker; c++ {

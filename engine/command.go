@@ -86,7 +86,7 @@ func (g *Game) Apply(now time.Duration, c Command) ([]Event, error) {
 	case MoveCall:
 		err = g.call(now, c.Seat, c.No)
 	case MovePass:
-		err = g.pass(now, c.Seat, c.No)
+		err = g.pass(g, now, c.Seat, c.No)
 	case MoveGive:
 		err = g.hand(now, c.Seat, c.Cards)
 	case MoveQuads:
@@ -131,17 +131,6 @@ func (g *Game) Quads(now time.Duration, seat int, cards []Card) ([]Event, error)
 	return g.Apply(now, Command{Move: MoveQuads, Seat: seat, Cards: cards})
 }
 
-// checkSeat is the start of every move: the game must be on, the seat real.
-func (g *Game) checkSeat(seat int) error {
-	if g.phase == PhaseOver {
-		return ErrGameOver
-	}
-	if seat < 0 || seat >= g.n {
-		return refusef(CodeBadSeat, "There is no seat %d at this table of %d.", seat, g.n)
-	}
-	return nil
-}
-
 func checkCards(cards []Card) error {
 	for _, c := range cards {
 		if !c.Valid() {
@@ -184,28 +173,4 @@ func addTo(hand []Card, cards []Card) []Card {
 	hand = append(hand, cards...)
 	SortCards(hand)
 	return hand
-}
-
-func (g *Game) touch(now time.Duration) {
-	if now > g.now {
-		g.now = now
-	}
-}
-
-// resume restarts the clock of an open window or hand-over at now: a table
-// that changed hosts mid-window gives the seats their whole time again. It
-// is a journal step like any other, so a replay gives the same game.
-func (g *Game) resume(now time.Duration) error {
-	if g.phase == PhaseOver {
-		return ErrGameOver
-	}
-	g.touch(now)
-	switch g.phase {
-	case PhaseCall:
-		g.win.closes = g.now + g.rules.Window
-	case PhaseGive:
-		g.give.closes = g.now + GiveTime
-	}
-	g.emit(Event{Type: EventResume, No: g.plays})
-	return nil
 }

@@ -16,4 +16,11 @@
 //
 // What a seat may see is View(seat) and the events whose audience includes
 // it; nothing else of the game may leave the host.
+//
+// Blind is the same game over hidden cards: its host tracks handles, not
+// cards, and takes every identity the rules need as a proven opening; a
+// seat's own node (SeatSide) makes the decisions that need its cards. Game
+// and Blind share one table of rules (table.go, turn.go, claims.go), so
+// the two can't part on a rule; at the end a blind game's revealed deck
+// and journal replay in the clear as the same game.
 package engine

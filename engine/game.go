@@ -28,7 +28,11 @@ type Config struct {
 	Seats int
 	Seed  uint64
 	Hands [][]Card // replaces the deal when not nil
-	First *int     // the seat to play first; nil lets the rules decide (R4, V10)
+	// Deck is the shuffled deck, dealt as the seed's shuffle would be: a
+	// deck no node could see being shuffled (engine/blind), turned up at
+	// the end. Nil lets the seed shuffle.
+	Deck  []Card
+	First *int // the seat to play first; nil lets the rules decide (R4, V10)
 }
 
 // play is a play on the pile.
@@ -80,37 +84,11 @@ type Stats struct {
 // Game is one game of Bullshit. Its methods are not safe for concurrent
 // use: the host serialises commands.
 type Game struct {
-	rules  Rules
-	n      int
-	decks  int
-	cap    int
-	dealt  counts // the cards at the table, for R17
-	total  int
-	hands  [][]Card
-	pile   []Card
-	gone   []Card // out of the game (V9, V15)
-	seen   []Card // of gone, the ones turned up
-	dealer int
-	first  int
-	start  Rank
-
-	phase  Phase
-	turn   int
-	now    time.Duration
-	plays  int
-	prev   Rank // the rank last claimed (V4, V15)
-	last   play
-	win    window
-	give   give
-	round  round
-	placed []int // V8/V15: each seat's place once out, 0 while in
-	nOut   int
-	winner int
-	places []int
-	stats  []Stats
-
-	events []Event
-	seats  []int // 0 … n-1: each seat's own audience is seats[s:s+1]
+	table
+	dealt counts // the cards at the table, for R17
+	hands [][]Card
+	pile  []Card
+	gone  []Card // out of the game (V9, V15)
 }
 
 // New deals a game. It returns the deal's events: the public deal and each
@@ -121,12 +99,8 @@ func New(cfg Config) (*Game, []Event, error) {
 		return nil, nil, err
 	}
 	n := cfg.Seats
-	g := &Game{rules: r, n: n, decks: r.DecksFor(n), cap: r.CapFor(n), winner: -1, start: r.Start, prev: NoRank}
+	g := &Game{table: newTable(r, n)}
 	g.hands = make([][]Card, n)
-	g.placed = make([]int, n)
-	g.stats = make([]Stats, n)
-	g.round.pending = -1
-	g.round.rank = NoRank
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
 	g.dealer = rng.IntN(n)
 	left := g.next(g.dealer)
@@ -160,8 +134,15 @@ func New(cfg Config) (*Game, []Event, error) {
 			return nil, nil, err
 		}
 	} else {
-		cards := deck(g.decks, r.Jokers)
-		rng.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
+		cards := newDeck(g.decks, r.Jokers)
+		if cfg.Deck != nil {
+			if err := sameDeck(cfg.Deck, cards); err != nil {
+				return nil, nil, err
+			}
+			copy(cards, cfg.Deck)
+		} else {
+			rng.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
+		}
 		s := left
 		if pickFirst || r.First.Random {
 			s = first
@@ -186,11 +167,7 @@ func New(cfg Config) (*Game, []Event, error) {
 	}
 	g.first, g.turn = first, first
 	g.pile = make([]Card, 0, g.total)
-	g.events = make([]Event, 0, max(n+1, 8))
-	g.seats = make([]int, n)
-	for s := range g.seats {
-		g.seats[s] = s
-	}
+	g.order()
 	g.emitDeal()
 	return g, g.flush(), nil
 }
@@ -228,6 +205,25 @@ func (g *Game) giveHands(hands [][]Card) error {
 	return nil
 }
 
+// sameDeck refuses a Config.Deck that isn't this table's deck reordered.
+func sameDeck(got, want []Card) error {
+	if len(got) != len(want) {
+		return refusef(CodeBadCommand, "The deck must hold the table's %d cards, not %d.", len(want), len(got))
+	}
+	var a, b counts
+	for _, c := range got {
+		if !c.Valid() {
+			return refuse(CodeBadCard, "The deck holds something that isn't a card.")
+		}
+	}
+	a.add(got)
+	b.add(want)
+	if a != b {
+		return refuse(CodeBadCard, "The deck isn't this table's deck: a card is missing or doubled.")
+	}
+	return nil
+}
+
 func hasCard(h []Card, c Card) bool {
 	for _, x := range h {
 		if x == c {
@@ -253,154 +249,15 @@ func (g *Game) emitDeal() {
 	}
 }
 
-// only is the audience of seat s alone. The engine never writes to it.
-func (g *Game) only(s int) []int { return g.seats[s : s+1 : s+1] }
-
-// next is the seat after s in turn order (R1, V6), out seats included.
-func (g *Game) next(s int) int {
-	if g.rules.CCW {
-		return (s + g.n - 1) % g.n
-	}
-	return (s + 1) % g.n
-}
-
-// nextIn is the next seat after s still holding cards (V8, V15).
-func (g *Game) nextIn(s int) int {
-	for i := 0; i < g.n; i++ {
-		s = g.next(s)
-		if g.placed[s] == 0 {
-			return s
-		}
-	}
-	return s
-}
-
-// in is how many seats are still playing.
-func (g *Game) in() int { return g.n - g.nOut }
-
-// rankAt is the rank required of play number no (R5, V2, V3).
-func (g *Game) rankAt(no int) Rank {
-	step := (no - 1) % NumRanks
-	if g.rules.Sequence == SeqDown {
-		step = -step
-	}
-	return Rank(((int(g.start)+step)%NumRanks + NumRanks) % NumRanks)
-}
-
-// required is the rank the next play must claim, NoRank where it is free.
-func (g *Game) required() Rank {
-	if g.rules.Doubt {
-		return g.round.rank
-	}
-	switch g.rules.Sequence {
-	case SeqUp, SeqDown:
-		return g.rankAt(g.plays + 1)
-	}
-	return NoRank
-}
-
-// allowed reports whether the next play may claim r.
-func (g *Game) allowed(r Rank) bool {
-	if !r.Valid() {
-		return false
-	}
-	if g.rules.Doubt {
-		return g.round.rank == NoRank || r == g.round.rank
-	}
-	switch g.rules.Sequence {
-	case SeqUp, SeqDown:
-		return r == g.required()
-	case SeqNear, SeqNearStrict:
-		if g.prev == NoRank {
-			return true
-		}
-		d := (int(r) - int(g.prev) + NumRanks) % NumRanks
-		return d == 1 || d == NumRanks-1 || (d == 0 && g.rules.Sequence == SeqNear)
-	}
-	return true
-}
-
-// AllowedRanks lists the ranks the next play may claim; nil when one rank
-// is required or any rank goes.
-func (g *Game) AllowedRanks() []Rank {
-	if g.rules.Doubt || (g.rules.Sequence != SeqNear && g.rules.Sequence != SeqNearStrict) || g.prev == NoRank {
-		return nil
-	}
-	var out []Rank
-	for _, d := range []int{-1, 0, 1} {
-		if d == 0 && g.rules.Sequence == SeqNearStrict {
-			continue
-		}
-		out = append(out, Rank((int(g.prev)+d+NumRanks)%NumRanks))
-	}
-	return out
-}
-
-func (g *Game) emit(e Event) { g.events = append(g.events, e) }
-
-// flush hands back the events of the command just applied. The slice is
-// the caller's.
-func (g *Game) flush() []Event {
-	if len(g.events) == 0 {
-		return nil
-	}
-	out := make([]Event, len(g.events))
-	copy(out, g.events)
-	clear(g.events)
-	g.events = g.events[:0]
-	return out
-}
-
-// Rules is the table's rule set.
-func (g *Game) Rules() Rules { return g.rules }
-
-// Seats is how many seats the table has.
-func (g *Game) Seats() int { return g.n }
-
-// Phase is what the table is waiting for.
-func (g *Game) Phase() Phase { return g.phase }
-
-// Turn is the seat that plays next.
-func (g *Game) Turn() int { return g.turn }
-
-// Plays is the number of the last play, 0 before any.
-func (g *Game) Plays() int { return g.plays }
-
-// Now is the time of the last command or tick.
-func (g *Game) Now() time.Duration { return g.now }
-
-// Over reports whether the game has ended.
-func (g *Game) Over() bool { return g.phase == PhaseOver }
-
-// Winner is the winning seat, -1 for none (yet).
-func (g *Game) Winner() int { return g.winner }
-
-// Places is each seat's place once the game is over (1 is first), else nil.
-func (g *Game) Places() []int { return append([]int(nil), g.places...) }
-
 // HandSize is how many cards seat holds.
 func (g *Game) HandSize(seat int) int { return len(g.hands[seat]) }
 
 // PileSize is how many cards are on the pile.
 func (g *Game) PileSize() int { return len(g.pile) }
 
-// Cap is the most cards a claim may hold.
-func (g *Game) Cap() int { return g.cap }
-
-// Stats are the tallies of every seat, sneaks included: the host's view.
-func (g *Game) Stats() []Stats { return append([]Stats(nil), g.stats...) }
-
 // Deadline is when the next timed thing falls due (a call window closing,
 // a hand-over running out), and whether there is one.
-func (g *Game) Deadline() (time.Duration, bool) {
-	switch g.phase {
-	case PhaseCall:
-		return g.win.closes, true
-	case PhaseGive:
-		return g.give.closes, true
-	}
-	return 0, false
-}
+func (g *Game) Deadline() (time.Duration, bool) { return g.deadline() }
 
 // Tick moves the clock to now and fires every deadline due by then, in
 // order. Time never goes back: an earlier now is taken as the current time.
@@ -416,7 +273,7 @@ func (g *Game) Tick(now time.Duration) []Event {
 		g.now = d
 		switch g.phase {
 		case PhaseCall:
-			g.stand()
+			g.stand(g)
 		case PhaseGive:
 			g.autoGive()
 		}
@@ -434,12 +291,7 @@ func (g *Game) Clone() *Game {
 	}
 	c.pile = append(make([]Card, 0, cap(g.pile)), g.pile...)
 	c.gone = append([]Card(nil), g.gone...)
-	c.seen = append([]Card(nil), g.seen...)
-	c.last.cards = append(make([]Card, 0, cap(g.last.cards)), g.last.cards...)
-	c.placed = append([]int(nil), g.placed...)
-	c.places = append([]int(nil), g.places...)
-	c.stats = append([]Stats(nil), g.stats...)
-	c.events = make([]Event, 0, cap(g.events))
+	c.clone()
 	return &c
 }
 
@@ -453,4 +305,37 @@ func (g *Game) Conserved() bool {
 	have.add(g.pile)
 	have.add(g.gone)
 	return have == g.dealt
+}
+
+// The clear game's pieces are its cards.
+func (g *Game) size(seat int) int      { return len(g.hands[seat]) }
+func (g *Game) pileSize() int          { return len(g.pile) }
+func (g *Game) goneSize() int          { return len(g.gone) }
+func (g *Game) handOf(seat int) []Card { return g.hands[seat] }
+func (g *Game) playCards() []Card      { return g.last.cards }
+
+func (g *Game) takePile(seat int) {
+	g.hands[seat] = addTo(g.hands[seat], g.pile)
+	g.pile = g.pile[:0]
+}
+
+func (g *Game) leave() {
+	g.gone = append(g.gone, g.pile...)
+	g.pile = g.pile[:0]
+}
+
+func (g *Game) over() ([][]Card, []Card) {
+	hands := make([][]Card, g.n)
+	for s, h := range g.hands {
+		hands[s] = append([]Card{}, h...)
+	}
+	return hands, append([]Card{}, g.pile...)
+}
+
+func (g *Game) final() *Final {
+	f := &Final{Hands: make([][]Card, g.n), Pile: append([]Card{}, g.pile...), Gone: append([]Card{}, g.gone...)}
+	for s, h := range g.hands {
+		f.Hands[s] = append([]Card{}, h...)
+	}
+	return f
 }

@@ -87,80 +87,80 @@ func (g *Game) View(seat int) View {
 
 // ViewInto fills v with what seat may see, reusing v's slices: the
 // simulator's bots call it every move.
-func (g *Game) ViewInto(seat int, v *View) {
-	rough := g.rules.Rough
-	over := g.phase == PhaseOver
+func (g *Game) ViewInto(seat int, v *View) { g.viewInto(g, seat, v) }
+
+// viewInto fills v with what seat may see of what p holds.
+func (t *table) viewInto(p pieces, seat int, v *View) {
+	rough := t.rules.Rough
+	over := t.phase == PhaseOver
+	pile := p.pileSize()
 	*v = View{
-		Seat: seat, Phase: g.phase, Turn: g.turn, Rank: g.required(), No: g.plays,
-		Hand: v.Hand[:0], Hands: v.Hands[:0], Pile: Seen(len(g.pile), true, rough && !over),
-		Now: Seconds(g.now), Gone: len(g.gone), Cap: g.cap, Stats: v.Stats[:0],
-		Ranks: g.AllowedRanks(), Last: v.Last, Window: v.Window, Rules: g.rules,
+		Seat: seat, Phase: t.phase, Turn: t.turn, Rank: t.required(), No: t.plays,
+		Hand: v.Hand[:0], Hands: v.Hands[:0], Pile: Seen(pile, true, rough && !over),
+		Now: Seconds(t.now), Gone: p.goneSize(), Cap: t.cap, Stats: v.Stats[:0],
+		Ranks: t.AllowedRanks(), Last: v.Last, Window: v.Window, Rules: t.rules,
 	}
 	if over {
 		v.Rank = NoRank
 	}
-	if seat >= 0 && seat < g.n {
-		v.Hand = append(v.Hand, g.hands[seat]...)
+	if seat >= 0 && seat < t.n {
+		v.Hand = append(v.Hand, p.handOf(seat)...)
 	}
 	if v.Hand == nil {
 		v.Hand = []Card{}
 	}
-	for s, h := range g.hands {
-		v.Hands = append(v.Hands, Seen(len(h), false, rough && s != seat && !over))
+	for s := range t.n {
+		v.Hands = append(v.Hands, Seen(p.size(s), false, rough && s != seat && !over))
 	}
-	for s, st := range g.stats {
+	for s, st := range t.stats {
 		if s != seat && !over {
 			st.Sneaks = -1
 		}
 		v.Stats = append(v.Stats, st)
 	}
-	if g.plays > 0 {
-		v.Last = g.lastInto(seat, v.Last, over)
+	if t.plays > 0 {
+		v.Last = t.lastInto(p, seat, v.Last, over)
 	} else {
 		v.Last = nil
 	}
-	if g.phase == PhaseCall {
-		v.Window = g.windowInto(v.Window)
+	if t.phase == PhaseCall {
+		v.Window = t.windowInto(v.Window)
 	} else {
 		v.Window = nil
 	}
-	if g.phase == PhaseGive {
-		v.Give = &GiveView{From: g.give.from, To: g.give.to, Count: g.give.n, Closes: Seconds(g.give.closes)}
+	if t.phase == PhaseGive {
+		v.Give = &GiveView{From: t.give.from, To: t.give.to, Count: t.give.n, Closes: Seconds(t.give.closes)}
 	}
-	if g.rules.Doubt && g.round.rank != NoRank {
-		v.Round = &RoundView{Rank: g.round.rank, Starter: g.round.starter, Skips: g.round.skips,
-			Cards: Seen(len(g.pile), true, rough && !over)}
+	if t.rules.Doubt && t.round.rank != NoRank {
+		v.Round = &RoundView{Rank: t.round.rank, Starter: t.round.starter, Skips: t.round.skips,
+			Cards: Seen(pile, true, rough && !over)}
 	}
-	if len(g.seen) > 0 {
-		v.Seen = append([]Card(nil), g.seen...)
+	if len(t.seen) > 0 {
+		v.Seen = append([]Card(nil), t.seen...)
 	}
-	if g.nOut > 0 {
-		v.Placed = append([]int(nil), g.placed...)
+	if t.nOut > 0 {
+		v.Placed = append([]int(nil), t.placed...)
 	}
-	if g.winner >= 0 && (over || g.nOut > 0) {
-		w := g.winner
+	if t.winner >= 0 && (over || t.nOut > 0) {
+		w := t.winner
 		v.Winner = &w
 	}
 	if over {
-		v.Places = append([]int(nil), g.places...)
-		f := &Final{Hands: make([][]Card, g.n), Pile: append([]Card{}, g.pile...), Gone: append([]Card{}, g.gone...)}
-		for s, h := range g.hands {
-			f.Hands[s] = append([]Card{}, h...)
-		}
-		v.Final = f
+		v.Places = append([]int(nil), t.places...)
+		v.Final = p.final()
 	}
 }
 
 // lastInto fills l, or a new Last, with the last play as seat sees it.
-func (g *Game) lastInto(seat int, l *Last, over bool) *Last {
-	p := &g.last
+func (t *table) lastInto(pc pieces, seat int, l *Last, over bool) *Last {
+	p := &t.last
 	if l == nil {
 		l = new(Last)
 	}
 	*l = Last{Seat: p.seat, Rank: p.rank, Claim: p.claim, No: p.no, Out: p.out, Shown: p.shown,
 		Sizes: p.sizes, Cards: l.Cards[:0]}
 	if p.shown || p.seat == seat || over {
-		l.Cards = append(l.Cards, p.cards...)
+		l.Cards = append(l.Cards, pc.playCards()...)
 	} else {
 		l.Cards = nil
 	}
@@ -172,20 +172,20 @@ func (g *Game) lastInto(seat int, l *Last, over bool) *Last {
 }
 
 // windowInto fills w, or a new Window, with the open call window.
-func (g *Game) windowInto(w *Window) *Window {
+func (t *table) windowInto(w *Window) *Window {
 	if w == nil {
 		w = new(Window)
 	}
 	if w.Passed == nil {
 		// [] rather than null on the wire: nobody has let it go yet.
-		w.Passed = make([]int, 0, g.n)
+		w.Passed = make([]int, 0, t.n)
 	}
-	*w = Window{No: g.win.no, Closes: Seconds(g.win.closes), Passed: w.Passed[:0], Callers: w.Callers[:0]}
-	for s := 0; s < g.n; s++ {
-		if g.win.passed&(1<<s) != 0 {
+	*w = Window{No: t.win.no, Closes: Seconds(t.win.closes), Passed: w.Passed[:0], Callers: w.Callers[:0]}
+	for s := 0; s < t.n; s++ {
+		if t.win.passed&(1<<s) != 0 {
 			w.Passed = append(w.Passed, s)
 		}
-		if g.win.callers&(1<<s) != 0 {
+		if t.win.callers&(1<<s) != 0 {
 			w.Callers = append(w.Callers, s)
 		}
 	}
