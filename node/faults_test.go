@@ -209,3 +209,51 @@ func TestTableExecBotSeat(t *testing.T) {
 		}
 	}
 }
+
+// The host counts the moves it makes for a person, a covering bot's and
+// the turn clock's, and every player is sent the count: a screen that came
+// late, or lost updates in a host change, can't count them itself, and a
+// seat a bot played most of the game was once rated.
+func TestTableCountsMovesMadeForAPerson(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tb, err := NewTable(Settings{Rules: engine.Standard(), Seats: 3, Bots: []string{"a", "b"}, Grace: 5 * time.Second, Seed: 3}, "h", dumbMaker, dumbFallback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Close()
+		_, sess, err := tb.Sit("ada", "Ada")
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, _ := tb.Watch()
+		tb.Start()
+		sess.Close() // Ada walks away before her first move
+		own, bots := 0, 0
+		var last Update
+		for u := range spec.Updates() {
+			for _, e := range u.Events {
+				if e.Seat == 0 && (e.Type == engine.EventPlay || e.Type == engine.EventQuads) {
+					own++
+				}
+				if e.Seat == 1 && e.Type == engine.EventPlay {
+					bots++
+				}
+			}
+			last = u
+			if u.View.Phase == engine.PhaseOver {
+				break
+			}
+		}
+		if own <= 3 || last.Table.Seats[0].MadeFor != own {
+			t.Fatalf("Ada's seat made %d plays for her; the table says %d", own, last.Table.Seats[0].MadeFor)
+		}
+		if bots == 0 || last.Table.Seats[1].MadeFor != 0 {
+			t.Fatalf("a bot's own seat counts %d moves made for it", last.Table.Seats[1].MadeFor)
+		}
+		// The count rides on the wire.
+		l := wireLobby(&last.Table)
+		if got := engLobby(&l); got.Seats[0].MadeFor != own {
+			t.Fatalf("on the wire %d moves made for Ada become %d", own, got.Seats[0].MadeFor)
+		}
+	})
+}

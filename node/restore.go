@@ -375,7 +375,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 func restoreSeats(seats []SeatInfo, hostPeer string, bots BotMaker, seed uint64) ([]*seat, error) {
 	out := make([]*seat, len(seats))
 	for i, si := range seats {
-		s := &seat{name: si.Name, away: -1}
+		s := &seat{name: si.Name, away: -1, madeFor: si.MadeFor}
 		if si.Peer != "" && si.Bot == "" {
 			s.owner = si.Peer
 			s.away = 0 // until they rejoin this host

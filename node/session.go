@@ -123,6 +123,9 @@ type SeatInfo struct {
 	Addrs     []string // where that node listens, for an election
 	Web       bool     // a phone's seat (web.go): never a host
 	WebAddr   string   // the node's web base URL, where phones go next
+	// MadeFor counts the person's own moves (plays, quads, judgements)
+	// the host made for them this game: a covering bot's or the clock's.
+	MadeFor int
 }
 
 // AuditResult is the end-of-game check that the deal was not rigged.

@@ -144,6 +144,7 @@ type seat struct {
 	botName string
 	bot     Player // the seat's bot, or the bot covering an away person
 	covered bool
+	madeFor int // the person's own moves made for them this game (SeatInfo.MadeFor)
 	tosses  bool // the person's node takes part in the deal's toss (protocol 1.4)
 	box     *mailbox
 	away    time.Duration // when the person left; -1 while connected; 0 until they rejoin a table rebuilt by an election
@@ -451,7 +452,7 @@ func (t *Table) dealFrom(seed uint64, salt [SaltSize]byte, nonces [][NonceSize]b
 		if s.owner == "" && s.botName == "" {
 			s.botName = "medium"
 		}
-		s.bot, s.covered, s.decided = nil, false, ""
+		s.bot, s.covered, s.decided, s.madeFor = nil, false, "", 0
 		if s.owner == "" {
 			b, err := t.makeBot(s.botName, i, botSeed(seed, i))
 			if err != nil {
@@ -619,6 +620,27 @@ func (t *Table) apply(seatNo int, cmd engine.Command, mark []byte) error {
 	t.changed(append(ticked, events...))
 	return nil
 }
+
+// applyFor applies a move the table made for seatNo (its bot's, or the
+// fallback), counting it against a person's rating if it is one of their
+// own moves (a let-go in a call window is not: a covering bot makes one
+// every play).
+func (t *Table) applyFor(seatNo int, cmd engine.Command) error {
+	// Counted before the move is applied, so the state it sends says it.
+	s := t.seats[seatNo]
+	count := s.owner != "" && ownMoves[cmd.Move]
+	if count {
+		s.madeFor++
+	}
+	err := t.apply(seatNo, cmd, nil)
+	if err != nil && count {
+		s.madeFor--
+	}
+	return err
+}
+
+// ownMoves are the moves a seat makes on its own turn.
+var ownMoves = map[engine.Move]bool{engine.MovePlay: true, engine.MoveQuads: true, engine.MoveDoubt: true, engine.MoveBelieve: true, engine.MoveSkip: true}
 
 // errBadMark refuses a move whose seat signature doesn't verify.
 var errBadMark = &engine.Refusal{Code: engine.CodeBadCommand,
@@ -807,7 +829,7 @@ func (t *Table) botMove(seatNo int, b Player, key string, cmd engine.Command) {
 	if !t.stands(seatNo, b, key) {
 		return
 	}
-	err := t.apply(seatNo, cmd, nil)
+	err := t.applyFor(seatNo, cmd)
 	if err == nil {
 		return
 	}
@@ -819,7 +841,7 @@ func (t *Table) botMove(seatNo int, b Player, key string, cmd engine.Command) {
 	v := t.game.View(seatNo)
 	if !blocks(b) {
 		again, ok := rt.Retry(&v, err)
-		if !ok || t.apply(seatNo, again, nil) != nil {
+		if !ok || t.applyFor(seatNo, again) != nil {
 			t.botFallback(seatNo)
 		}
 		return
@@ -827,7 +849,7 @@ func (t *Table) botMove(seatNo int, b Player, key string, cmd engine.Command) {
 	go func() {
 		again, ok := rt.Retry(&v, err)
 		t.post(func() {
-			if t.stands(seatNo, b, key) && (!ok || t.apply(seatNo, again, nil) != nil) {
+			if t.stands(seatNo, b, key) && (!ok || t.applyFor(seatNo, again) != nil) {
 				t.botFallback(seatNo)
 			}
 		})
@@ -851,7 +873,7 @@ func (t *Table) fallback(seatNo int, notice string) {
 		if notice != "" {
 			t.notice = notice
 		}
-		t.apply(seatNo, fb, nil)
+		t.applyFor(seatNo, fb)
 	}
 }
 
@@ -919,7 +941,7 @@ func (t *Table) state(you int) TableState {
 		if s.owner == "" {
 			bot = s.botName
 		}
-		ts.Seats[i] = SeatInfo{Name: name, Bot: bot, Connected: s.box != nil || s.owner == "", Covered: s.covered}
+		ts.Seats[i] = SeatInfo{Name: name, Bot: bot, Connected: s.box != nil || s.owner == "", Covered: s.covered, MadeFor: s.madeFor}
 		if s.owner != "local" {
 			ts.Seats[i].Peer = s.owner
 		} else {
