@@ -149,6 +149,9 @@ type ShareGame struct {
 	High    *Highlights // nil: not known here (no reveal came)
 	Evening node.Evening
 	You     int // the sharer's seat, -1 a spectator: the evening calls no one "You"
+	// Saved is where this program saved the game for bullshit verify; ""
+	// when it saved none (it hosted: a host checks no one but itself).
+	Saved string
 }
 
 // seatName is a seat's name with "(bot)" for a bot.
@@ -192,7 +195,11 @@ func ShareText(s ShareGame) string {
 		line("Deal not checked.")
 	}
 	line("game %s", hex.EncodeToString(s.Commit[:]))
-	line("Check it with the saved game: bullshit verify GAME.json THIS-FILE")
+	if s.Saved != "" {
+		line("Check it with the saved game: bullshit verify %s THIS-FILE", s.Saved)
+	} else {
+		line("Check it with a player's saved game (in their profile's %s/): bullshit verify GAME.json THIS-FILE", GamesDir)
+	}
 	return b.String()
 }
 

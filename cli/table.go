@@ -73,6 +73,7 @@ type tableModel struct {
 	dealtAt    time.Time    // when the deal came, on our clock
 	shareDone  bool
 	sharedPath string
+	savedGame  string // where the game was saved for bullshit verify, "" none
 }
 
 // bubble is what a seat is doing, under its name.
@@ -233,6 +234,10 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	}
 	if u.Audit != nil {
 		t.audit = u.Audit
+		// A seat at another's table saved the game before its audit came.
+		if s, ok := t.sess.(interface{ Saved() (string, error) }); ok {
+			t.savedGame, _ = s.Saved()
+		}
 	}
 	if u.Reveal != nil {
 		t.final = u.Reveal
@@ -286,7 +291,7 @@ func (t *tableModel) newGame(u node.Update, at time.Time) {
 	t.start, t.end, t.audit, t.reveal, t.mine, t.log = u.At, 0, nil, nil, "", nil
 	t.lastCall = nil
 	t.covered, t.rating, t.ratings, t.rateErr = nil, false, nil, ""
-	t.final, t.dealtAt, t.shareDone, t.sharedPath = nil, at, false, ""
+	t.final, t.dealtAt, t.shareDone, t.sharedPath, t.savedGame = nil, at, false, "", ""
 	if u.Reveal != nil {
 		t.final = u.Reveal
 	}

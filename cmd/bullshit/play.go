@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -109,7 +110,7 @@ func runPlay(args []string) error {
 		s := id.String()
 		cfg.ID = s[max(0, len(s)-3):]
 	}
-	lobby := &lanLobby{name: name}
+	lobby := &lanLobby{name: name, games: filepath.Join(pc.dir, cli.GamesDir)}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if err := lobby.start(ctx, prof, pc.iface, webConfig(pc.web)); err != nil {
@@ -126,6 +127,7 @@ func runPlay(args []string) error {
 // through node.Local.
 type lanLobby struct {
 	name  string
+	games string // where a seat at another's table saves each game, for bullshit verify
 	iface string
 	dev   *node.Device
 	ctx   context.Context
@@ -223,7 +225,21 @@ func (l *lanLobby) join(id, code string, watch bool) (node.Session, error) {
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, joinTimeout)
 	defer cancel()
-	return l.dev.Join(ctx, t, code, watch, nil)
+	return l.saving(l.dev.Join(ctx, t, code, watch, nil))
+}
+
+// saving has r save each game it plays in the profile's games/, as
+// `join --headless --save` does: what the share text's bullshit verify
+// checks against. A directory that can't be made saves nothing; the
+// sheet then names no file.
+func (l *lanLobby) saving(r *node.Remote, err error) (node.Session, error) {
+	if err != nil {
+		return nil, err
+	}
+	if os.MkdirAll(l.games, 0o755) == nil {
+		r.SaveTo(l.games)
+	}
+	return r, nil
 }
 
 func (l *lanLobby) Join(id, code string) (node.Session, error) { return l.join(id, code, false) }
@@ -245,7 +261,7 @@ func (l *lanLobby) JoinAddr(addr string) (node.Session, error) {
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, joinTimeout)
 	defer cancel()
-	return l.dev.JoinAddr(ctx, f[0], code, false, nil)
+	return l.saving(l.dev.JoinAddr(ctx, f[0], code, false, nil))
 }
 
 func (l *lanLobby) Solo(s cli.TableSettings) (node.Session, error) {
