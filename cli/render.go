@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/assist"
 )
 
 // view draws the table's screen for its phase.
@@ -607,14 +608,10 @@ func (t *tableModel) dock(w int) string {
 		main = st.keyed(km.Call, st.r(st.main, "BULLSHIT!"))
 	case c.Judge:
 		left = append(left, st.keyed(km.Doubt, "Doubt"), st.keyed(km.Believe, "Believe"), st.keyed(km.Skip, "Skip"))
-		main = claimLabel("Add")
+		main = claimLabel(assist.PlayVerb(v, t.me()))
 	case c.Play:
 		left = append(left, t.playExtras(v, c)...)
-		verb := "Claim"
-		if v.Rules.Doubt && v.Round == nil {
-			verb = "Start with"
-		}
-		main = claimLabel(verb)
+		main = claimLabel(assist.PlayVerb(v, t.me()))
 	case v.Phase == engine.PhaseCall && v.Last != nil && v.Last.Seat == t.me():
 		left = append(left, "Your play is open to a call…")
 	case v.Phase == engine.PhaseCall:

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/node"
 )
 
@@ -322,9 +323,7 @@ func pointsRule(n int) string {
 }
 
 // shortPointsRule is pointsRule in a few words, for under a heading.
-func shortPointsRule(n int) string {
-	return fmt.Sprintf("%d points for 1st down to 0 for last; ties share", max(n-1, 1))
-}
+func shortPointsRule(n int) string { return assist.PointsRule(n) }
 
 // points is a count of halves with its unit: "1 point", "4½ points".
 func points(halves int, unit string) string {

@@ -144,7 +144,7 @@ type seat struct {
 	botName string
 	bot     Player // the seat's bot, or the bot covering an away person
 	covered bool
-	madeFor int // the person's own moves made for them this game (SeatInfo.MadeFor)
+	madeFor int  // the person's own moves made for them this game (SeatInfo.MadeFor)
 	tosses  bool // the person's node takes part in the deal's toss (protocol 1.4)
 	box     *mailbox
 	away    time.Duration // when the person left; -1 while connected; 0 until they rejoin a table rebuilt by an election

@@ -109,6 +109,7 @@ func (m Moves) AppendJSON(b []byte) []byte {
 	o.int("cap", int64(m.Cap))
 	o.key("giveAuto")
 	o.b = appendList(o.b, m.GiveAuto, intJSON)
+	o.str("verb", m.Verb)
 	return o.close()
 }
 
@@ -135,6 +136,32 @@ func (s Sheet) AppendJSON(b []byte) []byte {
 	o.str("summary", s.Summary)
 	o.key("notes")
 	o.b = appendList(o.b, s.Notes, stringJSON)
+	o.key("evening")
+	o.b = appendPtr(o.b, s.Evening, Evening.AppendJSON)
+	o.str("ratings", s.Ratings)
+	o.str("next", s.Next)
+	return o.close()
+}
+
+// AppendJSON appends e as JSON.
+func (e Evening) AppendJSON(b []byte) []byte {
+	o := open(b)
+	o.int("games", int64(e.Games))
+	o.str("rule", e.Rule)
+	o.key("lines")
+	o.b = appendList(o.b, e.Lines, EveLine.AppendJSON)
+	return o.close()
+}
+
+// AppendJSON appends l as JSON.
+func (l EveLine) AppendJSON(b []byte) []byte {
+	o := open(b)
+	o.str("name", l.Name)
+	o.bool("bot", l.Bot)
+	o.str("points", l.Points)
+	o.int("wins", int64(l.Wins))
+	o.int("games", int64(l.Games))
+	o.bool("you", l.You)
 	return o.close()
 }
 

@@ -112,10 +112,14 @@ func (c *Client) Preview(m Move) Preview {
 		claim = m.Claim
 	}
 	p := Preview{}
+	verb := assist.PlayVerb(v, c.seat)
 	if r.Valid() {
-		p.Label = "Claim " + assist.ClaimWords(claim, r)
+		p.Label = verb + " " + assist.ClaimWords(claim, r)
 	} else {
-		p.Label = fmt.Sprintf("Claim %d", claim)
+		p.Label = fmt.Sprintf("%s %d", verb, claim)
+	}
+	if k > claim {
+		p.Label += fmt.Sprintf(" +%d", k-claim) // as the terminal's dock says it
 	}
 	s := v.Rules.Sneak
 	switch {

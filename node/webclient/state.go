@@ -97,6 +97,7 @@ type Moves struct {
 	CountLies bool       `json:"countLies"`
 	Cap       int        `json:"cap"`
 	GiveAuto  []int      `json:"giveAuto"` // the cards the clock would pick
+	Verb      string     `json:"verb"`     // the play button's word: Claim, Add, Start with (assist.PlayVerb)
 }
 
 // RankWord is a rank with its words.
@@ -120,7 +121,38 @@ type Sheet struct {
 	Early   bool     `json:"early"`
 	Summary string   `json:"summary"` // the audit in a line: "ended early after 12 plays; deal verified"
 	Notes   []string `json:"notes"`   // no fault of the host's: a nonce that came too late
+	// Evening is the table's running score, as the terminal's sheet shows
+	// it; nil before a game has counted.
+	Evening *Evening `json:"evening"`
+	Ratings string   `json:"ratings"` // where ratings are kept: not on a phone
+	Next    string   `json:"next"`    // what comes after: the next game, or the table is over
 }
+
+// Evening is the table's running score across its games.
+type Evening struct {
+	Games int       `json:"games"`
+	Rule  string    `json:"rule"` // how points are scored (assist.PointsRule)
+	Lines []EveLine `json:"lines"`
+}
+
+// EveLine is one player's evening, most points first.
+type EveLine struct {
+	Name   string `json:"name"`
+	Bot    bool   `json:"bot"`
+	Points string `json:"points"` // "4½"
+	Wins   int    `json:"wins"`
+	Games  int    `json:"games"`
+	You    bool   `json:"you"`
+}
+
+// The sheet's last line, by what comes after the game.
+const (
+	NextSeat    = "The host deals the next game; you keep your seat."
+	NextWatch   = "The host deals the next game; you keep watching."
+	NextClosed  = "The host has left the finished game: this table is over."
+	NextLeft    = "You left the table."
+	RatingsHere = "Ratings are kept by the terminal client (bullshit stats), not on a phone or in a browser."
+)
 
 // Row is one seat on the sheet, in finishing order.
 type Row struct {
@@ -226,6 +258,16 @@ func (c *Client) State() State {
 		// A game the host ended early has no last view, but its reveal
 		// and our audit of it still make a sheet.
 		s.Sheet = c.sheetOf(v)
+		switch {
+		case c.closed.Load():
+			s.Sheet.Next = NextLeft
+		case c.status == "closed":
+			s.Sheet.Next = NextClosed
+		case c.seat < 0:
+			s.Sheet.Next = NextWatch
+		default:
+			s.Sheet.Next = NextSeat
+		}
 	}
 	return s
 }
@@ -238,6 +280,9 @@ func card(x engine.Card) Card {
 func (c *Client) moves(v *engine.View) Moves {
 	a := assist.Now(v, c.seat)
 	m := Moves{Play: a.Play, Call: a.Call, Judge: a.Judge, Choose: a.Choose, CountLies: v.Rules.CountLies, Cap: v.Cap}
+	if a.Play || a.Judge {
+		m.Verb = assist.PlayVerb(v, c.seat)
+	}
 	if !v.Rules.CountLies {
 		m.Sneak = v.Rules.Sneak
 	}
@@ -272,6 +317,33 @@ func (c *Client) moves(v *engine.View) Moves {
 	return m
 }
 
+// evening is the table's evening as the sheet shows it, most points
+// first, as the terminal orders it; nil before a game counted. Called
+// with mu held.
+func (c *Client) evening() *Evening {
+	ev := c.lobby.Evening
+	if ev == nil || ev.Games == 0 {
+		return nil
+	}
+	mine := ""
+	if c.seat >= 0 && c.seat < len(c.lobby.Players) && c.lobby.Players[c.seat].Peer != "" {
+		mine = "peer:" + c.lobby.Players[c.seat].Peer.String()
+	}
+	lines := slices.Clone(ev.Lines)
+	sort.SliceStable(lines, func(i, j int) bool {
+		if lines[i].Halves != lines[j].Halves {
+			return lines[i].Halves > lines[j].Halves
+		}
+		return lines[i].Wins > lines[j].Wins
+	})
+	e := &Evening{Games: ev.Games, Rule: assist.PointsRule(len(c.lobby.Players))}
+	for _, l := range lines {
+		e.Lines = append(e.Lines, EveLine{Name: l.Name, Bot: l.Bot != "", Points: assist.HalvesText(l.Halves),
+			Wins: l.Wins, Games: l.Games, You: mine != "" && l.Key == mine})
+	}
+	return e
+}
+
 // sheetOf is the result sheet. Called with mu held.
 func (c *Client) sheetOf(v *engine.View) *Sheet {
 	sh := &Sheet{Plays: v.No}
@@ -282,9 +354,15 @@ func (c *Client) sheetOf(v *engine.View) *Sheet {
 		sh.Summary = gamewire.Summary(sh.Verified, sh.Early, sh.Plays, sh.Problems)
 		sh.Notes = slices.Clone(c.sheet.Notes)
 	}
+	sh.Ratings = RatingsHere
+	sh.Evening = c.evening()
 	for i := range v.Hands {
 		r := Row{Name: c.name(i), You: i == c.seat}
-		if i < len(v.Placed) {
+		// The final places, once the game is over: every seat has one
+		// (the last out stays in); before, the places of those out.
+		if i < len(v.Places) && v.Places[i] > 0 {
+			r.Place = v.Places[i]
+		} else if i < len(v.Placed) {
 			r.Place = v.Placed[i]
 		}
 		if v.Final != nil && i < len(v.Final.Hands) {
