@@ -87,6 +87,7 @@ func (c Card) AppendJSON(b []byte) []byte {
 	o.str("label", c.Label)
 	o.int("rank", int64(c.Rank))
 	o.bool("red", c.Red)
+	o.bool("match", c.Match)
 	return o.close()
 }
 
@@ -184,6 +185,7 @@ func (p Preview) AppendJSON(b []byte) []byte {
 	o.str("label", p.Label)
 	o.str("problem", p.Problem)
 	o.str("shows", p.Shows)
+	o.str("under", p.Under)
 	return o.close()
 }
 

@@ -91,6 +91,7 @@ type Preview struct {
 	Label   string `json:"label"`   // "Claim 2 aces"
 	Problem string `json:"problem"` // why it can't go as it stands, or ""
 	Shows   string `json:"shows"`   // whether the counts will give a sneak away, or ""
+	Under   string `json:"under"`   // what the cards beyond the claim do (assist.UnderClaim), or ""
 }
 
 // Preview says what a play of m.Cards claiming m.Claim (0: as many) of
@@ -142,6 +143,9 @@ func (c *Client) Preview(m Move) Preview {
 	}
 	if p.Problem == "" && !r.Valid() {
 		p.Problem = "Name the rank you claim."
+	}
+	if k > 0 {
+		p.Under = assist.UnderClaim(k - claim)
 	}
 	if k > 0 && claim != k {
 		hand, pile := assist.SneakShows(v, k, claim)

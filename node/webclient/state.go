@@ -81,6 +81,7 @@ type Card struct {
 	Label string `json:"label"`
 	Rank  int    `json:"rank"` // -1 a joker
 	Red   bool   `json:"red"`
+	Match bool   `json:"match"` // of the rank called (a joker too): lit, and picked for our play
 }
 
 // Moves are what we may do now, and what the page needs to offer them.
@@ -240,7 +241,9 @@ func (c *Client) State() State {
 		mode = assist.SortSoonest
 	}
 	for _, x := range assist.SortHand(v.Hand, v, mode) {
-		s.Hand = append(s.Hand, card(x))
+		cd := card(x)
+		cd.Match = v.Rank.Valid() && x.Matches(v.Rank)
+		s.Hand = append(s.Hand, cd)
 	}
 	if c.lobby.Phase != "over" { // a game ended early leaves a view in play: no move is taken
 		s.Moves = c.moves(v)

@@ -32,6 +32,7 @@ let stAt = 0;           // performance.now() when it came
 let picked = new Set(); // card ids
 let under = 0;          // cards put under the claim (sneak) or, negative, claimed over (count lies)
 let rank = -1;          // the rank chosen where it is free
+let pickedFor = "";     // the play and rank the cards of the rank were picked for ("" none)
 let soonest = false;
 let was = {};           // what we could do before, for the buzz
 let buzzed2 = false;
@@ -71,6 +72,12 @@ function start() {
     $("#joinerr").textContent = "Joining…";
     $("#sit").disabled = $("#watch").disabled = true;
     bullshit.join(location.origin, nick, $("#code").value.trim(), watch);
+  };
+  $("#leave").onclick = () => {
+    if (!confirm("Leave the table? A bot plays your seat until you come back.")) return;
+    sessionStorage.removeItem("bullshit.seated");
+    bullshit.leave();
+    setTimeout(() => location.reload(), 300);
   };
   $("#sit").onclick = () => go(false);
   $("#watch").onclick = () => go(true);
@@ -166,12 +173,18 @@ function show(s) {
   $("#join").hidden = true;
   $("#table").hidden = false;
   $("#title").textContent = [s.table, s.preset, s.play ? "play " + s.play : ""].filter(Boolean).join(" · ");
-  $("#status").textContent = s.status === "following" ? "Lost the host: finding the table…" : s.watching ? "watching" : "";
+  $("#status").textContent = s.status === "following" ? "Lost the host: finding the table…" : s.status === "closed" ? "the table is over" : s.watching ? "watching" : "";
   // The hand we hold decides what stays picked.
   const ids = new Set((s.hand || []).map((c) => c.id));
   for (const id of [...picked]) if (!ids.has(id)) picked.delete(id);
   const m = s.moves || {};
   if (m.give && !(prev && prev.moves && prev.moves.give)) { picked = new Set(m.giveAuto || []); }
+  // Our turn to play: the cards of the rank called are picked for us (the
+  // terminal's assist), as many as a claim may hold.
+  // Once a play and rank: what we pick after is ours.
+  const turn = m.play ? s.play + ":" + s.rank : "";
+  if (turn && turn !== pickedFor) picked = new Set((s.hand || []).filter((c) => c.match).slice(0, m.cap || 4).map((c) => c.id));
+  pickedFor = turn;
   if (m.choose && !(m.ranks || []).some((r) => r.rank === rank)) rank = m.ranks[0].rank;
   // Only the parts whose state changed are drawn again.
   if (fresh("seats", [s.seats, s.phase])) drawSeats(s);
@@ -225,7 +238,9 @@ function drawSeats(s) {
 }
 
 function drawCentre(s) {
-  setText("#rank", s.rank ? s.rank.toUpperCase() : "free");
+  // No rank is called before the deal or after the end: "free" is a
+  // rank a player may name, only while there is a play to make.
+  setText("#rank", s.rank ? s.rank.toUpperCase() : s.sheet || s.phase !== "playing" ? "–" : "free");
   setText("#next", s.next ? "then " + s.next : "");
   setText("#pile", (s.pile || "0") + " cards");
   const l = s.last;
@@ -246,6 +261,7 @@ function drawHand(s) {
   for (const c of s.hand || []) {
     const b = el("button", { class: "card", "data-card": c.id, "aria-pressed": picked.has(c.id) }, c.label);
     if (c.red) b.classList.add("red");
+    if (c.match) b.classList.add("match");
     if (picked.has(c.id)) b.classList.add("picked");
     b.onclick = () => {
       if (picked.has(c.id)) picked.delete(c.id); else picked.add(c.id);
@@ -301,7 +317,8 @@ function drawPlay() {
   else under = Math.max(0, Math.min(under, m.sneak, k - 1));
   $("#claimn").textContent = claimOf();
   const p = JSON.parse(bullshit.preview(JSON.stringify({ kind: "play", cards: [...picked], claim: claimOf(), rank: m.choose ? rank : -1 })) || "{}");
-  $("#play").textContent = k ? p.label || "Claim" : "Claim";
+  $("#play").textContent = k ? p.label || m.verb : m.verb || "Claim";
+  setText("#under", canUnder && k ? p.under || (m.countLies ? "− + change the count you claim" : "− slips cards under the claim, unclaimed") : "");
   $("#play").disabled = !k || !!p.problem || $("#actions").classList.contains("sent");
   $("#preview").textContent = [p.problem, p.shows].filter(Boolean).join(" ");
 }
@@ -318,7 +335,7 @@ function drawSheet(s) {
   const v = $("#verified");
   v.classList.toggle("ok", !!sh.verified);
   const early = sh.early ? `ended early after ${sh.plays} plays; ` : "";
-  v.textContent = sh.verified ? early + "deal verified ✔ (checked on this phone)" : sh.checked ? early + "deal NOT verified ✘ (checked on this phone)" : "Checking the deal on this phone…";
+  v.textContent = sh.verified ? early + "deal verified ✔ (checked in this browser)" : sh.checked ? early + "deal NOT verified ✘ (checked in this browser)" : "Checking the deal in this browser…";
   $("#problems").replaceChildren(...(sh.problems || []).map((p) => el("li", {}, p)));
   $("#notes").replaceChildren(...(sh.notes || []).map((p) => el("li", {}, "Note: " + p)));
   $("#rows tbody").replaceChildren(...(sh.rows || []).map((r) => {
@@ -326,6 +343,19 @@ function drawSheet(s) {
     for (const x of [r.place || "–", r.name, r.cards, r.sneaked, r.caught, r.calls]) tr.append(el("td", {}, String(x)));
     return tr;
   }));
+  const ev = sh.evening;
+  $("#evening").hidden = !ev;
+  if (ev) {
+    setText("#evehead", `The evening · ${ev.games} ${ev.games === 1 ? "game" : "games"}`);
+    setText("#everule", ev.rule);
+    $("#everows tbody").replaceChildren(...ev.lines.map((l) => {
+      const tr = el("tr", l.you ? { class: "you" } : {});
+      for (const x of [l.you ? "You" : l.name + (l.bot ? " (bot)" : ""), l.points + (l.points === "1" ? " pt" : " pts"), l.wins + (l.wins === 1 ? " win" : " wins"), l.games + (l.games === 1 ? " game" : " games")]) tr.append(el("td", {}, x));
+      return tr;
+    }));
+  }
+  setText("#ratings", sh.ratings || "");
+  setText("#nextgame", sh.next || "");
   $("#sheet").scrollIntoView({ behavior: "smooth" });
 }
 
