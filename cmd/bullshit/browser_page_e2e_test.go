@@ -235,3 +235,51 @@ func subset(a, b []string) bool {
 	}
 	return true
 }
+
+// A phone that sat at a table with a join code, reloading after its host
+// opened a new table with none, is told the host opened a new table (and
+// may sit there with a tap), not that the node may be an impostor.
+func TestBrowserReloadAtANewTable(t *testing.T) {
+	lt := newLoopTable(t, node.Settings{Name: "Den", Rules: engine.Standard(), Seats: 3, Bots: []string{"medium"}, Code: "482913"})
+	phone := loopBrowser(t, "phone", 360, 740)
+	ctx, cancel := context.WithTimeout(phone.ctx, 90*time.Second)
+	defer cancel()
+	err := chromedp.Do(ctx, chromedp.Navigate(lt.url))
+	if err == nil {
+		err = phone.waitJS(ctx, `document.querySelector("#me").textContent.length > 3`)
+	}
+	if err == nil {
+		err = chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#nick"), "Ana"), chromedp.SetValue(chromedp.CSS("#code"), "482913"),
+			chromedp.Click(chromedp.CSS("#sit")), chromedp.WaitVisible(chromedp.CSS(`body[data-status="seated"]`)))
+	}
+	if err != nil {
+		phone.shot("sit-failed")
+		t.Fatal(err)
+	}
+	// The host leaves the waiting room for its lobby and opens another
+	// table, open to all, on the same device (the same address).
+	lt.ho.Close()
+	ho2, err := lt.dev.Open(node.Settings{Name: "Den 2", Rules: engine.Standard(), Seats: 3, Bots: []string{"medium"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ho2.Close()
+	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	if err := phone.waitJS(ctx, `document.querySelector("#joinerr").textContent.length > 12`); err != nil {
+		t.Fatal(err)
+	}
+	said, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#joinerr")))
+	phone.shot("new-table")
+	if said != webclient.ErrNewTable.Error() || strings.Contains(said, "impostor") {
+		t.Fatalf("after the reload the page says %q, want %q", said, webclient.ErrNewTable)
+	}
+	// A tap sits at the new table.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#sit")), chromedp.WaitVisible(chromedp.CSS(`body[data-status="seated"]`))); err != nil {
+		t.Fatalf("Sit down at the new table: %v", err)
+	}
+	if title, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#title"))); !strings.HasPrefix(title, "Den 2") {
+		t.Errorf("seated at %q, want Den 2", title)
+	}
+}
