@@ -1090,6 +1090,22 @@ func (t *Table) specBacklog(m *mailbox) {
 	m.put(Update{Events: append([]engine.Event(nil), t.pub...), Table: t.state(-1), Backlog: true, At: t.now(), View: t.game.View(-1)})
 }
 
+// about fills in what the join page shows of the table (web.go's About,
+// but the host's words and the code, the server's); false once closed.
+func (t *Table) about(a *About) bool {
+	return t != nil && t.do(func() {
+		a.Name, a.Host, a.Preset, a.Seats, a.Phase = t.set.Name, t.host, t.set.Rules.Preset, len(t.seats), string(t.phase)
+		if a.Preset == "" {
+			a.Preset = "custom"
+		}
+		for _, s := range t.seats {
+			if s.owner != "" || s.botName != "" {
+				a.Taken++
+			}
+		}
+	}) == nil
+}
+
 func (t *Table) phaseChanged() {
 	if t.OnPhase == nil {
 		return

@@ -248,6 +248,20 @@ func TestBrowserReloadAtANewTable(t *testing.T) {
 	if err == nil {
 		err = phone.waitJS(ctx, `document.querySelector("#me").textContent.length > 3`)
 	}
+	// The join page says which table this is, before anyone sits.
+	want := []string{"Den", "hosted by Hal", lt.dev.Words(), "standard · 1 of 3 seats taken", "needs a join code"}
+	if err == nil {
+		err = phone.waitJS(ctx, `!document.querySelector("#about").hidden`)
+	}
+	if err == nil {
+		said, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#about")))
+		phone.shot("join-page")
+		for _, w := range want {
+			if !strings.Contains(said, w) {
+				t.Errorf("the join page says %q: no %q", said, w)
+			}
+		}
+	}
 	if err == nil {
 		err = chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#nick"), "Ana"), chromedp.SetValue(chromedp.CSS("#code"), "482913"),
 			chromedp.Click(chromedp.CSS("#sit")), chromedp.WaitVisible(chromedp.CSS(`body[data-status="seated"]`)))
@@ -271,6 +285,10 @@ func TestBrowserReloadAtANewTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	said, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#joinerr")))
+	phone.waitJS(ctx, `document.querySelector("#aboutname").textContent === "Den 2"`)
+	if about, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#about"))); !strings.Contains(about, "Den 2") || strings.Contains(about, "join code") {
+		t.Errorf("after the reload the join page shows %q, want the new table", about)
+	}
 	phone.shot("new-table")
 	if said != webclient.ErrNewTable.Error() || strings.Contains(said, "impostor") {
 		t.Fatalf("after the reload the page says %q, want %q", said, webclient.ErrNewTable)

@@ -62,8 +62,24 @@ function mark(ev, t, play) { window.bullshitTimes.push({ ev, t, play: play || 0 
 // page yet, logs a warning first (1–7 ms in a state's drawing, measured).
 function buzz(ms) { if (navigator.vibrate) setTimeout(() => navigator.vibrate(ms)); }
 
+// about draws which table this is, from the node's /table, before one
+// sits: its name, host, the host's three words, the preset and the seats.
+async function about() {
+  try {
+    const r = await fetch("/table", { cache: "no-store" });
+    if (!r.ok) { $("#about").hidden = false; setText("#aboutname", "No table here now"); setText("#abouthost", await r.text()); return; }
+    const a = await r.json();
+    setText("#aboutname", a.name);
+    setText("#abouthost", "hosted by " + a.host);
+    setText("#aboutwords", a.words);
+    setText("#aboutseats", `${a.preset} · ${a.taken} of ${a.seats} seats taken · ${a.phase === "waiting" ? "waiting for players" : "game on: watch"}${a.code ? " · needs a join code" : ""}`);
+    $("#about").hidden = false;
+  } catch (e) { /* the form works without it */ }
+}
+
 function start() {
   mark("ready", performance.now());
+  about();
   $("#me").textContent = "…" + bullshit.me().slice(-6);
   $("#nick").value = bullshit.nick();
   const go = (watch) => {
