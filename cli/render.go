@@ -37,13 +37,16 @@ func (t *tableModel) view() string {
 }
 
 // title is the table's name, its preset and what's going on.
-func (t *tableModel) title(what string) string {
+func (t *tableModel) title(what string) string { return t.titleWith(what, true) }
+
+// titleWith is title, with the host's words or without.
+func (t *tableModel) titleWith(what string, words bool) string {
 	ts := t.u.Table
 	parts := []string{}
 	if ts.Name != "" {
 		parts = append(parts, ts.Name)
 	}
-	if ts.Words != "" {
+	if ts.Words != "" && words {
 		parts = append(parts, ts.Words) // whose table this is: the host's key
 	}
 	p := ts.Preset
@@ -57,6 +60,24 @@ func (t *tableModel) title(what string) string {
 		parts = append(parts, what)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// titleLine is the game's title bar: the table, the host's words, the
+// preset and the play on the left, the keys on the right. Where both
+// don't fit (80 columns with a web address), the words go first (the
+// seats and the waiting room name the host), then the address (W shows
+// it), so the preset and the play number are never cut.
+func (t *tableModel) titleLine(what string, keys []bkey.Binding, w int) string {
+	st := t.env.st
+	fits := func(l, r string) bool { return width(l)+width(r)+3 <= w }
+	left, right := t.titleWith(what, true), bar(plainKeys, keys...)
+	if !fits(left, right) {
+		left = t.titleWith(what, false)
+	}
+	if !fits(left, right) && len(keys) > 0 && isNote(keys[0]) {
+		right = bar(plainKeys, keys[1:]...)
+	}
+	return st.titleBar(left, right, w)
 }
 
 // gameView is the table during a game: seats, middle, hand, dock.
@@ -77,7 +98,7 @@ func (t *tableModel) gameView() string {
 		// Where phones join, in the room O and I take (help has them).
 		keys = []bkey.Binding{note(web), km.Web, km.Help, km.Leave}
 	}
-	top := []string{st.titleBar(t.title(what), bar(plainKeys, keys...), w), st.ruleLine(w)}
+	top := []string{t.titleLine(what, keys, w), st.ruleLine(w)}
 	// The seats take three lines a row, or one where the screen is short:
 	// the hand always keeps a row.
 	seatLines := t.seatsBlock(w, false)
@@ -679,7 +700,7 @@ func (t *tableModel) helpView() string {
 	km := tableKeys
 	row := func(label string, keys ...bkey.Binding) string { return label + bar(st.moves, keys...) }
 	lines := []string{
-		st.titleBar("Help · keys and assists", "any other key closes", w), st.ruleLine(w),
+		st.titleBar("Help · keys and assists", "any key closes", w), st.ruleLine(w),
 		row("  Your turn    ", km.Left, km.Pick, km.PickUp, km.Clear),
 		row("               ", km.Claim, km.Sneak),
 		row("               ", km.Rank, km.More),
@@ -703,10 +724,10 @@ func (t *tableModel) helpView() string {
 // helpNote is the line under help: the table goes on behind it, so it
 // says when something waits on you.
 func (t *tableModel) helpNote() string {
-	if n := t.turnNote("?"); n != "" {
+	if n := t.turnNote("any key"); n != "" {
 		return n
 	}
-	return " " + t.env.st.r(t.env.st.faint, "The game goes on behind this screen; any other key goes back to the table.")
+	return " " + t.env.st.r(t.env.st.faint, "The game goes on behind this screen; any key goes back to the table.")
 }
 
 // waitsNote is the line under the rules screen at a table: what waits on

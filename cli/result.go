@@ -232,7 +232,15 @@ func (t *tableModel) resultHead(v *engine.View) []string {
 	}
 	if len(t.lastCall) > 0 {
 		// The call that ended the game, as the table showed it.
-		lines = append(lines, wrap("  Last call: ", strings.Join(t.lastCall, " "), w)...)
+		// One line each (the shout, the cards, the verdict, the pile),
+		// as the reveal panel showed them, under its heading.
+		for i, l := range t.lastCall {
+			head := "             "
+			if i == 0 {
+				head = "  Last call: "
+			}
+			lines = append(lines, wrap(head, l, w)...)
+		}
 	}
 	if t.audit != nil && !t.audit.Verified {
 		for _, p := range t.audit.Problems {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/enginetest"
@@ -410,6 +412,26 @@ func TestLastCallRevealedBeforeTheSheet(t *testing.T) {
 	h.lacks("Game over ·")
 	h.wait(2100 * time.Millisecond)
 	h.has("Game over ·", "Ben wins.", "Last call:", "Truth!")
+	// The call's lines stand one under the other, as the panel showed
+	// them, not run together on one line.
+	lines := strings.Split(h.screen(), "\n")
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "Last call:") })
+	if at < 0 || at+2 >= len(lines) || strings.Contains(lines[at], "Turned up") ||
+		!strings.Contains(lines[at+1], "Turned up:  A♣") || !strings.Contains(lines[at+2], "Truth!") {
+		t.Errorf("the sheet's last call:\n%s", strings.Join(lines[max(at, 0):min(max(at, 0)+4, len(lines))], "\n"))
+	}
+}
+
+// At 80 columns the title keeps what the table is and where the game
+// is (its preset and play), giving way with the host's words and then
+// the web address (W and the waiting room show them).
+func TestTitleAt80Columns(t *testing.T) {
+	h := newHarness(t, opts{seats: 4, seed: 7, plain: true, h: 30, w: 80})
+	h.ts.Web, h.ts.Words = "http://192.168.1.20:8080", "maple-otter-lunar"
+	h.deliver(nil)
+	h.has(" Kitchen · standard · first play ", "? help  Q leave")
+	h.app.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
+	h.has("Kitchen · maple-otter-lunar · standard · first play", "http://192.168.1.20:8080  W QR")
 }
 
 // I at the table shows how to play this table, over the game: it says
