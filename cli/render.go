@@ -558,6 +558,10 @@ func (t *tableModel) statusLine(w int) string {
 	if t.confirm {
 		return " " + st.r(st.bold, "Leave the table? ") + bar(st.moves, tableKeys.Yes, tableKeys.No)
 	}
+	if t.ending {
+		return " " + st.r(st.bold, "End the game now, for everyone? ") +
+			bar(st.moves, as(tableKeys.Yes, "end it"), as(tableKeys.No, "play on"))
+	}
 	if t.status != "" {
 		if t.bad {
 			return " " + st.r(st.refusal, t.status)
@@ -600,6 +604,9 @@ func (t *tableModel) dock(w int) string {
 	km := tableKeys
 	if t.confirm {
 		return " " + spread(st.keyed(km.Yes, "Leave the table"), st.keyed(km.No, "Stay")+" ", w-1)
+	}
+	if t.ending {
+		return " " + spread(st.keyed(km.Yes, "End the game"), st.keyed(km.No, "Play on")+" ", w-1)
 	}
 	var left []string
 	main := ""
@@ -709,6 +716,7 @@ func (t *tableModel) helpView() string {
 		row("  I Doubt It   ", km.Doubt, km.Believe, km.Skip, as(km.Claim, "add cards")),
 		row("  Hand-over    pick the card (one is picked for you), then ", km.HandOver),
 		row("  Any time     ", as(km.Sort, "sort the hand"), km.Help, as(km.Leave, "leave the table")),
+		row("  The host     ", km.EndGame),
 		row("               ", as(km.Web, "a QR code of the table's web address, for phones")),
 		"",
 		"  Assists: press the number to switch",

@@ -61,6 +61,7 @@ type tableModel struct {
 	ticking   bool
 
 	confirm bool // "Leave the table?"
+	ending  bool // the host's "End the game now?"
 	help    bool
 	qr      bool // the web address's QR code is up (qr.go)
 
@@ -510,6 +511,13 @@ func (t *tableModel) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if t.ending {
+		t.ending = false
+		if bkey.Matches(k, km.Yes) {
+			return control(t.sess, "end")
+		}
+		return nil
+	}
 	if t.help {
 		return t.helpKey(k)
 	}
@@ -549,6 +557,14 @@ func (t *tableModel) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if t.v() == nil {
 		return t.waitingKey(k)
+	}
+	if bkey.Matches(k, km.EndGame) {
+		if !t.isHost() {
+			t.say("Only the host can end the game.", true)
+			return nil
+		}
+		t.ending = true
+		return nil
 	}
 	return t.gameKey(k)
 }

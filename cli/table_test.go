@@ -578,3 +578,37 @@ func TestEveningOnTheSheet(t *testing.T) {
 	h.has("waiting for players", "The evening · 2 games", "4½ pts")
 	checkFits(t, h)
 }
+
+// The host ends the game from the table (README: the host's end game):
+// E asks first, Y sends it, anything else plays on; a player's E says
+// only the host may.
+func TestHostEndsTheGame(t *testing.T) {
+	h := newHarness(t, opts{seats: 4, seed: 7, plain: true}) // seat 0, Ada, hosts
+	h.press("e")
+	h.has("End the game now, for everyone?")
+	h.press("n")
+	h.lacks("End the game now")
+	if len(h.sess.controls) != 0 {
+		t.Fatalf("N sent %v", h.sess.controls)
+	}
+	h.press("e", "y")
+	if len(h.sess.controls) != 1 || h.sess.controls[0] != "end" {
+		t.Fatalf("E Y sent %v, want end", h.sess.controls)
+	}
+	h.press("?")
+	h.has("The host     E  end the game now")
+
+	p := newHarness(t, opts{seats: 4, seed: 7, plain: true, you: 1})
+	p.press("e")
+	p.has("Only the host can end the game.")
+	p.lacks("End the game now")
+}
+
+// The host's waiting room shows the join code it chose and who watches.
+func TestWaitingRoomShowsCodeAndWatchers(t *testing.T) {
+	h := newHarness(t, opts{seats: 4, seed: 7, plain: true, h: 30, w: 80})
+	h.ts.Phase, h.ts.Code, h.ts.Watchers = "waiting", "774829", []string{"Cleo", ""}
+	h.send(updateMsg{sess: h.sess, u: node.Update{Table: h.ts}, at: h.local})
+	h.has("Join code: 774829", "Watching: Cleo, someone")
+	checkFits(t, h)
+}

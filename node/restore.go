@@ -324,7 +324,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	}
 	set.defaults()
 	t := &Table{ID: id, tid: tid, host: host, set: set, makeBot: bots, fall: fall,
-		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhasePlaying, specs: map[*mailbox]bool{},
+		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhasePlaying, specs: map[*mailbox]string{},
 		game: g, seed: cfg.Seed, salt: salt, nonces: mixed(nonces), commit: commit, term: term, hostPeer: hostPeer, jour: jour,
 		evening: evening.Clone()}
 	if jour != nil {

@@ -88,8 +88,13 @@ func (r *Reveal) Dealt() engine.Config {
 
 // TableState is the table around the game: who sits where.
 type TableState struct {
-	ID        string
-	Name      string
+	ID   string
+	Name string
+	// Code and Watchers are for the host's own screen alone (never on
+	// the wire): the join code it chose, and the names its spectators
+	// joined with ("" for one that gave none).
+	Code      string
+	Watchers  []string
 	Preset    string
 	Rules     engine.Rules
 	Seats     []SeatInfo

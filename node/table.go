@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -91,7 +92,7 @@ type Table struct {
 	start    time.Time
 	phase    TablePhase
 	seats    []*seat
-	specs    map[*mailbox]bool
+	specs    map[*mailbox]string // spectators, by the name each joined with ("" none)
 	timer    *time.Timer
 	pause    time.Duration // no play until then: the reveal
 	seed     uint64
@@ -170,7 +171,7 @@ func NewTable(set Settings, host string, makeBot BotMaker, fallback func(*engine
 	var id protocol.TableID
 	rand.Read(id[:])
 	t := &Table{ID: hex.EncodeToString(id[:]), tid: id, host: host, set: set, makeBot: makeBot, fall: fallback,
-		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhaseWaiting, specs: map[*mailbox]bool{}}
+		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhaseWaiting, specs: map[*mailbox]string{}}
 	t.seats = make([]*seat, set.Seats)
 	for i := range t.seats {
 		t.seats[i] = &seat{away: -1}
@@ -320,12 +321,17 @@ func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error)
 }
 
 // Watch opens a spectator's session.
-func (t *Table) Watch() (*LocalSession, error) {
+func (t *Table) Watch() (*LocalSession, error) { return t.WatchAs("") }
+
+// WatchAs opens a spectator's session for name (as its node said it,
+// checked): the host's waiting room shows who watches.
+func (t *Table) WatchAs(name string) (*LocalSession, error) {
 	box := newMailbox()
 	if err := t.do(func() {
-		t.specs[box] = true
+		t.specs[box] = name
 		t.specBacklog(box)
 		t.sendSpec(box, nil, nil, nil)
+		t.toHost()
 	}); err != nil {
 		return nil, err
 	}
@@ -338,6 +344,7 @@ func (t *Table) Leave(seatNo int, box *mailbox) {
 		if seatNo < 0 {
 			delete(t.specs, box)
 			box.close()
+			t.toHost()
 			return
 		}
 		s := t.seats[seatNo]
@@ -931,6 +938,14 @@ func (t *Table) state(you int) TableState {
 	if t.commits == nil {
 		ts.Commits = nil
 	}
+	if you >= 0 && you < len(t.seats) && t.seats[you].owner == "local" {
+		// The host's own screen: the code it chose, and who watches.
+		ts.Code = t.set.Code
+		for _, n := range t.specs {
+			ts.Watchers = append(ts.Watchers, n)
+		}
+		slices.Sort(ts.Watchers)
+	}
 	ts.Seats = make([]SeatInfo, len(t.seats))
 	for i, s := range t.seats {
 		name := s.name
@@ -949,6 +964,21 @@ func (t *Table) state(you int) TableState {
 		}
 	}
 	return ts
+}
+
+// toHost gives the host's own seat the table as it is now (a spectator
+// came or went: its waiting room lists them), with no news.
+func (t *Table) toHost() {
+	for i, s := range t.seats {
+		if s.owner == "local" && s.box != nil {
+			u := Update{Table: t.state(i), At: t.now()}
+			if t.game != nil {
+				u.View = t.game.View(i)
+				u.Deadline, _ = t.game.Deadline()
+			}
+			s.box.put(u)
+		}
+	}
 }
 
 // deliver sends every seat and spectator what it may see of events.
