@@ -14,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/bullshit-game/bullshit/cli"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node"
@@ -109,6 +110,28 @@ func TestBrowserPageSheetAndEnd(t *testing.T) {
 	phone := loopBrowser(t, "phone", 360, 740)
 	watcher := loopBrowser(t, "watcher", 360, 740)
 	phone.sit(lt.url, "Ana")
+	// Rules: how to play this table, the terminal's rules screen word for
+	// word (its sneak of 1 too), and back.
+	rctx, rcancel := context.WithTimeout(phone.ctx, 30*time.Second)
+	defer rcancel()
+	if err := chromedp.Do(rctx, chromedp.Click(chromedp.CSS("#rulesbtn")), chromedp.WaitVisible(chromedp.CSS("#rulespanel"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := phone.waitJS(rctx, `document.querySelector("#rulestext").textContent.length > 20`); err != nil {
+		t.Fatal(err)
+	}
+	shown, _ := chromedp.Run(rctx, chromedp.Evaluate[string](`document.querySelector("#rulestext").textContent`))
+	cols, _ := chromedp.Run(rctx, chromedp.Evaluate[int](`window.rulesWidth`))
+	if cols < 24 || cols > 50 {
+		t.Errorf("the rules are wrapped to %d columns at 360 px", cols)
+	}
+	if want := strings.Join(cli.RulesText(rules, 3, max(24, min(cols, 120))), "\n"); strings.TrimSpace(shown) != strings.TrimSpace(want) {
+		t.Errorf("the page's rules:\n%s\nthe terminal's:\n%s", shown, want)
+	}
+	phone.shot("rules")
+	if err := chromedp.Do(rctx, chromedp.Click(chromedp.CSS("#rulesclose")), chromedp.WaitNotVisible(chromedp.CSS("#rulespanel"))); err != nil {
+		t.Fatal(err)
+	}
 	// The third seat is a bot's (the host deals it one); Cleo watches.
 	watcher.join(lt.url, "Cleo", "#watch")
 	if err := lt.ho.Start(); err != nil {

@@ -18,6 +18,8 @@ func (s State) AppendJSON(b []byte) []byte {
 	o.str("table", s.Table)
 	o.str("preset", s.Preset)
 	o.str("host", s.Host)
+	o.key("rules")
+	o.b = appendList(o.b, s.Rules, stringJSON)
 	o.str("phase", s.Phase)
 	o.int("you", int64(s.You))
 	o.bool("watching", s.Watching)

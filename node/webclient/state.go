@@ -19,7 +19,10 @@ type State struct {
 	Table    string `json:"table"`
 	Preset   string `json:"preset"`
 	Host     string `json:"host"`
-	Phase    string `json:"phase"` // waiting, playing, over (the table's)
+	// Rules are the table's rules keys over its preset, "key=value"
+	// sorted, for the node's /rules (how to play this table).
+	Rules    []string `json:"rules"`
+	Phase    string   `json:"phase"` // waiting, playing, over (the table's)
 	You      int    `json:"you"`   // our seat, -1 watching
 	Watching bool   `json:"watching"`
 	Seats    []Seat `json:"seats"`
@@ -190,6 +193,10 @@ func (c *Client) State() State {
 	s := State{Status: c.status, Table: c.lobby.Settings.Name, Preset: c.lobby.Settings.Preset, Host: c.lobby.Host,
 		Phase: c.lobby.Phase, You: c.seat, Watching: c.seat < 0, Turn: -1, News: slices.Clone(c.news), Refusal: c.refusal,
 		Record: len(c.rec.got), Restored: c.restored}
+	for k, v := range c.lobby.Settings.Rules {
+		s.Rules = append(s.Rules, k+"="+v)
+	}
+	slices.Sort(s.Rules)
 	v := c.view
 	for i, p := range c.lobby.Players {
 		st := Seat{No: i, Name: p.Nick, Bot: p.Bot, Connected: p.Connected, Covered: p.Covered, Web: p.Web, You: i == c.seat}

@@ -95,6 +95,8 @@ function start() {
     bullshit.leave();
     setTimeout(() => location.reload(), 300);
   };
+  $("#rulesbtn").onclick = rules;
+  $("#rulesclose").onclick = () => { $("#rulespanel").hidden = true; };
   $("#sit").onclick = () => go(false);
   $("#watch").onclick = () => go(true);
   $("#nick").onkeydown = (e) => { if (e.key === "Enter") go(false); };
@@ -142,10 +144,33 @@ function wire() {
       case "d": if (m.judge) send({ kind: "doubt" }); break;
       case "v": if (m.judge) send({ kind: "believe" }); break;
       case "k": if (m.judge) send({ kind: "skip" }); break;
+      case "i": rules(); break;
       default: return;
     }
     e.preventDefault();
   });
+}
+
+// rules shows how to play this table, from the node's /rules: the
+// terminal's rules screen, written from the table's own rules keys
+// (again: closes it).
+async function rules() {
+  const p = $("#rulespanel");
+  if (!p.hidden) { p.hidden = true; return; }
+  // Wrapped to the columns the panel holds: a phone's are fewer.
+  const m = el("span", {}, "0123456789");
+  $("#rulestext").replaceChildren(m);
+  p.hidden = false;
+  const cols = Math.floor($("#rulestext").clientWidth / (m.getBoundingClientRect().width / 10)) || 60;
+  window.rulesWidth = cols;
+  const q = new URLSearchParams({ preset: st.preset || "standard", seats: (st.seats || []).length, w: cols });
+  for (const kv of st.rules || []) q.append("r", kv);
+  try {
+    const r = await fetch("/rules?" + q, { cache: "no-store" });
+    $("#rulestext").textContent = await r.text();
+  } catch (e) { $("#rulestext").textContent = "The rules can't be fetched now: " + e.message; }
+  p.hidden = false;
+  p.scrollIntoView({ behavior: "smooth" });
 }
 
 function send(m) {
