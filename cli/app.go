@@ -326,7 +326,7 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 	if a.rules.open {
 		return a.rulesPageKey(k)
 	}
-	if bkey.Matches(k, appKeys.Rules) && a.screen == scrTable && a.table != nil && a.table.have && !a.table.help && !a.table.confirm && !a.table.ending {
+	if bkey.Matches(k, appKeys.Rules) && a.screen == scrTable && a.table != nil && a.table.have && !a.table.help && !a.table.confirm && !a.table.ending && !a.table.giving {
 		a.tableRules()
 		return nil
 	}

@@ -558,6 +558,9 @@ func (t *tableModel) statusLine(w int) string {
 	if t.confirm {
 		return " " + st.r(st.bold, "Leave the table? ") + bar(st.moves, tableKeys.Yes, tableKeys.No)
 	}
+	if t.giving {
+		return " " + st.r(st.bold, fmt.Sprintf("Which seat does a bot play until its person moves again? 1–%d, any other key: none", len(t.u.Table.Seats)))
+	}
 	if t.ending {
 		return " " + st.r(st.bold, "End the game now, for everyone? ") +
 			bar(st.moves, as(tableKeys.Yes, "end it"), as(tableKeys.No, "play on"))
@@ -716,7 +719,7 @@ func (t *tableModel) helpView() string {
 		row("  I Doubt It   ", km.Doubt, km.Believe, km.Skip, as(km.Claim, "add cards")),
 		row("  Hand-over    pick the card (one is picked for you), then ", km.HandOver),
 		row("  Any time     ", as(km.Sort, "sort the hand"), km.Help, as(km.Leave, "leave the table")),
-		row("  The host     ", km.EndGame),
+		row("  The host     ", km.EndGame, km.GiveSeat),
 		row("               ", as(km.Web, "a QR code of the table's web address, for phones")),
 		"",
 		"  Assists: press the number to switch",

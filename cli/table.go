@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	bkey "charm.land/bubbles/v2/key"
@@ -62,6 +63,7 @@ type tableModel struct {
 
 	confirm bool // "Leave the table?"
 	ending  bool // the host's "End the game now?"
+	giving  bool // the host's "Which seat goes to a bot?"
 	help    bool
 	qr      bool // the web address's QR code is up (qr.go)
 
@@ -518,6 +520,16 @@ func (t *tableModel) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if t.giving {
+		t.giving = false
+		if n, err := strconv.Atoi(k.String()); err == nil && n >= 1 && n <= len(t.u.Table.Seats) {
+			return control(t.sess, "bot "+strconv.Itoa(n))
+		}
+		if k.String() == "0" && len(t.u.Table.Seats) == 10 {
+			return control(t.sess, "bot 10")
+		}
+		return nil
+	}
 	if t.help {
 		return t.helpKey(k)
 	}
@@ -558,12 +570,16 @@ func (t *tableModel) key(k tea.KeyPressMsg) tea.Cmd {
 	if t.v() == nil {
 		return t.waitingKey(k)
 	}
-	if bkey.Matches(k, km.EndGame) {
+	if bkey.Matches(k, km.EndGame, km.GiveSeat) {
 		if !t.isHost() {
-			t.say("Only the host can end the game.", true)
+			if bkey.Matches(k, km.EndGame) {
+				t.say("Only the host can end the game.", true)
+			} else {
+				t.say("Only the host can give a seat to a bot.", true)
+			}
 			return nil
 		}
-		t.ending = true
+		t.ending, t.giving = bkey.Matches(k, km.EndGame), bkey.Matches(k, km.GiveSeat)
 		return nil
 	}
 	return t.gameKey(k)

@@ -596,7 +596,19 @@ func TestHostEndsTheGame(t *testing.T) {
 		t.Fatalf("E Y sent %v, want end", h.sess.controls)
 	}
 	h.press("?")
-	h.has("The host     E  end the game now")
+	h.has("The host     E  end the game now", "A  a bot plays a seat")
+	h.press("?")
+	// A, then the seat's number: a bot plays Ben's seat.
+	h.press("a")
+	h.has("Which seat does a bot play until its person moves again? 1–4")
+	h.press("2")
+	if len(h.sess.controls) != 2 || h.sess.controls[1] != "bot 2" {
+		t.Fatalf("A 2 sent %v, want bot 2", h.sess.controls)
+	}
+	h.press("a", "x")
+	if len(h.sess.controls) != 2 {
+		t.Fatalf("A X sent %v", h.sess.controls)
+	}
 
 	p := newHarness(t, opts{seats: 4, seed: 7, plain: true, you: 1})
 	p.press("e")

@@ -2,6 +2,8 @@ package node
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"sync/atomic"
@@ -255,5 +257,56 @@ func TestTableCountsMovesMadeForAPerson(t *testing.T) {
 		if got := engLobby(&l); got.Seats[0].MadeFor != own {
 			t.Fatalf("on the wire %d moves made for Ada become %d", own, got.Seats[0].MadeFor)
 		}
+	})
+}
+
+// The host hands an idle person's seat to a bot (Control "bot N"): the
+// game goes on without them to its end, the moves made for them counted;
+// a bot's seat, the host's own, or a table not in play is refused.
+func TestHostGivesASeatToABot(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tb, err := NewTable(Settings{Rules: engine.Standard(), Seats: 3, Bots: []string{"a"}, Seed: 3}, "Hal", dumbMaker, dumbFallback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Close()
+		hostSeat, host, _ := tb.Sit("local", "Hal")
+		adaSeat, ada, err := tb.Sit("ada", "Ada")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.Control(fmt.Sprintf("bot %d", adaSeat+1)); !errors.Is(err, errNotPlaying) {
+			t.Errorf("before the deal: %v", err)
+		}
+		tb.Start()
+		for _, c := range []struct {
+			action string
+			want   error
+		}{{fmt.Sprintf("bot %d", hostSeat+1), errNoPerson}, {"bot 3", errNoPerson}, {"bot x", nil}, {"bot 9", nil}} {
+			if err := tb.Control(c.action); err == nil || (c.want != nil && !errors.Is(err, c.want)) {
+				t.Errorf("%s: %v, want a refusal", c.action, err)
+			}
+		}
+		if err := tb.Control(fmt.Sprintf("bot %d", adaSeat+1)); err != nil {
+			t.Fatal(err)
+		}
+		// The host plays its seat by the fallback; Ada never moves.
+		var last Update
+		for u := range host.Updates() {
+			last = u
+			if u.View.Phase == engine.PhaseOver {
+				break
+			}
+			v := u.View
+			if v.Phase == engine.PhasePlay && v.Turn == hostSeat {
+				if cmd, ok := dumbFallback(&v); ok {
+					host.Send(cmd)
+				}
+			}
+		}
+		if last.View.Phase != engine.PhaseOver || last.Table.Seats[adaSeat].MadeFor == 0 {
+			t.Fatalf("the game ended %v with %d moves made for Ada", last.View.Phase, last.Table.Seats[adaSeat].MadeFor)
+		}
+		ada.Close()
 	})
 }

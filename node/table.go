@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -528,8 +529,9 @@ func botLabel(level string, i int) string {
 	return botNames[i%len(botNames)]
 }
 
-// Control is a host action: "start", "end" (end the game early) or "again"
-// (a new game with the same seats).
+// Control is a host action: "start", "end" (end the game early), "again"
+// (a new game with the same seats) or "bot N" (a bot plays seat N, from
+// 1, for its person until they move again or come back).
 func (t *Table) Control(action string) error {
 	switch action {
 	case "start", "again":
@@ -538,7 +540,50 @@ func (t *Table) Control(action string) error {
 		_, err := t.EndEarly()
 		return err
 	}
+	if n, ok := strings.CutPrefix(action, "bot "); ok {
+		seat, err := strconv.Atoi(n)
+		if err != nil {
+			return fmt.Errorf("no seat %q", n)
+		}
+		return t.GiveToBot(seat - 1)
+	}
 	return fmt.Errorf("no table action %q", action)
+}
+
+// Refusals of GiveToBot, sentences for the host.
+var (
+	errNotPlaying = errors.New("There's no game in play to hand a seat over in.")
+	errNoPerson   = errors.New("That seat isn't a player's: only a person's seat goes to a bot.")
+)
+
+// GiveToBot is the host handing seatNo's person to a bot, as if they were
+// away past the grace period: an idle player no longer holds the table
+// up. The person still sees the game and takes their seat back with their
+// next move, or by coming back; the bot's moves count against their
+// rating (SeatInfo.MadeFor).
+func (t *Table) GiveToBot(seatNo int) error {
+	var err error
+	derr := t.do(func() {
+		switch {
+		case t.game == nil || t.phase != PhasePlaying:
+			err = errNotPlaying
+		case seatNo < 0 || seatNo >= len(t.seats):
+			err = fmt.Errorf("There's no seat %d at this table.", seatNo+1)
+		case t.seats[seatNo].owner == "" || t.seats[seatNo].owner == "local":
+			err = errNoPerson
+		case t.seats[seatNo].covered:
+		case !t.coverBot(seatNo):
+			err = errors.New("No bot could take the seat.")
+		default:
+			s := t.seats[seatNo]
+			t.notice = fmt.Sprintf("The host gave %s's seat to a bot until they play again.", s.name)
+			t.changed(nil)
+		}
+	})
+	if derr != nil {
+		return derr
+	}
+	return err
 }
 
 // EndEarly ends the game in play, if one is, and says whether it did.
@@ -572,6 +617,12 @@ func (t *Table) MoveMarked(seatNo int, cmd engine.Command, mark []byte) error {
 	derr := t.do(func() {
 		cmd.Seat = seatNo
 		if mark, err = t.markOf(seatNo, cmd, mark); err == nil {
+			if seatNo >= 0 && seatNo < len(t.seats) && t.seats[seatNo].covered && t.seats[seatNo].box != nil {
+				s := t.seats[seatNo]
+				// A person the host gave to a bot plays again: theirs.
+				s.covered, s.bot, s.decided = false, nil, ""
+				t.notice = fmt.Sprintf("%s plays their own seat again.", s.name)
+			}
 			err = t.apply(seatNo, cmd, mark)
 		}
 		var ref *engine.Refusal
