@@ -229,6 +229,25 @@ func TestBrowserPageSheetAndEnd(t *testing.T) {
 	}
 	watcher.shot("sheet")
 
+	// A desktop-sized window lists the keys that work (C, S, B, G, O …);
+	// a phone's, with no keyboard, doesn't spend the room.
+	keysShown := func() bool {
+		on, _ := chromedp.Run(phone.ctx, chromedp.Evaluate[bool](`getComputedStyle(document.querySelector("#keys")).display !== "none"`))
+		return on
+	}
+	if keysShown() {
+		t.Error("the keys are listed at 360 px")
+	}
+	if err := chromedp.Do(phone.ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := chromedp.Run(phone.ctx, chromedp.Text(chromedp.CSS("#keys")))
+	if !keysShown() || !strings.Contains(keys, "C claim") || !strings.Contains(keys, "B BULLSHIT!") || !strings.Contains(keys, "O sort") {
+		t.Errorf("at 1280 px the keys say %q", keys)
+	}
+	phone.shot("desktop-sheet")
+	chromedp.Do(phone.ctx, chromedp.EmulateViewport(360, 740))
+
 	// The host leaves for its lobby: its table closes, its device stays.
 	lt.ho.Close()
 	for _, b := range []*browser{phone, watcher} {

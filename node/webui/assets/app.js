@@ -11,12 +11,16 @@
 //   #claimrank (select) #claim-less #claim-more #claimn #preview
 //   #play #call #pass #give [data-quads=RANK] #doubt #believe #skip #sort
 //   #sheet #verified (.ok when this phone's audit passed) #problems #notes #rows
+//   #evening #everows #ratings #nextgame    the sheet's evening and last lines
+//   #about (#aboutname …)                  the join page's table, from /table
+//   #leave #rulesbtn #rulespanel #rulestext #under #keys
 //   body[data-status] joining|seated|following|closed; body[data-phase]
 //   body[data-record] events in this phone's own record of the deal,
 //   body[data-restored] how many of them came back from its storage after a reload
 //   window.bullshitTimes                   the page's milestones, below
 // Keys on a desktop: C claim (or hand over), S sneak one more under the
-// claim, B BULLSHIT!, G let it go, O sort, D doubt, V believe, K skip.
+// claim, B BULLSHIT!, G let it go, O sort, D doubt, V believe, K skip,
+// I (or ?) how to play this table, with its keys.
 "use strict";
 
 const $ = (s) => document.querySelector(s);
@@ -144,7 +148,7 @@ function wire() {
       case "d": if (m.judge) send({ kind: "doubt" }); break;
       case "v": if (m.judge) send({ kind: "believe" }); break;
       case "k": if (m.judge) send({ kind: "skip" }); break;
-      case "i": rules(); break;
+      case "i": case "?": rules(); break;
       default: return;
     }
     e.preventDefault();
@@ -269,7 +273,7 @@ function drawSeats(s) {
     if (p.you) d.classList.add("you");
     if (!p.connected) d.classList.add("away");
     d.append(el("b", {}, p.name + (p.you ? " (you)" : "")));
-    const who = p.bot ? "bot" : p.covered ? "away · bot plays" : !p.connected ? "away" : p.web ? "phone" : s.phase === "waiting" ? "ready" : "";
+    const who = p.bot ? "bot" : p.covered ? "away · bot plays" : !p.connected ? "away" : p.web ? "browser" : s.phase === "waiting" ? "ready" : "";
     if (who) d.append(el("span", { class: "small" }, who + " "));
     if (p.cards) d.append(el("span", {}, p.cards + " cards"));
     if (p.lastCard) d.append(el("div", { class: "lastcard" }, "their last!"));
