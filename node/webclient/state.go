@@ -15,17 +15,17 @@ import (
 // page as JSON). Times are milliseconds: Left* from when the state was
 // made, so the page counts down on its own clock.
 type State struct {
-	Status   string `json:"status"` // joining, seated, following, closed
-	Table    string `json:"table"`
-	Preset   string `json:"preset"`
-	Host     string `json:"host"`
+	Status string `json:"status"` // joining, seated, following, closed
+	Table  string `json:"table"`
+	Preset string `json:"preset"`
+	Host   string `json:"host"`
 	// Rules are the table's rules keys over its preset, "key=value"
 	// sorted, for the node's /rules (how to play this table).
 	Rules    []string `json:"rules"`
 	Phase    string   `json:"phase"` // waiting, playing, over (the table's)
-	You      int    `json:"you"`   // our seat, -1 watching
-	Watching bool   `json:"watching"`
-	Seats    []Seat `json:"seats"`
+	You      int      `json:"you"`   // our seat, -1 watching
+	Watching bool     `json:"watching"`
+	Seats    []Seat   `json:"seats"`
 
 	Play     int      `json:"play"`     // plays so far
 	Turn     int      `json:"turn"`     // whose turn, -1 none
