@@ -116,6 +116,16 @@ func (n *netFlags) device(ctx context.Context) (*node.Device, error) {
 	return node.NewDevice(ctx, cfg)
 }
 
+// hostingHead is the host's first line: the table, and the name its own
+// seat sits as (--nick; --name names the table, and once left people
+// wondering why they sat as "Player").
+func hostingHead(table string, seats int, nick string, sit bool) string {
+	if !sit {
+		return fmt.Sprintf("Hosting %q (%d seats); you don't sit", table, seats)
+	}
+	return fmt.Sprintf("Hosting %q (%d seats); you sit as %q (--nick sets it)", table, seats, nick)
+}
+
 // makeAnyBot seats engine bots, or external ones (exec:PATH).
 func makeAnyBot(name string, seat int, seed uint64) (node.Player, error) {
 	return extbot.Resolve(name, seat, seed)
@@ -422,7 +432,7 @@ func runHost(args []string) error {
 	words := dev.Words()
 	out.line(map[string]any{"type": "table", "id": hosted.ID, "name": c.name, "seats": n, "addrs": dev.Addrs(),
 		"join": joinLines(dev.Addrs(), c.code), "web": dev.WebURL(), "words": words},
-		tableText(fmt.Sprintf("Hosting %q (%d seats)", c.name, n), dev.Addrs(), c.code, words))
+		tableText(hostingHead(c.name, n, dev.Name, c.sit), dev.Addrs(), c.code, words))
 	if p := phonesText(dev); p != "" && !nf.json {
 		out.line(nil, p)
 	}
