@@ -27,6 +27,9 @@ type Config struct {
 	Plain      bool     // no colour and no styling at all (NO_COLOR)
 	Solo       bool     // skip the lobby: deal P's game at once
 	LobbyErr   error    // why there is no lobby (no network), shown on its screen
+	// LastTable is what the new-table form was last created with (its
+	// rows by key, TableFile), so N opens on it; nil for the defaults.
+	LastTable map[string]string
 }
 
 // env is what every screen shares: the config, the looks, the size, the
@@ -101,6 +104,9 @@ func Run(cfg Config, lobby Lobby) error {
 	hints, err := LoadHints(cfg.ProfileDir)
 	if err != nil {
 		hints = map[string]bool{}
+	}
+	if cfg.LastTable == nil {
+		cfg.LastTable = LoadLastTable(cfg.ProfileDir)
 	}
 	a := New(cfg, lobby, prefs, hints)
 	p := tea.NewProgram(a)
@@ -320,7 +326,7 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 	if a.rules.open {
 		return a.rulesPageKey(k)
 	}
-	if bkey.Matches(k, appKeys.Rules) && a.screen == scrTable && a.table != nil && a.table.have && !a.table.help && !a.table.confirm {
+	if bkey.Matches(k, appKeys.Rules) && a.screen == scrTable && a.table != nil && a.table.have && !a.table.help && !a.table.confirm && !a.table.ending && !a.table.giving {
 		a.tableRules()
 		return nil
 	}

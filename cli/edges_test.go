@@ -141,12 +141,14 @@ func TestRefusalDoesNotLinger(t *testing.T) {
 func TestHelpSaysYourTurn(t *testing.T) {
 	h := newHarness(t, opts{hands: fixedHands(t), first: seat(3), plain: true})
 	h.press("?")
-	h.has("Help · keys and assists", "any other key goes back")
-	h.lacks("Your turn —")
+	// The title and the footer say one thing: any key closes help (the
+	// footer once said "press ? to go back").
+	h.has("Help · keys and assists", "any key closes", "any key goes back")
+	h.lacks("Your turn —", "any other key", "press ?")
 	h.apply(engine.Command{Move: engine.MovePlay, Seat: 3, Cards: cards(t, "3S"), Rank: engine.NoRank})
-	h.has("Help · keys and assists", "▸ A play is open to call — press ? to go back to the table")
+	h.has("Help · keys and assists", "▸ A play is open to call — press any key to go back to the table")
 	h.wait(6 * time.Second) // nobody calls: your turn
-	h.has("Help · keys and assists", "▸ Your turn — press ? to go back to the table")
+	h.has("Help · keys and assists", "▸ Your turn — press any key to go back to the table")
 	h.press("?")
 	h.has("Your turn: claim twos")
 }

@@ -136,6 +136,46 @@ func newForm(cfg Config, local bool) formModel {
 	return f
 }
 
+// values are the form's rows by key, as TableFile keeps them: all but
+// the join code, a secret that is not written down.
+func (f *formModel) values() map[string]string {
+	out := map[string]string{}
+	for i := range f.rows {
+		if r := &f.rows[i]; r.key != "code" {
+			out[r.key] = r.get()
+		}
+	}
+	return out
+}
+
+// restore sets the form to values (from values, last time): the preset
+// first, which sets every rule, then each row it names with a value it
+// offers; anything else keeps its default. local (no network) keeps
+// "this machine only" whatever was chosen.
+func (f *formModel) restore(values map[string]string, local bool) {
+	if len(values) == 0 {
+		return
+	}
+	if p, ok := values["preset"]; ok {
+		f.row("preset").set(p)
+		f.applyPreset()
+	}
+	for i := range f.rows {
+		r := &f.rows[i]
+		v, ok := values[r.key]
+		switch {
+		case !ok || r.key == "preset" || r.key == "code" || (r.key == "where" && local):
+		case r.text:
+			if v != "" {
+				r.input.SetValue(v)
+			}
+		default:
+			r.set(v)
+		}
+	}
+	f.fixBots()
+}
+
 // focus gives the keyboard to the text field under the cursor, if it is
 // one.
 func (f *formModel) focus() {
@@ -302,10 +342,17 @@ func (a *App) formKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		f.err, f.active = "", true
-		if local {
-			return a.solo(set)
+		// N opens on these next time, in this run and the next.
+		last := f.values()
+		a.env.cfg.LastTable = last
+		var save tea.Cmd
+		if dir := a.env.cfg.ProfileDir; dir != "" {
+			save = func() tea.Msg { saveJSON(dir, TableFile, last); return nil }
 		}
-		return a.connect("Opening "+set.Name+"…", func(l Lobby) (node.Session, error) { return l.Create(set) })
+		if local {
+			return tea.Batch(save, a.solo(set))
+		}
+		return tea.Batch(save, a.connect("Opening "+set.Name+"…", func(l Lobby) (node.Session, error) { return l.Create(set) }))
 	case row.text:
 		return f.edit(k)
 	case bkey.Matches(k, km.Left, km.Right):

@@ -171,6 +171,10 @@ var tableKeys = struct {
 	Call, Pass, Doubt, Believe, Skip, HandOver bkey.Binding
 	// Any time.
 	Sort, Help, Web, Leave, Esc bkey.Binding
+	// The host's: end the game now (everyone audits the plays so far).
+	EndGame bkey.Binding
+	// The host's: a bot plays a seat until its person moves again.
+	GiveSeat bkey.Binding
 	// Leave the table? Y or Enter leaves, any other key stays.
 	Yes, No bkey.Binding
 	// The waiting room and the result sheet.
@@ -207,6 +211,9 @@ var tableKeys = struct {
 	Web:   bind("W", "QR", "w"),
 	Leave: bind("Q", "leave", "q"),
 	Esc:   bind("Esc", "back", "esc"),
+
+	EndGame:  bind("E", "end the game now", "e"),
+	GiveSeat: bind("A", "a bot plays a seat", "a"),
 
 	Yes: bind("Y", "leave", "y", "enter"),
 	No:  bind("N", "stay", "n"),

@@ -255,6 +255,7 @@ func (a *App) lobbyKey(k tea.KeyPressMsg) tea.Cmd {
 		return a.connect("Watching "+t.Name+"…", func(l Lobby) (node.Session, error) { return l.Watch(t.ID) })
 	case bkey.Matches(k, km.New):
 		a.form = newForm(a.env.cfg, a.offline())
+		a.form.restore(a.env.cfg.LastTable, a.offline())
 		a.screen = scrForm
 	case bkey.Matches(k, km.Solo):
 		return a.solo(quickSolo(a.env.cfg))

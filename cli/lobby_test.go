@@ -456,3 +456,33 @@ func TestLobbyShowsHostWords(t *testing.T) {
 		}
 	}
 }
+
+// N opens the form on what it last created (it once forgot every choice),
+// in this run and, from the profile, the next; never the join code.
+func TestFormRemembersItsLastSettings(t *testing.T) {
+	dir := t.TempDir()
+	l := &fakeLobby{}
+	a := lobbyApp(t, l, Config{Bots: 1, ProfileDir: dir})
+	a.env.h = 60
+	press(a, "n")
+	f := &a.form
+	f.rows[0].input.SetValue("Kitchen")
+	f.row("preset").set("cheat")
+	f.applyPreset()
+	f.row("turn_clock").set("45")
+	f.row("seats").set("5")
+	f.row("code").input.SetValue("774829")
+	press(a, "enter")
+	if len(l.created) != 1 {
+		t.Fatalf("created %v", l.created)
+	}
+	for _, a := range []*App{a, lobbyApp(t, &fakeLobby{}, Config{Bots: 1, ProfileDir: dir, LastTable: LoadLastTable(dir)})} {
+		a.screen = scrLobby
+		press(a, "n")
+		g := &a.form
+		if g.rows[0].input.Value() != "Kitchen" || g.row("preset").get() != "cheat" || g.row("turn_clock").get() != "45" ||
+			g.row("seats").get() != "5" || g.row("code").get() != "" {
+			t.Errorf("the form opens on %v (code %q)", g.values(), g.row("code").get())
+		}
+	}
+}

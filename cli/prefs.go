@@ -16,6 +16,7 @@ import (
 const (
 	HintsFile    = "hints.json"    // the first-run hints already shown
 	SettingsFile = "settings.json" // the assists and the bell
+	TableFile    = "table.json"    // the new-table form's last settings (not its join code)
 )
 
 // The first-run hints, each shown once and then remembered.
@@ -37,6 +38,16 @@ type Prefs struct {
 	NoPick  bool `json:"no_pick,omitempty"`  // don't pick them for me
 	NoCount bool `json:"no_count,omitempty"` // don't say when a claim can't be true
 	NoBell  bool `json:"no_bell,omitempty"`
+}
+
+// LoadLastTable is the new-table form's last settings from dir's
+// TableFile; nil (the defaults) when there are none or they don't read.
+func LoadLastTable(dir string) map[string]string {
+	var v map[string]string
+	if loadJSON(dir, TableFile, &v) != nil {
+		return nil
+	}
+	return v
 }
 
 // loadJSON reads dir/name into v; a missing file leaves v as it is.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"rsc.io/qr"
 
 	"github.com/bullshit-game/bullshit/node"
@@ -72,7 +73,12 @@ func TestWebAddressAndQR(t *testing.T) {
 	// At the table: the header, and the key in help.
 	h.ts.Phase = "playing"
 	h.deliver(nil)
-	h.has(addr + "  W QR")
+	// At 80 columns the title keeps the table, the preset and the play,
+	// and the address gives way (W shows it); a wider screen has both.
+	h.has(" Kitchen · standard · first play ", "W QR  ? help")
+	h.app.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.has("Kitchen · standard · first play", addr+"  W QR")
+	h.app.Update(tea.WindowSizeMsg{Width: 80, Height: 30})
 	h.press("w")
 	h.has("Scan with a phone's camera")
 	h.press("esc")

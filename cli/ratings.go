@@ -53,8 +53,12 @@ func RatingResult(u node.Update, covered CoverCount) rating.Result {
 		if i < len(v.Places) {
 			seat.Place = v.Places[i]
 		}
+		// The host counts the moves it made for a person (a covering bot's,
+		// the turn clock's), over the whole game and across a new host;
+		// this screen's own count saw only the updates it was shown.
+		seat.Covered = s.MadeFor
 		if i < len(covered) {
-			seat.Covered = covered[i]
+			seat.Covered = max(seat.Covered, covered[i])
 		}
 		if i < len(v.Stats) {
 			seat.Stats = v.Stats[i]

@@ -55,3 +55,23 @@ func TestRatingResult(t *testing.T) {
 		t.Error("not ended early")
 	}
 }
+
+// A screen that saw none of the covered plays (it joined late, or a new
+// host's backlog replaced them) still goes by the host's count: a phone's
+// seat a bot played for twenty plays is not rated.
+func TestRatingGoesByTheHostsCount(t *testing.T) {
+	ts := node.TableState{You: 0, Seats: []node.SeatInfo{
+		{Name: "Ada", Peer: "12D3KooWada", Connected: true},
+		{Name: "Pip", Peer: "12D3KooWpip", Web: true, MadeFor: 20},
+		{Name: "Cleo", Bot: "medium"},
+	}}
+	u := node.Update{Table: ts, View: engine.View{Phase: engine.PhaseOver, Places: []int{1, 2, 3}, Stats: make([]engine.Stats, 3)}}
+	res := RatingResult(u, nil)
+	if res.Seats[1].Covered != 20 {
+		t.Fatalf("Pip covered for %d plays, want the host's 20", res.Seats[1].Covered)
+	}
+	ch := rating.Compute(res, func(int) (rating.Rating, bool) { return rating.Rating{}, false })
+	if ch[1].Rated || ch[1].Why != rating.WhyCovered {
+		t.Errorf("Pip's change %+v: rated after a bot played 20 plays for her", ch[1])
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/assist"
 )
 
 // view draws the table's screen for its phase.
@@ -36,13 +37,16 @@ func (t *tableModel) view() string {
 }
 
 // title is the table's name, its preset and what's going on.
-func (t *tableModel) title(what string) string {
+func (t *tableModel) title(what string) string { return t.titleWith(what, true) }
+
+// titleWith is title, with the host's words or without.
+func (t *tableModel) titleWith(what string, words bool) string {
 	ts := t.u.Table
 	parts := []string{}
 	if ts.Name != "" {
 		parts = append(parts, ts.Name)
 	}
-	if ts.Words != "" {
+	if ts.Words != "" && words {
 		parts = append(parts, ts.Words) // whose table this is: the host's key
 	}
 	p := ts.Preset
@@ -56,6 +60,24 @@ func (t *tableModel) title(what string) string {
 		parts = append(parts, what)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// titleLine is the game's title bar: the table, the host's words, the
+// preset and the play on the left, the keys on the right. Where both
+// don't fit (80 columns with a web address), the words go first (the
+// seats and the waiting room name the host), then the address (W shows
+// it), so the preset and the play number are never cut.
+func (t *tableModel) titleLine(what string, keys []bkey.Binding, w int) string {
+	st := t.env.st
+	fits := func(l, r string) bool { return width(l)+width(r)+3 <= w }
+	left, right := t.titleWith(what, true), bar(plainKeys, keys...)
+	if !fits(left, right) {
+		left = t.titleWith(what, false)
+	}
+	if !fits(left, right) && len(keys) > 0 && isNote(keys[0]) {
+		right = bar(plainKeys, keys[1:]...)
+	}
+	return st.titleBar(left, right, w)
 }
 
 // gameView is the table during a game: seats, middle, hand, dock.
@@ -76,7 +98,7 @@ func (t *tableModel) gameView() string {
 		// Where phones join, in the room O and I take (help has them).
 		keys = []bkey.Binding{note(web), km.Web, km.Help, km.Leave}
 	}
-	top := []string{st.titleBar(t.title(what), bar(plainKeys, keys...), w), st.ruleLine(w)}
+	top := []string{t.titleLine(what, keys, w), st.ruleLine(w)}
 	// The seats take three lines a row, or one where the screen is short:
 	// the hand always keeps a row.
 	seatLines := t.seatsBlock(w, false)
@@ -536,6 +558,13 @@ func (t *tableModel) statusLine(w int) string {
 	if t.confirm {
 		return " " + st.r(st.bold, "Leave the table? ") + bar(st.moves, tableKeys.Yes, tableKeys.No)
 	}
+	if t.giving {
+		return " " + st.r(st.bold, fmt.Sprintf("Which seat does a bot play until its person moves again? 1–%d, any other key: none", len(t.u.Table.Seats)))
+	}
+	if t.ending {
+		return " " + st.r(st.bold, "End the game now, for everyone? ") +
+			bar(st.moves, as(tableKeys.Yes, "end it"), as(tableKeys.No, "play on"))
+	}
 	if t.status != "" {
 		if t.bad {
 			return " " + st.r(st.refusal, t.status)
@@ -579,6 +608,9 @@ func (t *tableModel) dock(w int) string {
 	if t.confirm {
 		return " " + spread(st.keyed(km.Yes, "Leave the table"), st.keyed(km.No, "Stay")+" ", w-1)
 	}
+	if t.ending {
+		return " " + spread(st.keyed(km.Yes, "End the game"), st.keyed(km.No, "Play on")+" ", w-1)
+	}
 	var left []string
 	main := ""
 	claimLabel := func(verb string) string { return t.claimLabel(c, verb) }
@@ -607,14 +639,10 @@ func (t *tableModel) dock(w int) string {
 		main = st.keyed(km.Call, st.r(st.main, "BULLSHIT!"))
 	case c.Judge:
 		left = append(left, st.keyed(km.Doubt, "Doubt"), st.keyed(km.Believe, "Believe"), st.keyed(km.Skip, "Skip"))
-		main = claimLabel("Add")
+		main = claimLabel(assist.PlayVerb(v, t.me()))
 	case c.Play:
 		left = append(left, t.playExtras(v, c)...)
-		verb := "Claim"
-		if v.Rules.Doubt && v.Round == nil {
-			verb = "Start with"
-		}
-		main = claimLabel(verb)
+		main = claimLabel(assist.PlayVerb(v, t.me()))
 	case v.Phase == engine.PhaseCall && v.Last != nil && v.Last.Seat == t.me():
 		left = append(left, "Your play is open to a call…")
 	case v.Phase == engine.PhaseCall:
@@ -682,7 +710,7 @@ func (t *tableModel) helpView() string {
 	km := tableKeys
 	row := func(label string, keys ...bkey.Binding) string { return label + bar(st.moves, keys...) }
 	lines := []string{
-		st.titleBar("Help · keys and assists", "any other key closes", w), st.ruleLine(w),
+		st.titleBar("Help · keys and assists", "any key closes", w), st.ruleLine(w),
 		row("  Your turn    ", km.Left, km.Pick, km.PickUp, km.Clear),
 		row("               ", km.Claim, km.Sneak),
 		row("               ", km.Rank, km.More),
@@ -691,6 +719,7 @@ func (t *tableModel) helpView() string {
 		row("  I Doubt It   ", km.Doubt, km.Believe, km.Skip, as(km.Claim, "add cards")),
 		row("  Hand-over    pick the card (one is picked for you), then ", km.HandOver),
 		row("  Any time     ", as(km.Sort, "sort the hand"), km.Help, as(km.Leave, "leave the table")),
+		row("  The host     ", km.EndGame, km.GiveSeat),
 		row("               ", as(km.Web, "a QR code of the table's web address, for phones")),
 		"",
 		"  Assists: press the number to switch",
@@ -706,10 +735,10 @@ func (t *tableModel) helpView() string {
 // helpNote is the line under help: the table goes on behind it, so it
 // says when something waits on you.
 func (t *tableModel) helpNote() string {
-	if n := t.turnNote("?"); n != "" {
+	if n := t.turnNote("any key"); n != "" {
 		return n
 	}
-	return " " + t.env.st.r(t.env.st.faint, "The game goes on behind this screen; any other key goes back to the table.")
+	return " " + t.env.st.r(t.env.st.faint, "The game goes on behind this screen; any key goes back to the table.")
 }
 
 // waitsNote is the line under the rules screen at a table: what waits on

@@ -66,6 +66,19 @@ func (t *tableModel) waitingView() string {
 	if ts.Web != "" {
 		top = append(top, wrap("  Phones: ", "open "+ts.Web+" in a browser on this network (W shows a QR code).", w)...)
 	}
+	if ts.Code != "" {
+		// The host's own screen: others can't sit down without it.
+		top = append(top, "  Join code: "+st.r(st.bold, ts.Code)+"  (tell the players; it is never advertised)")
+	}
+	if len(ts.Watchers) > 0 {
+		names := make([]string, len(ts.Watchers))
+		for i, n := range ts.Watchers {
+			if names[i] = n; n == "" {
+				names[i] = "someone"
+			}
+		}
+		top = append(top, wrap("  Watching: ", strings.Join(names, ", "), w)...)
+	}
 	top = append(top, wrap("  Rules: ", t.tableSummary(), w)...)
 	km := tableKeys
 	keys := []bkey.Binding{as(km.Start, "start the game (empty seats get bots)")}
@@ -232,7 +245,15 @@ func (t *tableModel) resultHead(v *engine.View) []string {
 	}
 	if len(t.lastCall) > 0 {
 		// The call that ended the game, as the table showed it.
-		lines = append(lines, wrap("  Last call: ", strings.Join(t.lastCall, " "), w)...)
+		// One line each (the shout, the cards, the verdict, the pile),
+		// as the reveal panel showed them, under its heading.
+		for i, l := range t.lastCall {
+			head := "             "
+			if i == 0 {
+				head = "  Last call: "
+			}
+			lines = append(lines, wrap(head, l, w)...)
+		}
 	}
 	if t.audit != nil && !t.audit.Verified {
 		for _, p := range t.audit.Problems {

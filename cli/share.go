@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/node"
 )
 
@@ -149,6 +150,9 @@ type ShareGame struct {
 	High    *Highlights // nil: not known here (no reveal came)
 	Evening node.Evening
 	You     int // the sharer's seat, -1 a spectator: the evening calls no one "You"
+	// Saved is where this program saved the game for bullshit verify; ""
+	// when it saved none (it hosted: a host checks no one but itself).
+	Saved string
 }
 
 // seatName is a seat's name with "(bot)" for a bot.
@@ -192,7 +196,11 @@ func ShareText(s ShareGame) string {
 		line("Deal not checked.")
 	}
 	line("game %s", hex.EncodeToString(s.Commit[:]))
-	line("Check it with the saved game: bullshit verify GAME.json THIS-FILE")
+	if s.Saved != "" {
+		line("Check it with the saved game: bullshit verify %s THIS-FILE", s.Saved)
+	} else {
+		line("Check it with a player's saved game (in their profile's %s/): bullshit verify GAME.json THIS-FILE", GamesDir)
+	}
 	return b.String()
 }
 
@@ -315,9 +323,7 @@ func pointsRule(n int) string {
 }
 
 // shortPointsRule is pointsRule in a few words, for under a heading.
-func shortPointsRule(n int) string {
-	return fmt.Sprintf("%d points for 1st down to 0 for last; ties share", max(n-1, 1))
-}
+func shortPointsRule(n int) string { return assist.PointsRule(n) }
 
 // points is a count of halves with its unit: "1 point", "4½ points".
 func points(halves int, unit string) string {

@@ -160,3 +160,17 @@ func TestShareFromTheSheet(t *testing.T) {
 		t.Fatalf("another game: %v", p)
 	}
 }
+
+// The share text names the file to check it with: the game this program
+// saved, or, where it saved none (it hosted), where a player's is.
+func TestShareTextNamesTheSavedGame(t *testing.T) {
+	g := ShareGame{Table: "Den", Rules: engine.Standard(), Names: []string{"Ada", "Ben"}, Bots: []bool{false, true},
+		Places: []int{1, 2}, Winner: 0, Left: []int{0, 3}, Plays: 9, You: 0, Saved: "/home/ada/.config/bullshit/games/game-1-seat1.json"}
+	if text := ShareText(g); !strings.Contains(text, "bullshit verify /home/ada/.config/bullshit/games/game-1-seat1.json THIS-FILE") {
+		t.Errorf("the share text doesn't name the saved game:\n%s", text)
+	}
+	g.Saved = ""
+	if text := ShareText(g); !strings.Contains(text, "a player's saved game (in their profile's games/)") {
+		t.Errorf("with no game saved here, the share text says:\n%s", text)
+	}
+}

@@ -36,6 +36,10 @@ type (
 // SharedDir is where S on the result sheet writes games, in the profile.
 const SharedDir = "shared"
 
+// GamesDir is where a seat at another's table saves each game for
+// bullshit verify, in the profile.
+const GamesDir = "games"
+
 // gameID is the game's commitment in hex, the same on every screen.
 func (t *tableModel) gameID() string {
 	c := t.u.Table.Commit
@@ -155,7 +159,8 @@ func (t *tableModel) shareGame() ShareGame {
 	v := t.v()
 	ts := t.u.Table
 	g := ShareGame{Table: ts.Name, Rules: ts.Rules, Winner: -1, Plays: v.No, Length: t.end - t.start,
-		When: t.dealtAt, Early: v.Phase != engine.PhaseOver, Commit: ts.Commit, Evening: ts.Evening, You: t.me()}
+		When: t.dealtAt, Early: v.Phase != engine.PhaseOver, Commit: ts.Commit, Evening: ts.Evening, You: t.me(),
+		Saved: t.savedGame}
 	for i, s := range ts.Seats {
 		g.Names = append(g.Names, s.Name)
 		g.Bots = append(g.Bots, s.Bot != "")
@@ -246,5 +251,9 @@ func (t *tableModel) sharedLine() string {
 	case t.sharedPath == "":
 		return "Copied to the clipboard where the terminal allows (OSC 52); no profile directory to write it in."
 	}
-	return "Written to " + t.sharedPath + ", and copied to the clipboard where the terminal allows (OSC 52)."
+	l := "Written to " + t.sharedPath + ", and copied to the clipboard where the terminal allows (OSC 52)."
+	if t.savedGame != "" {
+		l += " Check it with: bullshit verify " + t.savedGame + " " + t.sharedPath
+	}
+	return l
 }

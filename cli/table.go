@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	bkey "charm.land/bubbles/v2/key"
@@ -61,6 +62,8 @@ type tableModel struct {
 	ticking   bool
 
 	confirm bool // "Leave the table?"
+	ending  bool // the host's "End the game now?"
+	giving  bool // the host's "Which seat goes to a bot?"
 	help    bool
 	qr      bool // the web address's QR code is up (qr.go)
 
@@ -73,6 +76,7 @@ type tableModel struct {
 	dealtAt    time.Time    // when the deal came, on our clock
 	shareDone  bool
 	sharedPath string
+	savedGame  string // where the game was saved for bullshit verify, "" none
 }
 
 // bubble is what a seat is doing, under its name.
@@ -233,6 +237,10 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	}
 	if u.Audit != nil {
 		t.audit = u.Audit
+		// A seat at another's table saved the game before its audit came.
+		if s, ok := t.sess.(interface{ Saved() (string, error) }); ok {
+			t.savedGame, _ = s.Saved()
+		}
 	}
 	if u.Reveal != nil {
 		t.final = u.Reveal
@@ -286,7 +294,7 @@ func (t *tableModel) newGame(u node.Update, at time.Time) {
 	t.start, t.end, t.audit, t.reveal, t.mine, t.log = u.At, 0, nil, nil, "", nil
 	t.lastCall = nil
 	t.covered, t.rating, t.ratings, t.rateErr = nil, false, nil, ""
-	t.final, t.dealtAt, t.shareDone, t.sharedPath = nil, at, false, ""
+	t.final, t.dealtAt, t.shareDone, t.sharedPath, t.savedGame = nil, at, false, "", ""
 	if u.Reveal != nil {
 		t.final = u.Reveal
 	}
@@ -505,6 +513,23 @@ func (t *tableModel) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if t.ending {
+		t.ending = false
+		if bkey.Matches(k, km.Yes) {
+			return control(t.sess, "end")
+		}
+		return nil
+	}
+	if t.giving {
+		t.giving = false
+		if n, err := strconv.Atoi(k.String()); err == nil && n >= 1 && n <= len(t.u.Table.Seats) {
+			return control(t.sess, "bot "+strconv.Itoa(n))
+		}
+		if k.String() == "0" && len(t.u.Table.Seats) == 10 {
+			return control(t.sess, "bot 10")
+		}
+		return nil
+	}
 	if t.help {
 		return t.helpKey(k)
 	}
@@ -544,6 +569,18 @@ func (t *tableModel) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if t.v() == nil {
 		return t.waitingKey(k)
+	}
+	if bkey.Matches(k, km.EndGame, km.GiveSeat) {
+		if !t.isHost() {
+			if bkey.Matches(k, km.EndGame) {
+				t.say("Only the host can end the game.", true)
+			} else {
+				t.say("Only the host can give a seat to a bot.", true)
+			}
+			return nil
+		}
+		t.ending, t.giving = bkey.Matches(k, km.EndGame), bkey.Matches(k, km.GiveSeat)
+		return nil
 	}
 	return t.gameKey(k)
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/enginetest"
@@ -410,6 +412,26 @@ func TestLastCallRevealedBeforeTheSheet(t *testing.T) {
 	h.lacks("Game over ·")
 	h.wait(2100 * time.Millisecond)
 	h.has("Game over ·", "Ben wins.", "Last call:", "Truth!")
+	// The call's lines stand one under the other, as the panel showed
+	// them, not run together on one line.
+	lines := strings.Split(h.screen(), "\n")
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "Last call:") })
+	if at < 0 || at+2 >= len(lines) || strings.Contains(lines[at], "Turned up") ||
+		!strings.Contains(lines[at+1], "Turned up:  A♣") || !strings.Contains(lines[at+2], "Truth!") {
+		t.Errorf("the sheet's last call:\n%s", strings.Join(lines[max(at, 0):min(max(at, 0)+4, len(lines))], "\n"))
+	}
+}
+
+// At 80 columns the title keeps what the table is and where the game
+// is (its preset and play), giving way with the host's words and then
+// the web address (W and the waiting room show them).
+func TestTitleAt80Columns(t *testing.T) {
+	h := newHarness(t, opts{seats: 4, seed: 7, plain: true, h: 30, w: 80})
+	h.ts.Web, h.ts.Words = "http://192.168.1.20:8080", "maple-otter-lunar"
+	h.deliver(nil)
+	h.has(" Kitchen · standard · first play ", "? help  Q leave")
+	h.app.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
+	h.has("Kitchen · maple-otter-lunar · standard · first play", "http://192.168.1.20:8080  W QR")
 }
 
 // I at the table shows how to play this table, over the game: it says
@@ -554,5 +576,51 @@ func TestEveningOnTheSheet(t *testing.T) {
 	h.ts.Phase = "waiting"
 	h.send(updateMsg{sess: h.sess, u: node.Update{Table: h.ts}, at: h.local})
 	h.has("waiting for players", "The evening · 2 games", "4½ pts")
+	checkFits(t, h)
+}
+
+// The host ends the game from the table (README: the host's end game):
+// E asks first, Y sends it, anything else plays on; a player's E says
+// only the host may.
+func TestHostEndsTheGame(t *testing.T) {
+	h := newHarness(t, opts{seats: 4, seed: 7, plain: true}) // seat 0, Ada, hosts
+	h.press("e")
+	h.has("End the game now, for everyone?")
+	h.press("n")
+	h.lacks("End the game now")
+	if len(h.sess.controls) != 0 {
+		t.Fatalf("N sent %v", h.sess.controls)
+	}
+	h.press("e", "y")
+	if len(h.sess.controls) != 1 || h.sess.controls[0] != "end" {
+		t.Fatalf("E Y sent %v, want end", h.sess.controls)
+	}
+	h.press("?")
+	h.has("The host     E  end the game now", "A  a bot plays a seat")
+	h.press("?")
+	// A, then the seat's number: a bot plays Ben's seat.
+	h.press("a")
+	h.has("Which seat does a bot play until its person moves again? 1–4")
+	h.press("2")
+	if len(h.sess.controls) != 2 || h.sess.controls[1] != "bot 2" {
+		t.Fatalf("A 2 sent %v, want bot 2", h.sess.controls)
+	}
+	h.press("a", "x")
+	if len(h.sess.controls) != 2 {
+		t.Fatalf("A X sent %v", h.sess.controls)
+	}
+
+	p := newHarness(t, opts{seats: 4, seed: 7, plain: true, you: 1})
+	p.press("e")
+	p.has("Only the host can end the game.")
+	p.lacks("End the game now")
+}
+
+// The host's waiting room shows the join code it chose and who watches.
+func TestWaitingRoomShowsCodeAndWatchers(t *testing.T) {
+	h := newHarness(t, opts{seats: 4, seed: 7, plain: true, h: 30, w: 80})
+	h.ts.Phase, h.ts.Code, h.ts.Watchers = "waiting", "774829", []string{"Cleo", ""}
+	h.send(updateMsg{sess: h.sess, u: node.Update{Table: h.ts}, at: h.local})
+	h.has("Join code: 774829", "Watching: Cleo, someone")
 	checkFits(t, h)
 }

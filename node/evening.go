@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -49,16 +50,7 @@ const (
 func (l EveningLine) Points() string { return HalvesText(l.Halves) }
 
 // HalvesText is a count of halves as a player reads it: "7", "4½".
-func HalvesText(h int) string {
-	s := fmt.Sprint(h / 2)
-	if h%2 != 0 {
-		if h < 2 {
-			s = ""
-		}
-		s += "½"
-	}
-	return s
-}
+func HalvesText(h int) string { return assist.HalvesText(h) }
 
 // PlaceHalves is the points, in halves, that place p (1 first, ties
 // sharing it as engine.View.Places has them) scores at a table of the

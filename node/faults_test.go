@@ -2,6 +2,8 @@ package node
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"sync/atomic"
@@ -208,4 +210,103 @@ func TestTableExecBotSeat(t *testing.T) {
 			t.Fatal("a table with an exec: bot did not finish")
 		}
 	}
+}
+
+// The host counts the moves it makes for a person, a covering bot's and
+// the turn clock's, and every player is sent the count: a screen that came
+// late, or lost updates in a host change, can't count them itself, and a
+// seat a bot played most of the game was once rated.
+func TestTableCountsMovesMadeForAPerson(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tb, err := NewTable(Settings{Rules: engine.Standard(), Seats: 3, Bots: []string{"a", "b"}, Grace: 5 * time.Second, Seed: 3}, "h", dumbMaker, dumbFallback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Close()
+		_, sess, err := tb.Sit("ada", "Ada")
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, _ := tb.Watch()
+		tb.Start()
+		sess.Close() // Ada walks away before her first move
+		own, bots := 0, 0
+		var last Update
+		for u := range spec.Updates() {
+			for _, e := range u.Events {
+				if e.Seat == 0 && (e.Type == engine.EventPlay || e.Type == engine.EventQuads) {
+					own++
+				}
+				if e.Seat == 1 && e.Type == engine.EventPlay {
+					bots++
+				}
+			}
+			last = u
+			if u.View.Phase == engine.PhaseOver {
+				break
+			}
+		}
+		if own <= 3 || last.Table.Seats[0].MadeFor != own {
+			t.Fatalf("Ada's seat made %d plays for her; the table says %d", own, last.Table.Seats[0].MadeFor)
+		}
+		if bots == 0 || last.Table.Seats[1].MadeFor != 0 {
+			t.Fatalf("a bot's own seat counts %d moves made for it", last.Table.Seats[1].MadeFor)
+		}
+		// The count rides on the wire.
+		l := wireLobby(&last.Table)
+		if got := engLobby(&l); got.Seats[0].MadeFor != own {
+			t.Fatalf("on the wire %d moves made for Ada become %d", own, got.Seats[0].MadeFor)
+		}
+	})
+}
+
+// The host hands an idle person's seat to a bot (Control "bot N"): the
+// game goes on without them to its end, the moves made for them counted;
+// a bot's seat, the host's own, or a table not in play is refused.
+func TestHostGivesASeatToABot(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tb, err := NewTable(Settings{Rules: engine.Standard(), Seats: 3, Bots: []string{"a"}, Seed: 3}, "Hal", dumbMaker, dumbFallback)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Close()
+		hostSeat, host, _ := tb.Sit("local", "Hal")
+		adaSeat, ada, err := tb.Sit("ada", "Ada")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.Control(fmt.Sprintf("bot %d", adaSeat+1)); !errors.Is(err, errNotPlaying) {
+			t.Errorf("before the deal: %v", err)
+		}
+		tb.Start()
+		for _, c := range []struct {
+			action string
+			want   error
+		}{{fmt.Sprintf("bot %d", hostSeat+1), errNoPerson}, {"bot 3", errNoPerson}, {"bot x", nil}, {"bot 9", nil}} {
+			if err := tb.Control(c.action); err == nil || (c.want != nil && !errors.Is(err, c.want)) {
+				t.Errorf("%s: %v, want a refusal", c.action, err)
+			}
+		}
+		if err := tb.Control(fmt.Sprintf("bot %d", adaSeat+1)); err != nil {
+			t.Fatal(err)
+		}
+		// The host plays its seat by the fallback; Ada never moves.
+		var last Update
+		for u := range host.Updates() {
+			last = u
+			if u.View.Phase == engine.PhaseOver {
+				break
+			}
+			v := u.View
+			if v.Phase == engine.PhasePlay && v.Turn == hostSeat {
+				if cmd, ok := dumbFallback(&v); ok {
+					host.Send(cmd)
+				}
+			}
+		}
+		if last.View.Phase != engine.PhaseOver || last.Table.Seats[adaSeat].MadeFor == 0 {
+			t.Fatalf("the game ended %v with %d moves made for Ada", last.View.Phase, last.Table.Seats[adaSeat].MadeFor)
+		}
+		ada.Close()
+	})
 }

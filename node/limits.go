@@ -309,7 +309,7 @@ const MaxWatchers = 16
 var ErrNoRoom = fmt.Errorf("This table has all the spectators it can take (%d).", MaxWatchers)
 
 // watch gives the joiner a spectator's place, if the table has room.
-func (c *srvConn) watch() (*LocalSession, error) {
+func (c *srvConn) watch(nick string) (*LocalSession, error) {
 	c.s.mu.Lock()
 	if c.s.lims.watching >= MaxWatchers {
 		c.s.mu.Unlock()
@@ -317,7 +317,7 @@ func (c *srvConn) watch() (*LocalSession, error) {
 	}
 	c.s.lims.watching++
 	c.s.mu.Unlock()
-	sess, err := c.s.tbl().Watch()
+	sess, err := c.s.tbl().WatchAs(protocol.Clean(nick, protocol.MaxNick))
 	if err != nil {
 		c.unwatch()
 	}

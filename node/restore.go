@@ -324,7 +324,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	}
 	set.defaults()
 	t := &Table{ID: id, tid: tid, host: host, set: set, makeBot: bots, fall: fall,
-		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhasePlaying, specs: map[*mailbox]bool{},
+		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhasePlaying, specs: map[*mailbox]string{},
 		game: g, seed: cfg.Seed, salt: salt, nonces: mixed(nonces), commit: commit, term: term, hostPeer: hostPeer, jour: jour,
 		evening: evening.Clone()}
 	if jour != nil {
@@ -375,7 +375,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 func restoreSeats(seats []SeatInfo, hostPeer string, bots BotMaker, seed uint64) ([]*seat, error) {
 	out := make([]*seat, len(seats))
 	for i, si := range seats {
-		s := &seat{name: si.Name, away: -1}
+		s := &seat{name: si.Name, away: -1, madeFor: si.MadeFor}
 		if si.Peer != "" && si.Bot == "" {
 			s.owner = si.Peer
 			s.away = 0 // until they rejoin this host

@@ -380,7 +380,7 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 		c.s.noteWeb(c.peer.String(), false, a)
 	}
 	if hello.Watch {
-		c.sess, err = c.watch()
+		c.sess, err = c.watch(hello.Nick)
 	} else {
 		sit := c.s.tbl().Sit
 		if hello.Version >= protocol.MakeVersion(1, 4) {

@@ -88,8 +88,13 @@ func (r *Reveal) Dealt() engine.Config {
 
 // TableState is the table around the game: who sits where.
 type TableState struct {
-	ID        string
-	Name      string
+	ID   string
+	Name string
+	// Code and Watchers are for the host's own screen alone (never on
+	// the wire): the join code it chose, and the names its spectators
+	// joined with ("" for one that gave none).
+	Code      string
+	Watchers  []string
 	Preset    string
 	Rules     engine.Rules
 	Seats     []SeatInfo
@@ -123,6 +128,9 @@ type SeatInfo struct {
 	Addrs     []string // where that node listens, for an election
 	Web       bool     // a phone's seat (web.go): never a host
 	WebAddr   string   // the node's web base URL, where phones go next
+	// MadeFor counts the person's own moves (plays, quads, judgements)
+	// the host made for them this game: a covering bot's or the clock's.
+	MadeFor int
 }
 
 // AuditResult is the end-of-game check that the deal was not rigged.

@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -91,7 +93,7 @@ type Table struct {
 	start    time.Time
 	phase    TablePhase
 	seats    []*seat
-	specs    map[*mailbox]bool
+	specs    map[*mailbox]string // spectators, by the name each joined with ("" none)
 	timer    *time.Timer
 	pause    time.Duration // no play until then: the reveal
 	seed     uint64
@@ -144,6 +146,7 @@ type seat struct {
 	botName string
 	bot     Player // the seat's bot, or the bot covering an away person
 	covered bool
+	madeFor int  // the person's own moves made for them this game (SeatInfo.MadeFor)
 	tosses  bool // the person's node takes part in the deal's toss (protocol 1.4)
 	box     *mailbox
 	away    time.Duration // when the person left; -1 while connected; 0 until they rejoin a table rebuilt by an election
@@ -169,7 +172,7 @@ func NewTable(set Settings, host string, makeBot BotMaker, fallback func(*engine
 	var id protocol.TableID
 	rand.Read(id[:])
 	t := &Table{ID: hex.EncodeToString(id[:]), tid: id, host: host, set: set, makeBot: makeBot, fall: fallback,
-		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhaseWaiting, specs: map[*mailbox]bool{}}
+		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhaseWaiting, specs: map[*mailbox]string{}}
 	t.seats = make([]*seat, set.Seats)
 	for i := range t.seats {
 		t.seats[i] = &seat{away: -1}
@@ -345,12 +348,17 @@ func (t *Table) namesBut(no int, owner string) []string {
 }
 
 // Watch opens a spectator's session.
-func (t *Table) Watch() (*LocalSession, error) {
+func (t *Table) Watch() (*LocalSession, error) { return t.WatchAs("") }
+
+// WatchAs opens a spectator's session for name (as its node said it,
+// checked): the host's waiting room shows who watches.
+func (t *Table) WatchAs(name string) (*LocalSession, error) {
 	box := newMailbox()
 	if err := t.do(func() {
-		t.specs[box] = true
+		t.specs[box] = name
 		t.specBacklog(box)
 		t.sendSpec(box, nil, nil, nil)
+		t.toHost()
 	}); err != nil {
 		return nil, err
 	}
@@ -363,6 +371,7 @@ func (t *Table) Leave(seatNo int, box *mailbox) {
 		if seatNo < 0 {
 			delete(t.specs, box)
 			box.close()
+			t.toHost()
 			return
 		}
 		s := t.seats[seatNo]
@@ -477,7 +486,7 @@ func (t *Table) dealFrom(seed uint64, salt [SaltSize]byte, nonces [][NonceSize]b
 		if s.owner == "" && s.botName == "" {
 			s.botName = "medium"
 		}
-		s.bot, s.covered, s.decided = nil, false, ""
+		s.bot, s.covered, s.decided, s.madeFor = nil, false, "", 0
 		if s.owner == "" {
 			b, err := t.makeBot(s.botName, i, botSeed(seed, i))
 			if err != nil {
@@ -546,8 +555,9 @@ func botLabel(level string, i int) string {
 	return botNames[i%len(botNames)]
 }
 
-// Control is a host action: "start", "end" (end the game early) or "again"
-// (a new game with the same seats).
+// Control is a host action: "start", "end" (end the game early), "again"
+// (a new game with the same seats) or "bot N" (a bot plays seat N, from
+// 1, for its person until they move again or come back).
 func (t *Table) Control(action string) error {
 	switch action {
 	case "start", "again":
@@ -556,7 +566,50 @@ func (t *Table) Control(action string) error {
 		_, err := t.EndEarly()
 		return err
 	}
+	if n, ok := strings.CutPrefix(action, "bot "); ok {
+		seat, err := strconv.Atoi(n)
+		if err != nil {
+			return fmt.Errorf("no seat %q", n)
+		}
+		return t.GiveToBot(seat - 1)
+	}
 	return fmt.Errorf("no table action %q", action)
+}
+
+// Refusals of GiveToBot, sentences for the host.
+var (
+	errNotPlaying = errors.New("There's no game in play to hand a seat over in.")
+	errNoPerson   = errors.New("That seat isn't a player's: only a person's seat goes to a bot.")
+)
+
+// GiveToBot is the host handing seatNo's person to a bot, as if they were
+// away past the grace period: an idle player no longer holds the table
+// up. The person still sees the game and takes their seat back with their
+// next move, or by coming back; the bot's moves count against their
+// rating (SeatInfo.MadeFor).
+func (t *Table) GiveToBot(seatNo int) error {
+	var err error
+	derr := t.do(func() {
+		switch {
+		case t.game == nil || t.phase != PhasePlaying:
+			err = errNotPlaying
+		case seatNo < 0 || seatNo >= len(t.seats):
+			err = fmt.Errorf("There's no seat %d at this table.", seatNo+1)
+		case t.seats[seatNo].owner == "" || t.seats[seatNo].owner == "local":
+			err = errNoPerson
+		case t.seats[seatNo].covered:
+		case !t.coverBot(seatNo):
+			err = errors.New("No bot could take the seat.")
+		default:
+			s := t.seats[seatNo]
+			t.notice = fmt.Sprintf("The host gave %s's seat to a bot until they play again.", s.name)
+			t.changed(nil)
+		}
+	})
+	if derr != nil {
+		return derr
+	}
+	return err
 }
 
 // EndEarly ends the game in play, if one is, and says whether it did.
@@ -590,6 +643,12 @@ func (t *Table) MoveMarked(seatNo int, cmd engine.Command, mark []byte) error {
 	derr := t.do(func() {
 		cmd.Seat = seatNo
 		if mark, err = t.markOf(seatNo, cmd, mark); err == nil {
+			if seatNo >= 0 && seatNo < len(t.seats) && t.seats[seatNo].covered && t.seats[seatNo].box != nil {
+				s := t.seats[seatNo]
+				// A person the host gave to a bot plays again: theirs.
+				s.covered, s.bot, s.decided = false, nil, ""
+				t.notice = fmt.Sprintf("%s plays their own seat again.", s.name)
+			}
 			err = t.apply(seatNo, cmd, mark)
 		}
 		var ref *engine.Refusal
@@ -645,6 +704,27 @@ func (t *Table) apply(seatNo int, cmd engine.Command, mark []byte) error {
 	t.changed(append(ticked, events...))
 	return nil
 }
+
+// applyFor applies a move the table made for seatNo (its bot's, or the
+// fallback), counting it against a person's rating if it is one of their
+// own moves (a let-go in a call window is not: a covering bot makes one
+// every play).
+func (t *Table) applyFor(seatNo int, cmd engine.Command) error {
+	// Counted before the move is applied, so the state it sends says it.
+	s := t.seats[seatNo]
+	count := s.owner != "" && ownMoves[cmd.Move]
+	if count {
+		s.madeFor++
+	}
+	err := t.apply(seatNo, cmd, nil)
+	if err != nil && count {
+		s.madeFor--
+	}
+	return err
+}
+
+// ownMoves are the moves a seat makes on its own turn.
+var ownMoves = map[engine.Move]bool{engine.MovePlay: true, engine.MoveQuads: true, engine.MoveDoubt: true, engine.MoveBelieve: true, engine.MoveSkip: true}
 
 // errBadMark refuses a move whose seat signature doesn't verify.
 var errBadMark = &engine.Refusal{Code: engine.CodeBadCommand,
@@ -833,7 +913,7 @@ func (t *Table) botMove(seatNo int, b Player, key string, cmd engine.Command) {
 	if !t.stands(seatNo, b, key) {
 		return
 	}
-	err := t.apply(seatNo, cmd, nil)
+	err := t.applyFor(seatNo, cmd)
 	if err == nil {
 		return
 	}
@@ -845,7 +925,7 @@ func (t *Table) botMove(seatNo int, b Player, key string, cmd engine.Command) {
 	v := t.game.View(seatNo)
 	if !blocks(b) {
 		again, ok := rt.Retry(&v, err)
-		if !ok || t.apply(seatNo, again, nil) != nil {
+		if !ok || t.applyFor(seatNo, again) != nil {
 			t.botFallback(seatNo)
 		}
 		return
@@ -853,7 +933,7 @@ func (t *Table) botMove(seatNo int, b Player, key string, cmd engine.Command) {
 	go func() {
 		again, ok := rt.Retry(&v, err)
 		t.post(func() {
-			if t.stands(seatNo, b, key) && (!ok || t.apply(seatNo, again, nil) != nil) {
+			if t.stands(seatNo, b, key) && (!ok || t.applyFor(seatNo, again) != nil) {
 				t.botFallback(seatNo)
 			}
 		})
@@ -877,7 +957,7 @@ func (t *Table) fallback(seatNo int, notice string) {
 		if notice != "" {
 			t.notice = notice
 		}
-		t.apply(seatNo, fb, nil)
+		t.applyFor(seatNo, fb)
 	}
 }
 
@@ -935,6 +1015,14 @@ func (t *Table) state(you int) TableState {
 	if t.commits == nil {
 		ts.Commits = nil
 	}
+	if you >= 0 && you < len(t.seats) && t.seats[you].owner == "local" {
+		// The host's own screen: the code it chose, and who watches.
+		ts.Code = t.set.Code
+		for _, n := range t.specs {
+			ts.Watchers = append(ts.Watchers, n)
+		}
+		slices.Sort(ts.Watchers)
+	}
 	ts.Seats = make([]SeatInfo, len(t.seats))
 	for i, s := range t.seats {
 		name := s.name
@@ -945,7 +1033,7 @@ func (t *Table) state(you int) TableState {
 		if s.owner == "" {
 			bot = s.botName
 		}
-		ts.Seats[i] = SeatInfo{Name: name, Bot: bot, Connected: s.box != nil || s.owner == "", Covered: s.covered}
+		ts.Seats[i] = SeatInfo{Name: name, Bot: bot, Connected: s.box != nil || s.owner == "", Covered: s.covered, MadeFor: s.madeFor}
 		if s.owner != "local" {
 			ts.Seats[i].Peer = s.owner
 		} else {
@@ -953,6 +1041,21 @@ func (t *Table) state(you int) TableState {
 		}
 	}
 	return ts
+}
+
+// toHost gives the host's own seat the table as it is now (a spectator
+// came or went: its waiting room lists them), with no news.
+func (t *Table) toHost() {
+	for i, s := range t.seats {
+		if s.owner == "local" && s.box != nil {
+			u := Update{Table: t.state(i), At: t.now()}
+			if t.game != nil {
+				u.View = t.game.View(i)
+				u.Deadline, _ = t.game.Deadline()
+			}
+			s.box.put(u)
+		}
+	}
 }
 
 // deliver sends every seat and spectator what it may see of events.
@@ -1092,6 +1195,22 @@ func (t *Table) specBacklog(m *mailbox) {
 		return
 	}
 	m.put(Update{Events: append([]engine.Event(nil), t.pub...), Table: t.state(-1), Backlog: true, At: t.now(), View: t.game.View(-1)})
+}
+
+// about fills in what the join page shows of the table (web.go's About,
+// but the host's words and the code, the server's); false once closed.
+func (t *Table) about(a *About) bool {
+	return t != nil && t.do(func() {
+		a.Name, a.Host, a.Preset, a.Seats, a.Phase = t.set.Name, t.host, t.set.Rules.Preset, len(t.seats), string(t.phase)
+		if a.Preset == "" {
+			a.Preset = "custom"
+		}
+		for _, s := range t.seats {
+			if s.owner != "" || s.botName != "" {
+				a.Taken++
+			}
+		}
+	}) == nil
 }
 
 func (t *Table) phaseChanged() {

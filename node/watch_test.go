@@ -171,3 +171,53 @@ func TestEndedEarlyRevealsAndAudits(t *testing.T) {
 		}
 	}
 }
+
+// The host's own screen is told the join code it chose and who watches,
+// by name, as spectators come and go; no other seat is told either.
+func TestHostSeesCodeAndWatchers(t *testing.T) {
+	tb, err := NewTable(Settings{Rules: engine.Standard(), Seats: 3, Bots: []string{"a"}, Code: "774829"}, "Hal", dumbMaker, dumbFallback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	_, host, err := tb.Sit("local", "Hal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ada, err := tb.Sit("ada", "Ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest := func(s *LocalSession, ok func(TableState) bool) TableState {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for {
+			select {
+			case u := <-s.Updates():
+				if ok(u.Table) {
+					return u.Table
+				}
+			case <-deadline:
+				t.Fatal("no such update")
+			}
+		}
+	}
+	cleo, err := tb.WatchAs("Cleo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := latest(host, func(ts TableState) bool { return len(ts.Watchers) == 1 })
+	if ts.Code != "774829" || ts.Watchers[0] != "Cleo" {
+		t.Fatalf("the host's screen: code %q, watchers %q", ts.Code, ts.Watchers)
+	}
+	cleo.Close()
+	latest(host, func(ts TableState) bool { return len(ts.Watchers) == 0 })
+	for _, s := range []*LocalSession{ada} {
+		for len(s.Updates()) > 0 {
+			if u := <-s.Updates(); u.Table.Code != "" || u.Table.Watchers != nil {
+				t.Fatalf("a player is told the code %q or the watchers %q", u.Table.Code, u.Table.Watchers)
+			}
+		}
+	}
+	ada.Close()
+}

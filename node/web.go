@@ -20,6 +20,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -142,6 +143,7 @@ func ListenWeb(key crypto.PrivKey, lan netip.Addr, cfg WebConfig) (*Web, error) 
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", w.serveWS)
+	mux.HandleFunc("/table", w.serveTable)
 	mux.HandleFunc("/", w.serveAsset)
 	w.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute,
 		MaxHeaderBytes: 16 << 10}
@@ -351,6 +353,44 @@ func (w *Web) serveAsset(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.assets.ServeHTTP(rw, r)
+}
+
+// About is what the join page shows of the table before anyone sits, as
+// /table answers it (JSON): which table this is.
+type About struct {
+	Name   string `json:"name"`
+	Host   string `json:"host"`   // the host player's nickname
+	Words  string `json:"words"`  // the host's key as three words, as every lobby shows them
+	Preset string `json:"preset"` // the rules' preset, "custom" for rules of its own
+	Seats  int    `json:"seats"`
+	Taken  int    `json:"taken"` // by people and bots
+	Phase  string `json:"phase"` // waiting, playing, over
+	Code   bool   `json:"code"`  // joining takes a code (never the code)
+}
+
+// serveTable answers /table: the table this node hosts now, or 404.
+func (w *Web) serveTable(rw http.ResponseWriter, r *http.Request) {
+	src, ok := webSource(r)
+	if !ok {
+		w.refuse(rw, http.StatusForbidden, "This game answers its local network only.")
+		return
+	}
+	if !w.files.Allow(src) {
+		w.refuse(rw, http.StatusTooManyRequests, "Too many requests from your address: wait a moment.")
+		return
+	}
+	w.mu.Lock()
+	s := w.host
+	w.mu.Unlock()
+	var a About
+	if s == nil || !s.isReady() || !s.tbl().about(&a) {
+		http.Error(rw, "No table is hosted here now.", http.StatusNotFound)
+		return
+	}
+	a.Words, a.Code = protocol.Fingerprint(string(w.id)), s.code != ""
+	rw.Header().Set("Content-Type", "application/json")
+	rw.Header().Set("Cache-Control", "no-store")
+	json.NewEncoder(rw).Encode(a)
 }
 
 // enter counts a /ws connection from src, or says why it may not open.

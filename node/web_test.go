@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -921,5 +922,35 @@ func TestWebFilesLimitedPerAddress(t *testing.T) {
 		if code := get(from("127.0.0.1"), "/app.wasm"); code != 200 {
 			t.Fatalf("ask %d from this machine's loopback: %d", i, code)
 		}
+	}
+}
+
+// /table says which table the node hosts, for the join page: its name,
+// host, the host's three words, the preset and the seats taken, and
+// whether it needs a code (never the code); 404 when it hosts none.
+func TestWebSaysWhichTable(t *testing.T) {
+	set := Settings{Name: "Kitchen", Rules: engine.Standard(), Seats: 4, Bots: []string{"a"}, Code: "774829"}
+	hn, _, srv, w := webTable(t, set, dumbMaker)
+	get := func() (int, string) {
+		res, err := http.Get(w.URL() + "/table")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	code, body := get()
+	var a About
+	if err := json.Unmarshal([]byte(body), &a); code != 200 || err != nil {
+		t.Fatalf("/table: %d %q %v", code, body, err)
+	}
+	want := About{Name: "Kitchen", Host: a.Host, Words: protocol.Fingerprint(string(hn.h.ID())), Preset: "standard", Seats: 4, Taken: 1, Phase: "waiting", Code: true}
+	if a != want || strings.Contains(body, "774829") {
+		t.Errorf("/table says %s, want %+v", body, want)
+	}
+	w.unhost(srv)
+	if code, _ := get(); code != 404 {
+		t.Errorf("/table with no table: %d", code)
 	}
 }

@@ -100,7 +100,7 @@ func wireLobby(t *TableState) protocol.Lobby {
 		Nonces: t.Nonces, Commits: t.Commits}
 	for i, s := range t.Seats {
 		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs,
-			Web: s.Web, WebAddr: s.WebAddr}
+			Web: s.Web, WebAddr: s.WebAddr, MadeFor: s.MadeFor}
 		if id, err := protocol.ParsePeerID(s.Peer); err == nil {
 			p.Peer = id
 		}
@@ -169,7 +169,7 @@ func engLobby(l *protocol.Lobby) TableState {
 	}
 	for _, p := range l.Players {
 		si := SeatInfo{Name: protocol.Clean(p.Nick, protocol.MaxNick), Bot: protocol.Clean(p.Bot, protocol.MaxNick),
-			Connected: p.Connected, Covered: p.Covered, Addrs: p.Addrs, Web: p.Web, WebAddr: webAddrOK(p.WebAddr)}
+			Connected: p.Connected, Covered: p.Covered, Addrs: p.Addrs, Web: p.Web, WebAddr: webAddrOK(p.WebAddr), MadeFor: max(p.MadeFor, 0)}
 		if p.Peer != "" {
 			si.Peer = p.Peer.String()
 		}

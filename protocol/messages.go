@@ -128,6 +128,10 @@ type Player struct {
 	// WebAddr is the player node's web base URL ("http://192.168.1.20:8080"),
 	// where a phone goes when the host vanishes; "" for none.
 	WebAddr string `protocol:"optional"`
+	// MadeFor is how many of a person's own moves this game the host made
+	// for them (a bot covering them while away, or their turn clock):
+	// what decides whether their game is rated. A new host carries it on.
+	MadeFor int `protocol:"optional"`
 }
 
 // Bot is a bot seat in the settings.

@@ -5,7 +5,7 @@ import "strconv"
 // Version is a protocol version, major<<8 | minor.
 type Version uint16
 
-// Current is the version this package speaks: 1.7. What each minor
+// Current is the version this package speaks: 1.8. What each minor
 // version added:
 //
 //	1.1  Lobby.Evening and StepShare.K
@@ -19,7 +19,9 @@ type Version uint16
 //	1.6  a seat's signature of its own move: the moves' Sig and Step.Mark
 //	1.7  Settings.Grace and Settings.BotPace, so that a host elected later
 //	     keeps the table's
-const Current Version = 1<<8 | 7
+//	1.8  Player.MadeFor, the host's count of a person's moves it made for
+//	     them (what decides a rating)
+const Current Version = 1<<8 | 8
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }

@@ -68,7 +68,9 @@ func (s *Store) Lines() []string {
 		return out
 	}
 	out = append(out, "", fmt.Sprintf("  %-18s %5s %6s %6s %7s %6s  %s", "Played most with", "games", "ahead", "level", "behind", "score", "their rating"))
+	several := false
 	for i, r := range rows {
+		several = several || r.v.Met > r.v.Games
 		if i == Most {
 			out = append(out, fmt.Sprintf("  … and %s more", plural(len(rows)-Most, "other")))
 			break
@@ -89,6 +91,9 @@ func (s *Store) Lines() []string {
 			}
 		}
 		out = append(out, fmt.Sprintf("  %-18s %5d %6d %6d %7d %5.0f%%  %s", cut(name, 18), r.v.Games, r.v.Ahead, r.v.Level, r.v.Behind, 100*r.v.Score(), their))
+	}
+	if several {
+		out = append(out, "  (a bot level at several seats of a game counts once in games, once a seat in ahead, level and behind)")
 	}
 	return out
 }

@@ -31,20 +31,28 @@ type Player struct {
 
 // Versus is how you fare against one player or one kind of bot.
 type Versus struct {
-	Nick   string `json:"nick"`
-	Bot    string `json:"bot,omitempty"` // the bot's name, for a bot
-	Games  int    `json:"games"`
-	Ahead  int    `json:"ahead"` // games you finished ahead of them
-	Level  int    `json:"level"`
-	Behind int    `json:"behind"`
+	Nick  string `json:"nick"`
+	Bot   string `json:"bot,omitempty"` // the bot's name, for a bot
+	Games int    `json:"games"`         // games together: a bot level at three seats of one game is one
+	// Met counts the seats met: a bot level at three seats of a game is
+	// met three times, and Ahead, Level and Behind count each meeting.
+	// 0 in a file of an older version, which counted those as games.
+	Met    int `json:"met,omitempty"`
+	Ahead  int `json:"ahead"` // seats met you finished ahead of
+	Level  int `json:"level"`
+	Behind int `json:"behind"`
 }
 
 // Score is your share against them: 1 ahead, ½ level, 0 behind.
 func (v Versus) Score() float64 {
-	if v.Games == 0 {
+	met := v.Met
+	if met == 0 {
+		met = v.Games
+	}
+	if met == 0 {
 		return 0
 	}
-	return (float64(v.Ahead) + float64(v.Level)/2) / float64(v.Games)
+	return (float64(v.Ahead) + float64(v.Level)/2) / float64(met)
 }
 
 // Tally is your record across games. Games ended early count only in Early.
@@ -215,6 +223,7 @@ func (s *Store) tally(res Result, me Seat) {
 
 // meet adds the game to the player's record against each other seat.
 func (s *Store) meet(res Result, me Seat) {
+	seen := map[string]bool{}
 	for i, o := range res.Seats {
 		if i == res.You {
 			continue
@@ -234,7 +243,11 @@ func (s *Store) meet(res Result, me Seat) {
 		if o.Bot == "" {
 			v.Nick = o.Nick
 		}
-		v.Games++
+		if !seen[key] {
+			seen[key] = true
+			v.Games++
+		}
+		v.Met++
 		switch {
 		case me.Place <= 0 || o.Place <= 0:
 		case me.Place < o.Place:

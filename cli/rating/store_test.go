@@ -47,7 +47,7 @@ func TestRecord(t *testing.T) {
 	if s.Tally != want {
 		t.Errorf("tally %+v, want %+v", s.Tally, want)
 	}
-	if v := s.Versus["ben"]; v == nil || *v != (Versus{Nick: "Ben", Games: 3, Ahead: 1, Level: 1, Behind: 1}) {
+	if v := s.Versus["ben"]; v == nil || *v != (Versus{Nick: "Ben", Games: 3, Met: 3, Ahead: 1, Level: 1, Behind: 1}) {
 		t.Errorf("versus Ben: %+v", v)
 	}
 	if v := s.Versus["bot:medium"]; v == nil || v.Games != 2 || v.Ahead != 2 || v.Bot != "medium" {
@@ -136,5 +136,27 @@ func TestSaveLoad(t *testing.T) {
 		if c1[i] != c2[i] {
 			t.Errorf("seat %d: %+v vs %+v", i, c1[i], c2[i])
 		}
+	}
+}
+
+// One game against three medium bots is one game with the medium bot,
+// not three ("Played most with medium bot: 3 games" after one game).
+func TestVersusCountsGamesNotSeats(t *testing.T) {
+	dir := t.TempDir()
+	g := game("g1", 0, false, Seat{Peer: "ada", Nick: "Ada", Place: 2},
+		Seat{Bot: "medium", Place: 1}, Seat{Bot: "medium", Place: 3}, Seat{Bot: "medium", Place: 4})
+	if _, err := Record(dir, g); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := s.Versus["bot:medium"]; v == nil || v.Games != 1 || v.Met != 3 || v.Ahead != 2 || v.Behind != 1 {
+		t.Fatalf("versus medium after one game: %+v", v)
+	}
+	text := strings.Join(s.Lines(), "\n")
+	if w := "medium bot             1      2      0       1    67%  fixed"; !strings.Contains(text, w) {
+		t.Errorf("no %q in\n%s", w, text)
 	}
 }

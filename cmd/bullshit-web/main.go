@@ -39,6 +39,9 @@ import (
 const (
 	keyItem  = "bullshit.key"
 	nickItem = "bullshit.nick"
+	// codeTableItem (in the tab's sessionStorage) is the table the tab's
+	// join code was proved by: webclient.Config.CodeTable.
+	codeTableItem = "bullshit.codeTable"
 )
 
 func storage() js.Value { return js.Global().Get("localStorage") }
@@ -198,11 +201,14 @@ func (p *page) join(args []js.Value) any {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 		defer cancel()
-		cl, err := webclient.Join(ctx, webclient.Config{Key: p.key, Nick: nick, Code: code, Watch: watch, Addr: addr,
-			OnChange: p.onChange, Store: session{}, DeferSave: true, CheckLater: nextTurn})
+		cl, err := webclient.Join(ctx, webclient.Config{Key: p.key, Nick: nick, Code: code, CodeTable: session{}.Get(codeTableItem),
+			Watch: watch, Addr: addr, OnChange: p.onChange, Store: session{}, DeferSave: true, CheckLater: nextTurn})
 		if err != nil {
 			p.call("onError", err.Error())
 			return
+		}
+		if code != "" {
+			session{}.Set(codeTableItem, cl.Table())
 		}
 		p.mu.Lock()
 		old := p.c

@@ -65,8 +65,15 @@ func (l *lan) startBrowser(i int, name string, w, h int) *browser {
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return launchBrowser(t, name, wrapper, "in "+l.ns(i), w, h)
+}
+
+// launchBrowser starts the browser exe (Chromium, or a script that runs
+// it somewhere) with a window of w×h; where says where, for errors.
+func launchBrowser(t *testing.T, name, exe, where string, w, h int) *browser {
+	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(wrapper),
+		chromedp.ExecPath(exe),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
 		chromedp.UserDataDir(t.TempDir()),
@@ -82,7 +89,7 @@ func (l *lan) startBrowser(i int, name string, w, h int) *browser {
 	// A headless window is at least 500 px wide: a phone's screen is
 	// emulated, at its size.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
-		t.Fatalf("%s: start Chromium in %s: %v", name, l.ns(i), err)
+		t.Fatalf("%s: start Chromium %s: %v", name, where, err)
 	}
 	dir := filepath.Join(os.TempDir(), "bullshit-browser-"+sanitize(t.Name()))
 	os.MkdirAll(dir, 0o755)

@@ -26,6 +26,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/extbot"
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 func init() {
@@ -49,7 +50,7 @@ type netFlags struct {
 
 func (n *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.dir, "config", "", "profile `dir` (identity key and nickname; default: the user config dir's bullshit/)")
-	fs.StringVar(&n.name, "nick", "", "nickname at the table (default: the profile's, else Player and the end of your peer ID); a table refuses one that reads as a name it has")
+	fs.StringVar(&n.name, "nick", "", "your `nick`name at the table, 1 to 24 letters (default: the profile's, else Player and the end of your peer ID); a table refuses one that reads as a name it has")
 	fs.StringVar(&n.iface, "iface", "", "LAN `interface` to use (default: guess)")
 	fs.StringVar(&n.listen, "listen", "", "listen `multiaddr` instead of the LAN interface (e.g. /ip4/127.0.0.1/tcp/0)")
 	fs.BoolVar(&n.noMDNS, "no-mdns", false, "don't advertise or browse by mDNS (join by address)")
@@ -70,8 +71,14 @@ func (n *netFlags) device(ctx context.Context) (*node.Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	nick := n.name
+	if err := checkNickFlag(n.name); err != nil {
+		return nil, err
+	}
+	nick := strings.TrimSpace(n.name)
 	if nick == "" {
+		if err := savedNick(prof.Nickname); err != nil {
+			return nil, err
+		}
 		nick = prof.Nickname
 	}
 	if nick == "" {
@@ -107,6 +114,16 @@ func (n *netFlags) device(ctx context.Context) (*node.Device, error) {
 		cfg.Iface = nil
 	}
 	return node.NewDevice(ctx, cfg)
+}
+
+// hostingHead is the host's first line: the table, and the name its own
+// seat sits as (--nick; --name names the table, and once left people
+// wondering why they sat as "Player").
+func hostingHead(table string, seats int, nick string, sit bool) string {
+	if !sit {
+		return fmt.Sprintf("Hosting %q (%d seats); you don't sit", table, seats)
+	}
+	return fmt.Sprintf("Hosting %q (%d seats); you sit as %q (--nick sets it)", table, seats, nick)
 }
 
 // makeAnyBot seats engine bots, or external ones (exec:PATH).
@@ -335,7 +352,8 @@ func parseHost(args []string) (c hostConfig, help bool, err error) {
 	c.nf.register(fs)
 	var rules rulesFlag
 	fs.BoolVar(&c.headless, "headless", false, "no screen: print events and play the host's seat as a bot")
-	fs.StringVar(&c.name, "name", "Table", "the table's `name` in the lobby")
+	fs.StringVar(&c.name, "table", "Table", "the table's `name` in the lobby, 1 to 32 letters (your own name is --nick)")
+	fs.StringVar(&c.name, "name", "Table", "old spelling of --table: the table's `name`, not yours (yours is --nick)")
 	preset := fs.String("preset", "standard", "rules preset: "+strings.Join(engine.Presets, ", "))
 	fs.Var(&rules, "rules", "a rules `key=value` (repeatable), keys as in REFEREE.md")
 	seats := fs.Int("seats", 0, "seats in all (default: you, the players and the bots)")
@@ -357,6 +375,12 @@ func parseHost(args []string) (c hostConfig, help bool, err error) {
 	}
 	if !c.headless {
 		return c, false, errors.New("host needs --headless (to host with a screen, run bullshit and press N)")
+	}
+	if err := checkNickFlag(c.nf.name); err != nil {
+		return c, false, err
+	}
+	if err := protocol.CheckTableName(c.name); err != nil {
+		return c, false, fmt.Errorf("--table %.30q: %w", c.name, err)
 	}
 	if c.rules, err = parseRules(*preset, rules); err != nil {
 		return c, false, err
@@ -408,7 +432,7 @@ func runHost(args []string) error {
 	words := dev.Words()
 	out.line(map[string]any{"type": "table", "id": hosted.ID, "name": c.name, "seats": n, "addrs": dev.Addrs(),
 		"join": joinLines(dev.Addrs(), c.code), "web": dev.WebURL(), "words": words},
-		tableText(fmt.Sprintf("Hosting %q (%d seats)", c.name, n), dev.Addrs(), c.code, words))
+		tableText(hostingHead(c.name, n, dev.Name, c.sit), dev.Addrs(), c.code, words))
 	if p := phonesText(dev); p != "" && !nf.json {
 		out.line(nil, p)
 	}

@@ -87,8 +87,8 @@ func usage(w io.Writer) {
 
   (none)     the lobby: tables on this network, or a game against bots
   play       the same, with flags: --solo deals a game against bots at once,
-             --name, --bots, --preset, --config, --iface, --no-bell
-  host       host a table (--headless for scripts)
+             --nick, --bots, --preset, --config, --iface, --no-bell
+  host       host a table (--headless for scripts; --table names it, --nick is you)
   join       join a table by name or address (--headless for scripts)
   sim        bot-only games, and a report on how the bots fare
   referee    the engine's JSON line protocol on stdin/stdout

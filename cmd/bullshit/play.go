@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/extbot"
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 func init() { commands["play"] = runPlay }
@@ -41,7 +43,8 @@ func parsePlay(args []string) (playConfig, error) {
 	var c playConfig
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.StringVar(&c.dir, "config", "", "profile `dir` (default: the user config dir's bullshit/)")
-	fs.StringVar(&c.name, "name", "", "your `nick`name at the table (remembered)")
+	fs.StringVar(&c.name, "nick", "", "your `nick`name at the table, 1 to 24 letters (remembered)")
+	fs.StringVar(&c.name, "name", "", "old spelling of --nick: your `nick`name")
 	fs.StringVar(&c.iface, "iface", "", "network `interface` to find and host tables on (default: guess the LAN)")
 	fs.BoolVar(&c.noBell, "no-bell", false, "never ring the terminal bell")
 	fs.IntVar(&c.bots, "bots", 3, "bots in a game here (P in the lobby, or --solo)")
@@ -59,6 +62,9 @@ func parsePlay(args []string) (playConfig, error) {
 	}
 	if c.bots < 1 || c.bots > 9 {
 		return c, fmt.Errorf("--bots is 1 to 9, not %d", c.bots)
+	}
+	if err := checkNickFlag(c.name); err != nil {
+		return c, err
 	}
 	return c, nil
 }
@@ -88,9 +94,12 @@ func runPlay(args []string) error {
 		}
 	}
 	if name == "" {
+		if err := savedNick(prof.Nickname); err != nil {
+			return err
+		}
 		name = prof.Nickname
 	}
-	if name == "" {
+	if name == "" && protocol.CheckNick(os.Getenv("USER")) == nil {
 		name = os.Getenv("USER")
 	}
 	if name == "" {
@@ -101,7 +110,7 @@ func runPlay(args []string) error {
 		s := id.String()
 		cfg.ID = s[max(0, len(s)-3):]
 	}
-	lobby := &lanLobby{name: name}
+	lobby := &lanLobby{name: name, games: filepath.Join(pc.dir, cli.GamesDir)}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if err := lobby.start(ctx, prof, pc.iface, webConfig(pc.web)); err != nil {
@@ -118,6 +127,7 @@ func runPlay(args []string) error {
 // through node.Local.
 type lanLobby struct {
 	name  string
+	games string // where a seat at another's table saves each game, for bullshit verify
 	iface string
 	dev   *node.Device
 	ctx   context.Context
@@ -215,7 +225,21 @@ func (l *lanLobby) join(id, code string, watch bool) (node.Session, error) {
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, joinTimeout)
 	defer cancel()
-	return l.dev.Join(ctx, t, code, watch, nil)
+	return l.saving(l.dev.Join(ctx, t, code, watch, nil))
+}
+
+// saving has r save each game it plays in the profile's games/, as
+// `join --headless --save` does: what the share text's bullshit verify
+// checks against. A directory that can't be made saves nothing; the
+// sheet then names no file.
+func (l *lanLobby) saving(r *node.Remote, err error) (node.Session, error) {
+	if err != nil {
+		return nil, err
+	}
+	if os.MkdirAll(l.games, 0o755) == nil {
+		r.SaveTo(l.games)
+	}
+	return r, nil
 }
 
 func (l *lanLobby) Join(id, code string) (node.Session, error) { return l.join(id, code, false) }
@@ -237,7 +261,7 @@ func (l *lanLobby) JoinAddr(addr string) (node.Session, error) {
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, joinTimeout)
 	defer cancel()
-	return l.dev.JoinAddr(ctx, f[0], code, false, nil)
+	return l.saving(l.dev.JoinAddr(ctx, f[0], code, false, nil))
 }
 
 func (l *lanLobby) Solo(s cli.TableSettings) (node.Session, error) {
@@ -272,4 +296,29 @@ func (s *ownSession) Close() error {
 func tableSettings(s cli.TableSettings) node.Settings {
 	return node.Settings{Name: s.Name, Rules: s.Rules, Seats: s.Seats, Bots: s.Bots, Code: s.Code,
 		TurnClock: s.TurnClock, Pace: "brisk"}
+}
+
+// checkNickFlag refuses a --nick the table would refuse, where it is
+// typed, before it is saved: the host checks a nickname with the same
+// protocol.CheckNick.
+func checkNickFlag(nick string) error {
+	if nick == "" {
+		return nil
+	}
+	if err := protocol.CheckNick(strings.TrimSpace(nick)); err != nil {
+		return fmt.Errorf("--nick %.30q: %w", nick, err)
+	}
+	return nil
+}
+
+// savedNick refuses a profile's nickname no table would take (an older
+// version saved any --name), saying how to choose another.
+func savedNick(nick string) error {
+	if nick == "" {
+		return nil
+	}
+	if err := protocol.CheckNick(nick); err != nil {
+		return fmt.Errorf("the nickname saved in your profile can't be used: %w Choose another with: bullshit play --nick NAME", err)
+	}
+	return nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -40,5 +42,35 @@ func TestRulesCommand(t *testing.T) {
 		if err := printRules(&out, &errOut, bad); err == nil {
 			t.Errorf("%q: no error, printed\n%s", bad, out.String())
 		}
+	}
+}
+
+// /rules takes its query from anyone on the LAN: every rules key with
+// values good and bad, any seats and width, answers 200 with the rules
+// screen or 400 with why, and never panics.
+func TestServeRulesTakesAnyQuery(t *testing.T) {
+	vals := []string{"0", "1", "2", "7", "99", "-1", "x", "true", "down", "free", "near", "holder:AS", "rough", ""}
+	for _, preset := range append([]string{"", "custom", "nope"}, engine.Presets...) {
+		for _, k := range append([]string{"nokey"}, engine.RuleKeys...) {
+			for _, v := range vals {
+				q := url.Values{"preset": {preset}, "r": {k + "=" + v, "sneak=1"}, "seats": {v}, "w": {v}}
+				rw := httptest.NewRecorder()
+				serveRules(rw, httptest.NewRequest("GET", "/rules?"+q.Encode(), nil))
+				if c := rw.Code; c != 200 && c != 400 {
+					t.Fatalf("%s: %d", q.Encode(), c)
+				}
+			}
+		}
+	}
+	rw := httptest.NewRecorder()
+	serveRules(rw, httptest.NewRequest("GET", "/rules?preset=twist&seats=4&w=40", nil))
+	tw, _ := engine.Preset("twist")
+	if want := strings.Join(cli.RulesText(tw, 4, 40), "\n") + "\n"; rw.Code != 200 || rw.Body.String() != want {
+		t.Errorf("/rules for twist: %d\n%s", rw.Code, rw.Body.String())
+	}
+	rw = httptest.NewRecorder()
+	serveRules(rw, httptest.NewRequest("GET", "/rules?r="+strings.Repeat("x", 5000), nil))
+	if rw.Code != 414 {
+		t.Errorf("a 5000-byte query: %d", rw.Code)
 	}
 }

@@ -91,6 +91,11 @@ func (t Teller) Tell(e engine.Event, v *engine.View) string {
 		return Verdict(e) + " " + Turned(e)
 	case engine.EventTake:
 		if e.Seat >= 0 && e.Seat == t.Me {
+			if !e.Count.IsExact() && v != nil {
+				// Rough counts (V14) hide the pile's size from everyone
+				// but its new holder, who counts their own hand.
+				return fmt.Sprintf("You take the pile: you hold %s now.", CountWords(engine.Exact(len(v.Hand))))
+			}
 			verb := "come"
 			if e.Count == engine.Exact(1) {
 				verb = "comes"

@@ -65,3 +65,24 @@ func TestOrdinal(t *testing.T) {
 		}
 	}
 }
+
+// Under rough counts (V14) the pile's size is a range to everyone, but
+// whoever takes it counts their own hand: the news says the exact count,
+// not "11–15 cards come to your hand". Others hear the range.
+func TestTakeSaysYourExactHand(t *testing.T) {
+	names := []string{"Ada", "Ben"}
+	name := func(s int) string { return names[s] }
+	hand := make([]engine.Card, 23)
+	v := &engine.View{Hand: hand}
+	e := engine.Event{Type: engine.EventTake, Seat: 0, Count: engine.Count{Lo: 11, Hi: 15}}
+	if got := (Teller{Me: 0, Name: name}).Tell(e, v); got != "You take the pile: you hold 23 cards now." {
+		t.Errorf("the taker hears %q", got)
+	}
+	if got := (Teller{Me: 1, Name: name}).Tell(e, v); got != "Ada takes the pile: 11–15 cards." {
+		t.Errorf("another hears %q", got)
+	}
+	e.Count = engine.Exact(3)
+	if got := (Teller{Me: 0, Name: name}).Tell(e, v); got != "You take the pile: 3 cards come to your hand." {
+		t.Errorf("an exact take: %q", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sort"
@@ -38,11 +39,16 @@ const CodeNotHost = "not-host"
 
 // Config is how to join.
 type Config struct {
-	Key   ed25519.PrivateKey // the player's identity: kept by the page, so a reload is the same player
-	Nick  string
-	Code  string // the table's join code, "" for none
-	Watch bool   // a spectator's place instead of a seat
-	Addr  string // the web base URL of the node to join: "http://192.168.1.20:8080"
+	Key  ed25519.PrivateKey // the player's identity: kept by the page, so a reload is the same player
+	Nick string
+	Code string // the table's join code, "" for none
+	// CodeTable is the table Code was for, as Client.Table gave it after
+	// it proved the code ("" when not known): a node at the same address
+	// that seats us at another table without a code is the host's new
+	// table (ErrNewTable), not a node passing itself off as ours.
+	CodeTable string
+	Watch     bool   // a spectator's place instead of a seat
+	Addr      string // the web base URL of the node to join: "http://192.168.1.20:8080"
 
 	// OnChange, if set, is called (from the client's goroutine) after
 	// every change; State says what changed. It must not block.
@@ -78,6 +84,11 @@ var ErrOldHost = errors.New("this table's host runs an older version of the game
 // ErrImpostor is a node that seated us without proving it knew the join
 // code: not the table whose code we typed.
 var ErrImpostor = errors.New("that table did not prove it knows the join code: it may be an impostor")
+
+// ErrNewTable is the node we had a code for seating us at another table
+// that asks for none: its host opened a new, open table. We don't sit
+// there unasked: the player joins it afresh.
+var ErrNewTable = errors.New("the host has opened a new table since, with no join code: tap Sit down to join it")
 
 // Refused is a node's refusal to seat us.
 type Refused struct {
@@ -195,6 +206,13 @@ func (c *Client) run(l *link) {
 		}
 		l = c.follow()
 	}
+}
+
+// Table is the table's ID, in hex: what Config.CodeTable takes.
+func (c *Client) Table() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return hex.EncodeToString(c.tid[:])
 }
 
 // Close leaves the table.
@@ -324,6 +342,9 @@ func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(pro
 		case protocol.Seated:
 			// A table we have a code for proves it knows it.
 			if c.cfg.Code != "" && (px == nil || !px.Check(m.Proof)) {
+				if px == nil && c.cfg.CodeTable != "" && c.cfg.CodeTable != hex.EncodeToString(m.Table[:]) {
+					return fail(ErrNewTable)
+				}
 				return fail(ErrImpostor)
 			}
 			l.c.SetReadDeadline(time.Time{})

@@ -1,6 +1,7 @@
 package webclient
 
 import (
+	"encoding/hex"
 	"errors"
 	"strings"
 	"testing"
@@ -170,5 +171,37 @@ func TestFollowTheHost(t *testing.T) {
 	s := playOut(t, c, ch)
 	if !s.Sheet.Verified {
 		t.Fatalf("the game did not verify after an honest failover: %v", s.Sheet.Problems)
+	}
+}
+
+// A phone that sat at a table with a code, back (a reload) at a node
+// whose host has since opened a new table with no code, is told so, not
+// that the node may be an impostor; it isn't seated there unasked. The
+// same table claiming no code, or any table failing the code's proof,
+// is still an impostor.
+func TestNewTableToldFromAnImpostor(t *testing.T) {
+	h := newFakeHost(t, 7)
+	other := "0908070605040302"
+	_, err := Join(t.Context(), Config{Key: newKey(t), Nick: "Ada", Code: "AB12CD", CodeTable: other, Addr: h.addr()})
+	if !errors.Is(err, ErrNewTable) {
+		t.Errorf("a new open table at the node: err %v, want ErrNewTable", err)
+	}
+	same := hex.EncodeToString(h.tid[:])
+	_, err = Join(t.Context(), Config{Key: newKey(t), Nick: "Ada", Code: "AB12CD", CodeTable: same, Addr: h.addr()})
+	if !errors.Is(err, ErrImpostor) {
+		t.Errorf("our own table asking no code: err %v, want ErrImpostor", err)
+	}
+	h2 := newFakeHost(t, 7)
+	h2.code, h2.lie = "AB12CD", true
+	_, err = Join(t.Context(), Config{Key: newKey(t), Nick: "Ada", Code: "AB12CD", CodeTable: other, Addr: h2.addr()})
+	if !errors.Is(err, ErrImpostor) {
+		t.Errorf("a table failing the code's proof: err %v, want ErrImpostor", err)
+	}
+	// A table that proved the code gives its ID for the next time.
+	h3 := newFakeHost(t, 7)
+	h3.code = "AB12CD"
+	c, _ := join(t, h3.addr(), "AB12CD", newKey(t))
+	if c.Table() != same {
+		t.Errorf("Table() = %s, want %s", c.Table(), same)
 	}
 }

@@ -18,6 +18,8 @@ func (s State) AppendJSON(b []byte) []byte {
 	o.str("table", s.Table)
 	o.str("preset", s.Preset)
 	o.str("host", s.Host)
+	o.key("rules")
+	o.b = appendList(o.b, s.Rules, stringJSON)
 	o.str("phase", s.Phase)
 	o.int("you", int64(s.You))
 	o.bool("watching", s.Watching)
@@ -87,6 +89,7 @@ func (c Card) AppendJSON(b []byte) []byte {
 	o.str("label", c.Label)
 	o.int("rank", int64(c.Rank))
 	o.bool("red", c.Red)
+	o.bool("match", c.Match)
 	return o.close()
 }
 
@@ -109,6 +112,7 @@ func (m Moves) AppendJSON(b []byte) []byte {
 	o.int("cap", int64(m.Cap))
 	o.key("giveAuto")
 	o.b = appendList(o.b, m.GiveAuto, intJSON)
+	o.str("verb", m.Verb)
 	return o.close()
 }
 
@@ -135,6 +139,32 @@ func (s Sheet) AppendJSON(b []byte) []byte {
 	o.str("summary", s.Summary)
 	o.key("notes")
 	o.b = appendList(o.b, s.Notes, stringJSON)
+	o.key("evening")
+	o.b = appendPtr(o.b, s.Evening, Evening.AppendJSON)
+	o.str("ratings", s.Ratings)
+	o.str("next", s.Next)
+	return o.close()
+}
+
+// AppendJSON appends e as JSON.
+func (e Evening) AppendJSON(b []byte) []byte {
+	o := open(b)
+	o.int("games", int64(e.Games))
+	o.str("rule", e.Rule)
+	o.key("lines")
+	o.b = appendList(o.b, e.Lines, EveLine.AppendJSON)
+	return o.close()
+}
+
+// AppendJSON appends l as JSON.
+func (l EveLine) AppendJSON(b []byte) []byte {
+	o := open(b)
+	o.str("name", l.Name)
+	o.bool("bot", l.Bot)
+	o.str("points", l.Points)
+	o.int("wins", int64(l.Wins))
+	o.int("games", int64(l.Games))
+	o.bool("you", l.You)
 	return o.close()
 }
 
@@ -157,6 +187,7 @@ func (p Preview) AppendJSON(b []byte) []byte {
 	o.str("label", p.Label)
 	o.str("problem", p.Problem)
 	o.str("shows", p.Shows)
+	o.str("under", p.Under)
 	return o.close()
 }
 

@@ -73,7 +73,7 @@ func TestJSONAsEncodingJSON(t *testing.T) {
 		check(p, p.AppendJSON([]byte{}))
 	}
 	// Appending keeps what was there.
-	if got := string(Preview{Label: "x"}.AppendJSON([]byte("a"))); got != `a{"label":"x","problem":"","shows":""}` {
+	if got := string(Preview{Label: "x"}.AppendJSON([]byte("a"))); got != `a{"label":"x","problem":"","shows":"","under":""}` {
 		t.Errorf("appended to: %s", got)
 	}
 }

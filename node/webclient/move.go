@@ -91,6 +91,7 @@ type Preview struct {
 	Label   string `json:"label"`   // "Claim 2 aces"
 	Problem string `json:"problem"` // why it can't go as it stands, or ""
 	Shows   string `json:"shows"`   // whether the counts will give a sneak away, or ""
+	Under   string `json:"under"`   // what the cards beyond the claim do (assist.UnderClaim), or ""
 }
 
 // Preview says what a play of m.Cards claiming m.Claim (0: as many) of
@@ -112,10 +113,14 @@ func (c *Client) Preview(m Move) Preview {
 		claim = m.Claim
 	}
 	p := Preview{}
+	verb := assist.PlayVerb(v, c.seat)
 	if r.Valid() {
-		p.Label = "Claim " + assist.ClaimWords(claim, r)
+		p.Label = verb + " " + assist.ClaimWords(claim, r)
 	} else {
-		p.Label = fmt.Sprintf("Claim %d", claim)
+		p.Label = fmt.Sprintf("%s %d", verb, claim)
+	}
+	if k > claim {
+		p.Label += fmt.Sprintf(" +%d", k-claim) // as the terminal's dock says it
 	}
 	s := v.Rules.Sneak
 	switch {
@@ -138,6 +143,9 @@ func (c *Client) Preview(m Move) Preview {
 	}
 	if p.Problem == "" && !r.Valid() {
 		p.Problem = "Name the rank you claim."
+	}
+	if k > 0 {
+		p.Under = assist.UnderClaim(k - claim)
 	}
 	if k > 0 && claim != k {
 		hand, pile := assist.SneakShows(v, k, claim)

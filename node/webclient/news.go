@@ -50,7 +50,9 @@ func (c *Client) tell(evs []engine.Event, now time.Time) {
 	for _, e := range evs {
 		line := t.Tell(e, c.view)
 		switch e.Type {
-		case engine.EventCall, engine.EventDoubt:
+		case engine.EventCall, engine.EventDoubt, engine.EventBelieve:
+			// Each turn-up opens a box of its own, headed by who turned
+			// it up: a belief's never runs on under the last doubt's.
 			c.reveal, c.revealT = []string{line}, now.Add(pause)
 		case engine.EventReveal:
 			c.reveal, c.revealT = append(c.reveal, assist.Turned(e), assist.Verdict(e)), now.Add(pause)

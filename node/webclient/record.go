@@ -299,8 +299,8 @@ func (c *Client) auditPart(m protocol.Audit) {
 		early = fmt.Sprintf("Ended early after %d plays. ", res.Plays)
 	}
 	if res.Verified {
-		c.addNews(early + "Deal verified on this phone: the host's reveal replays to everything you were shown.")
+		c.addNews(early + "Deal verified in this browser: the host's reveal replays to everything you were shown.")
 	} else {
-		c.addNews(early + "The deal did NOT verify on this phone: " + res.Problems[0])
+		c.addNews(early + "The deal did NOT verify in this browser: " + res.Problems[0])
 	}
 }

@@ -15,14 +15,17 @@ import (
 // page as JSON). Times are milliseconds: Left* from when the state was
 // made, so the page counts down on its own clock.
 type State struct {
-	Status   string `json:"status"` // joining, seated, following, closed
-	Table    string `json:"table"`
-	Preset   string `json:"preset"`
-	Host     string `json:"host"`
-	Phase    string `json:"phase"` // waiting, playing, over (the table's)
-	You      int    `json:"you"`   // our seat, -1 watching
-	Watching bool   `json:"watching"`
-	Seats    []Seat `json:"seats"`
+	Status string `json:"status"` // joining, seated, following, closed
+	Table  string `json:"table"`
+	Preset string `json:"preset"`
+	Host   string `json:"host"`
+	// Rules are the table's rules keys over its preset, "key=value"
+	// sorted, for the node's /rules (how to play this table).
+	Rules    []string `json:"rules"`
+	Phase    string   `json:"phase"` // waiting, playing, over (the table's)
+	You      int      `json:"you"`   // our seat, -1 watching
+	Watching bool     `json:"watching"`
+	Seats    []Seat   `json:"seats"`
 
 	Play     int      `json:"play"`     // plays so far
 	Turn     int      `json:"turn"`     // whose turn, -1 none
@@ -81,6 +84,7 @@ type Card struct {
 	Label string `json:"label"`
 	Rank  int    `json:"rank"` // -1 a joker
 	Red   bool   `json:"red"`
+	Match bool   `json:"match"` // of the rank called (a joker too): lit, and picked for our play
 }
 
 // Moves are what we may do now, and what the page needs to offer them.
@@ -97,6 +101,7 @@ type Moves struct {
 	CountLies bool       `json:"countLies"`
 	Cap       int        `json:"cap"`
 	GiveAuto  []int      `json:"giveAuto"` // the cards the clock would pick
+	Verb      string     `json:"verb"`     // the play button's word: Claim, Add, Start with (assist.PlayVerb)
 }
 
 // RankWord is a rank with its words.
@@ -120,7 +125,38 @@ type Sheet struct {
 	Early   bool     `json:"early"`
 	Summary string   `json:"summary"` // the audit in a line: "ended early after 12 plays; deal verified"
 	Notes   []string `json:"notes"`   // no fault of the host's: a nonce that came too late
+	// Evening is the table's running score, as the terminal's sheet shows
+	// it; nil before a game has counted.
+	Evening *Evening `json:"evening"`
+	Ratings string   `json:"ratings"` // where ratings are kept: not on a phone
+	Next    string   `json:"next"`    // what comes after: the next game, or the table is over
 }
+
+// Evening is the table's running score across its games.
+type Evening struct {
+	Games int       `json:"games"`
+	Rule  string    `json:"rule"` // how points are scored (assist.PointsRule)
+	Lines []EveLine `json:"lines"`
+}
+
+// EveLine is one player's evening, most points first.
+type EveLine struct {
+	Name   string `json:"name"`
+	Bot    bool   `json:"bot"`
+	Points string `json:"points"` // "4½"
+	Wins   int    `json:"wins"`
+	Games  int    `json:"games"`
+	You    bool   `json:"you"`
+}
+
+// The sheet's last line, by what comes after the game.
+const (
+	NextSeat    = "The host deals the next game; you keep your seat."
+	NextWatch   = "The host deals the next game; you keep watching."
+	NextClosed  = "The host has left the finished game: this table is over."
+	NextLeft    = "You left the table."
+	RatingsHere = "Ratings are kept by the terminal client (bullshit stats), not on a phone or in a browser."
+)
 
 // Row is one seat on the sheet, in finishing order.
 type Row struct {
@@ -157,6 +193,10 @@ func (c *Client) State() State {
 	s := State{Status: c.status, Table: c.lobby.Settings.Name, Preset: c.lobby.Settings.Preset, Host: c.lobby.Host,
 		Phase: c.lobby.Phase, You: c.seat, Watching: c.seat < 0, Turn: -1, News: slices.Clone(c.news), Refusal: c.refusal,
 		Record: len(c.rec.got), Restored: c.restored}
+	for k, v := range c.lobby.Settings.Rules {
+		s.Rules = append(s.Rules, k+"="+v)
+	}
+	slices.Sort(s.Rules)
 	v := c.view
 	for i, p := range c.lobby.Players {
 		st := Seat{No: i, Name: p.Nick, Bot: p.Bot, Connected: p.Connected, Covered: p.Covered, Web: p.Web, You: i == c.seat}
@@ -208,7 +248,9 @@ func (c *Client) State() State {
 		mode = assist.SortSoonest
 	}
 	for _, x := range assist.SortHand(v.Hand, v, mode) {
-		s.Hand = append(s.Hand, card(x))
+		cd := card(x)
+		cd.Match = v.Rank.Valid() && x.Matches(v.Rank)
+		s.Hand = append(s.Hand, cd)
 	}
 	if c.lobby.Phase != "over" { // a game ended early leaves a view in play: no move is taken
 		s.Moves = c.moves(v)
@@ -226,6 +268,16 @@ func (c *Client) State() State {
 		// A game the host ended early has no last view, but its reveal
 		// and our audit of it still make a sheet.
 		s.Sheet = c.sheetOf(v)
+		switch {
+		case c.closed.Load():
+			s.Sheet.Next = NextLeft
+		case c.status == "closed":
+			s.Sheet.Next = NextClosed
+		case c.seat < 0:
+			s.Sheet.Next = NextWatch
+		default:
+			s.Sheet.Next = NextSeat
+		}
 	}
 	return s
 }
@@ -238,6 +290,9 @@ func card(x engine.Card) Card {
 func (c *Client) moves(v *engine.View) Moves {
 	a := assist.Now(v, c.seat)
 	m := Moves{Play: a.Play, Call: a.Call, Judge: a.Judge, Choose: a.Choose, CountLies: v.Rules.CountLies, Cap: v.Cap}
+	if a.Play || a.Judge {
+		m.Verb = assist.PlayVerb(v, c.seat)
+	}
 	if !v.Rules.CountLies {
 		m.Sneak = v.Rules.Sneak
 	}
@@ -272,6 +327,33 @@ func (c *Client) moves(v *engine.View) Moves {
 	return m
 }
 
+// evening is the table's evening as the sheet shows it, most points
+// first, as the terminal orders it; nil before a game counted. Called
+// with mu held.
+func (c *Client) evening() *Evening {
+	ev := c.lobby.Evening
+	if ev == nil || ev.Games == 0 {
+		return nil
+	}
+	mine := ""
+	if c.seat >= 0 && c.seat < len(c.lobby.Players) && c.lobby.Players[c.seat].Peer != "" {
+		mine = "peer:" + c.lobby.Players[c.seat].Peer.String()
+	}
+	lines := slices.Clone(ev.Lines)
+	sort.SliceStable(lines, func(i, j int) bool {
+		if lines[i].Halves != lines[j].Halves {
+			return lines[i].Halves > lines[j].Halves
+		}
+		return lines[i].Wins > lines[j].Wins
+	})
+	e := &Evening{Games: ev.Games, Rule: assist.PointsRule(len(c.lobby.Players))}
+	for _, l := range lines {
+		e.Lines = append(e.Lines, EveLine{Name: l.Name, Bot: l.Bot != "", Points: assist.HalvesText(l.Halves),
+			Wins: l.Wins, Games: l.Games, You: mine != "" && l.Key == mine})
+	}
+	return e
+}
+
 // sheetOf is the result sheet. Called with mu held.
 func (c *Client) sheetOf(v *engine.View) *Sheet {
 	sh := &Sheet{Plays: v.No}
@@ -282,9 +364,15 @@ func (c *Client) sheetOf(v *engine.View) *Sheet {
 		sh.Summary = gamewire.Summary(sh.Verified, sh.Early, sh.Plays, sh.Problems)
 		sh.Notes = slices.Clone(c.sheet.Notes)
 	}
+	sh.Ratings = RatingsHere
+	sh.Evening = c.evening()
 	for i := range v.Hands {
 		r := Row{Name: c.name(i), You: i == c.seat}
-		if i < len(v.Placed) {
+		// The final places, once the game is over: every seat has one
+		// (the last out stays in); before, the places of those out.
+		if i < len(v.Places) && v.Places[i] > 0 {
+			r.Place = v.Places[i]
+		} else if i < len(v.Placed) {
 			r.Place = v.Placed[i]
 		}
 		if v.Final != nil && i < len(v.Final.Hands) {

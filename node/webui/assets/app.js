@@ -11,12 +11,16 @@
 //   #claimrank (select) #claim-less #claim-more #claimn #preview
 //   #play #call #pass #give [data-quads=RANK] #doubt #believe #skip #sort
 //   #sheet #verified (.ok when this phone's audit passed) #problems #notes #rows
+//   #evening #everows #ratings #nextgame    the sheet's evening and last lines
+//   #about (#aboutname …)                  the join page's table, from /table
+//   #leave #rulesbtn #rulespanel #rulestext #under #keys
 //   body[data-status] joining|seated|following|closed; body[data-phase]
 //   body[data-record] events in this phone's own record of the deal,
 //   body[data-restored] how many of them came back from its storage after a reload
 //   window.bullshitTimes                   the page's milestones, below
 // Keys on a desktop: C claim (or hand over), S sneak one more under the
-// claim, B BULLSHIT!, G let it go, O sort, D doubt, V believe, K skip.
+// claim, B BULLSHIT!, G let it go, O sort, D doubt, V believe, K skip,
+// I (or ?) how to play this table, with its keys.
 "use strict";
 
 const $ = (s) => document.querySelector(s);
@@ -32,6 +36,7 @@ let stAt = 0;           // performance.now() when it came
 let picked = new Set(); // card ids
 let under = 0;          // cards put under the claim (sneak) or, negative, claimed over (count lies)
 let rank = -1;          // the rank chosen where it is free
+let pickedFor = "";     // the play and rank the cards of the rank were picked for ("" none)
 let soonest = false;
 let was = {};           // what we could do before, for the buzz
 let buzzed2 = false;
@@ -61,8 +66,24 @@ function mark(ev, t, play) { window.bullshitTimes.push({ ev, t, play: play || 0 
 // page yet, logs a warning first (1–7 ms in a state's drawing, measured).
 function buzz(ms) { if (navigator.vibrate) setTimeout(() => navigator.vibrate(ms)); }
 
+// about draws which table this is, from the node's /table, before one
+// sits: its name, host, the host's three words, the preset and the seats.
+async function about() {
+  try {
+    const r = await fetch("/table", { cache: "no-store" });
+    if (!r.ok) { $("#about").hidden = false; setText("#aboutname", "No table here now"); setText("#abouthost", await r.text()); return; }
+    const a = await r.json();
+    setText("#aboutname", a.name);
+    setText("#abouthost", "hosted by " + a.host);
+    setText("#aboutwords", a.words);
+    setText("#aboutseats", `${a.preset} · ${a.taken} of ${a.seats} seats taken · ${a.phase === "waiting" ? "waiting for players" : "game on: watch"}${a.code ? " · needs a join code" : ""}`);
+    $("#about").hidden = false;
+  } catch (e) { /* the form works without it */ }
+}
+
 function start() {
   mark("ready", performance.now());
+  about();
   $("#me").textContent = "…" + bullshit.me().slice(-6);
   $("#nick").value = bullshit.nick();
   const go = (watch) => {
@@ -72,6 +93,14 @@ function start() {
     $("#sit").disabled = $("#watch").disabled = true;
     bullshit.join(location.origin, nick, $("#code").value.trim(), watch);
   };
+  $("#leave").onclick = () => {
+    if (!confirm("Leave the table? A bot plays your seat until you come back.")) return;
+    sessionStorage.removeItem("bullshit.seated");
+    bullshit.leave();
+    setTimeout(() => location.reload(), 300);
+  };
+  $("#rulesbtn").onclick = rules;
+  $("#rulesclose").onclick = () => { $("#rulespanel").hidden = true; };
   $("#sit").onclick = () => go(false);
   $("#watch").onclick = () => go(true);
   $("#nick").onkeydown = (e) => { if (e.key === "Enter") go(false); };
@@ -119,10 +148,33 @@ function wire() {
       case "d": if (m.judge) send({ kind: "doubt" }); break;
       case "v": if (m.judge) send({ kind: "believe" }); break;
       case "k": if (m.judge) send({ kind: "skip" }); break;
+      case "i": case "?": rules(); break;
       default: return;
     }
     e.preventDefault();
   });
+}
+
+// rules shows how to play this table, from the node's /rules: the
+// terminal's rules screen, written from the table's own rules keys
+// (again: closes it).
+async function rules() {
+  const p = $("#rulespanel");
+  if (!p.hidden) { p.hidden = true; return; }
+  // Wrapped to the columns the panel holds: a phone's are fewer.
+  const m = el("span", {}, "0123456789");
+  $("#rulestext").replaceChildren(m);
+  p.hidden = false;
+  const cols = Math.floor($("#rulestext").clientWidth / (m.getBoundingClientRect().width / 10)) || 60;
+  window.rulesWidth = cols;
+  const q = new URLSearchParams({ preset: st.preset || "standard", seats: (st.seats || []).length, w: cols });
+  for (const kv of st.rules || []) q.append("r", kv);
+  try {
+    const r = await fetch("/rules?" + q, { cache: "no-store" });
+    $("#rulestext").textContent = await r.text();
+  } catch (e) { $("#rulestext").textContent = "The rules can't be fetched now: " + e.message; }
+  p.hidden = false;
+  p.scrollIntoView({ behavior: "smooth" });
 }
 
 function send(m) {
@@ -166,12 +218,18 @@ function show(s) {
   $("#join").hidden = true;
   $("#table").hidden = false;
   $("#title").textContent = [s.table, s.preset, s.play ? "play " + s.play : ""].filter(Boolean).join(" · ");
-  $("#status").textContent = s.status === "following" ? "Lost the host: finding the table…" : s.watching ? "watching" : "";
+  $("#status").textContent = s.status === "following" ? "Lost the host: finding the table…" : s.status === "closed" ? "the table is over" : s.watching ? "watching" : "";
   // The hand we hold decides what stays picked.
   const ids = new Set((s.hand || []).map((c) => c.id));
   for (const id of [...picked]) if (!ids.has(id)) picked.delete(id);
   const m = s.moves || {};
   if (m.give && !(prev && prev.moves && prev.moves.give)) { picked = new Set(m.giveAuto || []); }
+  // Our turn to play: the cards of the rank called are picked for us (the
+  // terminal's assist), as many as a claim may hold.
+  // Once a play and rank: what we pick after is ours.
+  const turn = m.play ? s.play + ":" + s.rank : "";
+  if (turn && turn !== pickedFor) picked = new Set((s.hand || []).filter((c) => c.match).slice(0, m.cap || 4).map((c) => c.id));
+  pickedFor = turn;
   if (m.choose && !(m.ranks || []).some((r) => r.rank === rank)) rank = m.ranks[0].rank;
   // Only the parts whose state changed are drawn again.
   if (fresh("seats", [s.seats, s.phase])) drawSeats(s);
@@ -215,7 +273,7 @@ function drawSeats(s) {
     if (p.you) d.classList.add("you");
     if (!p.connected) d.classList.add("away");
     d.append(el("b", {}, p.name + (p.you ? " (you)" : "")));
-    const who = p.bot ? "bot" : p.covered ? "away · bot plays" : !p.connected ? "away" : p.web ? "phone" : s.phase === "waiting" ? "ready" : "";
+    const who = p.bot ? "bot" : p.covered ? "away · bot plays" : !p.connected ? "away" : p.web ? "browser" : s.phase === "waiting" ? "ready" : "";
     if (who) d.append(el("span", { class: "small" }, who + " "));
     if (p.cards) d.append(el("span", {}, p.cards + " cards"));
     if (p.lastCard) d.append(el("div", { class: "lastcard" }, "their last!"));
@@ -225,7 +283,9 @@ function drawSeats(s) {
 }
 
 function drawCentre(s) {
-  setText("#rank", s.rank ? s.rank.toUpperCase() : "free");
+  // No rank is called before the deal or after the end: "free" is a
+  // rank a player may name, only while there is a play to make.
+  setText("#rank", s.rank ? s.rank.toUpperCase() : s.sheet || s.phase !== "playing" ? "–" : "free");
   setText("#next", s.next ? "then " + s.next : "");
   setText("#pile", (s.pile || "0") + " cards");
   const l = s.last;
@@ -246,6 +306,7 @@ function drawHand(s) {
   for (const c of s.hand || []) {
     const b = el("button", { class: "card", "data-card": c.id, "aria-pressed": picked.has(c.id) }, c.label);
     if (c.red) b.classList.add("red");
+    if (c.match) b.classList.add("match");
     if (picked.has(c.id)) b.classList.add("picked");
     b.onclick = () => {
       if (picked.has(c.id)) picked.delete(c.id); else picked.add(c.id);
@@ -301,7 +362,8 @@ function drawPlay() {
   else under = Math.max(0, Math.min(under, m.sneak, k - 1));
   $("#claimn").textContent = claimOf();
   const p = JSON.parse(bullshit.preview(JSON.stringify({ kind: "play", cards: [...picked], claim: claimOf(), rank: m.choose ? rank : -1 })) || "{}");
-  $("#play").textContent = k ? p.label || "Claim" : "Claim";
+  $("#play").textContent = k ? p.label || m.verb : m.verb || "Claim";
+  setText("#under", canUnder && k ? p.under || (m.countLies ? "− + change the count you claim" : "− slips cards under the claim, unclaimed") : "");
   $("#play").disabled = !k || !!p.problem || $("#actions").classList.contains("sent");
   $("#preview").textContent = [p.problem, p.shows].filter(Boolean).join(" ");
 }
@@ -318,7 +380,7 @@ function drawSheet(s) {
   const v = $("#verified");
   v.classList.toggle("ok", !!sh.verified);
   const early = sh.early ? `ended early after ${sh.plays} plays; ` : "";
-  v.textContent = sh.verified ? early + "deal verified ✔ (checked on this phone)" : sh.checked ? early + "deal NOT verified ✘ (checked on this phone)" : "Checking the deal on this phone…";
+  v.textContent = sh.verified ? early + "deal verified ✔ (checked in this browser)" : sh.checked ? early + "deal NOT verified ✘ (checked in this browser)" : "Checking the deal in this browser…";
   $("#problems").replaceChildren(...(sh.problems || []).map((p) => el("li", {}, p)));
   $("#notes").replaceChildren(...(sh.notes || []).map((p) => el("li", {}, "Note: " + p)));
   $("#rows tbody").replaceChildren(...(sh.rows || []).map((r) => {
@@ -326,6 +388,19 @@ function drawSheet(s) {
     for (const x of [r.place || "–", r.name, r.cards, r.sneaked, r.caught, r.calls]) tr.append(el("td", {}, String(x)));
     return tr;
   }));
+  const ev = sh.evening;
+  $("#evening").hidden = !ev;
+  if (ev) {
+    setText("#evehead", `The evening · ${ev.games} ${ev.games === 1 ? "game" : "games"}`);
+    setText("#everule", ev.rule);
+    $("#everows tbody").replaceChildren(...ev.lines.map((l) => {
+      const tr = el("tr", l.you ? { class: "you" } : {});
+      for (const x of [l.you ? "You" : l.name + (l.bot ? " (bot)" : ""), l.points + (l.points === "1" ? " pt" : " pts"), l.wins + (l.wins === 1 ? " win" : " wins"), l.games + (l.games === 1 ? " game" : " games")]) tr.append(el("td", {}, x));
+      return tr;
+    }));
+  }
+  setText("#ratings", sh.ratings || "");
+  setText("#nextgame", sh.next || "");
   $("#sheet").scrollIntoView({ behavior: "smooth" });
 }
 
