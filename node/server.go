@@ -362,6 +362,16 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 			return err
 		}
 	}
+	// A phone is through the web door here: from now on it counts among
+	// the entry's established connections, not its newcomers (web.go).
+	if l, ok := c.st.(*webLink); ok && l.admit != nil {
+		if err := l.admit(); err != nil {
+			if errors.Is(err, ErrWebFull) {
+				c.refuse(protocol.CodeTableFull, err.Error(), env.Seq)
+			}
+			return err
+		}
+	}
 	if c.s.rec != nil && !c.s.isReady() {
 		// A host elected mid-game rebuilds the table from the players'
 		// shares before it can seat anyone.

@@ -85,6 +85,10 @@ func rogueMain(mode string) int {
 		run = func() error { return runImpostor(say) }
 	case "lockout":
 		run = func() error { return runLockout(say) }
+	case "doorflood":
+		run = func() error { return runDoorFlood(say) }
+	case "phone":
+		run = func() error { return runPhone(say) }
 	}
 	if err := run(); err != nil {
 		say("error", map[string]any{"text": err.Error()})
