@@ -178,15 +178,25 @@ type deadliner interface{ SetReadDeadline(time.Time) error }
 // A private table's code is proved by CPace (protocol.Pake): nothing a
 // listener, a joiner or an impostor table sees lets it test codes
 // offline, so each run of the exchange is one guess, made online, and how
-// fast a guesser may guess is the whole of a code's strength. Wrong codes
-// are counted per source address and for the table, over a sliding
-// minute; identities are free, so nothing is counted per peer ID.
+// fast a guesser may guess is the whole of a code's strength. Guesses are
+// counted per source address and for the table; identities are free, so
+// nothing is counted per peer ID.
 //
-// The arithmetic for an evening: one address gets CodeTriesPerAddr = 5
-// guesses a minute; however many addresses a guesser has, the table takes
-// CodeTriesPerTable = 30 a minute, 1,800 an hour, 10,800 in six hours.
-// A code drawn from N equally likely ones is found within the evening
-// with probability at most 10,800/N:
+// An exchange is counted from the moment it starts (the joiner's hello),
+// not when its answer proves the code wrong: it holds a place in each
+// count while it runs, and keeps it as a wrong code when the answer is
+// wrong; a right code, or an exchange that ends unanswered (nothing was
+// checked), gives its place back. So exchanges opened together are no
+// more than the count (issue 21: 1,264 a minute got through when only
+// the wrong answers were counted, each checked against a count the
+// others had not yet reached).
+//
+// The counts: one address has CodeTriesPerAddr = 5 places over a sliding
+// minute; the table CodeTriesPerWindow = 10 over a sliding
+// CodeTableWindow = 20 s, so that any minute (three such spans) holds at
+// most 30 checked codes, 1,800 an hour, 10,800 in six hours, however many
+// addresses a guesser has. A code drawn from N equally likely ones is
+// found within the evening with probability at most 10,800/N:
 //
 //	4 digits             10^4    certain (on average in 2.8 h)
 //	5 digits             10^5    11 %
@@ -199,68 +209,99 @@ type deadliner interface{ SetReadDeadline(time.Time) error }
 // what a person reads off a screen and types on a phone, and a few
 // letters in it make it safe for many evenings. An impostor table gets
 // one guess per joiner it catches, and the joiner sees it fail. The
-// price: a guesser who spends the table's budget keeps honest joiners with
-// the right code waiting for the rest of that minute (the count can't
-// tell them apart).
+// price: while a guesser spends the table's count, honest joiners with
+// the right code are turned away too (the count can't tell them apart
+// before it checks), for as long as it goes on and at most
+// CodeTableWindow after it stops (the table's span is 20 s rather than a
+// minute so that the lockout ends soon).
 const (
-	CodeTriesPerAddr  = 5  // wrong codes a minute from one address
-	CodeTriesPerTable = 30 // wrong codes a minute for the table, from everyone
-	codeWindow        = time.Minute
+	CodeTriesPerAddr   = 5  // codes checked a minute from one address
+	CodeTriesPerTable  = 30 // codes checked a minute for the table, from everyone
+	CodeTriesPerWindow = CodeTriesPerTable * int(CodeTableWindow) / int(time.Minute)
+	CodeTableWindow    = 20 * time.Second
+	codeWindow         = time.Minute // an address's
 )
 
-// codeGuard counts a table's wrong join codes.
+// codeGuard counts a table's join code exchanges.
 type codeGuard struct {
 	mu     sync.Mutex
 	now    func() time.Time
-	byAddr map[netip.Addr][]time.Time
-	table  []time.Time
+	byAddr map[netip.Addr]*codeTries
+	table  codeTries
+}
+
+// codeTries is one count: exchanges running, and wrong codes by when.
+type codeTries struct {
+	running int
+	wrong   []time.Time
+}
+
+// held is how many places the count holds at now, over window w.
+func (t *codeTries) held(now time.Time, w time.Duration) int {
+	t.wrong = recent(t.wrong, now, w)
+	return t.running + len(t.wrong)
 }
 
 func newCodeGuard() *codeGuard {
-	return &codeGuard{now: time.Now, byAddr: map[netip.Addr][]time.Time{}}
+	return &codeGuard{now: time.Now, byAddr: map[netip.Addr]*codeTries{}}
 }
 
 // recent drops the times older than the window.
-func recent(ts []time.Time, now time.Time) []time.Time {
+func recent(ts []time.Time, now time.Time, w time.Duration) []time.Time {
 	i := 0
-	for i < len(ts) && now.Sub(ts[i]) >= codeWindow {
+	for i < len(ts) && now.Sub(ts[i]) >= w {
 		i++
 	}
 	return ts[i:]
 }
 
-// blocked says why a guess from addr is refused before it is checked, or
-// "" when it may be checked.
-func (g *codeGuard) blocked(addr netip.Addr) string {
+// begin takes a place for an exchange from addr, or says why it is
+// refused before it starts. Every begin that returns "" is followed by an
+// end.
+func (g *codeGuard) begin(addr netip.Addr) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := g.now()
 	g.prune(now)
-	if len(g.byAddr[addr]) >= CodeTriesPerAddr {
+	a := g.byAddr[addr]
+	if a == nil {
+		a = &codeTries{}
+	}
+	if a.held(now, codeWindow) >= CodeTriesPerAddr {
 		return fmt.Sprintf("Too many wrong join codes from your address (%d a minute): wait a minute before trying again.", CodeTriesPerAddr)
 	}
-	if len(g.table) >= CodeTriesPerTable {
-		return "Too many wrong join codes for this table this minute: wait a minute before trying again."
+	if g.table.held(now, CodeTableWindow) >= CodeTriesPerWindow {
+		return fmt.Sprintf("Too many wrong join codes for this table just now: wait %d seconds before trying again.", int(CodeTableWindow/time.Second))
 	}
+	g.byAddr[addr] = a
+	a.running++
+	g.table.running++
 	return ""
 }
 
-// missed records a wrong code from addr.
-func (g *codeGuard) missed(addr netip.Addr) {
+// end ends an exchange from addr that begin let start: its place is kept
+// as a wrong code, or given back.
+func (g *codeGuard) end(addr netip.Addr, wrong bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := g.now()
-	g.byAddr[addr] = append(g.byAddr[addr], now)
-	g.table = append(g.table, now)
+	g.table.running--
+	if wrong {
+		g.table.wrong = append(g.table.wrong, now)
+	}
+	if a := g.byAddr[addr]; a != nil {
+		a.running--
+		if wrong {
+			a.wrong = append(a.wrong, now)
+		}
+	}
+	g.prune(now)
 }
 
 func (g *codeGuard) prune(now time.Time) {
-	g.table = recent(g.table, now)
-	for a, ts := range g.byAddr {
-		if ts = recent(ts, now); len(ts) == 0 {
-			delete(g.byAddr, a)
-		} else {
-			g.byAddr[a] = ts
+	for addr, a := range g.byAddr {
+		if a.held(now, codeWindow) == 0 {
+			delete(g.byAddr, addr)
 		}
 	}
 }

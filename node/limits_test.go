@@ -80,45 +80,77 @@ func TestFrameLimitRead(t *testing.T) {
 	}
 }
 
-// Wrong codes are counted per address and for the table, never per peer
-// ID: a guesser with 150 addresses gets CodeTriesPerTable guesses a minute,
-// and one address CodeTriesPerAddr.
+// Join code exchanges are counted per address and for the table, never
+// per peer ID, from when they start: a guesser with 150 addresses gets
+// CodeTriesPerWindow checked every CodeTableWindow (CodeTriesPerTable a
+// minute), one address CodeTriesPerAddr a minute, however many it opens
+// at once; a right code or an unanswered exchange gives its place back.
 func TestCodeGuard(t *testing.T) {
 	now := time.Unix(1000, 0)
 	g := newCodeGuard()
 	g.now = func() time.Time { return now }
 	one := netip.MustParseAddr("192.168.1.50")
+	// Opened together, before any answer: only CodeTriesPerAddr start.
 	for i := range CodeTriesPerAddr {
-		if why := g.blocked(one); why != "" {
-			t.Fatalf("try %d blocked: %s", i, why)
+		if why := g.begin(one); why != "" {
+			t.Fatalf("exchange %d blocked: %s", i, why)
 		}
-		g.missed(one)
 	}
-	if why := g.blocked(one); !strings.Contains(why, "from your address") {
-		t.Fatalf("try %d from one address: %q", CodeTriesPerAddr+1, why)
+	if why := g.begin(one); !strings.Contains(why, "from your address") {
+		t.Fatalf("exchange %d from one address, the others running: %q", CodeTriesPerAddr+1, why)
 	}
-	// Other addresses go on until the table's count is spent.
-	guesses := CodeTriesPerAddr
+	// One right, one unanswered: their places come back; three wrong.
+	g.end(one, false)
+	g.end(one, false)
+	for range 3 {
+		g.end(one, true)
+	}
+	for range 2 {
+		if why := g.begin(one); why != "" {
+			t.Fatalf("a place given back: %s", why)
+		}
+	}
+	if why := g.begin(one); !strings.Contains(why, "from your address") {
+		t.Fatalf("three wrong and two running: %q", why)
+	}
+	g.end(one, true)
+	g.end(one, true)
+	// Other addresses go on, all at once, until the table's count is spent.
+	started := CodeTriesPerAddr
+	var running []netip.Addr
 	for i := 0; i < 150; i++ {
 		a := netip.AddrFrom4([4]byte{192, 168, 2, byte(i)})
-		if g.blocked(a) != "" {
+		if g.begin(a) != "" {
 			break
 		}
-		g.missed(a)
-		guesses++
+		running = append(running, a)
+		started++
 	}
-	if guesses != CodeTriesPerTable {
-		t.Fatalf("150 addresses made %d guesses in a minute, want %d", guesses, CodeTriesPerTable)
+	if started != CodeTriesPerWindow {
+		t.Fatalf("150 addresses started %d exchanges, want %d in all", started, CodeTriesPerWindow)
 	}
-	if why := g.blocked(netip.MustParseAddr("192.168.3.1")); !strings.Contains(why, "for this table") {
+	if why := g.begin(netip.MustParseAddr("192.168.3.1")); !strings.Contains(why, "for this table") {
 		t.Fatalf("a fresh address once the table's count is spent: %q", why)
 	}
-	// A minute on, the counts are gone.
+	for _, a := range running {
+		g.end(a, true)
+	}
+	// A span on, the table's count is free again; the address's minute not.
+	now = now.Add(CodeTableWindow)
+	if why := g.begin(netip.MustParseAddr("192.168.3.1")); why != "" {
+		t.Fatalf("a span later: %s", why)
+	}
+	g.end(netip.MustParseAddr("192.168.3.1"), false)
+	if why := g.begin(one); !strings.Contains(why, "from your address") {
+		t.Fatalf("one address within its minute: %q", why)
+	}
+	// A minute on, every count is gone.
 	now = now.Add(codeWindow)
-	if why := g.blocked(one); why != "" {
+	if why := g.begin(one); why != "" {
 		t.Fatalf("a minute later: %s", why)
 	}
-	if len(g.byAddr) != 0 {
-		t.Fatalf("%d addresses still kept", len(g.byAddr))
+	g.end(one, false)
+	if len(g.byAddr) != 0 || g.table.running != 0 {
+		t.Fatalf("%d addresses still kept, %d running", len(g.byAddr), g.table.running)
 	}
 }

@@ -422,8 +422,10 @@ func (c *srvConn) proveCode(hello protocol.Hello, env *protocol.Envelope) ([]byt
 		c.refuse(protocol.CodeVersion, "This table needs a newer version of the game to join with a code: update bullshit.", env.Seq)
 		return nil, errors.New("joiner without the code exchange")
 	}
-	src := c.st.Source()
-	if why := c.s.codes().blocked(src); why != "" {
+	// The exchange is counted from here (limits.go): it holds a place
+	// until its answer is checked, and keeps it if the code is wrong.
+	src, codes := c.st.Source(), c.s.codes()
+	if why := codes.begin(src); why != "" {
 		c.refuse(protocol.CodeBadCode, why, env.Seq)
 		return nil, errors.New("rate limited")
 	}
@@ -433,20 +435,24 @@ func (c *srvConn) proveCode(hello protocol.Hello, env *protocol.Envelope) ([]byt
 	px, err := protocol.NewPake(protocol.Hosting, c.s.code, protocol.PakeContext{Joiner: string(c.peer), Host: string(c.s.h.ID()),
 		Table: c.s.tid, JoinerNonce: hello.Nonce, HostNonce: nonce}, secret)
 	if err != nil {
+		codes.end(src, false)
 		return nil, err
 	}
 	if err := c.send(protocol.Challenge{Nonce: nonce, Share: px.Share()}); err != nil {
+		codes.end(src, false)
 		return nil, err
 	}
 	if env, err = c.read(); err != nil {
+		codes.end(src, false) // unanswered: nothing was checked
 		return nil, err
 	}
 	answer, _ := env.Msg.(protocol.Hello)
 	if px.Meet(answer.Share) != nil || !px.Check(answer.Proof) {
-		c.s.codes().missed(src)
+		codes.end(src, true)
 		c.refuse(protocol.CodeBadCode, "That join code is wrong.", env.Seq)
 		return nil, errors.New("bad code")
 	}
+	codes.end(src, false)
 	return px.Confirm(), nil
 }
 

@@ -89,6 +89,8 @@ func rogueMain(mode string) int {
 		run = func() error { return runDoorFlood(say) }
 	case "phone":
 		run = func() error { return runPhone(say) }
+	case "codeflood":
+		run = func() error { return runCodeFlood(say) }
 	}
 	if err := run(); err != nil {
 		say("error", map[string]any{"text": err.Error()})
