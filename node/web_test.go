@@ -890,3 +890,88 @@ func TestWebFilesLimitedPerAddress(t *testing.T) {
 		}
 	}
 }
+
+// Phones guessing a private table's code all at once, from 60 addresses
+// (issue 21, 6): the web door's exchanges are counted by the same count
+// as libp2p's, from their hello, so no more than CodeTriesPerWindow of
+// them are checked however many are opened together; the rest are
+// turned away for the table before any code is checked.
+func TestWebCodeGuessesCountedAtStart(t *testing.T) {
+	hn, _, _, w := webTable(t, Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}}, stillMaker)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const phones = 60
+	type answer struct {
+		env   *protocol.Envelope
+		p     *phone
+		hello protocol.Hello
+	}
+	first := make([]answer, phones)
+	var wg sync.WaitGroup
+	for i := range phones {
+		p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), fmt.Sprintf("127.0.0.%d", 10+i))
+		hello := protocol.Hello{Version: protocol.Current, Nick: "guess", Seat: -1, Nonce: make([]byte, protocol.NonceSize)}
+		rand.Read(hello.Nonce)
+		first[i] = answer{p: p, hello: hello}
+	}
+	// Every hello, then every answer: none is known wrong when the
+	// others start.
+	for i := range first {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := &first[i]
+			if err := a.p.send(a.hello); err != nil {
+				t.Error(err)
+				return
+			}
+			a.env, _ = a.p.next()
+		}()
+	}
+	wg.Wait()
+	checked, table := 0, 0
+	var mu sync.Mutex
+	for i := range first {
+		a := &first[i]
+		if a.env == nil {
+			t.Fatalf("phone %d: no answer to its hello", i)
+		}
+		switch m := a.env.Msg.(type) {
+		case protocol.Refusal:
+			if !strings.Contains(m.Message, "for this table") {
+				t.Errorf("phone %d refused for another reason: %q", i, m.Message)
+			}
+			table++
+		case protocol.Challenge:
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				px, err := answerChallenge("nope-nope", a.hello, a.env, string(a.p.id), string(a.p.host))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				h := a.hello
+				h.Share, h.Proof = px.Share(), px.Confirm()
+				a.p.send(h)
+				env, err := a.p.next()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if r, ok := env.Msg.(protocol.Refusal); ok && r.Message == "That join code is wrong." {
+					mu.Lock()
+					checked++
+					mu.Unlock()
+				}
+			}()
+		default:
+			t.Fatalf("phone %d: answered %T", i, m)
+		}
+	}
+	wg.Wait()
+	if checked > CodeTriesPerWindow || checked == 0 || checked+table != phones {
+		t.Fatalf("%d phones guessing at once: %d codes checked, %d turned away for the table; want at most %d checked",
+			phones, checked, table, CodeTriesPerWindow)
+	}
+}
