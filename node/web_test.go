@@ -975,3 +975,64 @@ func TestWebCodeGuessesCountedAtStart(t *testing.T) {
 			phones, checked, table, CodeTriesPerWindow)
 	}
 }
+
+// Newcomers that never get through the door can't keep a phone out
+// (issue 21, 5): with the pool full, the phone's open closes the oldest
+// newcomer of the address holding the most, the phone is seated, and a
+// newcomer alone at its address is closed only when every address holds
+// one; one that holds its place too long is closed at WebHandshake.
+func TestWebNewcomersEvicted(t *testing.T) {
+	defer func(n int, d time.Duration) { WebNewcomers, WebHandshake = n, d }(WebNewcomers, WebHandshake)
+	WebNewcomers, WebHandshake = 6, 2*time.Second
+	hn, _, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, stillMaker)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	open := func(from string) *websocket.Conn {
+		t.Helper()
+		ws, _, err := dialWS(ctx, w.URL(), "", from)
+		if err != nil {
+			t.Fatalf("from %s: %v", from, err)
+		}
+		return ws
+	}
+	closed := func(ws *websocket.Conn) bool {
+		rctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		defer cancel()
+		_, _, err := ws.Read(rctx)
+		return err != nil && rctx.Err() == nil
+	}
+	// A lone newcomer first (the oldest), then four from one address.
+	lone := open("127.0.0.20")
+	var busy []*websocket.Conn
+	for range 4 {
+		busy = append(busy, open("127.0.0.21"))
+	}
+	other := open("127.0.0.22")
+	p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), "127.0.0.30")
+	if err := p.join("Ana"); err != nil {
+		t.Fatalf("the phone, the pool full: %v", err)
+	}
+	if n := w.Evicted.Load(); n != 1 {
+		t.Fatalf("%d newcomers closed for the phone, want 1", n)
+	}
+	if !closed(busy[0]) {
+		t.Fatal("the busiest address's oldest newcomer is still open")
+	}
+	if closed(lone) || closed(other) || closed(busy[1]) {
+		t.Fatal("a newcomer other than the busiest address's oldest was closed")
+	}
+	// Out of time: every newcomer closed by WebHandshake; the phone,
+	// through the door, stays.
+	time.Sleep(WebHandshake)
+	for i, ws := range append([]*websocket.Conn{lone, other}, busy[1:]...) {
+		if !closed(ws) {
+			t.Fatalf("newcomer %d open past WebHandshake", i)
+		}
+	}
+	w.mu.Lock()
+	established, fresh := w.total, len(w.fresh)
+	w.mu.Unlock()
+	if established != 1 || fresh != 0 {
+		t.Fatalf("%d established, %d newcomers; want the phone alone, established", established, fresh)
+	}
+}
