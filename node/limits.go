@@ -182,14 +182,17 @@ type deadliner interface{ SetReadDeadline(time.Time) error }
 // counted per source address and for the table; identities are free, so
 // nothing is counted per peer ID.
 //
-// An exchange is counted from the moment it starts (the joiner's hello),
-// not when its answer proves the code wrong: it holds a place in each
-// count while it runs, and keeps it as a wrong code when the answer is
-// wrong; a right code, or an exchange that ends unanswered (nothing was
-// checked), gives its place back. So exchanges opened together are no
-// more than the count (issue 21: 1,264 a minute got through when only
-// the wrong answers were counted, each checked against a count the
-// others had not yet reached).
+// A code is counted when it is checked: the joiner's answer takes a
+// place in each count, at once and under one lock, before the code is
+// checked, and is refused unchecked when there is none; a right code
+// gives its place back. So however many exchanges a guesser opens
+// together, no more answers are checked than there are places (issue 21:
+// 1,264 a minute got through when a hello was checked against the count
+// and only a wrong answer, later, was counted). A hello is checked against
+// the count too, so that a guesser who has spent it costs the host no
+// exchange; but a hello takes no place: an exchange left unanswered
+// checks nothing, and a stranger who opens exchanges and never answers
+// holds none of the count from a player who has the code.
 //
 // The counts: one address has CodeTriesPerAddr = 5 places over a sliding
 // minute; the table CodeTriesPerWindow = 10 over a sliding
@@ -212,8 +215,8 @@ type deadliner interface{ SetReadDeadline(time.Time) error }
 // price: while a guesser spends the table's count, honest joiners with
 // the right code are turned away too (the count can't tell them apart
 // before it checks), for as long as it goes on and at most
-// CodeTableWindow after it stops (the table's span is 20 s rather than a
-// minute so that the lockout ends soon).
+// CodeTableWindow after its last wrong code (the table's span is 20 s
+// rather than a minute so that the lockout ends soon).
 const (
 	CodeTriesPerAddr   = 5  // codes checked a minute from one address
 	CodeTriesPerTable  = 30 // codes checked a minute for the table, from everyone
@@ -222,31 +225,19 @@ const (
 	codeWindow         = time.Minute // an address's
 )
 
-// codeGuard counts a table's join code exchanges.
+// codeGuard counts the join codes a table checks.
 type codeGuard struct {
 	mu     sync.Mutex
 	now    func() time.Time
-	byAddr map[netip.Addr]*codeTries
-	table  codeTries
-}
-
-// codeTries is one count: exchanges running, and wrong codes by when.
-type codeTries struct {
-	running int
-	wrong   []time.Time
-}
-
-// held is how many places the count holds at now, over window w.
-func (t *codeTries) held(now time.Time, w time.Duration) int {
-	t.wrong = recent(t.wrong, now, w)
-	return t.running + len(t.wrong)
+	byAddr map[netip.Addr][]time.Time
+	table  []time.Time
 }
 
 func newCodeGuard() *codeGuard {
-	return &codeGuard{now: time.Now, byAddr: map[netip.Addr]*codeTries{}}
+	return &codeGuard{now: time.Now, byAddr: map[netip.Addr][]time.Time{}}
 }
 
-// recent drops the times older than the window.
+// recent drops the times older than the window w.
 func recent(ts []time.Time, now time.Time, w time.Duration) []time.Time {
 	i := 0
 	for i < len(ts) && now.Sub(ts[i]) >= w {
@@ -255,53 +246,69 @@ func recent(ts []time.Time, now time.Time, w time.Duration) []time.Time {
 	return ts[i:]
 }
 
-// begin takes a place for an exchange from addr, or says why it is
-// refused before it starts. Every begin that returns "" is followed by an
-// end.
-func (g *codeGuard) begin(addr netip.Addr) string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	now := g.now()
+// full says why addr may have no code checked now, or "". Called with mu
+// held.
+func (g *codeGuard) full(addr netip.Addr, now time.Time) string {
 	g.prune(now)
-	a := g.byAddr[addr]
-	if a == nil {
-		a = &codeTries{}
-	}
-	if a.held(now, codeWindow) >= CodeTriesPerAddr {
+	if len(g.byAddr[addr]) >= CodeTriesPerAddr {
 		return fmt.Sprintf("Too many wrong join codes from your address (%d a minute): wait a minute before trying again.", CodeTriesPerAddr)
 	}
-	if g.table.held(now, CodeTableWindow) >= CodeTriesPerWindow {
+	if len(g.table) >= CodeTriesPerWindow {
 		return fmt.Sprintf("Too many wrong join codes for this table just now: wait %d seconds before trying again.", int(CodeTableWindow/time.Second))
 	}
-	g.byAddr[addr] = a
-	a.running++
-	g.table.running++
 	return ""
 }
 
-// end ends an exchange from addr that begin let start: its place is kept
-// as a wrong code, or given back.
-func (g *codeGuard) end(addr netip.Addr, wrong bool) {
+// blocked says why an exchange from addr is refused before it starts, or
+// "" when it may start (it takes no place).
+func (g *codeGuard) blocked(addr netip.Addr) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.full(addr, g.now())
+}
+
+// take takes a place for checking a code from addr, or says why the code
+// is refused unchecked. A place taken is kept, as a wrong code, unless
+// given back (give) with the time take returned.
+func (g *codeGuard) take(addr netip.Addr) (time.Time, string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := g.now()
-	g.table.running--
-	if wrong {
-		g.table.wrong = append(g.table.wrong, now)
+	if why := g.full(addr, now); why != "" {
+		return time.Time{}, why
 	}
-	if a := g.byAddr[addr]; a != nil {
-		a.running--
-		if wrong {
-			a.wrong = append(a.wrong, now)
+	g.byAddr[addr] = append(g.byAddr[addr], now)
+	g.table = append(g.table, now)
+	return now, ""
+}
+
+// give gives back the place take took at at: the code was right.
+func (g *codeGuard) give(addr netip.Addr, at time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	drop := func(ts []time.Time) []time.Time {
+		for i := len(ts) - 1; i >= 0; i-- {
+			if ts[i].Equal(at) {
+				return append(ts[:i], ts[i+1:]...)
+			}
 		}
+		return ts
 	}
-	g.prune(now)
+	g.table = drop(g.table)
+	if ts := drop(g.byAddr[addr]); len(ts) == 0 {
+		delete(g.byAddr, addr)
+	} else {
+		g.byAddr[addr] = ts
+	}
 }
 
 func (g *codeGuard) prune(now time.Time) {
-	for addr, a := range g.byAddr {
-		if a.held(now, codeWindow) == 0 {
-			delete(g.byAddr, addr)
+	g.table = recent(g.table, now, CodeTableWindow)
+	for a, ts := range g.byAddr {
+		if ts = recent(ts, now, codeWindow); len(ts) == 0 {
+			delete(g.byAddr, a)
+		} else {
+			g.byAddr[a] = ts
 		}
 	}
 }

@@ -80,77 +80,71 @@ func TestFrameLimitRead(t *testing.T) {
 	}
 }
 
-// Join code exchanges are counted per address and for the table, never
-// per peer ID, from when they start: a guesser with 150 addresses gets
+// Join codes are counted per address and for the table, never per peer
+// ID, when they are checked: a guesser with 150 addresses gets
 // CodeTriesPerWindow checked every CodeTableWindow (CodeTriesPerTable a
-// minute), one address CodeTriesPerAddr a minute, however many it opens
-// at once; a right code or an unanswered exchange gives its place back.
+// minute), one address CodeTriesPerAddr a minute, however many exchanges
+// it has open; a hello takes no place, and a right code gives its back.
 func TestCodeGuard(t *testing.T) {
 	now := time.Unix(1000, 0)
 	g := newCodeGuard()
 	g.now = func() time.Time { return now }
 	one := netip.MustParseAddr("192.168.1.50")
-	// Opened together, before any answer: only CodeTriesPerAddr start.
+	// Many hellos, none answered yet: each may start, none takes a place.
+	for i := range 3 * CodeTriesPerAddr {
+		if why := g.blocked(one); why != "" {
+			t.Fatalf("hello %d blocked: %s", i, why)
+		}
+	}
+	// Their answers, all at once: only CodeTriesPerAddr are checked.
+	var at []time.Time
 	for i := range CodeTriesPerAddr {
-		if why := g.begin(one); why != "" {
-			t.Fatalf("exchange %d blocked: %s", i, why)
+		a, why := g.take(one)
+		if why != "" {
+			t.Fatalf("answer %d refused: %s", i, why)
 		}
+		at = append(at, a)
 	}
-	if why := g.begin(one); !strings.Contains(why, "from your address") {
-		t.Fatalf("exchange %d from one address, the others running: %q", CodeTriesPerAddr+1, why)
+	if _, why := g.take(one); !strings.Contains(why, "from your address") {
+		t.Fatalf("answer %d from one address: %q", CodeTriesPerAddr+1, why)
 	}
-	// One right, one unanswered: their places come back; three wrong.
-	g.end(one, false)
-	g.end(one, false)
-	for range 3 {
-		g.end(one, true)
+	if why := g.blocked(one); !strings.Contains(why, "from your address") {
+		t.Fatalf("a hello from a spent address: %q", why)
 	}
-	for range 2 {
-		if why := g.begin(one); why != "" {
-			t.Fatalf("a place given back: %s", why)
-		}
+	// A right code gives its place back.
+	g.give(one, at[0])
+	if _, why := g.take(one); why != "" {
+		t.Fatalf("a place given back: %s", why)
 	}
-	if why := g.begin(one); !strings.Contains(why, "from your address") {
-		t.Fatalf("three wrong and two running: %q", why)
-	}
-	g.end(one, true)
-	g.end(one, true)
-	// Other addresses go on, all at once, until the table's count is spent.
-	started := CodeTriesPerAddr
-	var running []netip.Addr
+	// Other addresses go on until the table's count is spent.
+	checked := CodeTriesPerAddr
 	for i := 0; i < 150; i++ {
-		a := netip.AddrFrom4([4]byte{192, 168, 2, byte(i)})
-		if g.begin(a) != "" {
+		if _, why := g.take(netip.AddrFrom4([4]byte{192, 168, 2, byte(i)})); why != "" {
 			break
 		}
-		running = append(running, a)
-		started++
+		checked++
 	}
-	if started != CodeTriesPerWindow {
-		t.Fatalf("150 addresses started %d exchanges, want %d in all", started, CodeTriesPerWindow)
+	if checked != CodeTriesPerWindow {
+		t.Fatalf("150 addresses had %d codes checked, want %d in all", checked, CodeTriesPerWindow)
 	}
-	if why := g.begin(netip.MustParseAddr("192.168.3.1")); !strings.Contains(why, "for this table") {
+	fresh := netip.MustParseAddr("192.168.3.1")
+	if why := g.blocked(fresh); !strings.Contains(why, "for this table") {
 		t.Fatalf("a fresh address once the table's count is spent: %q", why)
-	}
-	for _, a := range running {
-		g.end(a, true)
 	}
 	// A span on, the table's count is free again; the address's minute not.
 	now = now.Add(CodeTableWindow)
-	if why := g.begin(netip.MustParseAddr("192.168.3.1")); why != "" {
+	if _, why := g.take(fresh); why != "" {
 		t.Fatalf("a span later: %s", why)
 	}
-	g.end(netip.MustParseAddr("192.168.3.1"), false)
-	if why := g.begin(one); !strings.Contains(why, "from your address") {
+	if why := g.blocked(one); !strings.Contains(why, "from your address") {
 		t.Fatalf("one address within its minute: %q", why)
 	}
 	// A minute on, every count is gone.
 	now = now.Add(codeWindow)
-	if why := g.begin(one); why != "" {
+	if why := g.blocked(one); why != "" {
 		t.Fatalf("a minute later: %s", why)
 	}
-	g.end(one, false)
-	if len(g.byAddr) != 0 || g.table.running != 0 {
-		t.Fatalf("%d addresses still kept, %d running", len(g.byAddr), g.table.running)
+	if len(g.byAddr) != 0 || len(g.table) != 0 {
+		t.Fatalf("%d addresses, %d codes still kept", len(g.byAddr), len(g.table))
 	}
 }

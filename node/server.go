@@ -414,18 +414,20 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 // proveCode runs the join code exchange (protocol.Pake) with a joiner
 // whose hello was env, and returns the host's confirmation for Seated. A
 // wrong code is learnt only from the joiner's confirmation failing: one
-// guess per run, counted per address and for the table, not per peer ID,
-// since identities are free (limits.go has the arithmetic).
+// guess per run, counted per address and for the table when the answer
+// comes, before it is checked, not per peer ID, since identities are free
+// (limits.go has the arithmetic).
 func (c *srvConn) proveCode(hello protocol.Hello, env *protocol.Envelope) ([]byte, error) {
 	if len(hello.Nonce) < protocol.NonceSize {
 		// A 1.1 joiner would prove the code in a way that gives it away.
 		c.refuse(protocol.CodeVersion, "This table needs a newer version of the game to join with a code: update bullshit.", env.Seq)
 		return nil, errors.New("joiner without the code exchange")
 	}
-	// The exchange is counted from here (limits.go): it holds a place
-	// until its answer is checked, and keeps it if the code is wrong.
+	// A spent count refuses the exchange before it costs anything; the
+	// place is taken when the answer comes, before it is checked
+	// (limits.go).
 	src, codes := c.st.Source(), c.s.codes()
-	if why := codes.begin(src); why != "" {
+	if why := codes.blocked(src); why != "" {
 		c.refuse(protocol.CodeBadCode, why, env.Seq)
 		return nil, errors.New("rate limited")
 	}
@@ -435,24 +437,25 @@ func (c *srvConn) proveCode(hello protocol.Hello, env *protocol.Envelope) ([]byt
 	px, err := protocol.NewPake(protocol.Hosting, c.s.code, protocol.PakeContext{Joiner: string(c.peer), Host: string(c.s.h.ID()),
 		Table: c.s.tid, JoinerNonce: hello.Nonce, HostNonce: nonce}, secret)
 	if err != nil {
-		codes.end(src, false)
 		return nil, err
 	}
 	if err := c.send(protocol.Challenge{Nonce: nonce, Share: px.Share()}); err != nil {
-		codes.end(src, false)
 		return nil, err
 	}
 	if env, err = c.read(); err != nil {
-		codes.end(src, false) // unanswered: nothing was checked
 		return nil, err
+	}
+	at, why := codes.take(src)
+	if why != "" {
+		c.refuse(protocol.CodeBadCode, why, env.Seq)
+		return nil, errors.New("rate limited")
 	}
 	answer, _ := env.Msg.(protocol.Hello)
 	if px.Meet(answer.Share) != nil || !px.Check(answer.Proof) {
-		codes.end(src, true)
 		c.refuse(protocol.CodeBadCode, "That join code is wrong.", env.Seq)
 		return nil, errors.New("bad code")
 	}
-	codes.end(src, false)
+	codes.give(src, at)
 	return px.Confirm(), nil
 }
 

@@ -116,6 +116,9 @@ type Web struct {
 	files  *rate.Limiter // how often an address may ask for a file of the page
 	player *rate.Limiter // … and for the player (app.wasm)
 
+	newcomers int           // WebNewcomers, as it was when the entry started
+	handshake time.Duration // WebHandshake, likewise
+
 	mu     sync.Mutex
 	host   *Server            // the table this node hosts; nil when none
 	open   map[netip.Addr]int // connections per address, newcomers and established
@@ -156,7 +159,8 @@ func ListenWeb(key crypto.PrivKey, lan netip.Addr, cfg WebConfig) (*Web, error) 
 	}
 	w := &Web{id: id, key: ed25519.PrivateKey(raw), signer: signer, assets: cfg.Assets, ln: ln,
 		opens: webLimiter(unlimited), open: map[netip.Addr]int{}, fresh: map[*doorSlot]bool{}, freshN: map[netip.Addr]int{},
-		files: addrLimiter(WebFilesPerAddr, unlimited), player: addrLimiter(WebPlayerPerAddr, unlimited)}
+		files: addrLimiter(WebFilesPerAddr, unlimited), player: addrLimiter(WebPlayerPerAddr, unlimited),
+		newcomers: WebNewcomers, handshake: WebHandshake}
 	w.url = "http://" + ln.Addr().String()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", w.serveWS)
@@ -353,7 +357,7 @@ func (w *Web) enter(src netip.Addr, stop context.CancelFunc) (*doorSlot, string)
 	case w.open[src] >= WebConnsPerAddr:
 		return nil, "Too many connections from your address at once."
 	}
-	if len(w.fresh) >= WebNewcomers {
+	if len(w.fresh) >= w.newcomers {
 		w.evict()
 	}
 	d := &doorSlot{src: src, since: time.Now(), stop: stop}
@@ -457,7 +461,7 @@ func (w *Web) serveWS(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer w.leave(d)
-	deadline := time.AfterFunc(WebHandshake, func() { w.expire(d) })
+	deadline := time.AfterFunc(w.handshake, func() { w.expire(d) })
 	defer deadline.Stop()
 	// The Origin was checked above, against the Host as given.
 	ws, err := websocket.Accept(rw, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
