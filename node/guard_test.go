@@ -18,7 +18,7 @@ import (
 // Join codes are counted per source address and for the table, not per
 // peer ID: fresh identities from one address get CodeTriesPerAddr wrong
 // codes a minute between them, and however many addresses a guesser has,
-// the table takes CodeTriesPerTable.
+// the table takes CodeTriesPerWindow every CodeTableWindow.
 func TestNetCodeGuessesCountedPerAddress(t *testing.T) {
 	hn, _, _ := hostTable(t, Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -57,14 +57,14 @@ func TestNetCodeGuessesCountedPerAddress(t *testing.T) {
 	if got := try(41, "tulip-42"); got != "seated" {
 		t.Fatalf("the right code from another address: %q", got)
 	}
-	// Many addresses: the table's count is spent at CodeTriesPerTable.
+	// Many addresses: the table's count is spent at CodeTriesPerWindow.
 	guesses := CodeTriesPerAddr
-	for ip := 42; guesses < CodeTriesPerTable; ip++ {
+	for ip := 42; guesses < CodeTriesPerWindow; ip++ {
 		for range CodeTriesPerAddr {
 			if got := try(ip, "nope"); got != wrong {
 				t.Fatalf("guess %d (from 127.0.0.%d): %q", guesses+1, ip, got)
 			}
-			if guesses++; guesses == CodeTriesPerTable {
+			if guesses++; guesses == CodeTriesPerWindow {
 				break
 			}
 		}

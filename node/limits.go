@@ -178,15 +178,28 @@ type deadliner interface{ SetReadDeadline(time.Time) error }
 // A private table's code is proved by CPace (protocol.Pake): nothing a
 // listener, a joiner or an impostor table sees lets it test codes
 // offline, so each run of the exchange is one guess, made online, and how
-// fast a guesser may guess is the whole of a code's strength. Wrong codes
-// are counted per source address and for the table, over a sliding
-// minute; identities are free, so nothing is counted per peer ID.
+// fast a guesser may guess is the whole of a code's strength. Guesses are
+// counted per source address and for the table; identities are free, so
+// nothing is counted per peer ID.
 //
-// The arithmetic for an evening: one address gets CodeTriesPerAddr = 5
-// guesses a minute; however many addresses a guesser has, the table takes
-// CodeTriesPerTable = 30 a minute, 1,800 an hour, 10,800 in six hours.
-// A code drawn from N equally likely ones is found within the evening
-// with probability at most 10,800/N:
+// A code is counted when it is checked: the joiner's answer takes a
+// place in each count, at once and under one lock, before the code is
+// checked, and is refused unchecked when there is none; a right code
+// gives its place back. So however many exchanges a guesser opens
+// together, no more answers are checked than there are places (issue 21:
+// 1,264 a minute got through when a hello was checked against the count
+// and only a wrong answer, later, was counted). A hello is checked against
+// the count too, so that a guesser who has spent it costs the host no
+// exchange; but a hello takes no place: an exchange left unanswered
+// checks nothing, and a stranger who opens exchanges and never answers
+// holds none of the count from a player who has the code.
+//
+// The counts: one address has CodeTriesPerAddr = 5 places over a sliding
+// minute; the table CodeTriesPerWindow = 10 over a sliding
+// CodeTableWindow = 20 s, so that any minute (three such spans) holds at
+// most 30 checked codes, 1,800 an hour, 10,800 in six hours, however many
+// addresses a guesser has. A code drawn from N equally likely ones is
+// found within the evening with probability at most 10,800/N:
 //
 //	4 digits             10^4    certain (on average in 2.8 h)
 //	5 digits             10^5    11 %
@@ -199,16 +212,20 @@ type deadliner interface{ SetReadDeadline(time.Time) error }
 // what a person reads off a screen and types on a phone, and a few
 // letters in it make it safe for many evenings. An impostor table gets
 // one guess per joiner it catches, and the joiner sees it fail. The
-// price: a guesser who spends the table's budget keeps honest joiners with
-// the right code waiting for the rest of that minute (the count can't
-// tell them apart).
+// price: while a guesser spends the table's count, honest joiners with
+// the right code are turned away too (the count can't tell them apart
+// before it checks), for as long as it goes on and at most
+// CodeTableWindow after its last wrong code (the table's span is 20 s
+// rather than a minute so that the lockout ends soon).
 const (
-	CodeTriesPerAddr  = 5  // wrong codes a minute from one address
-	CodeTriesPerTable = 30 // wrong codes a minute for the table, from everyone
-	codeWindow        = time.Minute
+	CodeTriesPerAddr   = 5  // codes checked a minute from one address
+	CodeTriesPerTable  = 30 // codes checked a minute for the table, from everyone
+	CodeTriesPerWindow = CodeTriesPerTable * int(CodeTableWindow) / int(time.Minute)
+	CodeTableWindow    = 20 * time.Second
+	codeWindow         = time.Minute // an address's
 )
 
-// codeGuard counts a table's wrong join codes.
+// codeGuard counts the join codes a table checks.
 type codeGuard struct {
 	mu     sync.Mutex
 	now    func() time.Time
@@ -220,44 +237,75 @@ func newCodeGuard() *codeGuard {
 	return &codeGuard{now: time.Now, byAddr: map[netip.Addr][]time.Time{}}
 }
 
-// recent drops the times older than the window.
-func recent(ts []time.Time, now time.Time) []time.Time {
+// recent drops the times older than the window w.
+func recent(ts []time.Time, now time.Time, w time.Duration) []time.Time {
 	i := 0
-	for i < len(ts) && now.Sub(ts[i]) >= codeWindow {
+	for i < len(ts) && now.Sub(ts[i]) >= w {
 		i++
 	}
 	return ts[i:]
 }
 
-// blocked says why a guess from addr is refused before it is checked, or
-// "" when it may be checked.
-func (g *codeGuard) blocked(addr netip.Addr) string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	now := g.now()
+// full says why addr may have no code checked now, or "". Called with mu
+// held.
+func (g *codeGuard) full(addr netip.Addr, now time.Time) string {
 	g.prune(now)
 	if len(g.byAddr[addr]) >= CodeTriesPerAddr {
 		return fmt.Sprintf("Too many wrong join codes from your address (%d a minute): wait a minute before trying again.", CodeTriesPerAddr)
 	}
-	if len(g.table) >= CodeTriesPerTable {
-		return "Too many wrong join codes for this table this minute: wait a minute before trying again."
+	if len(g.table) >= CodeTriesPerWindow {
+		return fmt.Sprintf("Too many wrong join codes for this table just now: wait %d seconds before trying again.", int(CodeTableWindow/time.Second))
 	}
 	return ""
 }
 
-// missed records a wrong code from addr.
-func (g *codeGuard) missed(addr netip.Addr) {
+// blocked says why an exchange from addr is refused before it starts, or
+// "" when it may start (it takes no place).
+func (g *codeGuard) blocked(addr netip.Addr) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.full(addr, g.now())
+}
+
+// take takes a place for checking a code from addr, or says why the code
+// is refused unchecked. A place taken is kept, as a wrong code, unless
+// given back (give) with the time take returned.
+func (g *codeGuard) take(addr netip.Addr) (time.Time, string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := g.now()
+	if why := g.full(addr, now); why != "" {
+		return time.Time{}, why
+	}
 	g.byAddr[addr] = append(g.byAddr[addr], now)
 	g.table = append(g.table, now)
+	return now, ""
+}
+
+// give gives back the place take took at at: the code was right.
+func (g *codeGuard) give(addr netip.Addr, at time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	drop := func(ts []time.Time) []time.Time {
+		for i := len(ts) - 1; i >= 0; i-- {
+			if ts[i].Equal(at) {
+				return append(ts[:i], ts[i+1:]...)
+			}
+		}
+		return ts
+	}
+	g.table = drop(g.table)
+	if ts := drop(g.byAddr[addr]); len(ts) == 0 {
+		delete(g.byAddr, addr)
+	} else {
+		g.byAddr[addr] = ts
+	}
 }
 
 func (g *codeGuard) prune(now time.Time) {
-	g.table = recent(g.table, now)
+	g.table = recent(g.table, now, CodeTableWindow)
 	for a, ts := range g.byAddr {
-		if ts = recent(ts, now); len(ts) == 0 {
+		if ts = recent(ts, now, codeWindow); len(ts) == 0 {
 			delete(g.byAddr, a)
 		} else {
 			g.byAddr[a] = ts

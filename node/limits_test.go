@@ -80,45 +80,71 @@ func TestFrameLimitRead(t *testing.T) {
 	}
 }
 
-// Wrong codes are counted per address and for the table, never per peer
-// ID: a guesser with 150 addresses gets CodeTriesPerTable guesses a minute,
-// and one address CodeTriesPerAddr.
+// Join codes are counted per address and for the table, never per peer
+// ID, when they are checked: a guesser with 150 addresses gets
+// CodeTriesPerWindow checked every CodeTableWindow (CodeTriesPerTable a
+// minute), one address CodeTriesPerAddr a minute, however many exchanges
+// it has open; a hello takes no place, and a right code gives its back.
 func TestCodeGuard(t *testing.T) {
 	now := time.Unix(1000, 0)
 	g := newCodeGuard()
 	g.now = func() time.Time { return now }
 	one := netip.MustParseAddr("192.168.1.50")
-	for i := range CodeTriesPerAddr {
+	// Many hellos, none answered yet: each may start, none takes a place.
+	for i := range 3 * CodeTriesPerAddr {
 		if why := g.blocked(one); why != "" {
-			t.Fatalf("try %d blocked: %s", i, why)
+			t.Fatalf("hello %d blocked: %s", i, why)
 		}
-		g.missed(one)
+	}
+	// Their answers, all at once: only CodeTriesPerAddr are checked.
+	var at []time.Time
+	for i := range CodeTriesPerAddr {
+		a, why := g.take(one)
+		if why != "" {
+			t.Fatalf("answer %d refused: %s", i, why)
+		}
+		at = append(at, a)
+	}
+	if _, why := g.take(one); !strings.Contains(why, "from your address") {
+		t.Fatalf("answer %d from one address: %q", CodeTriesPerAddr+1, why)
 	}
 	if why := g.blocked(one); !strings.Contains(why, "from your address") {
-		t.Fatalf("try %d from one address: %q", CodeTriesPerAddr+1, why)
+		t.Fatalf("a hello from a spent address: %q", why)
+	}
+	// A right code gives its place back.
+	g.give(one, at[0])
+	if _, why := g.take(one); why != "" {
+		t.Fatalf("a place given back: %s", why)
 	}
 	// Other addresses go on until the table's count is spent.
-	guesses := CodeTriesPerAddr
+	checked := CodeTriesPerAddr
 	for i := 0; i < 150; i++ {
-		a := netip.AddrFrom4([4]byte{192, 168, 2, byte(i)})
-		if g.blocked(a) != "" {
+		if _, why := g.take(netip.AddrFrom4([4]byte{192, 168, 2, byte(i)})); why != "" {
 			break
 		}
-		g.missed(a)
-		guesses++
+		checked++
 	}
-	if guesses != CodeTriesPerTable {
-		t.Fatalf("150 addresses made %d guesses in a minute, want %d", guesses, CodeTriesPerTable)
+	if checked != CodeTriesPerWindow {
+		t.Fatalf("150 addresses had %d codes checked, want %d in all", checked, CodeTriesPerWindow)
 	}
-	if why := g.blocked(netip.MustParseAddr("192.168.3.1")); !strings.Contains(why, "for this table") {
+	fresh := netip.MustParseAddr("192.168.3.1")
+	if why := g.blocked(fresh); !strings.Contains(why, "for this table") {
 		t.Fatalf("a fresh address once the table's count is spent: %q", why)
 	}
-	// A minute on, the counts are gone.
+	// A span on, the table's count is free again; the address's minute not.
+	now = now.Add(CodeTableWindow)
+	if _, why := g.take(fresh); why != "" {
+		t.Fatalf("a span later: %s", why)
+	}
+	if why := g.blocked(one); !strings.Contains(why, "from your address") {
+		t.Fatalf("one address within its minute: %q", why)
+	}
+	// A minute on, every count is gone.
 	now = now.Add(codeWindow)
 	if why := g.blocked(one); why != "" {
 		t.Fatalf("a minute later: %s", why)
 	}
-	if len(g.byAddr) != 0 {
-		t.Fatalf("%d addresses still kept", len(g.byAddr))
+	if len(g.byAddr) != 0 || len(g.table) != 0 {
+		t.Fatalf("%d addresses, %d codes still kept", len(g.byAddr), len(g.table))
 	}
 }

@@ -364,6 +364,16 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 			return err
 		}
 	}
+	// A phone is through the web door here: from now on it counts among
+	// the entry's established connections, not its newcomers (web.go).
+	if l, ok := c.st.(*webLink); ok && l.admit != nil {
+		if err := l.admit(); err != nil {
+			if errors.Is(err, ErrWebFull) {
+				c.refuse(protocol.CodeTableFull, err.Error(), env.Seq)
+			}
+			return err
+		}
+	}
 	if c.s.rec != nil && !c.s.isReady() {
 		// A host elected mid-game rebuilds the table from the players'
 		// shares before it can seat anyone.
@@ -409,16 +419,20 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 // proveCode runs the join code exchange (protocol.Pake) with a joiner
 // whose hello was env, and returns the host's confirmation for Seated. A
 // wrong code is learnt only from the joiner's confirmation failing: one
-// guess per run, counted per address and for the table, not per peer ID,
-// since identities are free (limits.go has the arithmetic).
+// guess per run, counted per address and for the table when the answer
+// comes, before it is checked, not per peer ID, since identities are free
+// (limits.go has the arithmetic).
 func (c *srvConn) proveCode(hello protocol.Hello, env *protocol.Envelope) ([]byte, error) {
 	if len(hello.Nonce) < protocol.NonceSize {
 		// A 1.1 joiner would prove the code in a way that gives it away.
 		c.refuse(protocol.CodeVersion, "This table needs a newer version of the game to join with a code: update bullshit.", env.Seq)
 		return nil, errors.New("joiner without the code exchange")
 	}
-	src := c.st.Source()
-	if why := c.s.codes().blocked(src); why != "" {
+	// A spent count refuses the exchange before it costs anything; the
+	// place is taken when the answer comes, before it is checked
+	// (limits.go).
+	src, codes := c.st.Source(), c.s.codes()
+	if why := codes.blocked(src); why != "" {
 		c.refuse(protocol.CodeBadCode, why, env.Seq)
 		return nil, errors.New("rate limited")
 	}
@@ -436,12 +450,17 @@ func (c *srvConn) proveCode(hello protocol.Hello, env *protocol.Envelope) ([]byt
 	if env, err = c.read(); err != nil {
 		return nil, err
 	}
+	at, why := codes.take(src)
+	if why != "" {
+		c.refuse(protocol.CodeBadCode, why, env.Seq)
+		return nil, errors.New("rate limited")
+	}
 	answer, _ := env.Msg.(protocol.Hello)
 	if px.Meet(answer.Share) != nil || !px.Check(answer.Proof) {
-		c.s.codes().missed(src)
 		c.refuse(protocol.CodeBadCode, "That join code is wrong.", env.Seq)
 		return nil, errors.New("bad code")
 	}
+	codes.give(src, at)
 	return px.Confirm(), nil
 }
 

@@ -63,11 +63,31 @@ const (
 // The web entry's limits, per source address as node/limits.go counts it
 // (an IPv4 address or an IPv6 /64) and in all. A phone holds one /ws; a
 // reload overlaps the next with the last for a moment.
+//
+// A /ws connection is a newcomer until its player is through the door's
+// checks (the channel's handshake, the hello and, at a private table, the
+// join code: Server.join calls admitted), then it is established. The two
+// are counted apart, so that strangers who never finish can't keep a
+// phone out (issue 21, 5): newcomers have a pool of their own, each has
+// WebHandshake to get through, and when the pool is full a newcomer is
+// let in by closing the oldest newcomer of the address holding the most,
+// never refused for the pool. A phone holds one newcomer at a time, so it
+// is closed for a newcomer only once every address in the pool holds no
+// more than one: the pool is larger than the addresses of a /24 LAN
+// (253), so on such a LAN that can't happen; on a bigger one a newcomer
+// lives WebNewcomers opens after it, far longer than a phone's few round
+// trips on a LAN, at the rate opens are allowed (StreamsPerAddr each).
+// Established connections are placed players and spectators (at most
+// MaxSeats and MaxWatchers, and a rejoin's overlap), bounded by WebConns.
 var (
-	WebConnsPerAddr = 4
+	WebConnsPerAddr = 4 // newcomers and established together
 	WebConns        = 64
-	// WebHandshake bounds the webwire handshake.
-	WebHandshake = 5 * time.Second
+	// WebNewcomers is the newcomers' pool.
+	WebNewcomers = 256
+	// WebHandshake is how long a newcomer has to get through the door: a
+	// phone on a LAN needs a few round trips and a few milliseconds of
+	// its own (well under a second on a slow phone).
+	WebHandshake = 3 * time.Second
 	// WebDialsPerAddr is how fast one address may open TCP connections to
 	// the entry, for the page or for /ws: a burst, then a rate. A
 	// connection past it is closed as it is accepted, before a byte of
@@ -100,16 +120,23 @@ type Web struct {
 	files  *rate.Limiter // how often an address may ask for a file of the page
 	player *rate.Limiter // … and for the player (app.wasm)
 
+	newcomers int           // WebNewcomers, as it was when the entry started
+	handshake time.Duration // WebHandshake, likewise
+
 	mu     sync.Mutex
-	host   *Server // the table this node hosts; nil when none
-	open   map[netip.Addr]int
-	total  int
+	host   *Server            // the table this node hosts; nil when none
+	open   map[netip.Addr]int // connections per address, newcomers and established
+	fresh  map[*doorSlot]bool // the newcomers
+	freshN map[netip.Addr]int // … per address
+	total  int                // established connections
 	closed bool
 
 	// Refused counts what the entry turned away before a seat's envelope
 	// checks: a source off the LAN, a foreign Origin, an address over its
 	// limits, a failed handshake, a node that doesn't host.
 	Refused atomic.Int64
+	// Evicted counts newcomers closed to let a newer one in.
+	Evicted atomic.Int64
 }
 
 // ErrWebAddr refuses an address the web entry may not listen on.
@@ -135,8 +162,9 @@ func ListenWeb(key crypto.PrivKey, lan netip.Addr, cfg WebConfig) (*Web, error) 
 		return nil, err
 	}
 	w := &Web{id: id, key: ed25519.PrivateKey(raw), signer: signer, assets: cfg.Assets, ln: ln,
-		opens: webLimiter(unlimited), open: map[netip.Addr]int{},
-		files: addrLimiter(WebFilesPerAddr, unlimited), player: addrLimiter(WebPlayerPerAddr, unlimited)}
+		opens: webLimiter(unlimited), open: map[netip.Addr]int{}, fresh: map[*doorSlot]bool{}, freshN: map[netip.Addr]int{},
+		files: addrLimiter(WebFilesPerAddr, unlimited), player: addrLimiter(WebPlayerPerAddr, unlimited),
+		newcomers: WebNewcomers, handshake: WebHandshake}
 	w.url = "http://" + ln.Addr().String()
 	if ap, err := netip.ParseAddrPort(ln.Addr().String()); err == nil {
 		w.ip = ap.Addr().Unmap()
@@ -393,34 +421,113 @@ func (w *Web) serveTable(rw http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(rw).Encode(a)
 }
 
-// enter counts a /ws connection from src, or says why it may not open.
-func (w *Web) enter(src netip.Addr) string {
+// doorSlot is one /ws connection's place at the door. Its fields are
+// guarded by Web.mu.
+type doorSlot struct {
+	src     netip.Addr
+	since   time.Time
+	stop    context.CancelFunc // closes the connection
+	evicted bool               // closed to let a newer one in, or out of time
+	placed  bool               // established
+}
+
+// enter counts a /ws connection from src as a newcomer, or says why it may
+// not open. A full pool of newcomers makes room (evict).
+func (w *Web) enter(src netip.Addr, stop context.CancelFunc) (*doorSlot, string) {
 	if !w.opens.Allow(src) {
-		return "Too many connections from your address: wait a moment."
+		return nil, "Too many connections from your address: wait a moment."
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
 	case w.closed:
-		return "This node is closing."
+		return nil, "This node is closing."
 	case w.open[src] >= WebConnsPerAddr:
-		return "Too many connections from your address at once."
-	case w.total >= WebConns:
-		return "This table has all the connections it can take."
+		return nil, "Too many connections from your address at once."
 	}
+	if len(w.fresh) >= w.newcomers {
+		w.evict()
+	}
+	d := &doorSlot{src: src, since: time.Now(), stop: stop}
+	w.fresh[d] = true
+	w.freshN[src]++
 	w.open[src]++
-	w.total++
-	return ""
+	return d, ""
 }
 
-func (w *Web) leave(src netip.Addr) {
+// evict closes the oldest newcomer of the address that holds the most.
+// Called with mu held.
+func (w *Web) evict() {
+	var v *doorSlot
+	for d := range w.fresh {
+		if v == nil || w.freshN[d.src] > w.freshN[v.src] ||
+			w.freshN[d.src] == w.freshN[v.src] && d.since.Before(v.since) {
+			v = d
+		}
+	}
+	if v != nil {
+		w.unfresh(v)
+		v.evicted = true
+		v.stop()
+		w.Evicted.Add(1)
+	}
+}
+
+// unfresh takes d out of the newcomers. Called with mu held.
+func (w *Web) unfresh(d *doorSlot) {
+	if !w.fresh[d] {
+		return
+	}
+	delete(w.fresh, d)
+	if w.freshN[d.src]--; w.freshN[d.src] <= 0 {
+		delete(w.freshN, d.src)
+	}
+}
+
+// expire ends a newcomer that did not get through in time.
+func (w *Web) expire(d *doorSlot) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.open[src]--; w.open[src] <= 0 {
-		delete(w.open, src)
+	if !d.placed && !d.evicted {
+		w.unfresh(d)
+		d.evicted = true
+		d.stop()
 	}
-	w.total--
 }
+
+// admit makes a newcomer established, or says why it can't be.
+func (w *Web) admit(d *doorSlot) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case d.evicted:
+		return errors.New("node: the connection was closed at the door")
+	case d.placed:
+		return nil
+	case w.total >= WebConns:
+		return ErrWebFull
+	}
+	w.unfresh(d)
+	d.placed = true
+	w.total++
+	return nil
+}
+
+func (w *Web) leave(d *doorSlot) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.unfresh(d)
+	if d.placed {
+		w.total--
+	}
+	if w.open[d.src]--; w.open[d.src] <= 0 {
+		delete(w.open, d.src)
+	}
+}
+
+// ErrWebFull refuses a phone through the door when the entry has all the
+// established connections it takes.
+var ErrWebFull = errors.New("This table has all the connections it can take.")
 
 // serveWS is /ws: the door checks, the handshake, then the table's own
 // serve path, as for a libp2p stream.
@@ -438,11 +545,16 @@ func (w *Web) serveWS(rw http.ResponseWriter, r *http.Request) {
 		w.refuse(rw, http.StatusForbidden, "That page is not this table's.")
 		return
 	}
-	if why := w.enter(src); why != "" {
+	ctx, stop := context.WithCancel(r.Context())
+	defer stop()
+	d, why := w.enter(src, stop)
+	if why != "" {
 		w.refuse(rw, http.StatusTooManyRequests, why)
 		return
 	}
-	defer w.leave(src)
+	defer w.leave(d)
+	deadline := time.AfterFunc(w.handshake, func() { w.expire(d) })
+	defer deadline.Stop()
 	// The Host and the Origin were checked above.
 	ws, err := websocket.Accept(rw, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
@@ -450,9 +562,9 @@ func (w *Web) serveWS(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer ws.CloseNow()
-	ctx, cancel := context.WithTimeout(r.Context(), WebHandshake)
+	// Evicted, or out of time at the door: closed, whatever it waits on.
+	context.AfterFunc(ctx, func() { ws.CloseNow() })
 	conn, err := webwire.Accept(ctx, coderws.New(ws), w.key)
-	cancel()
 	if err != nil {
 		w.Refused.Add(1)
 		return
@@ -462,7 +574,13 @@ func (w *Web) serveWS(rw http.ResponseWriter, r *http.Request) {
 		w.Refused.Add(1)
 		return
 	}
-	l := &webLink{Conn: conn, ws: ws, peer: id, src: src}
+	l := &webLink{Conn: conn, ws: ws, peer: id, src: src, admit: func() error {
+		if err := w.admit(d); err != nil {
+			return err
+		}
+		deadline.Stop()
+		return nil
+	}}
 	w.mu.Lock()
 	s := w.host
 	w.mu.Unlock()
@@ -495,9 +613,10 @@ func webLimiter(free []netip.Prefix) *rate.Limiter { return addrLimiter(StreamsP
 // webLink is a phone's webwire channel as a link.
 type webLink struct {
 	*webwire.Conn
-	ws   *websocket.Conn
-	peer peer.ID
-	src  netip.Addr
+	ws    *websocket.Conn
+	peer  peer.ID
+	src   netip.Addr
+	admit func() error // through the door: established (Web.admit)
 }
 
 func (l *webLink) Reset() error        { return l.ws.CloseNow() }

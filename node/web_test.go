@@ -954,3 +954,157 @@ func TestWebSaysWhichTable(t *testing.T) {
 		t.Errorf("/table with no table: %d", code)
 	}
 }
+
+// Phones guessing a private table's code all at once, from 60 addresses
+// (issue 21, 6): the web door's codes are counted by the same count as
+// libp2p's, each taking its place as it is checked, so no more than
+// CodeTriesPerWindow are checked however many exchanges are opened
+// together; the rest are turned away for the table unchecked.
+func TestWebCodeGuessesCountedAtCheck(t *testing.T) {
+	hn, _, _, w := webTable(t, Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}}, stillMaker)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const phones = 60
+	type answer struct {
+		env   *protocol.Envelope
+		p     *phone
+		hello protocol.Hello
+	}
+	first := make([]answer, phones)
+	var wg sync.WaitGroup
+	for i := range phones {
+		p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), fmt.Sprintf("127.0.0.%d", 10+i))
+		hello := protocol.Hello{Version: protocol.Current, Nick: "guess", Seat: -1, Nonce: make([]byte, protocol.NonceSize)}
+		rand.Read(hello.Nonce)
+		first[i] = answer{p: p, hello: hello}
+	}
+	// Every hello, then every answer: none is known wrong when the
+	// others start.
+	for i := range first {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := &first[i]
+			if err := a.p.send(a.hello); err != nil {
+				t.Error(err)
+				return
+			}
+			a.env, _ = a.p.next()
+		}()
+	}
+	wg.Wait()
+	checked, table := 0, 0
+	var mu sync.Mutex
+	for i := range first {
+		a := &first[i]
+		if a.env == nil {
+			t.Fatalf("phone %d: no answer to its hello", i)
+		}
+		switch m := a.env.Msg.(type) {
+		case protocol.Refusal:
+			if !strings.Contains(m.Message, "for this table") {
+				t.Errorf("phone %d refused for another reason: %q", i, m.Message)
+			}
+			mu.Lock()
+			table++
+			mu.Unlock()
+		case protocol.Challenge:
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				px, err := answerChallenge("nope-nope", a.hello, a.env, string(a.p.id), string(a.p.host))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				h := a.hello
+				h.Share, h.Proof = px.Share(), px.Confirm()
+				a.p.send(h)
+				env, err := a.p.next()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				r, _ := env.Msg.(protocol.Refusal)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case r.Message == "That join code is wrong.":
+					checked++
+				case strings.Contains(r.Message, "for this table"):
+					table++
+				default:
+					t.Errorf("an answer refused for another reason: %q", r.Message)
+				}
+			}()
+		default:
+			t.Fatalf("phone %d: answered %T", i, m)
+		}
+	}
+	wg.Wait()
+	if checked > CodeTriesPerWindow || checked == 0 || checked+table != phones {
+		t.Fatalf("%d phones guessing at once: %d codes checked, %d turned away for the table; want at most %d checked",
+			phones, checked, table, CodeTriesPerWindow)
+	}
+}
+
+// Newcomers that never get through the door can't keep a phone out
+// (issue 21, 5): with the pool full, the phone's open closes the oldest
+// newcomer of the address holding the most, the phone is seated, and a
+// newcomer alone at its address is closed only when every address holds
+// one; one that holds its place too long is closed at WebHandshake.
+func TestWebNewcomersEvicted(t *testing.T) {
+	defer func(n int, d time.Duration) { WebNewcomers, WebHandshake = n, d }(WebNewcomers, WebHandshake)
+	WebNewcomers, WebHandshake = 6, 2*time.Second
+	hn, _, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, stillMaker)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	open := func(from string) *websocket.Conn {
+		t.Helper()
+		ws, _, err := dialWS(ctx, w.URL(), "", from)
+		if err != nil {
+			t.Fatalf("from %s: %v", from, err)
+		}
+		return ws
+	}
+	closed := func(ws *websocket.Conn) bool {
+		rctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		defer cancel()
+		_, _, err := ws.Read(rctx)
+		return err != nil && rctx.Err() == nil
+	}
+	// A lone newcomer first (the oldest), then four from one address.
+	lone := open("127.0.0.20")
+	var busy []*websocket.Conn
+	for range 4 {
+		busy = append(busy, open("127.0.0.21"))
+	}
+	other := open("127.0.0.22")
+	p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), "127.0.0.30")
+	if err := p.join("Ana"); err != nil {
+		t.Fatalf("the phone, the pool full: %v", err)
+	}
+	if n := w.Evicted.Load(); n != 1 {
+		t.Fatalf("%d newcomers closed for the phone, want 1", n)
+	}
+	if !closed(busy[0]) {
+		t.Fatal("the busiest address's oldest newcomer is still open")
+	}
+	if closed(lone) || closed(other) || closed(busy[1]) {
+		t.Fatal("a newcomer other than the busiest address's oldest was closed")
+	}
+	// Out of time: every newcomer closed by WebHandshake; the phone,
+	// through the door, stays.
+	time.Sleep(WebHandshake)
+	for i, ws := range append([]*websocket.Conn{lone, other}, busy[1:]...) {
+		if !closed(ws) {
+			t.Fatalf("newcomer %d open past WebHandshake", i)
+		}
+	}
+	w.mu.Lock()
+	established, fresh := w.total, len(w.fresh)
+	w.mu.Unlock()
+	if established != 1 || fresh != 0 {
+		t.Fatalf("%d established, %d newcomers; want the phone alone, established", established, fresh)
+	}
+}

@@ -93,6 +93,12 @@ func rogueMain(mode string) int {
 		run = func() error { return runRebind(say) }
 	case "names":
 		run = func() error { return runNames(say) }
+	case "doorflood":
+		run = func() error { return runDoorFlood(say) }
+	case "phone":
+		run = func() error { return runPhone(say) }
+	case "codeflood":
+		run = func() error { return runCodeFlood(say) }
 	}
 	if err := run(); err != nil {
 		say("error", map[string]any{"text": err.Error()})
