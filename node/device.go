@@ -181,7 +181,9 @@ func advertiseTaken(newAdv func() Advertiser, srv *Server, ts TableState, nick s
 	if newAdv == nil || t == nil {
 		return nil
 	}
-	info := TableInfo{ID: ts.ID, Name: ts.Name, Host: nick, HostPeer: srv.h.ID(), Seats: len(ts.Seats), Taken: len(ts.Seats),
+	// The table's ID as its first host advertised it: its wire ID in hex
+	// (a Lobby doesn't carry the advert's).
+	info := TableInfo{ID: hex.EncodeToString(srv.tid[:]), Name: ts.Name, Host: nick, HostPeer: srv.h.ID(), Seats: len(ts.Seats), Taken: len(ts.Seats),
 		Preset: ts.Preset, Phase: PhasePlaying, Version: protocol.Current.String(), Private: private, Addrs: srv.h.Addrs()}
 	ho := &Hosted{Table: t, Server: srv, info: info}
 	if ho.adv = newAdv(); ho.adv == nil || ho.adv.Advertise(info) != nil {
