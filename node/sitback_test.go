@@ -77,6 +77,9 @@ func TestElectionOldHostSitsBack(t *testing.T) {
 	if end.View.Phase != engine.PhaseOver {
 		t.Fatalf("the old host's person's game did not end (phase %v); the others were told %q", end.View.Phase, notices)
 	}
+	if end.Audit == nil || !end.Audit.Verified {
+		t.Errorf("the old host's person, back, audits the game as %+v; want it verified", end.Audit)
+	}
 	if moves == 0 {
 		t.Error("the old host's person made no move in their seat once back")
 	}

@@ -53,7 +53,8 @@ func failTable(t *testing.T, hostMore ...string) *browserTable {
 //     is at term 2."), and Watch gives it the game.
 //   - The old host's person, restarted with the same key, finds the table
 //     by name on the LAN (the new host advertises it) and sits back in
-//     their own seat, which a bot played.
+//     their own seat, which a bot played, and their audit of the game
+//     verifies (the steps of term 1 are theirs).
 //
 // Every program and page finishes the game, the phones verified.
 func TestE2EBrowserAfterFailover(t *testing.T) {
@@ -155,6 +156,15 @@ func TestE2EBrowserAfterFailover(t *testing.T) {
 		json.Unmarshal([]byte(r.raw), &got)
 		if got.Unfinished || got.Audit == nil || !got.Audit.Verified {
 			t.Errorf("the player that took over ended with %s", r.raw)
+		}
+	}
+	if r, err := back.await(time.Minute, isType("result")); err != nil {
+		t.Errorf("the old host's person, back, printed no result: %v", err)
+	} else {
+		var got result
+		json.Unmarshal([]byte(r.raw), &got)
+		if got.Unfinished || got.Audit == nil || !got.Audit.Verified {
+			t.Errorf("the old host's person, back, ended with %s", clip(r.raw, 400))
 		}
 	}
 	for _, f := range figures {
