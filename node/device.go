@@ -162,11 +162,48 @@ func (d *Device) serveWeb(ho *Hosted) {
 	d.web.hosting(ho.Server)
 }
 
-// remoteWeb gives a seat at another node's table our web side, before
-// the seat's session starts.
+// remoteWeb gives a seat at another node's table our web side, and our
+// advertiser for a table it takes over, before the seat's session starts.
 func (d *Device) remoteWeb(r *Remote) {
 	if d.web != nil {
 		r.webAddr, r.web = d.web.URL(), d.web
+	}
+	r.advertis = d.advertis
+}
+
+// advertiseTaken puts a table this node took over after an election on
+// the LAN, as its first host did (host): the same table, name, seats and
+// preset, this node's peer as its host, so that a player who lost it (the
+// old host's person, restarted) finds it in the lobby again. It keeps the
+// advert up to date; nil when there is no discovery.
+func advertiseTaken(newAdv func() Advertiser, srv *Server, ts TableState, nick string, private bool) *Hosted {
+	t := srv.tbl()
+	if newAdv == nil || t == nil {
+		return nil
+	}
+	// The table's ID as its first host advertised it: its wire ID in hex
+	// (a Lobby doesn't carry the advert's).
+	info := TableInfo{ID: hex.EncodeToString(srv.tid[:]), Name: ts.Name, Host: nick, HostPeer: srv.h.ID(), Seats: len(ts.Seats), Taken: len(ts.Seats),
+		Preset: ts.Preset, Phase: PhasePlaying, Version: protocol.Current.String(), Private: private, Addrs: srv.h.Addrs()}
+	ho := &Hosted{Table: t, Server: srv, info: info}
+	if ho.adv = newAdv(); ho.adv == nil || ho.adv.Advertise(info) != nil {
+		return nil
+	}
+	t.do(func() { t.OnPhase = ho.phaseChanged })
+	return ho
+}
+
+// unadvertise withdraws what advertiseTaken put up.
+func (ho *Hosted) unadvertise() {
+	if ho == nil {
+		return
+	}
+	ho.mu.Lock()
+	adv := ho.adv
+	ho.adv = nil
+	ho.mu.Unlock()
+	if adv != nil {
+		adv.Stop()
 	}
 }
 

@@ -29,7 +29,10 @@ var ErrOldHost = errors.New("this table's host runs an older version of the game
 var ErrImpostor = errors.New("that table did not prove it knows the join code: it may be an impostor using the same name")
 
 // ErrRefused wraps a host's refusal to seat us.
-type ErrRefused struct{ Code, Msg string }
+type ErrRefused struct {
+	Code, Msg string
+	term      uint64 // the refusing node's term, from its envelope
+}
 
 func (e *ErrRefused) Error() string { return e.Msg }
 
@@ -136,7 +139,7 @@ func (r *Remote) hello(l *hostLink, a aim) error {
 				return err
 			}
 		case protocol.Refusal:
-			return &ErrRefused{Code: m.Code, Msg: protocol.Clean(m.Message, protocol.MaxText)}
+			return &ErrRefused{Code: m.Code, Msg: protocol.Clean(m.Message, protocol.MaxText), term: env.Term}
 		case protocol.StateRequest:
 			if a.look {
 				return &errHosts{term: env.Term}

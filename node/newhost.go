@@ -8,6 +8,7 @@ package node
 // other's shares.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -37,6 +38,7 @@ func (r *Remote) runHost() {
 			wait.Stop()
 			r.endWalk()
 			own = r.sitOwn(srv)
+			r.advert = advertiseTaken(r.advertis, srv, r.table, r.nick, r.code != "")
 		case u, ok := <-own:
 			if !ok {
 				own = nil
@@ -147,7 +149,10 @@ func (r *Remote) lookAhead(w *walk) {
 			ahead = append(ahead, c)
 		}
 	}
-	for len(ahead) > 0 && w.ctx.Err() == nil {
+	for w.ctx.Err() == nil {
+		if r.oldBack(w) {
+			return
+		}
 		for _, c := range ahead {
 			l, err := r.joinTwice(w.ctx, aim{to: c.info(), tid: w.line.tid, term: w.line.term, look: true})
 			var hosts *errHosts
@@ -163,6 +168,38 @@ func (r *Remote) lookAhead(w *walk) {
 		}
 		pause(w.ctx, r.timing.HostRetry)
 	}
+}
+
+// oldBack is lookAhead's try of the host we lost, at the term it hosted:
+// a node whose own link was cut took over when it could not tell it was
+// alone (the others holding shares are phones, which it can't dial: they
+// dial it), while the old host and the phones played on. Once the link
+// heals the old host seats it again, and it gives up hosting for its
+// seat there, seconds after the heal rather than after RebuildWait. A
+// host really gone costs a failed dial a round. It reports whether the
+// walk is over.
+func (r *Remote) oldBack(w *walk) bool {
+	if w.line.old.ID == "" || w.line.term < 2 {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(w.ctx, r.timing.HostRetry)
+	l, err := r.join(ctx, aim{to: w.line.old, tid: w.line.tid, term: w.line.term - 1, back: true})
+	cancel()
+	if err != nil {
+		return false
+	}
+	took := false
+	r.do(func() {
+		if took = w == r.walk && r.role == roleHost && !r.server.isReady(); took {
+			r.abdicate("The host is still there: back at its table.")
+			r.follow(l)
+			r.notice("Reconnected.")
+		}
+	})
+	if !took {
+		l.st.Reset()
+	}
+	return true
 }
 
 // yieldTo is lookAhead's find: c, ahead of us in line, hosts term. We give

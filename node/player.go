@@ -38,6 +38,18 @@ func (r *Remote) runPlayer() {
 // its player.
 func (r *Remote) follow(l *hostLink) {
 	r.link, r.info = l, l.to
+	if r.links == 0 {
+		// First seated at a table past term 1 (this program started
+		// again after it crashed while hosting): we know no host of the
+		// earlier terms. The one key we can vouch for is our own: the
+		// old host's person, back, checks the backlog's steps it signed
+		// itself; anyone else's fail as an unknown host's would.
+		for t := uint64(1); t < l.hostTerm; t++ {
+			if r.chain.KeyOf(t) == nil {
+				r.chain.Host(t, wireID(r.h.ID()))
+			}
+		}
+	}
 	r.links++
 	r.seat, r.tid = l.seated.Seat, l.seated.Table
 	r.seatNo.Store(int64(r.seat))

@@ -51,19 +51,20 @@ import (
 type Remote struct {
 	// Set by dial (webAddr and web by its setup) before run starts, never
 	// changed: any goroutine reads them.
-	h       host.Host
-	key     crypto.PrivKey
-	signer  *protocol.Signer
-	nick    string
-	code    string
-	watch   bool
-	timing  Timing
-	webAddr string // our node's web URL, told the host so that phones find us (web.go)
-	web     *Web   // where a table we take over seats phones
-	box     *mailbox
-	replay  protocol.Replay // the hosts' envelopes seen: locked inside
-	ctx     context.Context // ends at Close, and with it every walk and join
-	cancel  context.CancelFunc
+	h        host.Host
+	key      crypto.PrivKey
+	signer   *protocol.Signer
+	nick     string
+	code     string
+	watch    bool
+	timing   Timing
+	webAddr  string            // our node's web URL, told the host so that phones find us (web.go)
+	web      *Web              // where a table we take over seats phones
+	advertis func() Advertiser // how a table we take over is put on the LAN (nil: no discovery)
+	box      *mailbox
+	replay   protocol.Replay // the hosts' envelopes seen: locked inside
+	ctx      context.Context // ends at Close, and with it every walk and join
+	cancel   context.CancelFunc
 
 	// OnFrame, if set before Dial returns, sees every frame received (the
 	// wire-secrecy test reads them), on the goroutine that reads it.
@@ -106,6 +107,7 @@ type Remote struct {
 	saveDir string
 	server  *Server       // the table we host, in roleHost
 	local   *LocalSession // our seat at it, once rebuilt
+	advert  *Hosted       // its advert on the LAN, once rebuilt
 	rolled  int           // steps of our journal its rebuild rolled back, for our audit's note
 	bots    BotMaker      // for the bot seats of a table we take over
 	fall    func(*engine.View) (engine.Command, bool)
@@ -157,6 +159,13 @@ func dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrIn
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	go r.run()
 	l, err := r.join(ctx, aim{to: info, term: 1})
+	// A table that changed hosts is past term 1: its host refuses that
+	// and names its own, which we join with (the old host's person back
+	// after a crash, anyone who finds the table in the lobby).
+	var ref *ErrRefused
+	if errors.As(err, &ref) && ref.term > 1 && ref.Code != protocol.CodeVersion {
+		l, err = r.join(ctx, aim{to: info, term: ref.term})
+	}
 	if err != nil {
 		r.Close()
 		return nil, err
@@ -305,6 +314,7 @@ func (r *Remote) stop() {
 	if r.local != nil {
 		r.local.Close()
 	}
+	r.advert.unadvertise()
 	if srv := r.server; srv != nil {
 		if r.web != nil {
 			r.web.unhost(srv)

@@ -291,11 +291,14 @@ func restore(hr heir, ts TableState, cfg engine.Config, salt [SaltSize]byte, com
 	notice := fmt.Sprintf("Host left; %s is now hosting.", hr.nick)
 	// The old host's own seat, if it had one, is a bot's from now on, in
 	// this game and the next: its player is the one who left, and a seat
-	// kept for them would hold up every game dealt after.
+	// kept for them would hold up every game dealt after (and count them
+	// in the shares' threshold while they are gone). The seat remembers
+	// them (Peer on a bot's seat): should they come back, restarted with
+	// the same key, they take it back from the bot (Table.sit).
 	seats := append([]SeatInfo(nil), ts.Seats...)
 	for i, s := range seats {
 		if hr.gone != "" && s.Peer == hr.gone.String() && s.Bot == "" {
-			seats[i] = SeatInfo{Name: s.Name, Bot: "medium", Connected: true}
+			seats[i] = SeatInfo{Name: s.Name, Bot: "medium", Connected: true, Peer: s.Peer}
 			notice += fmt.Sprintf(" A bot plays for %s.", s.Name)
 		}
 	}
@@ -383,7 +386,7 @@ func restoreSeats(seats []SeatInfo, hostPeer string, bots BotMaker, seed uint64)
 				s.owner, s.away = "local", -1
 			}
 		} else {
-			s.botName = si.Bot
+			s.botName, s.was = si.Bot, si.Peer
 			if s.botName == "" {
 				s.botName = "medium"
 			}

@@ -146,8 +146,9 @@ type seat struct {
 	botName string
 	bot     Player // the seat's bot, or the bot covering an away person
 	covered bool
-	madeFor int  // the person's own moves made for them this game (SeatInfo.MadeFor)
-	tosses  bool // the person's node takes part in the deal's toss (protocol 1.4)
+	madeFor int    // the person's own moves made for them this game (SeatInfo.MadeFor)
+	was     string // a bot's seat that was this person's (a host lost in an election): theirs again if they come back
+	tosses  bool   // the person's node takes part in the deal's toss (protocol 1.4)
 	box     *mailbox
 	away    time.Duration // when the person left; -1 while connected; 0 until they rejoin a table rebuilt by an election
 	decided string        // the situation the bot last decided on
@@ -272,6 +273,18 @@ func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error)
 			if s.owner == owner {
 				seatNo = i
 				break
+			}
+		}
+		if seatNo < 0 {
+			// A host the others lost, back (restarted, same key): the
+			// bot that took its seat at the election gives it back.
+			for i, s := range t.seats {
+				if s.was != "" && s.was == owner && s.owner == "" {
+					seatNo = i
+					s.botName, s.bot, s.decided, s.was = "", nil, "", ""
+					t.notice = fmt.Sprintf("%s is back.", name)
+					break
+				}
 			}
 		}
 		if seatNo < 0 {

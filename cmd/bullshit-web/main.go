@@ -17,6 +17,7 @@
 //	bullshit.soonest(bool)            lay the hand out soonest-asked first
 //	bullshit.state()                  the state now, as JSON
 //	bullshit.leave()
+//	bullshit.save()                   writes the record to the tab's storage now
 //	bullshit.onState = fn(json)       set by the page: every change
 //	bullshit.onError = fn(text)       set by the page: a join that failed
 package main
@@ -187,6 +188,10 @@ func (p *page) bind() {
 		return nil
 	}))
 	p.api.Set("state", fn(func([]js.Value) any { return p.stateJSON() }))
+	p.api.Set("save", p.withClient(func(cl *webclient.Client, _ []js.Value) any {
+		cl.Save()
+		return nil
+	}))
 	p.api.Set("leave", p.withClient(func(cl *webclient.Client, _ []js.Value) any {
 		go cl.Close()
 		return nil

@@ -279,11 +279,20 @@ func (b *browser) waitJS(ctx context.Context, cond string) error {
 func (b *browser) playUntil(stop func(stepResult) bool, guard time.Duration) (stepResult, error) {
 	end := time.Now().Add(guard)
 	var last stepResult
+	failed := 0
 	for time.Now().Before(end) {
 		r, err := b.look()
 		if err != nil {
-			return last, err
+			// A page that follows the table to a new host moves to that
+			// node's address (app.js, moveTo): a look may land while it
+			// loads. Look again a little later.
+			if failed++; failed > 50 {
+				return last, err
+			}
+			time.Sleep(200 * time.Millisecond)
+			continue
 		}
+		failed = 0
 		last = r
 		if r.What == "verified" || strings.HasPrefix(r.What, "sheet:deal NOT") || (stop != nil && stop(r)) {
 			return r, nil

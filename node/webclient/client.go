@@ -182,7 +182,15 @@ func Join(ctx context.Context, cfg Config) (*Client, error) {
 	// read from the lobby as it stands then.
 	c.rec.journal.SeatKey = func(seat int) ed25519.PublicKey { return gamewire.PlayerKey(c.lobby.Players, seat) }
 	c.ctx, c.cancel = context.WithCancel(context.Background())
+	// The table's term: 1 at a table that never changed hosts; after an
+	// election the node refuses term 1 and names its own, which we take
+	// (a page opened on the new host knows no term, and a Watch or a
+	// Sit down there must not be refused for it).
 	l, err := c.join(ctx, cfg.Addr, 1, nil)
+	var ref *Refused
+	if errors.As(err, &ref) && ref.term > 1 && ref.Code != CodeNotHost && ref.Code != protocol.CodeVersion {
+		l, err = c.join(ctx, cfg.Addr, ref.term, nil)
+	}
 	if err != nil {
 		c.cancel()
 		close(c.done)

@@ -50,6 +50,7 @@ func (s State) AppendJSON(b []byte) []byte {
 	o.b = appendPtr(o.b, s.Sheet, Sheet.AppendJSON)
 	o.int("record", int64(s.Record))
 	o.int("restored", int64(s.Restored))
+	o.str("node", s.Node)
 	return o.close()
 }
 

@@ -3,6 +3,7 @@ package webclient
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -97,6 +98,23 @@ func (c *Client) save() {
 		b = append(b, ' ')
 		b = hex.AppendEncode(b, h[:])
 	}
+	// Who hosted each term, as this phone learnt it: a page reloaded
+	// after a failover (or moved to the new host) is sent a backlog whose
+	// first steps the old host signed, and a new client knows only the
+	// host it is at.
+	b = append(b, "\nhosts"...)
+	hosts := r.journal.Hosts(^uint64(0))
+	terms := make([]uint64, 0, len(hosts))
+	for t := range hosts {
+		terms = append(terms, t)
+	}
+	slices.Sort(terms)
+	for _, t := range terms {
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, t, 10)
+		b = append(b, ':')
+		b = hex.AppendEncode(b, hosts[t])
+	}
 	b = append(b, '\n')
 	for _, ch := range r.saved.chunks {
 		b = append(b, "ev "...)
@@ -138,6 +156,11 @@ func (c *Client) restore() {
 	}
 	if rec.deal != ([32]byte{}) && len(rec.got) > 0 {
 		rec.journal.SeatKey = c.rec.journal.SeatKey
+		for t, pub := range c.rec.journal.Hosts(^uint64(0)) {
+			if id, err := protocol.NewPeerID(pub); err == nil {
+				rec.journal.Host(t, id)
+			}
+		}
 		c.rec = rec
 		c.restored = len(rec.got)
 	}
@@ -189,7 +212,24 @@ func parseSaved(s string, tid protocol.TableID, seat int, deal [32]byte, ev func
 		return record{}, t, true // another deal's: only the toss may serve
 	}
 	r.rewrote = rw
-	for _, l := range lines[6:] {
+	evLines := lines[6:]
+	if len(evLines) > 0 && strings.HasPrefix(evLines[0], "hosts") {
+		hs := strings.TrimPrefix(evLines[0], "hosts")
+		evLines = evLines[1:]
+		for _, f := range strings.Fields(hs) {
+			ts, pk, _ := strings.Cut(f, ":")
+			term, err := strconv.ParseUint(ts, 10, 64)
+			pub := make([]byte, 32)
+			if err != nil || !unhex(pk, pub) {
+				return record{}, t, false
+			}
+			id, err := protocol.NewPeerID(pub)
+			if err != nil || !r.journal.Host(term, id) {
+				return record{}, t, false
+			}
+		}
+	}
+	for _, l := range evLines {
 		b64, ok := strings.CutPrefix(l, "ev ")
 		if !ok {
 			return record{}, t, false

@@ -52,6 +52,11 @@ type State struct {
 	// storage after a reload (persist.go): what the audit covers.
 	Record   int `json:"record"`
 	Restored int `json:"restored"`
+
+	// Node is the web address of the node we are at: the page's own at
+	// first, the new host's after it followed the table there (the page
+	// then moves to it, so that a reload finds the table).
+	Node string `json:"node"`
 }
 
 // Seat is one seat as the table sees it.
@@ -192,7 +197,7 @@ func (c *Client) State() State {
 	now := time.Now()
 	s := State{Status: c.status, Table: c.lobby.Settings.Name, Preset: c.lobby.Settings.Preset, Host: c.lobby.Host,
 		Phase: c.lobby.Phase, You: c.seat, Watching: c.seat < 0, Turn: -1, News: slices.Clone(c.news), Refusal: c.refusal,
-		Record: len(c.rec.got), Restored: c.restored}
+		Record: len(c.rec.got), Restored: c.restored, Node: c.addr}
 	for k, v := range c.lobby.Settings.Rules {
 		s.Rules = append(s.Rules, k+"="+v)
 	}

@@ -208,7 +208,32 @@ function play() {
   send({ kind: "play", cards: [...picked], claim: claimOf(), rank: m.choose ? rank : -1 });
 }
 
+// moving is set once the page is on its way to another node (moveTo).
+let moving = false;
+
+// moveTo follows the table to the node that hosts it now, after the host
+// changed: the page's own address is the old host's, dead, and a reload
+// there would find nothing. The new node is another origin, with storage
+// of its own, so what this player is goes with the page in the address's
+// fragment, which the browser never sends: its key, its name, how it sat
+// (and the join code), its record of the deal. The page there takes them
+// in (carried, below) and sits again at once.
+function moveTo(s) {
+  const to = (s.node || "").replace(/\/+$/, "");
+  if (moving || s.status !== "seated" || !to || to === location.origin || !/^https?:\/\/[^/?#]+$/.test(to)) return false;
+  moving = true;
+  bullshit.save();
+  const carry = {
+    at: Date.now(), key: localStorage.getItem("bullshit.key") || "", nick: bullshit.nick(),
+    seated: s.watching ? "watch" : "sit", code: sessionStorage.getItem("bullshit.code") || "",
+    record: sessionStorage.getItem("bullshit.record") || "",
+  };
+  location.replace(to + "/#carry=" + encodeURIComponent(JSON.stringify(carry)));
+  return true;
+}
+
 function show(s) {
+  if (moveTo(s)) return;
   const prev = st;
   st = s; stAt = performance.now();
   document.body.dataset.status = s.status;
@@ -446,6 +471,27 @@ function tick() {
   const next = Math.min(left > 0 ? Math.min(left, (left + 50) % 100) : Infinity, showing ? st.revealMS - gone : Infinity);
   if (next < Infinity) ticker = setTimeout(tick, next + 1);
 }
+
+// carried takes in what a page that followed the table here brought in
+// the fragment (moveTo), before the player starts and reads its key, and
+// clears it from the address. A key is taken only on an origin that has
+// none yet, or fresh from a move (two minutes): a link made up to plant
+// a key someone knows, opened later, does not replace a player's own.
+(function carried() {
+  const m = /^#carry=(.+)$/.exec(location.hash);
+  if (!m) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  let c = null;
+  try { c = JSON.parse(decodeURIComponent(m[1])); } catch (e) { return; }
+  if (!c || typeof c.key !== "string" || !/^[0-9a-f]{64}$/.test(c.key)) return;
+  const mine = localStorage.getItem("bullshit.key");
+  if (mine && mine !== c.key && !(Math.abs(Date.now() - (+c.at || 0)) < 120000)) return;
+  localStorage.setItem("bullshit.key", c.key);
+  if (typeof c.nick === "string" && c.nick) localStorage.setItem("bullshit.nick", c.nick);
+  sessionStorage.setItem("bullshit.seated", c.seated === "watch" ? "watch" : "sit");
+  sessionStorage.setItem("bullshit.code", typeof c.code === "string" ? c.code : "");
+  if (typeof c.record === "string" && c.record) sessionStorage.setItem("bullshit.record", c.record);
+})();
 
 window.bullshitReady = start;
 (async () => {
