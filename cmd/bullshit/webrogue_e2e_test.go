@@ -28,7 +28,6 @@ package main
 
 import (
 	"context"
-	"crypto/ecdh"
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/sha256"
@@ -47,6 +46,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/gtank/ristretto255"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 
@@ -192,8 +192,10 @@ func handshakeUpTo(ctx context.Context, base string) (*websocket.Conn, []byte, e
 	if err != nil {
 		return nil, nil, err
 	}
-	ep, _ := ecdh.X25519().GenerateKey(rand.Reader)
-	if err := ws.Write(ctx, websocket.MessageBinary, append([]byte("BSW1"), ep.PublicKey().Bytes()...)); err != nil {
+	var x [64]byte
+	rand.Read(x[:])
+	ep := ristretto255.NewElement().ScalarBaseMult(ristretto255.NewScalar().FromUniformBytes(x[:])).Encode(nil)
+	if err := ws.Write(ctx, websocket.MessageBinary, append([]byte("BSW2"), ep...)); err != nil {
 		ws.CloseNow()
 		return nil, nil, err
 	}
@@ -203,7 +205,7 @@ func handshakeUpTo(ctx context.Context, base string) (*websocket.Conn, []byte, e
 		return nil, nil, fmt.Errorf("the host's answer: %d bytes, %v", len(m2), err)
 	}
 	H := ed25519.PublicKey(m2[32 : 32+ed25519.PublicKeySize])
-	t1 := wwT1(ep.PublicKey().Bytes(), m2[:32], H)
+	t1 := wwT1(ep, m2[:32], H)
 	if !ed25519.Verify(H, append([]byte(wwHostCtx), t1...), m2[32+ed25519.PublicKeySize:]) {
 		ws.CloseNow()
 		return nil, nil, errors.New("self-check: the rogue's transcript is not the host's")

@@ -7,7 +7,7 @@
 // built from the standard library instead and runs the same in the node and
 // in the page's WebAssembly. Three messages set it up:
 //
-//	player → host  "BSW1" ‖ eP                     ephemeral X25519 key
+//	player → host  "BSW2" ‖ eP                     ephemeral ristretto255 key
 //	host → player  eH ‖ H ‖ sign_H("…host" ‖ t1)   t1 = SHA-256(label ‖ eP ‖ eH ‖ H)
 //	player → host  P ‖ sign_P("…player" ‖ t2)      t2 = SHA-256(t1 ‖ P)
 //
@@ -15,8 +15,10 @@
 // their libp2p peer IDs name). Each signature covers both fresh ephemeral
 // keys, so a recorded handshake can't be replayed into a new one, and the
 // player's covers the host's identity, so it can't be relayed to another
-// host. The keys of the two directions come from HKDF-SHA-256 over the X25519
-// secret, salted with t2; after the handshake every WebSocket message is one
+// host. The keys of the two directions come from HKDF-SHA-256 over the
+// Diffie–Hellman secret (the encoding of x_P·x_H·G in ristretto255, whose
+// prime order leaves no small subgroup to check for; the identity is
+// refused), salted with t2; after the handshake every WebSocket message is one
 // AES-256-GCM box whose nonce is the count of boxes sent before it in that
 // direction (a WebSocket is ordered and reliable, so nothing travels with
 // it). A box that is dropped, reordered, replayed or altered fails to open
@@ -27,6 +29,12 @@
 // What it doesn't: the page itself comes over plain http, so a player who
 // wants to be sure which table they reached compares the host key's
 // fingerprint words the page shows with the host's screen.
+//
+// The exchange is over ristretto255 rather than X25519 because the page
+// already carries ristretto255 for the join code's CPace, while crypto/ecdh
+// links its NIST curves with X25519 (P-256 alone is 60 kB of the page's
+// code). "BSW1" was the X25519 version: an opening with it, from a page
+// cached before the change, is told to reload.
 //
 // A Conn is a net.Conn (outside the browser: the page doesn't import net)
 // carrying a byte stream, each Write sealed as one
@@ -39,7 +47,6 @@ import (
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
-	"crypto/ecdh"
 	"crypto/ed25519"
 	"crypto/hkdf"
 	"crypto/rand"
@@ -51,10 +58,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gtank/ristretto255"
 )
 
 const (
-	magic     = "BSW1"
+	magic     = "BSW2"
+	oldMagic  = "BSW1"
 	label     = "bullshit/web/v1"
 	hostCtx   = "bullshit/web/v1 host\x00"
 	playerCtx = "bullshit/web/v1 player\x00"
@@ -120,21 +130,26 @@ func accept(ctx context.Context, ws Socket, key ed25519.PrivateKey) (*Conn, erro
 	if err != nil {
 		return nil, err
 	}
-	if string(m1[:len(magic)]) != magic {
+	switch string(m1[:len(magic)]) {
+	case magic:
+	case oldMagic:
+		return nil, fmt.Errorf("%w: a page from an older version of the game: reload it", ErrHandshake)
+	default:
 		return nil, fmt.Errorf("%w: not a bullshit web client", ErrHandshake)
 	}
-	eP, err := ecdh.X25519().NewPublicKey(m1[len(magic):])
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrHandshake, err)
-	}
-	eh, err := ecdh.X25519().GenerateKey(rand.Reader)
+	eP := m1[len(magic):]
+	eh, err := newEphemeral()
 	if err != nil {
 		return nil, err
 	}
+	shared, err := eh.shared(eP)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the player's ephemeral key: %v", ErrHandshake, err)
+	}
 	H := key.Public().(ed25519.PublicKey)
-	t1 := transcript1(eP.Bytes(), eh.PublicKey().Bytes(), H)
+	t1 := transcript1(eP, eh.pub, H)
 	m2 := make([]byte, 0, m2Size)
-	m2 = append(append(m2, eh.PublicKey().Bytes()...), H...)
+	m2 = append(append(m2, eh.pub...), H...)
 	m2 = append(m2, ed25519.Sign(key, append([]byte(hostCtx), t1...))...)
 	if err := ws.Write(ctx, m2); err != nil {
 		return nil, err
@@ -147,10 +162,6 @@ func accept(ctx context.Context, ws Socket, key ed25519.PrivateKey) (*Conn, erro
 	t2 := transcript2(t1, P)
 	if !ed25519.Verify(P, append([]byte(playerCtx), t2...), m3[ed25519.PublicKeySize:]) {
 		return nil, fmt.Errorf("%w: the player's signature does not verify", ErrHandshake)
-	}
-	shared, err := eh.ECDH(eP)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrHandshake, err)
 	}
 	return newConn(ws, P, shared, t2, "s2c", "c2s")
 }
@@ -169,38 +180,35 @@ func Dial(ctx context.Context, ws Socket, key ed25519.PrivateKey, host ed25519.P
 
 func dial(ctx context.Context, ws Socket, key ed25519.PrivateKey, host ed25519.PublicKey) (*Conn, error) {
 	ws.SetReadLimit(MaxMessage)
-	ep, err := ecdh.X25519().GenerateKey(rand.Reader)
+	ep, err := newEphemeral()
 	if err != nil {
 		return nil, err
 	}
-	if err := ws.Write(ctx, append([]byte(magic), ep.PublicKey().Bytes()...)); err != nil {
+	if err := ws.Write(ctx, append([]byte(magic), ep.pub...)); err != nil {
 		return nil, err
 	}
 	m2, err := readExact(ctx, ws, m2Size, "the host's answer")
 	if err != nil {
 		return nil, err
 	}
-	eH, err := ecdh.X25519().NewPublicKey(m2[:32])
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrHandshake, err)
-	}
+	eH := m2[:32]
 	H := ed25519.PublicKey(bytes.Clone(m2[32 : 32+ed25519.PublicKeySize]))
 	if host != nil && !H.Equal(host) {
 		return nil, fmt.Errorf("%w: the host's key is not the one expected", ErrHandshake)
 	}
-	t1 := transcript1(ep.PublicKey().Bytes(), eH.Bytes(), H)
+	t1 := transcript1(ep.pub, eH, H)
 	if !ed25519.Verify(H, append([]byte(hostCtx), t1...), m2[32+ed25519.PublicKeySize:]) {
 		return nil, fmt.Errorf("%w: the host's signature does not verify", ErrHandshake)
+	}
+	shared, err := ep.shared(eH)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the host's ephemeral key: %v", ErrHandshake, err)
 	}
 	P := key.Public().(ed25519.PublicKey)
 	t2 := transcript2(t1, P)
 	m3 := append(bytes.Clone(P), ed25519.Sign(key, append([]byte(playerCtx), t2...))...)
 	if err := ws.Write(ctx, m3); err != nil {
 		return nil, err
-	}
-	shared, err := ep.ECDH(eH)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrHandshake, err)
 	}
 	return newConn(ws, H, shared, t2, "c2s", "s2c")
 }
@@ -374,4 +382,37 @@ func store(a *atomic.Int64, t time.Time) {
 		return
 	}
 	a.Store(t.UnixNano())
+}
+
+// ephemeral is one side's fresh key for the exchange: a scalar and its
+// point's encoding.
+type ephemeral struct {
+	x   *ristretto255.Scalar
+	pub []byte
+}
+
+func newEphemeral() (ephemeral, error) {
+	var b [64]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return ephemeral{}, err
+	}
+	x := ristretto255.NewScalar().FromUniformBytes(b[:])
+	return ephemeral{x: x, pub: ristretto255.NewElement().ScalarBaseMult(x).Encode(nil)}, nil
+}
+
+// errIdentity is an ephemeral key that is the group's identity: it would
+// make the secret known to anyone.
+var errIdentity = errors.New("the identity element")
+
+// shared is the secret with the other side's ephemeral key peer: refused
+// when peer is not a canonical ristretto255 encoding or is the identity.
+func (e ephemeral) shared(peer []byte) ([]byte, error) {
+	P := ristretto255.NewElement()
+	if err := P.Decode(peer); err != nil {
+		return nil, err
+	}
+	if P.Equal(ristretto255.NewElement().Zero()) == 1 {
+		return nil, errIdentity
+	}
+	return ristretto255.NewElement().ScalarMult(e.x, P).Encode(nil), nil
 }

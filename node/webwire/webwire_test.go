@@ -133,9 +133,7 @@ func TestDialRefusesAForgedHostSignature(t *testing.T) {
 		if err != nil {
 			return
 		}
-		eh := make([]byte, 32)
-		rand.Read(eh)
-		eh[31] &= 0x7f
+		eh := freshKey(t)
 		H := named.Public().(ed25519.PublicKey)
 		t1 := transcript1(m1[len(magic):], eh, H)
 		m2 := append(append(eh, H...), ed25519.Sign(signer, append([]byte(hostCtx), t1...))...)
@@ -161,8 +159,7 @@ func TestAcceptRefusesAReplayedProof(t *testing.T) {
 	// An honest handshake, made by hand to keep its proof.
 	ctx := context.Background()
 	ws := dialWS(t, url)
-	eph := make([]byte, 32)
-	rand.Read(eph)
+	eph := freshKey(t)
 	ws.Write(ctx, websocket.MessageBinary, append([]byte(magic), eph...))
 	_, m2, err := ws.Read(ctx)
 	if err != nil {
@@ -178,7 +175,7 @@ func TestAcceptRefusesAReplayedProof(t *testing.T) {
 
 	// The replay: a fresh opening, then the recorded proof.
 	ws2 := dialWS(t, url)
-	rand.Read(eph)
+	eph = freshKey(t)
 	ws2.Write(ctx, websocket.MessageBinary, append([]byte(magic), eph...))
 	if _, _, err := ws2.Read(ctx); err != nil {
 		t.Fatal(err)
@@ -202,8 +199,13 @@ func TestAcceptRefusesGarbage(t *testing.T) {
 		msg  []byte
 		want string
 	}{
-		{"short", []byte("BSW1"), "the opening is 4 bytes"},
+		{"short", []byte("BSW2"), "the opening is 4 bytes"},
 		{"magic", append([]byte("HTTP"), make([]byte, 32)...), "not a bullshit web client"},
+		{"older page", append([]byte("BSW1"), make([]byte, 32)...), "older version of the game: reload it"},
+		// The identity (all zeros) would make the secret known to anyone;
+		// 0xff… is no canonical encoding.
+		{"identity", append([]byte(magic), make([]byte, 32)...), "the player's ephemeral key: the identity element"},
+		{"not a point", append([]byte(magic), bytes.Repeat([]byte{0xff}, 32)...), "the player's ephemeral key: invalid"},
 	} {
 		ws := dialWS(t, url)
 		ws.Write(context.Background(), websocket.MessageBinary, tc.msg)
@@ -272,5 +274,42 @@ func TestReadDeadlineIsANetTimeout(t *testing.T) {
 	c.SetReadDeadline(time.Now().Add(-time.Second))
 	if _, err := c.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("err = %v, want os.ErrDeadlineExceeded", err)
+	}
+}
+
+// freshKey is an honest ephemeral public key.
+func freshKey(t *testing.T) []byte {
+	t.Helper()
+	e, err := newEphemeral()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e.pub
+}
+
+// A host that answers with the identity as its ephemeral key is refused
+// before the player signs anything.
+func TestDialRefusesAnIdentityHostKey(t *testing.T) {
+	host, player := newKey(t), newKey(t)
+	proofs := make(chan int, 1)
+	url := serve(t, func(ws *websocket.Conn) {
+		_, m1, err := ws.Read(context.Background())
+		if err != nil {
+			return
+		}
+		eh := make([]byte, 32)
+		H := host.Public().(ed25519.PublicKey)
+		t1 := transcript1(m1[len(magic):], eh, H)
+		m2 := append(append(eh, H...), ed25519.Sign(host, append([]byte(hostCtx), t1...))...)
+		ws.Write(context.Background(), websocket.MessageBinary, m2)
+		_, m3, _ := ws.Read(context.Background())
+		proofs <- len(m3)
+	})
+	_, err := Dial(context.Background(), sock(dialWS(t, url)), player, nil)
+	if !errors.Is(err, ErrHandshake) || !strings.Contains(err.Error(), "the host's ephemeral key: the identity element") {
+		t.Fatalf("err = %v, want the identity refused", err)
+	}
+	if n := <-proofs; n != 0 {
+		t.Fatalf("the player sent a %d-byte proof to a host whose key it refused", n)
 	}
 }
