@@ -56,7 +56,7 @@ func (r *Remote) runHost() {
 func (r *Remote) newRecovery(term uint64) *recovery {
 	rec := &recovery{table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{}),
 		term: term, hosts: r.chain.Hosts(term),
-		heir: heir{tid: r.tid, nick: r.nick, code: r.code, self: r.h.ID(), key: r.key, timing: r.timing, bots: r.bots, fall: r.fall, gone: r.oldHost,
+		heir: heir{tid: r.tid, nick: r.nick, code: r.code, self: r.h.ID(), key: r.key, timing: r.timing, bots: r.bots, fall: r.fall, gone: r.oldHost, dealer: r.dealt.host,
 			say: func(text string) { go r.do(func() { r.notice(text) }) }}}
 	if r.oldHost != "" {
 		if _, ok := rec.hosts[term-1]; !ok {

@@ -57,6 +57,7 @@ type heir struct {
 	bots   BotMaker
 	fall   func(*engine.View) (engine.Command, bool)
 	gone   peer.ID      // the host we lost
+	dealer string       // the peer ID of the host that dealt the game
 	say    func(string) // a notice on our screen, from any goroutine
 }
 
@@ -189,6 +190,9 @@ func (rc *recovery) try() {
 	}
 	if u := rc.srv.selfWeb; u != "" {
 		t.do(func() { t.webURL = u })
+	}
+	if d := rc.heir.dealer; d != "" {
+		t.do(func() { t.dealtBy = d })
 	}
 	rc.srv.mu.Lock()
 	rc.srv.table = t
@@ -325,7 +329,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	set.defaults()
 	t := &Table{ID: id, tid: tid, host: host, set: set, makeBot: bots, fall: fall,
 		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhasePlaying, specs: map[*mailbox]bool{},
-		game: g, seed: cfg.Seed, salt: salt, nonces: mixed(nonces), commit: commit, term: term, hostPeer: hostPeer, jour: jour,
+		game: g, seed: cfg.Seed, salt: salt, nonces: mixed(nonces), commit: commit, term: term, hostPeer: hostPeer, dealtBy: hostPeer, jour: jour,
 		evening: evening.Clone()}
 	if jour != nil {
 		t.jpath = jour.Path()
