@@ -10,6 +10,7 @@ package node
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
@@ -24,6 +25,12 @@ func (r *Remote) runHost() {
 	rebuilt := srv.rec.done
 	wait := time.NewTimer(r.timing.RebuildWait)
 	defer wait.Stop()
+	// Who the rebuild waits for is said a quarter of the way to Stall;
+	// at Stall, a table some player holds up deals a new game (stall).
+	tell := time.NewTimer(r.timing.Stall / 4)
+	defer tell.Stop()
+	stall := time.NewTimer(r.timing.Stall)
+	defer stall.Stop()
 	r.startWalk(r.lookAhead)
 	var own <-chan Update
 	for r.role == roleHost {
@@ -43,11 +50,40 @@ func (r *Remote) runHost() {
 				continue
 			}
 			r.followOwn(u)
+		case <-tell.C:
+			if who, _, _ := srv.rec.awaited(); len(who) > 0 && !srv.isReady() {
+				r.notice(fmt.Sprintf("Waiting for %s to rebuild the table; a new game is dealt in %s without it.",
+					strings.Join(who, " and "), (r.timing.Stall - r.timing.Stall/4).Round(time.Second)))
+			}
+		case <-stall.C:
+			r.stall(srv)
 		case <-wait.C:
 			if !srv.isReady() {
-				r.abdicate("No other player came back to rebuild the table: waiting for the host.")
+				note := "No other player came back to rebuild the table: waiting for the host."
+				if who, _, _ := srv.rec.awaited(); len(who) > 0 {
+					note = fmt.Sprintf("No other player came back to rebuild the table (waiting for %s): waiting for the host.", strings.Join(who, " and "))
+				}
+				r.abdicate(note)
 			}
 		}
+	}
+}
+
+// stall is the rebuild Timing.Stall after it began: if it still waits on
+// a seated player's shares while another player takes part, the table
+// deals a new game rather than wait for ever (recovery.redeal); with no
+// one else here it waits on for the host (RebuildWait).
+func (r *Remote) stall(srv *Server) {
+	who, stalled, anyone := srv.rec.awaited()
+	if srv.isReady() || !anyone || len(stalled) == 0 {
+		return
+	}
+	why := fmt.Sprintf("The game couldn't be rebuilt: no share of the hidden cards from %s in %s. A new game is dealt, the evening's score kept; a bot plays for them.",
+		strings.Join(who, " and "), r.timing.Stall.Round(time.Second))
+	if ok, err := srv.rec.redeal(why, stalled); err != nil {
+		r.notice("The new game couldn't be dealt: " + err.Error())
+	} else if ok {
+		r.notice(why)
 	}
 }
 
@@ -55,6 +91,7 @@ func (r *Remote) runHost() {
 // started with our own journal and shares.
 func (r *Remote) newRecovery(term uint64) *recovery {
 	rec := &recovery{table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{}),
+		asked: map[*srvConn]bool{}, gave: map[protocol.PeerID]bool{},
 		term: term, hosts: r.chain.Hosts(term),
 		heir: heir{tid: r.tid, nick: r.nick, code: r.code, self: r.h.ID(), key: r.key, timing: r.timing, bots: r.bots, fall: r.fall, gone: r.oldHost, dealer: r.dealt.host,
 			say: func(text string) { go r.do(func() { r.notice(text) }) }}}
