@@ -52,7 +52,7 @@ func (r *Remote) runHost() {
 			r.followOwn(u)
 		case <-tell.C:
 			if who, _, _ := srv.rec.awaited(); len(who) > 0 && !srv.isReady() {
-				r.notice(fmt.Sprintf("Waiting for %s to rebuild the table; a new game is dealt in %s without it.",
+				r.notice(fmt.Sprintf("Waiting for the shares of the hidden cards of %s, to rebuild the table; a new game is dealt in %s without them.",
 					strings.Join(who, " and "), (r.timing.Stall - r.timing.Stall/4).Round(time.Second)))
 			}
 		case <-stall.C:
@@ -78,7 +78,7 @@ func (r *Remote) stall(srv *Server) {
 	if srv.isReady() || !anyone || len(stalled) == 0 {
 		return
 	}
-	why := fmt.Sprintf("The game couldn't be rebuilt: no share of the hidden cards from %s in %s. A new game is dealt, the evening's score kept; a bot plays for them.",
+	why := fmt.Sprintf("The game couldn't be rebuilt: no share of the hidden cards from %s in %s. A new game is dealt, the evening's score kept; a bot takes their seat.",
 		strings.Join(who, " and "), r.timing.Stall.Round(time.Second))
 	if ok, err := srv.rec.redeal(why, stalled); err != nil {
 		r.notice("The new game couldn't be dealt: " + err.Error())

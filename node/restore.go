@@ -203,8 +203,8 @@ func (rc *recovery) waitOn(c *srvConn, on bool) {
 
 // awaited is who the rebuild waits for, as a player reads it: each seated
 // player who hasn't given their shares, and whether their node is
-// connected ("Ben's share of the hidden cards (connected, not answering)",
-// "Cleo (not connected)"), in seat order; and whether anyone but us took
+// connected ("Ben (connected, not answering)", "Cleo (not connected)"), in
+// seat order; and whether anyone but us took
 // part (gave their state, or is connected and asked for it).
 func (rc *recovery) awaited() (who []string, stalled []protocol.PeerID, anyone bool) {
 	rc.mu.Lock()
@@ -222,7 +222,7 @@ func (rc *recovery) awaited() (who []string, stalled []protocol.PeerID, anyone b
 		name := protocol.Clean(s.Name, protocol.MaxText)
 		stalled = append(stalled, wireID(id))
 		if connected[wireID(id)] {
-			who = append(who, name+"'s share of the hidden cards (connected, not answering)")
+			who = append(who, name+" (connected, not answering)")
 		} else {
 			who = append(who, name+" (not connected)")
 		}
@@ -298,14 +298,14 @@ func (rc *recovery) redeal(why string, stalled []protocol.PeerID) (bool, error) 
 	rc.srv.mu.Unlock()
 	close(rc.srv.ready)
 	close(rc.done)
-	go dealOnceBack(t, returning, 2*hr.timing.Toss)
+	go dealOnceBack(t, returning, 2*hr.timing.Toss, why)
 	return true, nil
 }
 
 // dealOnceBack deals t's first game once the players in returning have
 // sat down again, or wait has passed (who isn't back by then is covered by
-// a bot, as at any deal).
-func dealOnceBack(t *Table, returning []string, wait time.Duration) {
+// a bot, as at any deal); why goes with the deal, on every screen.
+func dealOnceBack(t *Table, returning []string, wait time.Duration, why string) {
 	for end := time.Now().Add(wait); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		back := true
 		if t.do(func() {
@@ -321,6 +321,7 @@ func dealOnceBack(t *Table, returning []string, wait time.Duration) {
 			break
 		}
 	}
+	t.do(func() { t.notice = why })
 	t.Start()
 }
 

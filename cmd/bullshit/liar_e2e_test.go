@@ -23,6 +23,11 @@ package main
 //   - late (issue 21, item 1): an honest player whose node is slow: its
 //     first nonce commitment goes out lateFor after the host asked, past
 //     the toss's wait; every later part of the toss at once.
+//   - stranger (issue 21, item 9): a spectator, no seat at the table. When
+//     the host dies it goes to the next in line at term+1 and answers its
+//     state request, if asked, with a record of its own: the journal it
+//     watched and shares of the deal's seed it made up. It says "state"
+//     when asked, "refused" with the words of a refusal.
 //   - withhold (issue 21, item 2): when the host dies it rejoins the next
 //     in line, as history does, and stays connected, heartbeats and all,
 //     but never answers the new host's state request: it keeps its shares
@@ -39,6 +44,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -153,6 +159,8 @@ func runLiar(mode string, say func(string, map[string]any)) error {
 				continue
 			case "withhold":
 				return l.withhold(ctx)
+			case "stranger":
+				return l.intrude(ctx)
 			}
 			return errors.New("lost the host")
 		case <-time.After(100 * time.Millisecond):
@@ -245,7 +253,7 @@ func (l *liar) join(ctx context.Context, info peer.AddrInfo, state func(protocol
 	fail := func(err error) (chan struct{}, error) { st.Reset(); return nil, err }
 	nonce := make([]byte, protocol.NonceSize)
 	rand.Read(nonce)
-	if err := l.send(protocol.Hello{Version: protocol.Current, Nick: l.nick, Seat: -1, Nonce: nonce}); err != nil {
+	if err := l.send(protocol.Hello{Version: protocol.Current, Nick: l.nick, Seat: -1, Nonce: nonce, Watch: l.mode == "stranger"}); err != nil {
 		return fail(err)
 	}
 	// A new host seats no one before every share is in: the whole
@@ -440,6 +448,50 @@ func (l *liar) withhold(ctx context.Context) error {
 		}
 	}
 	return errors.New("no new host asked the withholder for its state")
+}
+
+// intrude is the stranger's failover: a record pressed on the new host.
+func (l *liar) intrude(ctx context.Context) error {
+	next, err := l.nextInLine()
+	if err != nil {
+		return err
+	}
+	l.wmu.Lock()
+	l.term++
+	l.wmu.Unlock()
+	l.mu.Lock()
+	journal := slices.Clone(l.chain.Steps)
+	l.mu.Unlock()
+	var shares []protocol.StepShare
+	for x := range 5 {
+		y := make([]byte, 40)
+		rand.Read(y)
+		shares = append(shares, protocol.StepShare{Step: -1, X: uint8(200 + x), Y: y, K: 2})
+	}
+	for end := time.Now().Add(90 * time.Second); time.Now().Before(end); {
+		_, err := l.join(ctx, next, func(m protocol.StateRequest) protocol.State {
+			l.say("state", map[string]any{"term": m.Term, "steps": len(journal), "shares": len(shares)})
+			return protocol.State{Term: m.Term, Steps: journal, Shares: shares}
+		})
+		var ref *node.ErrRefused
+		switch {
+		case errors.As(err, &ref):
+			l.say("refused", map[string]any{"code": ref.Code, "message": ref.Msg})
+			if strings.Contains(ref.Msg, "no seat") {
+				return nil
+			}
+			// The next in line hadn't taken over yet, or is busy: again.
+		case err == nil:
+			l.say("rejoined", map[string]any{"seat": l.seat})
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return errors.New("the next in line never answered the stranger")
 }
 
 // play plays its seat as the rogue does (rogue.Move), but for a liar in

@@ -79,7 +79,7 @@ func rogueMain(mode string) int {
 	switch mode {
 	case "web":
 		run = func() error { return runWebRogue(say) }
-	case "history", "shares", "late", "withhold":
+	case "history", "shares", "late", "withhold", "stranger":
 		run = func() error { return runLiar(mode, say) }
 	case "impostor":
 		run = func() error { return runImpostor(say) }
