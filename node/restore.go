@@ -40,10 +40,10 @@ type recovery struct {
 	from     []protocol.PeerID // whose each of journals is
 	refused  []string          // whose journals didn't, and why
 	shares   map[int][]Share
-	asked    map[*srvConn]bool          // asked for their state, no answer yet: connected, not answering
-	gave     map[protocol.PeerID]bool   // who answered with their state
-	done     chan struct{} // closed once rebuilt: the Remote's host loop seats us
-	rolled   int           // how many steps of our own journal the rebuild rolled back, set before done
+	asked    map[*srvConn]bool        // asked for their state, no answer yet: connected, not answering
+	gave     map[protocol.PeerID]bool // who answered with their state
+	done     chan struct{}            // closed once rebuilt: the Remote's host loop seats us
+	rolled   int                      // how many steps of our own journal the rebuild rolled back, set before done
 	err      error
 }
 
