@@ -69,13 +69,16 @@ func (r *Remote) runHost() {
 	}
 }
 
-// stall is the rebuild Timing.Stall after it began: if it still waits on
-// a seated player's shares while another player takes part, the table
-// deals a new game rather than wait for ever (recovery.redeal); with no
-// one else here it waits on for the host (RebuildWait).
+// stall is the rebuild Timing.Stall after it began: if a seated player
+// connected to us still holds back its shares, the table deals a new game
+// rather than wait for ever (recovery.redeal), a bot in the seat of each
+// player who gave none. Shares missing only with players not connected
+// (a program that died took its shares with it) wait on, as before, for
+// the old host back from its journal (RebuildWait, abdicate): nothing of
+// the game is lost that way.
 func (r *Remote) stall(srv *Server) {
-	who, stalled, anyone := srv.rec.awaited()
-	if srv.isReady() || !anyone || len(stalled) == 0 {
+	who, stalled, holding := srv.rec.awaited()
+	if srv.isReady() || !holding {
 		return
 	}
 	why := fmt.Sprintf("The game couldn't be rebuilt: no share of the hidden cards from %s in %s. A new game is dealt, the evening's score kept; a bot takes their seat.",

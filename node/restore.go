@@ -204,16 +204,15 @@ func (rc *recovery) waitOn(c *srvConn, on bool) {
 // awaited is who the rebuild waits for, as a player reads it: each seated
 // player who hasn't given their shares, and whether their node is
 // connected ("Ben (connected, not answering)", "Cleo (not connected)"), in
-// seat order; and whether anyone but us took
-// part (gave their state, or is connected and asked for it).
-func (rc *recovery) awaited() (who []string, stalled []protocol.PeerID, anyone bool) {
+// seat order; and whether one of them holds the rebuild up: connected,
+// asked, and not answering.
+func (rc *recovery) awaited() (who []string, stalled []protocol.PeerID, holding bool) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	connected := map[protocol.PeerID]bool{}
 	for c := range rc.asked {
 		connected[wireID(c.peer)] = true
 	}
-	anyone = len(rc.asked) > 0 || len(rc.gave) > 0
 	for _, s := range rc.table.Seats {
 		id, err := peer.Decode(s.Peer)
 		if s.Peer == "" || s.Bot != "" || err != nil || id == rc.heir.self || id == rc.heir.gone || rc.gave[wireID(id)] {
@@ -222,17 +221,18 @@ func (rc *recovery) awaited() (who []string, stalled []protocol.PeerID, anyone b
 		name := protocol.Clean(s.Name, protocol.MaxText)
 		stalled = append(stalled, wireID(id))
 		if connected[wireID(id)] {
+			holding = true
 			who = append(who, name+" (connected, not answering)")
 		} else {
 			who = append(who, name+" (not connected)")
 		}
 	}
-	return who, stalled, anyone
+	return who, stalled, holding
 }
 
-// redeal gives the rebuild up, Timing.Stall after it began, when some
-// seated player holds back their shares (or is gone): the game so far
-// can't be rebuilt without them, and the table would wait for ever. It
+// redeal gives the rebuild up, Timing.Stall after it began, when a seated
+// player connected to us holds back their shares: the game so far can't
+// be rebuilt without them, and the table would wait for ever. It
 // deals a new game instead, at the same seats and with the evening's
 // score, a bot in each seat whose player gave no shares; their waiting
 // links are let go with the reason. why is the table's notice. It reports
