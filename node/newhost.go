@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
@@ -25,6 +26,12 @@ func (r *Remote) runHost() {
 	rebuilt := srv.rec.done
 	wait := time.NewTimer(r.timing.RebuildWait)
 	defer wait.Stop()
+	// Who the rebuild waits for is said a quarter of the way to Stall;
+	// at Stall, a table some player holds up deals a new game (stall).
+	tell := time.NewTimer(r.timing.Stall / 4)
+	defer tell.Stop()
+	stall := time.NewTimer(r.timing.Stall)
+	defer stall.Stop()
 	r.startWalk(r.lookAhead)
 	var own <-chan Update
 	for r.role == roleHost {
@@ -45,11 +52,43 @@ func (r *Remote) runHost() {
 				continue
 			}
 			r.followOwn(u)
+		case <-tell.C:
+			if who, _, _ := srv.rec.awaited(); len(who) > 0 && !srv.isReady() {
+				r.notice(fmt.Sprintf("Waiting for the shares of the hidden cards of %s, to rebuild the table; a new game is dealt in %s without them.",
+					strings.Join(who, " and "), (r.timing.Stall - r.timing.Stall/4).Round(time.Second)))
+			}
+		case <-stall.C:
+			r.stall(srv)
 		case <-wait.C:
 			if !srv.isReady() {
-				r.abdicate("No other player came back to rebuild the table: waiting for the host.")
+				note := "No other player came back to rebuild the table: waiting for the host."
+				if who, _, _ := srv.rec.awaited(); len(who) > 0 {
+					note = fmt.Sprintf("No other player came back to rebuild the table (waiting for %s): waiting for the host.", strings.Join(who, " and "))
+				}
+				r.abdicate(note)
 			}
 		}
+	}
+}
+
+// stall is the rebuild Timing.Stall after it began: if a seated player
+// connected to us still holds back its shares, the table deals a new game
+// rather than wait for ever (recovery.redeal), a bot in the seat of each
+// player who gave none. Shares missing only with players not connected
+// (a program that died took its shares with it) wait on, as before, for
+// the old host back from its journal (RebuildWait, abdicate): nothing of
+// the game is lost that way.
+func (r *Remote) stall(srv *Server) {
+	who, stalled, holding := srv.rec.awaited()
+	if srv.isReady() || !holding {
+		return
+	}
+	why := fmt.Sprintf("The game couldn't be rebuilt: no share of the hidden cards from %s in %s. A new game is dealt, the evening's score kept; a bot takes their seat.",
+		strings.Join(who, " and "), r.timing.Stall.Round(time.Second))
+	if ok, err := srv.rec.redeal(why, stalled); err != nil {
+		r.notice("The new game couldn't be dealt: " + err.Error())
+	} else if ok {
+		r.notice(why)
 	}
 }
 
@@ -57,8 +96,9 @@ func (r *Remote) runHost() {
 // started with our own journal and shares.
 func (r *Remote) newRecovery(term uint64) *recovery {
 	rec := &recovery{table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{}),
+		asked: map[*srvConn]bool{}, gave: map[protocol.PeerID]bool{},
 		term: term, hosts: r.chain.Hosts(term),
-		heir: heir{tid: r.tid, nick: r.nick, code: r.code, self: r.h.ID(), key: r.key, timing: r.timing, bots: r.bots, fall: r.fall, gone: r.oldHost,
+		heir: heir{tid: r.tid, nick: r.nick, code: r.code, self: r.h.ID(), key: r.key, timing: r.timing, bots: r.bots, fall: r.fall, gone: r.oldHost, dealer: r.dealt.host,
 			say: func(text string) { go r.do(func() { r.notice(text) }) }}}
 	if r.oldHost != "" {
 		if _, ok := rec.hosts[term-1]; !ok {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -151,6 +153,11 @@ func (r *Remote) takeLobby(env *protocol.Envelope, m *protocol.Lobby) {
 		}
 	}
 	r.table = t
+	if t.Commit != ([32]byte{}) && t.Commit != r.dealt.commit {
+		// The first host to show us a deal is the one that dealt it
+		// (a new host after a failover shows the same commitment).
+		r.dealt.commit, r.dealt.host = t.Commit, peer.ID(env.Sender).String()
+	}
 	if t.Commits != nil && t.Commit != r.watched.round {
 		// The first the host showed us for this deal is the one it
 		// is held to: a later Lobby can't change our record.
@@ -285,6 +292,11 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 		// commitments it published with the deal.
 		g.Toss.Round, g.Toss.Commits = r.watched.round, r.watched.commits
 	}
+	self := r.seat
+	if r.local != nil {
+		self = -1 // the new host's own seat, after a failover: its nonce is in the old host's deal
+	}
+	g.Toss.Players = mustMix(r.table.Seats, r.dealt.host, self)
 	res := auditOf(g)
 	// The hosts' chain: what didn't verify of it fails the audit; a tail
 	// the new host never got, rolled back, is a note.

@@ -104,6 +104,10 @@ type Remote struct {
 		round   [32]byte
 		commits [][32]byte
 	}
+	dealt struct { // who dealt the deal we saw: its host's seed is its part of the toss (gamewire.MustMix)
+		commit [32]byte
+		host   string
+	}
 	saveDir string
 	server  *Server       // the table we host, in roleHost
 	local   *LocalSession // our seat at it, once rebuilt

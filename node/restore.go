@@ -40,8 +40,10 @@ type recovery struct {
 	from     []protocol.PeerID // whose each of journals is
 	refused  []string          // whose journals didn't, and why
 	shares   map[int][]Share
-	done     chan struct{} // closed once rebuilt: the Remote's host loop seats us
-	rolled   int           // how many steps of our own journal the rebuild rolled back, set before done
+	asked    map[*srvConn]bool        // asked for their state, no answer yet: connected, not answering
+	gave     map[protocol.PeerID]bool // who answered with their state
+	done     chan struct{}            // closed once rebuilt: the Remote's host loop seats us
+	rolled   int                      // how many steps of our own journal the rebuild rolled back, set before done
 	err      error
 }
 
@@ -57,6 +59,7 @@ type heir struct {
 	bots   BotMaker
 	fall   func(*engine.View) (engine.Command, bool)
 	gone   peer.ID      // the host we lost
+	dealer string       // the peer ID of the host that dealt the game
 	say    func(string) // a notice on our screen, from any goroutine
 }
 
@@ -69,6 +72,25 @@ func (rc *recovery) nameOf(id protocol.PeerID) string {
 		}
 	}
 	return peer.ID(id).ShortString()
+}
+
+// ErrNotSeated is a peer that holds no seat at a table being rebuilt:
+// its record of the game and its shares play no part in the rebuild.
+var ErrNotSeated = errors.New("it holds no seat at this table")
+
+// notSeatedRefusal is the refusal a peer with no seat gets while the table
+// is rebuilt: nothing it sends is asked for, nor taken.
+const notSeatedRefusal = "The table is being rebuilt from its seated players' records, and you hold no seat at it: watch again once it is rebuilt."
+
+// seated reports whether id is the node of a person's seat at the table
+// we rebuild: only such a node's record and shares count.
+func (rc *recovery) seated(id protocol.PeerID) bool {
+	for _, s := range rc.table.Seats {
+		if s.Peer != "" && s.Bot == "" && s.Peer == peer.ID(id).String() {
+			return true
+		}
+	}
+	return false
 }
 
 // keyOf is the key of the host of an earlier term.
@@ -88,6 +110,9 @@ func (rc *recovery) keyOf(term uint64) ed25519.PublicKey {
 func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares map[int]Share) error {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
+	if from != wireID(rc.heir.self) && !rc.seated(from) {
+		return ErrNotSeated
+	}
 	var err error
 	switch {
 	case rc.legacy && !gamewire.Signed(journal):
@@ -129,6 +154,8 @@ func (c *srvConn) contribute() error {
 	if err := c.send(protocol.StateRequest{Term: c.s.term.Load()}); err != nil {
 		return err
 	}
+	rc.waitOn(c, true)
+	defer rc.waitOn(c, false)
 	var st protocol.State
 	for {
 		env, err := c.read()
@@ -140,6 +167,9 @@ func (c *srvConn) contribute() error {
 			break
 		}
 	}
+	rc.mu.Lock()
+	rc.gave[wireID(c.peer)] = true
+	rc.mu.Unlock()
 	shares := map[int]Share{}
 	for _, sh := range engShares(st.Shares) {
 		shares[sh.Step] = sh.Share
@@ -157,6 +187,142 @@ func (c *srvConn) contribute() error {
 	case <-time.After(c.s.timing.RebuildWait):
 		return errors.New("not rebuilt")
 	}
+}
+
+// waitOn notes c as asked for its state and not answering yet (on), or no
+// longer (off: it answered, or its link ended).
+func (rc *recovery) waitOn(c *srvConn, on bool) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if on {
+		rc.asked[c] = true
+	} else {
+		delete(rc.asked, c)
+	}
+}
+
+// awaited is who the rebuild waits for, as a player reads it: each seated
+// player who hasn't given their shares, and whether their node is
+// connected ("Ben (connected, not answering)", "Cleo (not connected)"), in
+// seat order; and whether one of them holds the rebuild up: connected,
+// asked, and not answering.
+func (rc *recovery) awaited() (who []string, stalled []protocol.PeerID, holding bool) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	connected := map[protocol.PeerID]bool{}
+	for c := range rc.asked {
+		connected[wireID(c.peer)] = true
+	}
+	for _, s := range rc.table.Seats {
+		id, err := peer.Decode(s.Peer)
+		if s.Peer == "" || s.Bot != "" || err != nil || id == rc.heir.self || id == rc.heir.gone || rc.gave[wireID(id)] {
+			continue
+		}
+		name := protocol.Clean(s.Name, protocol.MaxText)
+		stalled = append(stalled, wireID(id))
+		if connected[wireID(id)] {
+			holding = true
+			who = append(who, name+" (connected, not answering)")
+		} else {
+			who = append(who, name+" (not connected)")
+		}
+	}
+	return who, stalled, holding
+}
+
+// redeal gives the rebuild up, Timing.Stall after it began, when a seated
+// player connected to us holds back their shares: the game so far can't
+// be rebuilt without them, and the table would wait for ever. It
+// deals a new game instead, at the same seats and with the evening's
+// score, a bot in each seat whose player gave no shares; their waiting
+// links are let go with the reason. why is the table's notice. It reports
+// false when the table rebuilt meanwhile.
+func (rc *recovery) redeal(why string, stalled []protocol.PeerID) (bool, error) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if rc.srv.isReady() {
+		return false, nil
+	}
+	hr, ts := rc.heir, rc.table
+	tm := hr.timing
+	if ts.Reveal > 0 {
+		tm.Reveal = ts.Reveal
+	}
+	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Timing: tm, TurnClock: ts.TurnClock, Grace: ts.Grace, Pace: ts.Pace,
+		Code: hr.code}
+	t, err := NewTable(set, hr.nick, hr.bots, hr.fall)
+	if err != nil {
+		return false, err
+	}
+	out := map[string]bool{hr.gone.String(): true}
+	for _, id := range stalled {
+		out[peer.ID(id).String()] = true
+	}
+	var returning []string
+	err = t.do(func() {
+		t.ID, t.tid, t.term, t.hostPeer = ts.ID, hr.tid, rc.srv.term.Load(), hr.self.String()
+		t.evening = ts.Evening.Clone()
+		t.webURL = rc.srv.selfWeb
+		t.signWith(hr.key)
+		for i, si := range ts.Seats {
+			s := &seat{name: si.Name, away: -1}
+			switch {
+			case si.Peer == "" || si.Bot != "":
+				s.botName = si.Bot
+			case si.Peer == hr.self.String():
+				s.owner = "local"
+			case out[si.Peer]:
+				s.botName = "medium" // a bot plays for the one who held the game up, or left
+			default:
+				s.owner = si.Peer
+				returning = append(returning, si.Peer)
+			}
+			if s.owner == "" && s.botName == "" {
+				s.botName = "medium"
+			}
+			t.seats[i] = s
+		}
+		t.notice = why
+	})
+	if err != nil {
+		return false, err
+	}
+	for c := range rc.asked {
+		if out[c.peer.String()] {
+			c.refuse(protocol.CodeNotAllowed, why, 0)
+			c.st.Close()
+		}
+	}
+	rc.srv.mu.Lock()
+	rc.srv.table = t
+	rc.srv.mu.Unlock()
+	close(rc.srv.ready)
+	close(rc.done)
+	go dealOnceBack(t, returning, 2*hr.timing.Toss, why)
+	return true, nil
+}
+
+// dealOnceBack deals t's first game once the players in returning have
+// sat down again, or wait has passed (who isn't back by then is covered by
+// a bot, as at any deal); why goes with the deal, on every screen.
+func dealOnceBack(t *Table, returning []string, wait time.Duration, why string) {
+	for end := time.Now().Add(wait); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		back := true
+		if t.do(func() {
+			for _, s := range t.seats {
+				if s.owner != "" && s.owner != "local" && s.box == nil {
+					back = false
+				}
+			}
+		}) != nil {
+			return
+		}
+		if back {
+			break
+		}
+	}
+	t.do(func() { t.notice = why })
+	t.Start()
 }
 
 // try rebuilds the game once every hidden part has its shares: from the
@@ -189,6 +355,9 @@ func (rc *recovery) try() {
 	}
 	if u := rc.srv.selfWeb; u != "" {
 		t.do(func() { t.webURL = u })
+	}
+	if d := rc.heir.dealer; d != "" {
+		t.do(func() { t.dealtBy = d })
 	}
 	rc.srv.mu.Lock()
 	rc.srv.table = t
@@ -328,7 +497,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	set.defaults()
 	t := &Table{ID: id, tid: tid, host: host, set: set, makeBot: bots, fall: fall,
 		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhasePlaying, specs: map[*mailbox]string{},
-		game: g, seed: cfg.Seed, salt: salt, nonces: mixed(nonces), commit: commit, term: term, hostPeer: hostPeer, jour: jour,
+		game: g, seed: cfg.Seed, salt: salt, nonces: mixed(nonces), commit: commit, term: term, hostPeer: hostPeer, dealtBy: hostPeer, jour: jour,
 		evening: evening.Clone()}
 	if jour != nil {
 		t.jpath = jour.Path()

@@ -276,13 +276,15 @@ type tossJSON struct {
 	Commits []hexBytes `json:"commits,omitempty"`
 	Nonces  []hexBytes `json:"nonces,omitempty"`
 	Mine    hexBytes   `json:"mine,omitempty"` // this seat's own nonce, if it revealed one
+	// Players name the seats whose nonce the deal must mix (gamewire.MustMix).
+	Players []string `json:"players,omitempty"`
 }
 
 func toTossJSON(t Toss) *tossJSON {
-	if t.Round == ([32]byte{}) && t.Commits == nil && t.Nonces == nil && !t.Revealed {
+	if t.Round == ([32]byte{}) && t.Commits == nil && t.Nonces == nil && !t.Revealed && t.Players == nil {
 		return nil
 	}
-	w := &tossJSON{Commits: hexList(t.Commits), Nonces: hexList(t.Nonces)}
+	w := &tossJSON{Commits: hexList(t.Commits), Nonces: hexList(t.Nonces), Players: t.Players}
 	if t.Round != ([32]byte{}) {
 		w.Round = t.Round[:]
 	}
@@ -297,6 +299,7 @@ func (w *tossJSON) toss() (Toss, error) {
 	if w == nil {
 		return t, nil
 	}
+	t.Players = w.Players
 	var err error
 	if w.Round != nil {
 		if t.Round, err = hex32(w.Round, "toss's round"); err != nil {

@@ -376,7 +376,13 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 	}
 	if c.s.rec != nil && !c.s.isReady() {
 		// A host elected mid-game rebuilds the table from the players'
-		// shares before it can seat anyone.
+		// shares before it can seat anyone; only a seated player's
+		// record and shares count (a spectator, or a stranger, holds
+		// none it should have).
+		if !c.s.rec.seated(wireID(c.peer)) {
+			c.refuse(protocol.CodeNotAllowed, notSeatedRefusal, env.Seq)
+			return ErrNotSeated
+		}
 		if err := c.contribute(); err != nil {
 			c.refuse(protocol.CodeNotAllowed, "The table is being rebuilt; try again in a moment.", env.Seq)
 			return err

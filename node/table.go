@@ -108,6 +108,7 @@ type Table struct {
 	cursor   []int             // how much of the journal each seat has been sent
 	term     uint64            // the host term: 1, more after elections
 	hostPeer string            // the hosting node's peer ID, for the seat it sits at
+	dealtBy  string            // the peer ID of the host that dealt this game (another, after a failover)
 	chain    hostChain         // the journal's signed chain (chain.go)
 	webURL   string            // where phones open this table (web.go), "" if nowhere
 	listen   []string          // where the host listens, for a restart from the journal
@@ -472,7 +473,10 @@ func (t *Table) deal() error {
 		return err
 	}
 	t.seed = seed
-	if t.startToss(seed, salt) {
+	if rogueDeal != nil && rogueDeal(t, seed, salt) {
+		return nil
+	}
+	if t.startToss(seed, salt, 1) {
 		return nil // dealToss deals
 	}
 	t.commits = nil
@@ -487,7 +491,7 @@ func (t *Table) dealFrom(seed uint64, salt [SaltSize]byte, nonces [][NonceSize]b
 		return err
 	}
 	t.seed, t.salt, t.nonces = seed, salt, nonces
-	t.commit = Commit(seed, t.salt)
+	t.commit, t.dealtBy = Commit(seed, t.salt), t.hostPeer
 	t.sent = make([][]engine.Event, len(t.seats))
 	t.pub, t.early = nil, false
 	t.cursor = make([]int, len(t.seats))
@@ -1147,6 +1151,12 @@ func (t *Table) audit(seat int, r *Reveal) *AuditResult {
 	if seat < 0 && t.commits != nil {
 		g.Toss.Round, g.Toss.Commits = t.commit, t.commits
 	}
+	if seat >= 0 && seat < len(r.Nonces) && r.Nonces[seat] != ([NonceSize]byte{}) {
+		// This seat's part of the toss, as the host took it: the seat
+		// itself (a player whose node tosses) checks its own.
+		g.Toss.Round, g.Toss.Mine, g.Toss.Revealed = t.commit, r.Nonces[seat], true
+	}
+	g.Toss.Players = mustMix(t.state(seat).Seats, t.dealtBy, -1)
 	return auditOf(g)
 }
 

@@ -26,12 +26,18 @@ type Timing struct {
 	// and again for their nonces, before it deals without the missing
 	// (toss.go).
 	Toss time.Duration
+	// Stall is how long a new host waits for every seated player's shares
+	// of the hidden cards before it deals a new game without the game so
+	// far, a bot in the seat of whoever held them back (restore.go,
+	// redeal). Under RebuildWait: with no other player here at all, the
+	// new host gives hosting up at RebuildWait instead.
+	Stall time.Duration
 }
 
 // DefaultTiming is the timing of a table or device built with none.
 func DefaultTiming() Timing {
 	return Timing{Heartbeat: 500 * time.Millisecond, DeadAfter: 2 * time.Second, HostRetry: 700 * time.Millisecond,
-		RebuildWait: 30 * time.Second, Reveal: 2 * time.Second, Toss: 3 * time.Second}
+		RebuildWait: 30 * time.Second, Reveal: 2 * time.Second, Toss: 3 * time.Second, Stall: 20 * time.Second}
 }
 
 // or is t with each zero field taken from d.
@@ -44,7 +50,7 @@ func (t Timing) or(d Timing) Timing {
 	}
 	return Timing{Heartbeat: pick(t.Heartbeat, d.Heartbeat), DeadAfter: pick(t.DeadAfter, d.DeadAfter),
 		HostRetry: pick(t.HostRetry, d.HostRetry), RebuildWait: pick(t.RebuildWait, d.RebuildWait),
-		Reveal: pick(t.Reveal, d.Reveal), Toss: pick(t.Toss, d.Toss)}
+		Reveal: pick(t.Reveal, d.Reveal), Toss: pick(t.Toss, d.Toss), Stall: pick(t.Stall, d.Stall)}
 }
 
 // RevealPause is how long the table shows a call's cards: what its host

@@ -40,7 +40,7 @@ func TestTimingIsPerDeviceAndTable(t *testing.T) {
 
 	def := DefaultTiming()
 	wantA := Timing{Heartbeat: fast.Heartbeat, DeadAfter: fast.DeadAfter, HostRetry: def.HostRetry,
-		RebuildWait: def.RebuildWait, Reveal: 30 * time.Millisecond, Toss: def.Toss}
+		RebuildWait: def.RebuildWait, Reveal: 30 * time.Millisecond, Toss: def.Toss, Stall: def.Stall}
 	if got := hoA.Server.timing; got != wantA {
 		t.Errorf("A's server has timing %+v, want %+v", got, wantA)
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
@@ -16,11 +17,25 @@ import (
 // salt, commits, and asks each such seat for a nonce commitment; once all
 // are in, or Timing.Toss has passed, it relays them all and asks for the
 // nonces; once all are in, or Timing.Toss has passed again, it deals from
-// DealSeed. A seat that sent no commitment in time is left out of the
-// reveal, and one that sent no nonce in time out of the deal: the deal goes
-// ahead without them, the notice and their audits say so. A table with no
-// such seat (the host and bots, or only older players) deals at once from
-// the host's seed, as before.
+// DealSeed.
+//
+// A deal without a player's nonce is not verified on any client
+// (gamewire.MustMix), so a seat late with its commitment is named and the
+// toss starts again with a new salt (nobody has revealed yet: no deal has
+// been shown to choose from), up to TossTries times; then the deal goes
+// ahead without it, the notice naming who stalled and saying the game
+// won't verify or be rated. A seat that committed but didn't reveal in
+// time is dealt around at once: asking again, after the others revealed,
+// would let a host that knows its nonce choose between two deals. A table
+// with no person's node but the host's deals at once from the host's seed.
+
+// rogueDeal, set only in a test build (roguehost.go, tag roguehost), deals
+// as a dishonest host would, and reports whether it did; nil in the game.
+var rogueDeal func(t *Table, seed uint64, salt [SaltSize]byte) bool
+
+// TossTries is how many tosses a deal runs before it deals without a seat
+// that sent no commitment in time.
+const TossTries = 3
 
 // NonceSize is the length of a player's nonce.
 const NonceSize = gamewire.NonceSize
@@ -69,16 +84,17 @@ type toss struct {
 	nonces  [][NonceSize]byte
 	relayed bool
 	stage   int // bumped at each stage, so a stale timer does nothing
+	try     int // 1 for the deal's first toss, up to TossTries
 }
 
 // tossing reports whether seat s takes part in a toss: a person's node
 // that said it can, connected now.
 func (s *seat) tossing() bool { return s.tosses && s.box != nil && s.owner != "" && s.owner != "local" }
 
-// startToss begins the toss for a deal from seed and salt, or reports
-// false if no seat can take part.
-func (t *Table) startToss(seed uint64, salt [SaltSize]byte) bool {
-	tt := &toss{seed: seed, salt: salt, round: Commit(seed, salt), asked: map[int]bool{},
+// startToss begins the toss for a deal from seed and salt, its try-th, or
+// reports false if no seat can take part.
+func (t *Table) startToss(seed uint64, salt [SaltSize]byte, try int) bool {
+	tt := &toss{seed: seed, salt: salt, round: Commit(seed, salt), asked: map[int]bool{}, try: try,
 		commits: make([][32]byte, len(t.seats)), nonces: make([][NonceSize]byte, len(t.seats))}
 	for i, s := range t.seats {
 		if s.tossing() {
@@ -165,8 +181,28 @@ func (t *Table) nonce(seatNo int, round [32]byte, hash *[32]byte, nonce *[NonceS
 }
 
 // relay sends every commitment to each seat that sent one, and asks for
-// the nonces; with none it deals.
+// the nonces; with none it deals. A seat that sent none is asked again, in
+// a toss of its own with a new salt, up to TossTries.
 func (t *Table) relay(tt *toss) {
+	var late []string
+	for i := range tt.asked {
+		if tt.commits[i] == ([32]byte{}) {
+			late = append(late, t.seats[i].name)
+		}
+	}
+	if len(late) > 0 && tt.try < TossTries {
+		if salt, err := NewSalt(); err == nil {
+			sort.Strings(late)
+			t.toss = nil
+			t.notice = fmt.Sprintf("Dealing again: %s didn't send a part of the toss in time (try %d of %d).", strings.Join(late, " and "), tt.try+1, TossTries)
+			if !t.startToss(tt.seed, salt, tt.try+1) {
+				t.dealToss(tt)
+				return
+			}
+			t.deliver(nil, "")
+			return
+		}
+	}
 	tt.relayed = true
 	n := 0
 	for i, c := range tt.commits {
@@ -191,14 +227,25 @@ func (t *Table) dealToss(tt *toss) {
 	if t.tossWait != nil {
 		t.tossWait.Stop()
 	}
-	var late []string
-	for i := range t.seats {
-		if tt.asked[i] && tt.nonces[i] == ([NonceSize]byte{}) {
-			late = append(late, t.seats[i].name)
+	var late, away []string
+	stalled := false // a seat sent no commitment in any of the tries
+	for i, s := range t.seats {
+		switch {
+		case tt.asked[i] && tt.nonces[i] == ([NonceSize]byte{}):
+			late = append(late, s.name)
+			stalled = stalled || tt.commits[i] == ([32]byte{})
+		case !tt.asked[i] && s.owner != "" && s.owner != "local":
+			away = append(away, s.name) // away, or too old a version to toss
 		}
 	}
-	if len(late) > 0 {
-		t.notice = fmt.Sprintf("Dealt without %s's nonce: it didn't come in time.", strings.Join(late, " and "))
+	switch {
+	case stalled:
+		t.notice = fmt.Sprintf("Dealt without %s's nonce: no answer to the toss, %d tries over. This game won't verify and won't be rated.",
+			strings.Join(late, " and "), TossTries)
+	case len(late) > 0:
+		t.notice = fmt.Sprintf("Dealt without %s's nonce: it didn't come in time. This game won't verify and won't be rated.", strings.Join(late, " and "))
+	case len(away) > 0:
+		t.notice = fmt.Sprintf("Dealt without %s's nonce: not here to toss. This game won't verify and won't be rated.", strings.Join(away, " and "))
 	}
 	t.commits = tt.commits
 	if err := t.dealFrom(tt.seed, tt.salt, tt.nonces); err != nil {
@@ -255,6 +302,16 @@ func (r *Remote) answerToss(m protocol.Toss) {
 	if reply != nil {
 		r.send(reply)
 	}
+}
+
+// mustMix is gamewire.MustMix of seats dealt by the node dealer (a peer
+// ID), as self's node checks them.
+func mustMix(seats []SeatInfo, dealer string, self int) []string {
+	ts := make([]gamewire.TossSeat, len(seats))
+	for i, s := range seats {
+		ts[i] = gamewire.TossSeat{Name: s.Name, Peer: s.Peer, Bot: s.Bot != ""}
+	}
+	return gamewire.MustMix(ts, dealer, self)
 }
 
 // tossRecord is our toss as the audit of the game just revealed reads it:

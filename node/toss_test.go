@@ -3,6 +3,7 @@ package node
 import (
 	"encoding/hex"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -358,4 +359,66 @@ func sameCards(a, b []engine.Card) bool {
 		}
 	}
 	return true
+}
+
+// A seat whose commitment doesn't come in time is named and asked again,
+// in a new toss with a new salt, rather than dealt around; one that never
+// answers, TossTries tosses over, is dealt around, the notice naming it and
+// saying the game won't verify. Every later audit then says so.
+func TestTossAsksALateSeatAgain(t *testing.T) {
+	tb, ss, round := tossTable(t, 30*time.Millisecond)
+	h0 := NonceHash(round, 0, [NonceSize]byte{1})
+	if err := tb.Nonce(0, round, &h0, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Seat 1 sends nothing: the toss runs again, and again; seat 0 plays
+	// its part in each.
+	rounds := map[[32]byte]bool{round: true}
+	var notices []string
+	for !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "Dealt without") }) {
+		select {
+		case u := <-ss[0].Updates():
+			if u.Notice != "" && !slices.Contains(notices, u.Notice) {
+				notices = append(notices, u.Notice)
+			}
+			if a := u.Toss; a != nil && len(a.Commits) == 0 && !rounds[a.Round] {
+				rounds[a.Round] = true
+				h := NonceHash(a.Round, 0, [NonceSize]byte{1})
+				tb.Nonce(0, a.Round, &h, nil)
+			} else if a != nil && len(a.Commits) > 0 {
+				n := [NonceSize]byte{1}
+				tb.Nonce(0, a.Round, nil, &n)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d tosses; notices %q", len(rounds), notices)
+		}
+	}
+	if len(rounds) != TossTries {
+		t.Errorf("%d tosses, want %d", len(rounds), TossTries)
+	}
+	if !strings.Contains(notices[0], "Dealing again: peerB didn't send a part of the toss in time (try 2 of 3)") {
+		t.Fatalf("notices %q: want the late seat named", notices)
+	}
+	notice := notices[len(notices)-1]
+	if !strings.Contains(notice, "Dealt without peerB's nonce: no answer to the toss, 3 tries over") || !strings.Contains(notice, "won't verify") {
+		t.Fatalf("notice %q: want the staller named, and the game said not to verify", notice)
+	}
+	waitDealt(t, tb)
+	var st TableState
+	tb.do(func() { st = tb.state(0) })
+	// peerB's own audit and the spectator's both fail for it.
+	own := Toss{Round: st.Commit, Nonces: st.Nonces, Players: mustMix(st.Seats, "", 1)}
+	p, _ := checkTossOf(st.Commit, 1, own)
+	if !strings.Contains(strings.Join(p, " "), "this seat's nonce wasn't part of the deal") {
+		t.Fatalf("peerB's audit: %q", p)
+	}
+	spec := Toss{Nonces: st.Nonces, Players: mustMix(st.Seats, "", -1)}
+	if p, _ := checkTossOf(st.Commit, -1, spec); !strings.Contains(strings.Join(p, " "), "peerB (seat 2)") {
+		t.Fatalf("the spectator's audit: %q", p)
+	}
+}
+
+// checkTossOf is the toss's part of seat's audit of a 3-seat game.
+func checkTossOf(commit [32]byte, seat int, tt Toss) ([]string, []string) {
+	return verifyGame(SavedGame{Seat: seat, Commitment: commit, Config: engine.Config{Rules: engine.Standard(), Seats: 3}, Toss: tt})
 }

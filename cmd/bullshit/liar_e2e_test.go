@@ -20,6 +20,18 @@ package main
 //   - shares (attack 3): it keeps every share it is sent and the host's
 //     reveal, and prints them at the end; two of them are one person with
 //     two seats.
+//   - late (issue 21, item 1): an honest player whose node is slow: its
+//     first nonce commitment goes out lateFor after the host asked, past
+//     the toss's wait; every later part of the toss at once.
+//   - stranger (issue 21, item 9): a spectator, no seat at the table. When
+//     the host dies it goes to the next in line at term+1 and answers its
+//     state request, if asked, with a record of its own: the journal it
+//     watched and shares of the deal's seed it made up. It says "state"
+//     when asked, "refused" with the words of a refusal.
+//   - withhold (issue 21, item 2): when the host dies it rejoins the next
+//     in line, as history does, and stays connected, heartbeats and all,
+//     but never answers the new host's state request: it keeps its shares
+//     of the hidden cards to itself.
 
 import (
 	"bufio"
@@ -32,6 +44,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -89,6 +102,7 @@ type liar struct {
 	over     *protocol.Event
 	windowed bool // it has said "window"
 	told     bool // it has told its lie
+	wasLate  bool // late: its first commitment went out late
 	changed  chan struct{}
 }
 
@@ -137,13 +151,18 @@ func runLiar(mode string, say func(string, map[string]any)) error {
 			if l.isOver() {
 				break
 			}
-			if mode != "history" {
-				return errors.New("lost the host")
+			switch mode {
+			case "history":
+				if lost, err = l.rejoin(ctx); err != nil {
+					return err
+				}
+				continue
+			case "withhold":
+				return l.withhold(ctx)
+			case "stranger":
+				return l.intrude(ctx)
 			}
-			if lost, err = l.rejoin(ctx); err != nil {
-				return err
-			}
-			continue
+			return errors.New("lost the host")
 		case <-time.After(100 * time.Millisecond):
 			if !l.isOver() {
 				continue
@@ -234,7 +253,7 @@ func (l *liar) join(ctx context.Context, info peer.AddrInfo, state func(protocol
 	fail := func(err error) (chan struct{}, error) { st.Reset(); return nil, err }
 	nonce := make([]byte, protocol.NonceSize)
 	rand.Read(nonce)
-	if err := l.send(protocol.Hello{Version: protocol.Current, Nick: l.nick, Seat: -1, Nonce: nonce}); err != nil {
+	if err := l.send(protocol.Hello{Version: protocol.Current, Nick: l.nick, Seat: -1, Nonce: nonce, Watch: l.mode == "stranger"}); err != nil {
 		return fail(err)
 	}
 	// A new host seats no one before every share is in: the whole
@@ -256,8 +275,11 @@ func (l *liar) join(ctx context.Context, info peer.AddrInfo, state func(protocol
 			if state == nil {
 				return fail(errors.New("asked for a state on the first join"))
 			}
-			if err := l.send(state(m)); err != nil {
-				return fail(err)
+			// A state of term 0 is none: the withholder's.
+			if st := state(m); st.Term != 0 {
+				if err := l.send(st); err != nil {
+					return fail(err)
+				}
 			}
 		case protocol.Seated:
 			st.SetReadDeadline(time.Time{})
@@ -298,6 +320,15 @@ func (l *liar) read(st network.Stream, br *bufio.Reader, lost chan struct{}) {
 			l.takeUpdate(env, m)
 		case protocol.Toss:
 			reply = l.answerToss(m)
+			if _, first := reply.(protocol.NonceCommit); first && l.mode == "late" && !l.wasLate {
+				l.wasLate = true
+				go func(m protocol.Message) {
+					l.say("late", map[string]any{"for": lateFor.Milliseconds()})
+					time.Sleep(lateFor)
+					l.send(m)
+				}(reply)
+				reply = nil
+			}
 		case protocol.Audit:
 			l.mu.Lock()
 			l.reveal = append(l.reveal, m)
@@ -374,6 +405,95 @@ func (l *liar) answerToss(m protocol.Toss) protocol.Message {
 	return nil
 }
 
+// lateFor is how late the late liar's first commitment is: past the
+// host's Timing.Toss (3 s).
+const lateFor = 4 * time.Second
+
+// withhold is the withholder's failover: it joins the next in line at
+// term+1 and, asked for its state, stays connected and says nothing more
+// than heartbeats (a new host seats no one before the rebuild, so its
+// stream is the one it asked on). It says "withholding" once asked, and
+// "refused" with the new host's words when it is let go.
+func (l *liar) withhold(ctx context.Context) error {
+	next, err := l.nextInLine()
+	if err != nil {
+		return err
+	}
+	l.wmu.Lock()
+	l.term++
+	l.wmu.Unlock()
+	asked := make(chan struct{})
+	var once sync.Once
+	for end := time.Now().Add(90 * time.Second); time.Now().Before(end); {
+		_, err := l.join(ctx, next, func(m protocol.StateRequest) protocol.State {
+			once.Do(func() { close(asked); l.say("withholding", map[string]any{"term": m.Term}) })
+			return protocol.State{} // none: it keeps its shares
+
+		})
+		var ref *node.ErrRefused
+		switch {
+		case errors.As(err, &ref):
+			l.say("refused", map[string]any{"code": ref.Code, "message": ref.Msg})
+			return nil
+		case err == nil:
+			l.say("rejoined", map[string]any{"seat": l.seat})
+			return nil
+		}
+		select {
+		case <-asked:
+			return err // let go after it was asked: the new host gave up on it
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return errors.New("no new host asked the withholder for its state")
+}
+
+// intrude is the stranger's failover: a record pressed on the new host.
+func (l *liar) intrude(ctx context.Context) error {
+	next, err := l.nextInLine()
+	if err != nil {
+		return err
+	}
+	l.wmu.Lock()
+	l.term++
+	l.wmu.Unlock()
+	l.mu.Lock()
+	journal := slices.Clone(l.chain.Steps)
+	l.mu.Unlock()
+	var shares []protocol.StepShare
+	for x := range 5 {
+		y := make([]byte, 40)
+		rand.Read(y)
+		shares = append(shares, protocol.StepShare{Step: -1, X: uint8(200 + x), Y: y, K: 2})
+	}
+	for end := time.Now().Add(90 * time.Second); time.Now().Before(end); {
+		_, err := l.join(ctx, next, func(m protocol.StateRequest) protocol.State {
+			l.say("state", map[string]any{"term": m.Term, "steps": len(journal), "shares": len(shares)})
+			return protocol.State{Term: m.Term, Steps: journal, Shares: shares}
+		})
+		var ref *node.ErrRefused
+		switch {
+		case errors.As(err, &ref):
+			l.say("refused", map[string]any{"code": ref.Code, "message": ref.Msg})
+			if strings.Contains(ref.Msg, "no seat") {
+				return nil
+			}
+			// The next in line hadn't taken over yet, or is busy: again.
+		case err == nil:
+			l.say("rejoined", map[string]any{"seat": l.seat})
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return errors.New("the next in line never answered the stranger")
+}
+
 // play plays its seat as the rogue does (rogue.Move), but for a liar in
 // wait.
 func (l *liar) play(ctx context.Context) {
@@ -408,26 +528,12 @@ func (l *liar) rejoin(ctx context.Context) (chan struct{}, error) {
 	for _, sh := range l.shares {
 		shares = append(shares, sh)
 	}
-	var next []peer.AddrInfo
-	for _, p := range l.lobby.Players {
-		id := peer.ID(p.Peer)
-		if p.Peer == "" || p.Bot != "" || p.Web || id == old || protocol.PeerID(id) == l.id {
-			continue
-		}
-		info := peer.AddrInfo{ID: id}
-		for _, a := range p.Addrs {
-			if m, err := ma.NewMultiaddr(a); err == nil {
-				info.Addrs = append(info.Addrs, m)
-			}
-		}
-		next = append(next, info)
-	}
+	next := l.candidates(old)
 	commit, tid := l.lobby.Commit, l.tid
 	l.mu.Unlock()
 	if len(journal) == 0 || v == nil || len(next) == 0 {
 		return nil, fmt.Errorf("lost the host with nothing to lie about (%d steps, %d candidates)", len(journal), len(next))
 	}
-	sort.Slice(next, func(i, j int) bool { return next[i].ID < next[j].ID })
 	if l.lie == "unreplayable" {
 		// Cut back to before the liar's last hidden step: the host is
 		// killed as the liar sees a play open, and may have died
@@ -477,6 +583,38 @@ func (l *liar) rejoin(ctx context.Context) (chan struct{}, error) {
 		}
 	}
 	return nil, errors.New("no new host seated the liar")
+}
+
+// candidates are the player nodes in line to host after old, as the
+// last lobby gave them, first in line first. l.mu is held.
+func (l *liar) candidates(old peer.ID) []peer.AddrInfo {
+	var next []peer.AddrInfo
+	for _, p := range l.lobby.Players {
+		id := peer.ID(p.Peer)
+		if p.Peer == "" || p.Bot != "" || p.Web || id == old || protocol.PeerID(id) == l.id {
+			continue
+		}
+		info := peer.AddrInfo{ID: id}
+		for _, a := range p.Addrs {
+			if m, err := ma.NewMultiaddr(a); err == nil {
+				info.Addrs = append(info.Addrs, m)
+			}
+		}
+		next = append(next, info)
+	}
+	sort.Slice(next, func(i, j int) bool { return next[i].ID < next[j].ID })
+	return next
+}
+
+// nextInLine is the first node in line after the host we lost.
+func (l *liar) nextInLine() (peer.AddrInfo, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	next := l.candidates(l.hostID)
+	if len(next) == 0 {
+		return peer.AddrInfo{}, errors.New("lost the host with no one in line after it")
+	}
+	return next[0], nil
 }
 
 // forgery is the journal the liar gives the new host, and its forged

@@ -79,7 +79,7 @@ func rogueMain(mode string) int {
 	switch mode {
 	case "web":
 		run = func() error { return runWebRogue(say) }
-	case "history", "shares":
+	case "history", "shares", "late", "withhold", "stranger":
 		run = func() error { return runLiar(mode, say) }
 	case "impostor":
 		run = func() error { return runImpostor(say) }
@@ -137,6 +137,7 @@ func runRogue(mode string, say func(string, map[string]any)) error {
 	_, seat, _ := r.Seated()
 	say("seated", map[string]any{"seat": seat})
 	go r.Play(ctx)
+	go roguepeer.Heartbeats(ctx, r.Send)
 
 	if mode == "attack" {
 		if err := r.attack(ctx); err != nil {
@@ -196,13 +197,13 @@ func cardNames(cs []protocol.Card) []string {
 }
 
 // connect takes the rogue's seat (again, after the host hung up). The
-// rogue speaks 1.3, from before the deal's toss: it has no nonce to give,
-// so the host doesn't ask it for one (the toss has its own tests in node).
-// It sends no heartbeats, only moves: said as 1.5 and then silent through
-// the toss's wait (3 s), it was dropped as dead after Timing.DeadAfter
-// (2 s), as any silent peer is.
+// rogue speaks 1.5, and plays its part in the deal's toss by the book
+// (node/rogue): a deal without its nonce would fail every honest audit
+// (gamewire.MustMix). It signs no moves of its own (that is 1.6). It
+// answers the toss at once and heartbeats (Heartbeats, from runRogue): a
+// peer silent for Timing.DeadAfter (2 s) is dropped as dead.
 func (r *rogue) connect(ctx context.Context) error {
-	return r.Connect(ctx, r.h, r.host, node.ProtocolID, protocol.Hello{Version: protocol.MakeVersion(1, 3), Nick: "rogue", Seat: -1})
+	return r.Connect(ctx, r.h, r.host, node.ProtocolID, protocol.Hello{Version: protocol.MakeVersion(1, 5), Nick: "rogue", Seat: -1})
 }
 
 // going waits for the game to get going: a few plays settled, so that

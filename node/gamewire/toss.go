@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"strconv"
+	"strings"
 )
 
 // The deal's coin toss (protocol 1.4) takes the choice of the deal away
@@ -101,6 +102,35 @@ type Toss struct {
 	// Mine is this seat's own nonce, if Revealed: it sent it to the host.
 	Mine     [NonceSize]byte
 	Revealed bool
+	// Players are the seats whose nonce the deal must mix (MustMix), by
+	// name, one a seat, "" for one it needn't; nil in a record from
+	// before the rule, whose toss is checked as it was.
+	Players []string
+}
+
+// TossSeat is a seat as MustMix reads it: its name, its node's peer ID
+// ("" for none) and whether a bot holds it.
+type TossSeat struct {
+	Name, Peer string
+	Bot        bool
+}
+
+// MustMix is, one a seat, the name of each seat whose nonce a deal at
+// seats must mix, "" for the others: every seat of a person's node but
+// the dealer's (the host that dealt: its seed is its part), and self, the
+// seat of the node checking, whatever the host says of it (-1: a
+// spectator, or the host's own screen).
+func MustMix(seats []TossSeat, dealer string, self int) []string {
+	out := make([]string, len(seats))
+	for i, s := range seats {
+		if (s.Peer != "" && !s.Bot && s.Peer != dealer) || i == self {
+			out[i] = s.Name
+			if out[i] == "" {
+				out[i] = "seat " + strconv.Itoa(i+1)
+			}
+		}
+	}
+	return out
 }
 
 // checkToss is Verify's part for the toss: problems, and notes that are
@@ -115,13 +145,20 @@ func checkToss(commitment [32]byte, seats, seat int, t Toss) (problems, notes []
 	if t.Commits != nil && len(t.Commits) != seats {
 		problems = append(problems, "the host relayed a list of commitments that doesn't have one for each seat.")
 	}
-	if t.Round != ([32]byte{}) && !t.Revealed && seat >= 0 {
+	must := func(i int) bool { return i >= 0 && i < len(t.Players) && t.Players[i] != "" }
+	switch {
+	case !must(seat) && t.Round != ([32]byte{}) && !t.Revealed && seat >= 0:
 		notes = append(notes, "this seat's nonce wasn't part of the deal: the host said its commitment came too late.")
+	case must(seat) && t.Round == ([32]byte{}):
+		problems = append(problems, "this seat took no part in the deal's toss (the host never asked it for its nonce, or this node started again since): the deal may be the host's alone, and it could have chosen the cards.")
+	case must(seat) && !t.Revealed:
+		problems = append(problems, "this seat's nonce wasn't part of the deal (the host said it came too late): the deal is the host's alone, and it could have chosen the cards.")
 	}
 	mixed := func(i int) bool { return i < len(t.Nonces) && t.Nonces[i] != [NonceSize]byte{} }
 	if t.Revealed && seat >= 0 && seat < seats && (!mixed(seat) || t.Nonces[seat] != t.Mine) {
 		problems = append(problems, "the host dealt without the nonce this seat revealed: it could have chosen which nonces to use.")
 	}
+	var unmixed []string
 	for i := range seats {
 		var c [32]byte
 		if i < len(t.Commits) {
@@ -130,9 +167,14 @@ func checkToss(commitment [32]byte, seats, seat int, t Toss) (problems, notes []
 		switch {
 		case mixed(i) && t.Commits != nil && (c == [32]byte{} || !CheckNonce(c, commitment, i, t.Nonces[i])):
 			problems = append(problems, "seat "+strconv.Itoa(i+1)+"'s nonce doesn't match the commitment relayed before the reveal.")
+		case !mixed(i) && must(i) && i != seat:
+			unmixed = append(unmixed, t.Players[i]+" (seat "+strconv.Itoa(i+1)+")")
 		case !mixed(i) && c != [32]byte{} && i != seat:
 			notes = append(notes, "seat "+strconv.Itoa(i+1)+" committed to a nonce the deal didn't use (not revealed in time, the host says).")
 		}
+	}
+	if len(unmixed) > 0 {
+		problems = append(problems, "the deal didn't mix the nonce of "+strings.Join(unmixed, ", ")+": whatever the host says of why, it could have chosen the cards.")
 	}
 	return problems, notes
 }

@@ -156,6 +156,10 @@ type Rogue struct {
 	answers    chan string
 	changed    chan struct{}
 	lost       chan struct{}
+	toss       struct { // its part in the deal's toss, played honestly: a deal without it is not verified
+		round [32]byte
+		nonce [gamewire.NonceSize]byte
+	}
 }
 
 // New is a rogue with fresh keys, checked against protocol (SelfCheck).
@@ -506,8 +510,32 @@ func (r *Rogue) read(br *bufio.Reader, lost chan struct{}) {
 			r.poke()
 		case protocol.Refusal:
 			r.refusal(m)
+		case protocol.Toss:
+			if a := r.answerToss(m); a != nil {
+				r.Send(a)
+			}
 		}
 	}
+}
+
+// answerToss is the rogue's part in the deal's toss (protocol 1.4), played
+// by the book: a fresh nonce's commitment, then the nonce once the host
+// relays the commitments with its own among them; nil for no answer. A
+// seat whose nonce no deal mixed makes every honest audit fail, which
+// would hide what the rogue's attacks do.
+func (r *Rogue) answerToss(m protocol.Toss) protocol.Message {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case len(m.Commits) == 0 && m.Round != r.toss.round:
+		r.toss.round = m.Round
+		rand.Read(r.toss.nonce[:])
+		return protocol.NonceCommit{Round: m.Round, Hash: gamewire.NonceHash(m.Round, r.seat, r.toss.nonce)}
+	case len(m.Commits) > 0 && m.Round == r.toss.round && r.seat >= 0 && r.seat < len(m.Commits) &&
+		m.Commits[r.seat] == gamewire.NonceHash(m.Round, r.seat, r.toss.nonce):
+		return protocol.NonceReveal{Round: m.Round, Nonce: r.toss.nonce}
+	}
+	return nil
 }
 
 // refusal sorts the host's refusal m by the attack it answers (the one

@@ -136,6 +136,7 @@ type Client struct {
 	soonest  bool
 	sheet    *auditResult
 	watched  watched // a spectator's record of the nonce commitments (record.go)
+	dealt    dealt   // who dealt the deal we saw (record.go)
 }
 
 // link is one connection to a node.

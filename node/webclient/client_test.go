@@ -138,6 +138,7 @@ func TestFollowTheHost(t *testing.T) {
 	a.mu.Lock()
 	b.mu.Lock()
 	b.g, b.cfg, b.now, b.steps, b.sent, b.salt, b.revealed = a.g, a.cfg, a.now, a.steps, a.sent, a.salt, a.revealed
+	b.nonces, b.commits = a.nonces, a.commits
 	b.players, b.settings, b.term, b.askState, b.joins = a.players, a.settings, 2, true, 1
 	hidden, steps := 0, len(a.steps)
 	for _, st := range a.steps {

@@ -68,6 +68,9 @@ type fakeHost struct {
 	chain bool
 	forge int
 	head  [32]byte
+	// nonces and commits are the deal's toss with the phone.
+	nonces  [][gamewire.NonceSize]byte
+	commits [][32]byte
 }
 
 type hostConn struct {
@@ -183,8 +186,18 @@ func (h *fakeHost) serveWS(w http.ResponseWriter, r *http.Request) {
 	h.phone = protocol.Player{Seat: 0, Nick: hello.Nick, Peer: phone, Connected: true, Web: true}
 	h.sendLocked(hc, protocol.Seated{Seat: 0, Nick: hello.Nick, Table: h.tid, Proof: confirm})
 	if h.g == nil {
+		// The deal's toss with the phone, as a host of 1.4 on runs it:
+		// a deal without its nonce doesn't verify.
+		h.mu.Unlock()
+		nonces, ok := h.toss(hc, msg)
+		h.mu.Lock()
+		if !ok {
+			h.mu.Unlock()
+			return
+		}
+		h.nonces = nonces
 		h.settings.Seats = 1 + len(h.players)
-		h.cfg = engine.Config{Rules: gamewire.Rules(h.settings), Seats: h.settings.Seats, Seed: h.seed}
+		h.cfg = engine.Config{Rules: gamewire.Rules(h.settings), Seats: h.settings.Seats, Seed: gamewire.DealSeed(h.seed, h.salt, nonces)}
 		g, evs, err := engine.New(h.cfg)
 		if err != nil {
 			h.mu.Unlock()
@@ -231,6 +244,45 @@ func (h *fakeHost) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// toss runs the deal's toss with the phone in seat 0: its nonces, one a
+// seat, or false if the phone didn't play its part.
+func (h *fakeHost) toss(hc *hostConn, msg func() protocol.Message) ([][gamewire.NonceSize]byte, bool) {
+	round := gamewire.Commit(h.seed, h.salt)
+	next := func() protocol.Message {
+		for {
+			m := msg()
+			if _, beat := m.(protocol.Heartbeat); !beat {
+				return m
+			}
+		}
+	}
+	h.send(hc, protocol.Toss{Round: round})
+	c, ok := next().(protocol.NonceCommit)
+	if !ok || c.Round != round {
+		return nil, false
+	}
+	commits := make([][32]byte, 1+len(h.players))
+	nonces := make([][gamewire.NonceSize]byte, len(commits))
+	commits[0] = c.Hash
+	for i, p := range h.players {
+		// The other player nodes' parts, honest.
+		if p.Peer != "" && p.Bot == "" {
+			rand.Read(nonces[i+1][:])
+			commits[i+1] = gamewire.NonceHash(round, i+1, nonces[i+1])
+		}
+	}
+	h.send(hc, protocol.Toss{Round: round, Commits: commits})
+	r, ok := next().(protocol.NonceReveal)
+	if !ok || !gamewire.CheckNonce(c.Hash, round, 0, r.Nonce) {
+		return nil, false
+	}
+	h.mu.Lock()
+	h.commits = commits
+	h.mu.Unlock()
+	nonces[0] = r.Nonce
+	return nonces, true
+}
+
 func ptr[T any](v T) *T { return &v }
 
 func wireEvents(evs []engine.Event) []protocol.Event {
@@ -247,7 +299,7 @@ func (h *fakeHost) lobby() protocol.Lobby {
 		phase = "over"
 	}
 	return protocol.Lobby{Settings: h.settings, Players: append([]protocol.Player{h.phone}, h.players...), Started: true, Phase: phase, Host: "Ben", You: 0,
-		Commit: gamewire.Commit(h.seed, h.salt)}
+		Commit: gamewire.Commit(h.seed, h.salt), Nonces: h.nonces, Commits: h.commits}
 }
 
 func (h *fakeHost) send(hc *hostConn, m protocol.Message) {

@@ -39,6 +39,24 @@ type watched struct {
 	commits [][32]byte
 }
 
+// dealt is the host that first showed us a deal (its commitment): its
+// seed is its part of the toss, so its seat owes no nonce
+// (gamewire.MustMix). A new host after a failover shows the same deal.
+type dealt struct {
+	commit [32]byte
+	host   protocol.PeerID
+}
+
+// mustMix is gamewire.MustMix of the lobby's seats as this client checks
+// them.
+func (c *Client) mustMix() []string {
+	ts := make([]gamewire.TossSeat, len(c.lobby.Players))
+	for i, p := range c.lobby.Players {
+		ts[i] = gamewire.TossSeat{Name: protocol.Clean(p.Nick, protocol.MaxText), Peer: string(p.Peer), Bot: p.Bot != ""}
+	}
+	return gamewire.MustMix(ts, string(c.dealt.host), c.seat)
+}
+
 // newGame starts the record of a new game at the same seats.
 func (r *record) newGame() {
 	j := r.journal // who hosted each term stays known
@@ -121,6 +139,9 @@ func (c *Client) apply(env *protocol.Envelope) (reply protocol.Message, chain fu
 		return reply, nil
 	case protocol.Lobby:
 		c.takeLobby(m)
+		if m.Commit != ([32]byte{}) && m.Commit != c.dealt.commit {
+			c.dealt = dealt{commit: m.Commit, host: env.Sender}
+		}
 	case protocol.Update:
 		chain = c.takeUpdate(env, m, now)
 	case protocol.Audit:
@@ -275,6 +296,7 @@ func (c *Client) auditPart(m protocol.Audit) {
 	copy(salt[:], m.Salt)
 	cfg := engine.Config{Rules: c.rules, Seats: len(c.lobby.Players), Seed: m.Seed}
 	tt, rerun := c.tossRecord()
+	tt.Players = c.mustMix()
 	if c.seat < 0 && c.watched.round == c.lobby.Commit && c.watched.round != ([32]byte{}) {
 		tt.Round, tt.Commits = c.watched.round, c.watched.commits
 	}
