@@ -83,6 +83,9 @@ type Config struct {
 	Rand   func(party int) io.Reader
 	Table  []byte
 	Game   []byte
+	// Tamper is the Driver's Tamper from the start (the keys and the
+	// recovery split are sent inside New).
+	Tamper func(m any)
 }
 
 // Driver is the table in one process: the parties, the host running the
@@ -142,7 +145,7 @@ func New(cfg Config) (*Driver, error) {
 	}
 	t := &Public{Ctx: cfg.Game, Table: cfg.Table, CB: cb, Holder: slices.Clone(holder)}
 	d := &Driver{T: t, rules: cfg.Rules, rng: rand.New(rand.NewPCG(cfg.Seed, 25)), playedBy: map[engine.Handle]int{},
-		Received: make([][]engine.Event, cfg.Seats+1)}
+		Received: make([][]engine.Event, cfg.Seats+1), Tamper: cfg.Tamper}
 	d.Host, d.Spectator = newWatcher(t), newWatcher(t)
 	for i := range n {
 		r := cfg.Rand(i)
@@ -406,7 +409,7 @@ func (d *Driver) void(who int, cause error) error {
 		}
 	}
 	if err := mental.CheckShuffles(&d.T.Joint, d.T.Initial, d.T.Steps, opens, d.T.Ctx); err != nil {
-		return fmt.Errorf("party %d's hand: %v; the shuffles opened: %w", who, cause, err)
+		return fmt.Errorf("mentaltable: party %d's hand: %v; the shuffles opened: %w", who, cause, err)
 	}
 	return fmt.Errorf("mentaltable: party %d's hand: %w, yet every shuffle checks", who, cause)
 }
