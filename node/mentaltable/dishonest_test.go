@@ -292,3 +292,8 @@ func TestDishonestHandover(t *testing.T) {
 		})
 	}
 }
+
+func errorsNames(err error, party int) bool {
+	p, ok := mental.Blame(err)
+	return ok && p == party
+}

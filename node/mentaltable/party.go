@@ -195,11 +195,13 @@ func (p *Party) put(h engine.Handle, i int, sh mental.Share) {
 
 // take reads party d.From's deal: every share decodes, and where it is of
 // a card this party holds it is checked (Learn, in learn); the others are
-// kept as seen. A share of a card of From's own is refused.
+// kept as seen. A share of a card of From's own is refused, and a deal
+// refused changes nothing.
 func (p *Party) take(d *Deal) error {
 	if len(d.Shares) != len(p.t.Deck) {
 		return fault(d.From, mental.ErrMalformed, "deal of %d cards", len(d.Shares))
 	}
+	got := make([]mental.Share, len(d.Shares))
 	for h, b := range d.Shares {
 		if p.t.Dealt[h] == d.From {
 			if b != nil {
@@ -207,11 +209,15 @@ func (p *Party) take(d *Deal) error {
 			}
 			continue
 		}
-		var sh mental.Share
-		if err := sh.UnmarshalBinary(b); err != nil {
+		if err := got[h].UnmarshalBinary(b); err != nil {
 			return fault(d.From, err, "share of card %d", h)
 		}
-		p.put(engine.Handle(h), d.From, sh)
+	}
+	// Only a whole deal that decodes is kept: a bad one changes nothing.
+	for h := range got {
+		if p.t.Dealt[h] != d.From {
+			p.put(engine.Handle(h), d.From, got[h])
+		}
 	}
 	return nil
 }
