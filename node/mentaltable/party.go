@@ -170,7 +170,7 @@ func (p *Party) shuffle(in mental.Deck) (ShuffleMsg, error) {
 	return ShuffleMsg{From: p.Index, Step: b}, nil
 }
 
-// holds reports whether the party held h at the deal.
+// dealt reports whether h was dealt to the party.
 func (p *Party) dealt(h engine.Handle) bool { return p.t.Dealt[h] == p.Index }
 
 func (p *Party) deal() (Deal, error) {
