@@ -1,0 +1,5 @@
+//go:build !race
+
+package mentaltable
+
+const raceEnabled = false

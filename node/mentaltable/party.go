@@ -1,0 +1,364 @@
+package mentaltable
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/bot"
+	"github.com/bullshit-game/bullshit/protocol/mental"
+)
+
+// The refusals of the table itself, beside the mental package's; each
+// comes wrapped in a *mental.Fault naming the party.
+var (
+	ErrNotHeld     = errors.New("mentaltable: handover of a card the party was not to hand over")
+	ErrWrongCards  = errors.New("mentaltable: opening of other cards than the ones asked for")
+	ErrNotExpected = errors.New("mentaltable: message out of turn")
+	ErrDeck        = errors.New("mentaltable: the deck does not decrypt to every card once")
+)
+
+func fault(party int, err error, format string, args ...any) error {
+	if format != "" {
+		err = fmt.Errorf("%w ("+format+")", append([]any{err}, args...)...)
+	}
+	return &mental.Fault{Party: party, Err: err}
+}
+
+// The messages, as values. Bytes are the mental package's layouts.
+type (
+	// Key is a party's deck key and its proof, at set-up.
+	Key struct {
+		From       int
+		Key, Proof []byte
+	}
+	// ShuffleMsg is a party's turn at the shuffle.
+	ShuffleMsg struct {
+		From int
+		Step []byte
+	}
+	// Deal is a party's shares of every card not its own: Shares[h] for
+	// handle h, nil where From's party holds the card.
+	Deal struct {
+		From   int
+		Shares [][]byte
+	}
+	// Open turns cards up for everyone: Openings[k] opens Handles[k].
+	Open struct {
+		From     int
+		Handles  []engine.Handle
+		Openings [][]byte
+	}
+	// Handover is a card handed to one party privately: its opening
+	// sealed to To's deck key.
+	Handover struct {
+		From, To int
+		Handle   engine.Handle
+		Sealed   []byte
+	}
+	// SubShares is a party's recovery split: the Feldman commitments, and
+	// Sealed[j] the sub-share sealed to party j (nil for From).
+	SubShares struct {
+		From   int
+		Commit []byte
+		Sealed [][]byte
+	}
+	// Pool is a holder's sub-share of a departed party's secret, sealed
+	// to its successor.
+	Pool struct {
+		From, To, Dealer int
+		Sealed           []byte
+	}
+	// Publish is a party's secret and shuffle opening, at the end.
+	Publish struct {
+		From            int
+		Secret, Shuffle []byte
+	}
+)
+
+// A Party is one player node: its deck secret, the seats it plays, and
+// every share and card identity it has checked.
+type Party struct {
+	Index int
+	seats []int
+	x     mental.Secret
+	rand  io.Reader
+	t     *Public
+	shuf  mental.ShuffleOpening
+	// shares[h][i] is party i's share of handle h, if has[h][i].
+	shares [][]mental.Share
+	has    [][]bool
+	known  map[engine.Handle]mental.Face
+	sides  map[int]*engine.SeatSide
+	bots   map[int]bot.Player
+	split  mental.RecoveryShares
+	subs   map[int]mental.SubShare // by dealer: the sub-shares it holds
+	pooled map[int][]mental.SubShare
+	// rebuilt is the secrets of departed parties it rebuilt (Leave).
+	rebuilt map[int]mental.Secret
+	gone    bool
+}
+
+// Seats is the seats the party plays.
+func (p *Party) Seats() []int { return slices.Clone(p.seats) }
+
+// Known is every card identity the party has proved, by handle.
+func (p *Party) Known() map[engine.Handle]mental.Face {
+	out := make(map[engine.Handle]mental.Face, len(p.known))
+	for h, f := range p.known {
+		out[h] = f
+	}
+	return out
+}
+
+// Decryptable is every card the party could turn up from what it holds:
+// the shares it was sent or saw, its own share, and those of the secrets
+// it rebuilt. It is the cryptography's account of Known: the two must be
+// the same.
+func (p *Party) Decryptable() (map[engine.Handle]mental.Face, error) {
+	out := map[engine.Handle]mental.Face{}
+	for h := range p.t.Deck {
+		ct := &p.t.Deck[h]
+		var use []mental.Share
+		for i := range p.t.Keys {
+			switch {
+			case p.has[h][i]:
+				use = append(use, p.shares[h][i])
+			case i == p.Index:
+				sh, err := mental.DecryptShare(p.rand, &p.x, ct, p.t.Ctx)
+				if err != nil {
+					return nil, err
+				}
+				use = append(use, sh)
+			default:
+				if x, ok := p.rebuilt[i]; ok {
+					sh, err := mental.DecryptShare(p.rand, &x, ct, p.t.Ctx)
+					if err != nil {
+						return nil, err
+					}
+					use = append(use, sh)
+				}
+			}
+		}
+		if f, err := p.t.CB.Reveal(ct, use); err == nil {
+			out[engine.Handle(h)] = f
+		}
+	}
+	return out, nil
+}
+
+func (p *Party) keyMsg() (Key, error) {
+	pf, err := mental.ProveKey(p.rand, &p.x, p.t.KeyCtx(p.Index))
+	if err != nil {
+		return Key{}, err
+	}
+	k := p.x.Public()
+	kb, _ := k.MarshalBinary()
+	pb, _ := pf.MarshalBinary()
+	return Key{From: p.Index, Key: kb, Proof: pb}, nil
+}
+
+func (p *Party) shuffle(in mental.Deck) (ShuffleMsg, error) {
+	st, o, err := mental.Shuffle(p.rand, &p.t.Joint, in, p.t.Ctx)
+	if err != nil {
+		return ShuffleMsg{}, err
+	}
+	p.shuf = o
+	b, _ := st.MarshalBinary()
+	return ShuffleMsg{From: p.Index, Step: b}, nil
+}
+
+// dealt reports whether h was dealt to the party.
+func (p *Party) dealt(h engine.Handle) bool { return p.t.Dealt[h] == p.Index }
+
+func (p *Party) deal() (Deal, error) {
+	d := Deal{From: p.Index, Shares: make([][]byte, len(p.t.Deck))}
+	for h := range p.t.Deck {
+		if p.dealt(engine.Handle(h)) {
+			continue
+		}
+		sh, err := mental.DecryptShare(p.rand, &p.x, &p.t.Deck[h], p.t.Ctx)
+		if err != nil {
+			return Deal{}, err
+		}
+		p.put(engine.Handle(h), p.Index, sh)
+		d.Shares[h], _ = sh.MarshalBinary()
+	}
+	return d, nil
+}
+
+func (p *Party) put(h engine.Handle, i int, sh mental.Share) {
+	p.shares[h][i], p.has[h][i] = sh, true
+}
+
+// take reads party d.From's deal: every share decodes, and where it is of
+// a card this party holds it is checked (Learn, in learn); the others are
+// kept as seen. A share of a card of From's own is refused, and a deal
+// refused changes nothing.
+func (p *Party) take(d *Deal) error {
+	if len(d.Shares) != len(p.t.Deck) {
+		return fault(d.From, mental.ErrMalformed, "deal of %d cards", len(d.Shares))
+	}
+	got := make([]mental.Share, len(d.Shares))
+	for h, b := range d.Shares {
+		if p.t.Dealt[h] == d.From {
+			if b != nil {
+				return fault(d.From, ErrNotExpected, "a share of its own card %d", h)
+			}
+			continue
+		}
+		if err := got[h].UnmarshalBinary(b); err != nil {
+			return fault(d.From, err, "share of card %d", h)
+		}
+	}
+	// Only a whole deal that decodes is kept: a bad one changes nothing.
+	for h := range got {
+		if p.t.Dealt[h] != d.From {
+			p.put(engine.Handle(h), d.From, got[h])
+		}
+	}
+	return nil
+}
+
+// learn turns up the party's own hand(s) from the shares it was dealt,
+// checking each (a wrong one names its sender).
+func (p *Party) learn() error {
+	var hs []engine.Handle
+	var cts []mental.Ciphertext
+	var sh [][]mental.Share
+	for h := range p.t.Deck {
+		if !p.dealt(engine.Handle(h)) {
+			continue
+		}
+		hs = append(hs, engine.Handle(h))
+		cts = append(cts, p.t.Deck[h])
+		sh = append(sh, p.shares[h])
+	}
+	faces, all, err := mental.Learn(p.rand, p.t.CB, p.t.Keys, p.Index, &p.x, cts, sh, p.t.Ctx)
+	if err != nil {
+		return err
+	}
+	for k, h := range hs {
+		for i := range all[k] {
+			p.put(h, i, all[k][i])
+		}
+		p.known[h] = faces[k]
+	}
+	return nil
+}
+
+// opening is the party's proof of h: its face and every share.
+func (p *Party) opening(h engine.Handle) (mental.Opening, bool) {
+	f, ok := p.known[h]
+	if !ok {
+		return mental.Opening{}, false
+	}
+	return mental.Opening{Face: f, Shares: slices.Clone(p.shares[h])}, true
+}
+
+func (p *Party) open(hs []engine.Handle) (Open, error) {
+	o := Open{From: p.Index, Handles: slices.Clone(hs)}
+	for _, h := range hs {
+		op, ok := p.opening(h)
+		if !ok {
+			return Open{}, fmt.Errorf("party %d can't open card %d: it never saw it", p.Index, h)
+		}
+		b, _ := op.MarshalBinary()
+		o.Openings = append(o.Openings, b)
+	}
+	return o, nil
+}
+
+// checkOpen verifies an opening of want by its sender against the deck:
+// the handles asked for, each proved. It returns the faces.
+func checkOpen(t *Public, o *Open, want []engine.Handle) ([]mental.Opening, error) {
+	if len(o.Handles) != len(want) || len(o.Openings) != len(want) {
+		return nil, fault(o.From, ErrWrongCards, "%d cards for %d", len(o.Openings), len(want))
+	}
+	for _, h := range o.Handles {
+		if !slices.Contains(want, h) {
+			return nil, fault(o.From, ErrWrongCards, "card %d", h)
+		}
+	}
+	for k, h := range o.Handles {
+		if slices.Contains(o.Handles[:k], h) {
+			return nil, fault(o.From, ErrWrongCards, "card %d twice", h)
+		}
+	}
+	os := make([]mental.Opening, len(o.Openings))
+	cts := make([]mental.Ciphertext, len(o.Openings))
+	for k, b := range o.Openings {
+		if err := os[k].UnmarshalBinary(b); err != nil {
+			return nil, fault(o.From, err, "opening %d", k)
+		}
+		cts[k] = t.Deck[o.Handles[k]]
+	}
+	if err := mental.VerifyOpenings(t.CB, t.Keys, o.From, cts, os, t.Ctx); err != nil {
+		return nil, err
+	}
+	return os, nil
+}
+
+// see takes a public opening the party checked.
+func (p *Party) see(hs []engine.Handle, os []mental.Opening) {
+	for k, h := range hs {
+		p.known[h] = os[k].Face
+		for i := range os[k].Shares {
+			p.put(h, i, os[k].Shares[i])
+		}
+		for _, s := range p.seats {
+			p.sides[s].Learn(engine.Opened{Handle: h, Card: engine.Card(os[k].Face.Card)})
+		}
+	}
+}
+
+// hand seals the party's proof of h to party to.
+func (p *Party) hand(h engine.Handle, to int) (Handover, error) {
+	op, ok := p.opening(h)
+	if !ok {
+		return Handover{}, fmt.Errorf("party %d can't hand card %d over: it never saw it", p.Index, h)
+	}
+	s, err := mental.SealOpening(p.rand, &p.t.Keys[to], p.t.Ctx, &op)
+	if err != nil {
+		return Handover{}, err
+	}
+	b, _ := s.MarshalBinary()
+	return Handover{From: p.Index, To: to, Handle: h, Sealed: b}, nil
+}
+
+// receive opens a handover sealed to this party (or to a departed party
+// whose secret it rebuilt, as to), checks it against the card the public
+// record says From was to hand it (want), and learns the card.
+func (p *Party) receive(m *Handover, to int, want []engine.Handle, seats []int) error {
+	if !slices.Contains(want, m.Handle) {
+		return fault(m.From, ErrNotHeld, "card %d", m.Handle)
+	}
+	x := &p.x
+	if to != p.Index {
+		r := p.rebuilt[to]
+		x = &r
+	}
+	var s mental.Sealed
+	if err := s.UnmarshalBinary(m.Sealed); err != nil {
+		return fault(m.From, err, "handover of card %d", m.Handle)
+	}
+	o, err := s.OpenOpening(x, p.t.Ctx)
+	if err != nil {
+		return fault(m.From, err, "handover of card %d", m.Handle)
+	}
+	if err := o.Verify(p.t.CB, p.t.Keys, m.From, &p.t.Deck[m.Handle], p.t.Ctx); err != nil {
+		return err
+	}
+	p.known[m.Handle] = o.Face
+	for i := range o.Shares {
+		p.put(m.Handle, i, o.Shares[i])
+	}
+	for _, st := range seats {
+		if sd, ok := p.sides[st]; ok {
+			sd.Learn(engine.Opened{Handle: m.Handle, Card: engine.Card(o.Face.Card)})
+		}
+	}
+	return nil
+}
