@@ -58,6 +58,7 @@ func TestDownloadWithinBudget(t *testing.T) {
 		total += len(b)
 		files = append(files, fmt.Sprintf("%s %d", path, len(b)))
 	}
+	t.Logf("a phone downloads %d bytes before it can play (%s, and %d for headers)", total+headers, strings.Join(files, ", "), headers)
 	if total+headers > budget {
 		t.Errorf("a phone downloads %d bytes before it can play (%s), over the %d budget: what made app.wasm grow? (the generator compresses it with zopfli)",
 			total+headers, strings.Join(files, ", "), budget)
