@@ -51,6 +51,9 @@ func (r *Remote) follow(l *hostLink) {
 				r.chain.Host(t, wireID(r.h.ID()))
 			}
 		}
+		// So the deal we find in play may be ours too: the audit takes
+		// it as ours when its term-1 steps verify under our key.
+		r.dealt.ours = l.hostTerm > 1
 	}
 	r.links++
 	r.seat, r.tid = l.seated.Seat, l.seated.Table
@@ -283,7 +286,7 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 	g := SavedGame{Table: r.table.Name, Seat: r.seat, Salt: salt, Commitment: r.table.Commit, Steps: steps,
 		Events: append([]engine.Event(nil), r.got...), Toss: r.tossRecord(),
 		Config: engine.Config{Rules: r.table.Rules, Seats: len(r.table.Seats), Seed: m.Seed}}
-	r.toss, r.rerun = Toss{}, false // this game's record is spent
+	r.toss, r.rerun, r.kept = Toss{}, false, nil // this game's record is spent
 	if len(m.Salt) != SaltSize {
 		return Update{Table: r.table, View: r.view, Audit: &AuditResult{Problems: []string{"the host revealed a salt of the wrong size"}}}, true
 	}
@@ -293,10 +296,20 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 		g.Toss.Round, g.Toss.Commits = r.watched.round, r.watched.commits
 	}
 	self := r.seat
-	if r.local != nil {
-		self = -1 // the new host's own seat, after a failover: its nonce is in the old host's deal
+	dealer := r.dealt.host
+	if r.dealt.ours && len(r.chain.Steps) > 0 && r.chain.Steps[0].Term == 1 && len(r.chain.Doubt) == 0 {
+		// The old host's person, back after a crash: the game's first
+		// steps verified under our own key as term 1's host, so this
+		// deal was ours, and its seed our part of the toss. (A host that
+		// seats us past term 1 with no step of term 1 proves nothing.)
+		dealer = r.h.ID().String()
 	}
-	g.Toss.Players = mustMix(r.table.Seats, r.dealt.host, self)
+	if r.local != nil || dealer == r.h.ID().String() {
+		// The new host's own seat, after a failover (its nonce is in the
+		// old host's deal), or the old host's, back: its seed was its part.
+		self = -1
+	}
+	g.Toss.Players = mustMix(r.table.Seats, dealer, self)
 	res := auditOf(g)
 	// The hosts' chain: what didn't verify of it fails the audit; a tail
 	// the new host never got, rolled back, is a note.

@@ -107,14 +107,23 @@ type Remote struct {
 	dealt struct { // who dealt the deal we saw: its host's seed is its part of the toss (gamewire.MustMix)
 		commit [32]byte
 		host   string
+		// ours: this program started again after it crashed while
+		// hosting (first seated past term 1): the deal in play may be
+		// its own, as the audit finds when its term-1 steps verify under
+		// our key (follow, and the audit in player.go).
+		ours bool
 	}
 	saveDir string
-	server  *Server       // the table we host, in roleHost
-	local   *LocalSession // our seat at it, once rebuilt
-	advert  *Hosted       // its advert on the LAN, once rebuilt
-	rolled  int           // steps of our journal its rebuild rolled back, for our audit's note
-	bots    BotMaker      // for the bot seats of a table we take over
-	fall    func(*engine.View) (engine.Command, bool)
+	// tossFile is where the toss is kept (KeepTossIn), "" for nowhere;
+	// kept is the one found there at the start, for the deal it names.
+	tossFile string
+	kept     *keptToss
+	server   *Server       // the table we host, in roleHost
+	local    *LocalSession // our seat at it, once rebuilt
+	advert   *Hosted       // its advert on the LAN, once rebuilt
+	rolled   int           // steps of our journal its rebuild rolled back, for our audit's note
+	bots     BotMaker      // for the bot seats of a table we take over
+	fall     func(*engine.View) (engine.Command, bool)
 }
 
 // role is what a Remote is to its table; run switches on it.

@@ -2,8 +2,11 @@ package node
 
 import (
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -291,6 +294,7 @@ func (r *Remote) answerToss(m protocol.Toss) {
 			break
 		}
 		r.toss = Toss{Round: m.Round, Mine: n}
+		r.keepToss() // before the commitment goes: a crash after it still has the nonce
 		reply = protocol.NonceCommit{Round: m.Round, Hash: NonceHash(m.Round, seat, n)}
 	case m.Round == r.toss.Round && r.toss.Commits == nil:
 		r.toss.Commits = append([][32]byte(nil), m.Commits...)
@@ -298,6 +302,7 @@ func (r *Remote) answerToss(m protocol.Toss) {
 			r.toss.Revealed = true
 			reply = protocol.NonceReveal{Round: m.Round, Nonce: r.toss.Mine}
 		}
+		r.keepToss()
 	}
 	if reply != nil {
 		r.send(reply)
@@ -317,10 +322,59 @@ func mustMix(seats []SeatInfo, dealer string, self int) []string {
 // tossRecord is our toss as the audit of the game just revealed reads it:
 // the nonces from the host's lobby.
 func (r *Remote) tossRecord() Toss {
-	t := r.toss
+	t := r.ownToss()
 	t.Nonces = r.table.Nonces
 	if !t.Revealed {
 		t.Mine = [NonceSize]byte{}
 	}
 	return t
+}
+
+// keptToss is a player's toss as it keeps it on disk, so that a node that
+// started again mid-game (a crash, a laptop restarted) still holds the
+// nonce it gave the deal, and audits the game as the others do.
+type keptToss struct {
+	Table protocol.TableID
+	Seat  int
+	Toss  Toss
+}
+
+// KeepTossIn has r keep its part of each deal's toss in dir (a profile's
+// directory, which must exist), and takes back the one kept there before,
+// for the deal it belongs to: a node that started again mid-game is then
+// no seat that "took no part in the deal's toss". A file that can't be
+// read or written keeps nothing, as before.
+func (r *Remote) KeepTossIn(dir string) {
+	path := filepath.Join(dir, "toss.json")
+	var k keptToss
+	if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &k) == nil {
+		r.do(func() { r.kept = &k })
+	}
+	r.do(func() { r.tossFile = path })
+}
+
+// keepToss writes the toss now held, for the table r sits at.
+func (r *Remote) keepToss() {
+	if r.tossFile == "" {
+		return
+	}
+	b, err := json.Marshal(keptToss{Table: r.tid, Seat: r.seat, Toss: r.toss})
+	if err != nil {
+		return
+	}
+	tmp := r.tossFile + ".new"
+	if os.WriteFile(tmp, b, 0o600) == nil {
+		os.Rename(tmp, r.tossFile)
+	}
+}
+
+// ownToss is the toss this seat took part in for the deal in play: the one
+// held, or the one kept on disk before this program started again, when it
+// is for this table, this seat and this deal.
+func (r *Remote) ownToss() Toss {
+	if r.toss.Round == ([32]byte{}) && r.kept != nil && r.kept.Table == r.tid && r.kept.Seat == r.seat &&
+		r.kept.Toss.Round == r.table.Commit && r.table.Commit != ([32]byte{}) {
+		return r.kept.Toss
+	}
+	return r.toss
 }

@@ -448,7 +448,8 @@ type Refusal struct {
 	Ref     uint64
 }
 
-// Refusal codes: the engine's (REFEREE.md) and the host's own for joining.
+// Refusal codes: the engine's (REFEREE.md's, and the blind game's two) and
+// the host's own for joining.
 const (
 	CodeBadCommand    = "bad_command"
 	CodeBadCard       = "bad_card"
@@ -463,6 +464,12 @@ const (
 	CodeAlreadyPassed = "already_passed"
 	CodeNotAllowed    = "not_allowed"
 	CodeGameOver      = "game_over"
+
+	// The game over hidden cards' two (engine.Blind; not in REFEREE.md,
+	// whose engine sees every card): a proven input is due first, and an
+	// opening that isn't the cards asked for.
+	CodeWaiting    = "waiting"
+	CodeBadOpening = "bad_opening"
 
 	CodeTableFull = "table_full"
 	CodeStarted   = "started"

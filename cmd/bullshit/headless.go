@@ -46,6 +46,7 @@ type netFlags struct {
 	noMDNS, json             bool
 	botName                  string
 	web                      string
+	profile                  string // the profile's directory, once device has found it
 }
 
 func (n *netFlags) register(fs *flag.FlagSet) {
@@ -71,6 +72,7 @@ func (n *netFlags) device(ctx context.Context) (*node.Device, error) {
 	if err != nil {
 		return nil, err
 	}
+	n.profile = dir
 	if err := checkNickFlag(n.name); err != nil {
 		return nil, err
 	}
@@ -600,6 +602,7 @@ func runJoin(args []string) error {
 	}
 	defer r.Close()
 	r.SaveTo(c.save)
+	r.KeepTossIn(nf.profile)
 	out.seated(r.Seat())
 	var p node.Player
 	if !c.watch {

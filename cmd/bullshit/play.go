@@ -239,6 +239,7 @@ func (l *lanLobby) saving(r *node.Remote, err error) (node.Session, error) {
 	if os.MkdirAll(l.games, 0o755) == nil {
 		r.SaveTo(l.games)
 	}
+	r.KeepTossIn(filepath.Dir(l.games)) // the profile's directory: games/ is in it
 	return r, nil
 }
 

@@ -116,6 +116,13 @@ func (c *Client) save() {
 		b = hex.AppendEncode(b, hosts[t])
 	}
 	b = append(b, '\n')
+	if c.dealt.commit != ([32]byte{}) {
+		b = append(b, "dealt "...)
+		b = hex.AppendEncode(b, c.dealt.commit[:])
+		b = append(b, ' ')
+		b = hex.AppendEncode(b, []byte(c.dealt.host))
+		b = append(b, '\n')
+	}
 	for _, ch := range r.saved.chunks {
 		b = append(b, "ev "...)
 		b = append(b, ch...)
@@ -163,6 +170,9 @@ func (c *Client) restore() {
 		}
 		c.rec = rec
 		c.restored = len(rec.got)
+		if rec.dealtBy.commit == c.lobby.Commit {
+			c.dealt = rec.dealtBy
+		}
 	}
 	if tt.Round != ([32]byte{}) && tt.Round == c.lobby.Commit {
 		c.toss = tt
@@ -228,6 +238,18 @@ func parseSaved(s string, tid protocol.TableID, seat int, deal [32]byte, ev func
 				return record{}, t, false
 			}
 		}
+	}
+	if len(evLines) > 0 && strings.HasPrefix(evLines[0], "dealt ") {
+		f := strings.Fields(strings.TrimPrefix(evLines[0], "dealt "))
+		evLines = evLines[1:]
+		if len(f) != 2 || !unhex(f[0], r.dealtBy.commit[:]) {
+			return record{}, t, false
+		}
+		host, err := hex.DecodeString(f[1])
+		if err != nil {
+			return record{}, t, false
+		}
+		r.dealtBy.host = protocol.PeerID(host)
 	}
 	for _, l := range evLines {
 		b64, ok := strings.CutPrefix(l, "ev ")

@@ -29,6 +29,11 @@ type record struct {
 	// gave it when the deal came: what a saved record is keyed by.
 	deal  [32]byte
 	saved saved // persist.go
+	// dealtBy is, in a record taken back from the store, who dealt its
+	// deal as the saving client saw it (Client.dealt): a page moved to a
+	// new host's address, or reloaded there, first sees the deal from the
+	// new host, which did not deal it.
+	dealtBy dealt
 }
 
 // watched is a spectator's record of the players' nonce commitments, as
