@@ -276,6 +276,14 @@ func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error)
 				break
 			}
 		}
+		// A player back at its seat under another name renames itself
+		// (the phone's page does so in the waiting room): the new name
+		// must read as no one else's, as a newcomer's must.
+		if seatNo >= 0 && name != t.seats[seatNo].name {
+			if err = checkNickAmong(name, t.namesBut(seatNo, owner)); err != nil {
+				return
+			}
+		}
 		if seatNo < 0 {
 			// A host the others lost, back (restarted, same key): the
 			// bot that took its seat at the election gives it back.
