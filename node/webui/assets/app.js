@@ -14,13 +14,15 @@
 //   #evening #everows #ratings #nextgame    the sheet's evening and last lines
 //   #about (#aboutname …)                  the join page's table, from /table
 //   #leave #rulesbtn #rulespanel #rulestext #under #keys
+//   #helpbtn #helppanel #helptext #helpclose  the help screen, from /help
+//   #renamebtn #renamebox #newnick #renameok #renameerr  rename, in the waiting room
 //   body[data-status] joining|seated|following|closed; body[data-phase]
 //   body[data-record] events in this phone's own record of the deal,
 //   body[data-restored] how many of them came back from its storage after a reload
 //   window.bullshitTimes                   the page's milestones, below
 // Keys on a desktop: C claim (or hand over), S sneak one more under the
 // claim, B BULLSHIT!, G let it go, O sort, D doubt, V believe, K skip,
-// I (or ?) how to play this table, with its keys.
+// I how to play this table, ? help (the buttons and keys).
 "use strict";
 
 const $ = (s) => document.querySelector(s);
@@ -101,6 +103,30 @@ function start() {
   };
   $("#rulesbtn").onclick = rules;
   $("#rulesclose").onclick = () => { $("#rulespanel").hidden = true; };
+  $("#helpbtn").onclick = help;
+  $("#helpclose").onclick = () => { $("#helppanel").hidden = true; };
+  // Rename: this player sits on at its seat under the new name (the
+  // host checks it as a newcomer's); a refusal keeps the seat and the name.
+  $("#renamebtn").onclick = () => {
+    const b = $("#renamebox");
+    b.hidden = !b.hidden;
+    $("#newnick").value = bullshit.nick();
+    setText("#renameerr", "");
+    if (!b.hidden) $("#newnick").focus();
+  };
+  $("#renamecancel").onclick = () => { $("#renamebox").hidden = true; };
+  const rename = () => {
+    const why = bullshit.rename($("#newnick").value);
+    setText("#renameerr", why || "Renaming…");
+    $("#renameok").disabled = !why;
+  };
+  $("#renameok").onclick = rename;
+  $("#newnick").onkeydown = (e) => { if (e.key === "Enter") rename(); };
+  bullshit.onRenamed = (why) => {
+    $("#renameok").disabled = false;
+    setText("#renameerr", why);
+    if (!why) $("#renamebox").hidden = true;
+  };
   $("#sit").onclick = () => go(false);
   $("#watch").onclick = () => go(true);
   $("#nick").onkeydown = (e) => { if (e.key === "Enter") go(false); };
@@ -148,7 +174,8 @@ function wire() {
       case "d": if (m.judge) send({ kind: "doubt" }); break;
       case "v": if (m.judge) send({ kind: "believe" }); break;
       case "k": if (m.judge) send({ kind: "skip" }); break;
-      case "i": case "?": rules(); break;
+      case "i": rules(); break;
+      case "?": help(); break;
       default: return;
     }
     e.preventDefault();
@@ -174,6 +201,23 @@ async function rules() {
     $("#rulestext").textContent = await r.text();
   } catch (e) { $("#rulestext").textContent = "The rules can't be fetched now: " + e.message; }
   p.hidden = false;
+  p.scrollIntoView({ behavior: "smooth" });
+}
+
+// help shows the page's buttons and keys, from the node's /help: the
+// terminal's help's words for the keys the two share (again: closes it).
+async function help() {
+  const p = $("#helppanel");
+  if (!p.hidden) { p.hidden = true; return; }
+  const m = el("span", {}, "0123456789");
+  $("#helptext").replaceChildren(m);
+  p.hidden = false;
+  const cols = Math.floor($("#helptext").clientWidth / (m.getBoundingClientRect().width / 10)) || 60;
+  window.helpWidth = cols;
+  try {
+    const r = await fetch("/help?w=" + cols, { cache: "no-store" });
+    $("#helptext").textContent = await r.text();
+  } catch (e) { $("#helptext").textContent = "The help can't be fetched now: " + e.message; }
   p.scrollIntoView({ behavior: "smooth" });
 }
 
@@ -243,6 +287,9 @@ function show(s) {
   $("#join").hidden = true;
   $("#table").hidden = false;
   $("#title").textContent = [s.table, s.preset, s.play ? "play " + s.play : ""].filter(Boolean).join(" · ");
+  // Rename is for the waiting room: once dealt, the table's names stay.
+  $("#renamebtn").hidden = s.phase !== "waiting" || s.status !== "seated";
+  if ($("#renamebtn").hidden) $("#renamebox").hidden = true;
   $("#status").textContent = s.status === "following" ? "Lost the host: finding the table…" : s.status === "closed" ? "the table is over" : s.watching ? "watching" : "";
   // The hand we hold decides what stays picked.
   const ids = new Set((s.hand || []).map((c) => c.id));
@@ -297,6 +344,12 @@ function drawSeats(s) {
     if (p.turn) d.classList.add("turn");
     if (p.you) d.classList.add("you");
     if (!p.connected) d.classList.add("away");
+    if (!p.name && !p.bot) {
+      d.classList.add("free");
+      d.append(el("b", {}, "·"), el("span", { class: "small" }, "free seat"));
+      box.append(d);
+      continue;
+    }
     d.append(el("b", {}, p.name + (p.you ? " (you)" : "")));
     const who = p.bot ? "bot" : p.covered ? "away · bot plays" : !p.connected ? "away" : p.web ? "browser" : s.phase === "waiting" ? "ready" : "";
     if (who) d.append(el("span", { class: "small" }, who + " "));
