@@ -89,45 +89,45 @@ type Table struct {
 	once sync.Once
 
 	// Owned by the run goroutine.
-	game     *engine.Game
-	start    time.Time
-	phase    TablePhase
-	seats    []*seat
-	specs    map[*mailbox]string // spectators, by the name each joined with ("" none)
-	timer    *time.Timer
-	pause    time.Duration // no play until then: the reveal
+	game  *engine.Game
+	start time.Time
+	phase TablePhase
+	seats []*seat
+	specs map[*mailbox]string // spectators, by the name each joined with ("" none)
+	timer *time.Timer
+	pause time.Duration // no play until then: the reveal
 	// held is a game the host paused (Pause): the table's time stands at
 	// heldAt from heldSince on, no timer runs and no move is taken.
 	held      bool
 	heldAt    time.Duration
 	heldSince time.Time
-	seed     uint64
-	log      []Entry
-	notice   string
-	salt     [SaltSize]byte
-	commit   [32]byte
-	sent     [][]engine.Event // every event each seat was sent: its audit and its backlog
-	jpath    string
-	jour     *Journal
-	shares   map[int][]Share   // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
-	cursor   []int             // how much of the journal each seat has been sent
-	term     uint64            // the host term: 1, more after elections
-	hostPeer string            // the hosting node's peer ID, for the seat it sits at
-	dealtBy  string            // the peer ID of the host that dealt this game (another, after a failover)
-	chain    hostChain         // the journal's signed chain (chain.go)
-	webURL   string            // where phones open this table (web.go), "" if nowhere
-	listen   []string          // where the host listens, for a restart from the journal
-	waiting  map[int]bool      // seats whose move the reveal pause refused
-	evening  Evening           // the running score of the games at these seats (evening.go)
-	nonces   [][NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
-	commits  [][32]byte        // their commitments, as the toss relayed them: a spectator checks the nonces against them
-	pub      []engine.Event    // every public event of this game: a spectator's backlog and audit
-	early    bool              // the host ended this game before it finished
-	reveal   bool              // the next delivery carries the reveal though no event came with it (an early end)
-	toss     *toss             // a deal waiting on the players' nonces
-	tossWait *time.Timer
-	plays    atomic.Int64 // the last play's number, for heartbeats off the table goroutine
-	startNS  atomic.Int64 // the deal's wall clock, likewise
+	seed      uint64
+	log       []Entry
+	notice    string
+	salt      [SaltSize]byte
+	commit    [32]byte
+	sent      [][]engine.Event // every event each seat was sent: its audit and its backlog
+	jpath     string
+	jour      *Journal
+	shares    map[int][]Share   // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
+	cursor    []int             // how much of the journal each seat has been sent
+	term      uint64            // the host term: 1, more after elections
+	hostPeer  string            // the hosting node's peer ID, for the seat it sits at
+	dealtBy   string            // the peer ID of the host that dealt this game (another, after a failover)
+	chain     hostChain         // the journal's signed chain (chain.go)
+	webURL    string            // where phones open this table (web.go), "" if nowhere
+	listen    []string          // where the host listens, for a restart from the journal
+	waiting   map[int]bool      // seats whose move the reveal pause refused
+	evening   Evening           // the running score of the games at these seats (evening.go)
+	nonces    [][NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
+	commits   [][32]byte        // their commitments, as the toss relayed them: a spectator checks the nonces against them
+	pub       []engine.Event    // every public event of this game: a spectator's backlog and audit
+	early     bool              // the host ended this game before it finished
+	reveal    bool              // the next delivery carries the reveal though no event came with it (an early end)
+	toss      *toss             // a deal waiting on the players' nonces
+	tossWait  *time.Timer
+	plays     atomic.Int64 // the last play's number, for heartbeats off the table goroutine
+	startNS   atomic.Int64 // the deal's wall clock, likewise
 
 	// OnChange, if set, is told of every accepted command (the journal and
 	// the network hook in here). It runs on the table goroutine.
