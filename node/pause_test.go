@@ -1,6 +1,7 @@
 package node
 
 import (
+	"context"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -115,4 +116,36 @@ func TestPauseFreezesTheTable(t *testing.T) {
 			t.Error("Ana, away, was never covered after the game went on")
 		}
 	})
+}
+
+// Over loopback: a player's node hears the pause (Lobby.Paused) and that
+// it is over, and its move while paused is refused with the sentence.
+func TestNetPauseHeard(t *testing.T) {
+	hn, tb, _ := hostTableWith(t, Settings{Name: "Kitchen", Rules: engine.Standard(), Seats: 2, Bots: []string{"still"}}, stillMaker)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r := dialPlayer(t, ctx, hn, "Ana")
+	defer r.Close()
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	u := waitFor(t, ctx, r, func(u Update) bool { return u.Table.Phase == PhasePlaying && len(u.View.Hand) > 0 })
+	if _, err := tb.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, r, func(u Update) bool { return u.Table.Paused })
+	// Ana calls, or plays on her turn: refused either way.
+	cmd := engine.Command{Move: engine.MoveCall, Rank: engine.NoRank}
+	if u.View.Turn == r.Seat() {
+		cmd = engine.Command{Move: engine.MovePlay, Cards: u.View.Hand[:1], Rank: u.View.Rank}
+	}
+	r.Send(cmd)
+	ref := waitFor(t, ctx, r, func(u Update) bool { return u.Refusal != nil })
+	if ref.Refusal.Msg != PausedText {
+		t.Errorf("a move while paused: %q, want %q", ref.Refusal.Msg, PausedText)
+	}
+	if _, err := tb.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, r, func(u Update) bool { return !u.Table.Paused && u.Notice == NewsGoesOn })
 }

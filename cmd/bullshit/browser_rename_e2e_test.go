@@ -21,7 +21,8 @@ import (
 // name, refused with the host's sentence for a name that reads as one at
 // the table (the host's, here) and with protocol.CheckNick's for one with
 // an invisible letter, each leaving the seat and the name as they were; a
-// new name stays after a reload; a watcher renames too.
+// new name stays after a reload; a watcher renames too. Once dealt, the
+// host's pause shows on both pages and the game stands until it goes on.
 func TestBrowserPageHelpAndRename(t *testing.T) {
 	lt := newLoopTable(t, node.Settings{Name: "Den", Rules: engine.Standard(), Seats: 4, Bots: []string{"medium"}})
 	phone := loopBrowser(t, "phone", 360, 740)
@@ -165,4 +166,49 @@ func TestBrowserPageHelpAndRename(t *testing.T) {
 		}
 	}
 	phone.shot("dealt")
+
+	// The host pauses: both pages say so, the game stands, a move is
+	// refused with the sentence; the host goes on and the game moves.
+	tctx, tcancel := context.WithTimeout(phone.ctx, time.Minute)
+	defer tcancel()
+	if err := phone.waitJS(tctx, `!document.querySelector("#play").hidden && !document.querySelector("#actions").classList.contains("sent")`); err != nil {
+		t.Fatalf("the phone's turn never came: %v", err)
+	}
+	if _, err := lt.ho.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []*browser{phone, watcher} {
+		bctx, bcancel := context.WithTimeout(b.ctx, time.Minute)
+		defer bcancel()
+		if err := b.waitJS(bctx, `!document.querySelector("#paused").hidden && document.querySelector("#paused").textContent === "Paused by the host."`); err != nil {
+			t.Errorf("%s while paused: %v", b.name, err)
+		}
+	}
+	plays := lt.ho.Plays()
+	// On the phone's turn, a claim is refused by the host with the sentence.
+	{
+		rctx, rcancel := context.WithTimeout(phone.ctx, 20*time.Second)
+		defer rcancel()
+		err := chromedp.Do(rctx, chromedp.Click(chromedp.CSS("#hand [data-card]")), chromedp.Click(chromedp.CSS("#play")))
+		if err == nil {
+			err = phone.waitJS(rctx, `document.querySelector("#refusal").textContent === "`+node.PausedText+`"`)
+		}
+		if err != nil {
+			said, _ := chromedp.Run(phone.ctx, chromedp.Text(chromedp.CSS("#refusal")))
+			t.Errorf("a claim while paused: %v (the page says %q)", err, said)
+		}
+	}
+	phone.shot("paused")
+	time.Sleep(3 * time.Second) // a bot's think, and more
+	if lt.ho.Plays() != plays {
+		t.Errorf("paused, the game went from play %d to %d", plays, lt.ho.Plays())
+	}
+	if _, err := lt.ho.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	gctx, gcancel := context.WithTimeout(phone.ctx, time.Minute)
+	defer gcancel()
+	if err := phone.waitJS(gctx, `document.querySelector("#paused").hidden`); err != nil {
+		t.Errorf("after going on: %v", err)
+	}
 }

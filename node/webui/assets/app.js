@@ -16,6 +16,7 @@
 //   #leave #rulesbtn #rulespanel #rulestext #under #keys
 //   #helpbtn #helppanel #helptext #helpclose  the help screen, from /help
 //   #renamebtn #renamebox #newnick #renameok #renameerr  rename, in the waiting room
+//   #paused                                "Paused by the host.", while the host has paused the game
 //   body[data-status] joining|seated|following|closed; body[data-phase]
 //   body[data-record] events in this phone's own record of the deal,
 //   body[data-restored] how many of them came back from its storage after a reload
@@ -288,6 +289,7 @@ function show(s) {
   $("#table").hidden = false;
   $("#title").textContent = [s.table, s.preset, s.play ? "play " + s.play : ""].filter(Boolean).join(" · ");
   // Rename is for the waiting room: once dealt, the table's names stay.
+  $("#paused").hidden = !s.paused;
   $("#renamebtn").hidden = s.phase !== "waiting" || s.status !== "seated";
   if ($("#renamebtn").hidden) $("#renamebox").hidden = true;
   $("#status").textContent = s.status === "following" ? "Lost the host: finding the table…" : s.status === "closed" ? "the table is over" : s.watching ? "watching" : "";
@@ -497,7 +499,7 @@ function drawTimers(s) {
     // the page's style at once, after all of a state's other changes).
     const whole = Math.max(s.windowMS || 0, s.leftMS);
     drain = drain === "drainA" ? "drainB" : "drainA";
-    $("#fill").style.animation = `${drain} ${whole}ms linear ${s.leftMS - whole}ms forwards`;
+    $("#fill").style.animation = `${drain} ${whole}ms linear ${s.leftMS - whole}ms forwards${s.paused ? " paused" : ""}`;
   }
   tick();
 }
@@ -506,7 +508,7 @@ function tick() {
   clearTimeout(ticker);
   ticker = 0;
   if (!st) return;
-  const gone = performance.now() - stAt;
+  const gone = st.paused ? 0 : performance.now() - stAt; // a paused table's clocks stand still
   const left = st.leftMS ? Math.max(0, st.leftMS - gone) : 0;
   if (st.leftMS) {
     setText("#left", (left / 1000).toFixed(1) + " s");
