@@ -175,6 +175,8 @@ var tableKeys = struct {
 	EndGame bkey.Binding
 	// The host's: a bot plays a seat until its person moves again.
 	GiveSeat bkey.Binding
+	// The host's: pause the game, and go on (the table's clocks stop).
+	Pause bkey.Binding
 	// Leave the table? Y or Enter leaves, any other key stays.
 	Yes, No bkey.Binding
 	// The waiting room and the result sheet.
@@ -214,6 +216,7 @@ var tableKeys = struct {
 
 	EndGame:  bind("E", "end the game now", "e"),
 	GiveSeat: bind("A", "a bot plays a seat", "a"),
+	Pause:    bind("P", "pause the game, and go on", "p"),
 
 	Yes: bind("Y", "leave", "y", "enter"),
 	No:  bind("N", "stay", "n"),
@@ -231,3 +234,6 @@ var tableKeys = struct {
 		bind("5", "Show the first-run hints again", "5"),
 	},
 }
+
+// PausedText is what every screen at a paused table says (the page too).
+const PausedText = "Paused by the host."

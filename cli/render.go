@@ -320,7 +320,11 @@ func (t *tableModel) middle(w int) []string {
 		}
 	}
 	lines = append(lines, "   "+fit(claim, half-3)+sizes)
-	lines = append(lines, "   "+t.clockLine(w-3, c))
+	clock := t.clockLine(w-3, c)
+	if t.u.Table.Paused {
+		clock = t.env.st.r(t.env.st.warn, "⏸ "+PausedText) + "  " + clock
+	}
+	lines = append(lines, "   "+clock)
 	// The assist: a claim that can't be true; else a first-run hint.
 	note := ""
 	if !t.env.prefs.NoCount && (v.Phase == engine.PhaseCall || c.Judge) {
@@ -565,6 +569,14 @@ func (t *tableModel) statusLine(w int) string {
 		return " " + st.r(st.bold, "End the game now, for everyone? ") +
 			bar(st.moves, as(tableKeys.Yes, "end it"), as(tableKeys.No, "play on"))
 	}
+	if t.u.Table.Paused {
+		// Every screen at the table says so, above all else but a question.
+		say := PausedText
+		if t.isHost() {
+			say += " P goes on."
+		}
+		return " " + st.r(st.warn, say)
+	}
 	if t.status != "" {
 		if t.bad {
 			return " " + st.r(st.refusal, t.status)
@@ -720,6 +732,7 @@ func (t *tableModel) helpView() string {
 		row("  Hand-over    pick the card (one is picked for you), then ", km.HandOver),
 		row("  Any time     ", as(km.Sort, "sort the hand"), km.Help, as(km.Leave, "leave the table")),
 		row("  The host     ", km.EndGame, km.GiveSeat),
+		row("               ", km.Pause),
 		row("               ", as(km.Web, "a QR code of the table's web address, for phones")),
 		"",
 		"  Assists: press the number to switch",

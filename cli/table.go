@@ -499,7 +499,10 @@ func (t *tableModel) left() time.Duration {
 	if t.u.Deadline <= 0 {
 		return 0
 	}
-	d := t.u.Deadline - t.u.At - t.now.Sub(t.recv)
+	d := t.u.Deadline - t.u.At
+	if !t.u.Table.Paused { // a paused table's clocks stand still
+		d -= t.now.Sub(t.recv)
+	}
 	return max(d, 0)
 }
 
@@ -569,6 +572,13 @@ func (t *tableModel) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if t.v() == nil {
 		return t.waitingKey(k)
+	}
+	if bkey.Matches(k, km.Pause) {
+		if !t.isHost() {
+			t.say("Only the host can pause the game.", true)
+			return nil
+		}
+		return control(t.sess, "pause")
 	}
 	if bkey.Matches(k, km.EndGame, km.GiveSeat) {
 		if !t.isHost() {

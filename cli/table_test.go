@@ -624,3 +624,46 @@ func TestWaitingRoomShowsCodeAndWatchers(t *testing.T) {
 	h.has("Join code: 774829", "Watching: Cleo, someone")
 	checkFits(t, h)
 }
+
+// The host pauses the game with P and goes on with P: the table says it
+// is paused on every screen, the countdown stands still while it is, and a
+// player's P says only the host may.
+func TestHostPausesTheGame(t *testing.T) {
+	h := newHarness(t, opts{hands: fixedHands(t), first: seat(1), plain: true}) // seat 0, Ada, hosts
+	h.apply(engine.Command{Move: engine.MovePlay, Seat: 1, Cards: cards(t, "AC"), Rank: engine.NoRank})
+	h.has("6.0 s to call")
+	h.press("p")
+	if len(h.sess.controls) != 1 || h.sess.controls[0] != "pause" {
+		t.Fatalf("P sent %v, want pause", h.sess.controls)
+	}
+	h.ts.Paused = true
+	h.deliver(nil)
+	h.has("⏸ Paused by the host.", "Paused by the host. P goes on.", "6.0 s to call")
+	h.local = h.local.Add(3 * time.Second) // the host's clock stands; ours runs
+	h.send(tickMsg{h.local})
+	h.has("6.0 s to call", "Paused by the host.")
+	checkFits(t, h)
+	h.press("?")
+	h.has("P  pause the game, and go on")
+	h.press("?")
+	h.press("p")
+	if len(h.sess.controls) != 2 || h.sess.controls[1] != "pause" {
+		t.Fatalf("P again sent %v, want pause", h.sess.controls)
+	}
+	h.ts.Paused = false
+	h.deliver(nil)
+	h.lacks("Paused by the host")
+	h.wait(time.Second)
+	h.has("5.0 s to call")
+
+	p := newHarness(t, opts{hands: fixedHands(t), first: seat(1), plain: true, you: 1})
+	p.press("p")
+	p.has("Only the host can pause the game.")
+	if len(p.sess.controls) != 0 {
+		t.Fatalf("a player's P sent %v", p.sess.controls)
+	}
+	p.ts.Paused = true
+	p.deliver(nil)
+	p.has("Paused by the host.")
+	p.lacks("P goes on")
+}

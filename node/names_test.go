@@ -110,3 +110,51 @@ func TestNetNickAlikeRefused(t *testing.T) {
 		t.Fatalf("Hosty taking its seat back: %v", err)
 	}
 }
+
+// A seated player back under another name is renamed at its own seat, and
+// only to a name that reads as no one else's: a look-alike of another
+// player's is refused with the reason and changes nothing (it went
+// unchecked before), its own old name in other letters is no clash.
+func TestRenameAtTheSeat(t *testing.T) {
+	tb, err := NewTable(Settings{Name: "Kitchen", Seats: 3}, "Hal", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	if _, _, err := tb.Sit("ana", "Ana"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := tb.Sit("ben", "Ben"); err != nil {
+		t.Fatal(err)
+	}
+	names := func() []string {
+		var out []string
+		tb.do(func() {
+			for _, s := range tb.state(-1).Seats {
+				out = append(out, s.Name)
+			}
+		})
+		return out
+	}
+	for _, c := range []struct{ nick, says string }{
+		{"Вen", "That nickname looks too much like Ben, who is already at this table: choose another."}, // Cyrillic В
+		{"Ben", "Ben is already at this table: choose another nickname."},
+		{"hal", "That nickname looks too much like Hal, who is already at this table: choose another."}, // the host's
+		{"Ana\u200D", "A nickname can't hold invisible characters (U+200D)"},
+	} {
+		_, _, err := tb.Sit("ana", c.nick)
+		if !errors.Is(err, protocol.ErrBadName) || !strings.HasPrefix(err.Error(), c.says) {
+			t.Errorf("Ana renaming to %q: %v, want %q", c.nick, err, c.says)
+		}
+		if got := names(); got[0] != "Ana" || got[1] != "Ben" {
+			t.Errorf("after a refused rename to %q the seats are %q", c.nick, got)
+		}
+	}
+	no, _, err := tb.Sit("ana", "ANA")
+	if err != nil || no != 0 {
+		t.Fatalf("Ana renaming to ANA: seat %d, %v", no, err)
+	}
+	if no, _, err := tb.Sit("ana", "Anna"); err != nil || no != 0 || names()[0] != "Anna" {
+		t.Fatalf("Ana renaming to Anna: seat %d, %v, seats %q", no, err, names())
+	}
+}

@@ -116,6 +116,9 @@ type TableState struct {
 	// Commits are the players' commitments to those nonces, as the toss
 	// relayed them before the reveal; nil when there was no toss.
 	Commits [][32]byte
+	// Paused is a game the host paused (Table.Pause): no clock runs and
+	// no move is taken until it goes on.
+	Paused bool
 }
 
 // SeatInfo is one seat as the table shows it.

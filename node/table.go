@@ -89,40 +89,45 @@ type Table struct {
 	once sync.Once
 
 	// Owned by the run goroutine.
-	game     *engine.Game
-	start    time.Time
-	phase    TablePhase
-	seats    []*seat
-	specs    map[*mailbox]string // spectators, by the name each joined with ("" none)
-	timer    *time.Timer
-	pause    time.Duration // no play until then: the reveal
-	seed     uint64
-	log      []Entry
-	notice   string
-	salt     [SaltSize]byte
-	commit   [32]byte
-	sent     [][]engine.Event // every event each seat was sent: its audit and its backlog
-	jpath    string
-	jour     *Journal
-	shares   map[int][]Share   // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
-	cursor   []int             // how much of the journal each seat has been sent
-	term     uint64            // the host term: 1, more after elections
-	hostPeer string            // the hosting node's peer ID, for the seat it sits at
-	dealtBy  string            // the peer ID of the host that dealt this game (another, after a failover)
-	chain    hostChain         // the journal's signed chain (chain.go)
-	webURL   string            // where phones open this table (web.go), "" if nowhere
-	listen   []string          // where the host listens, for a restart from the journal
-	waiting  map[int]bool      // seats whose move the reveal pause refused
-	evening  Evening           // the running score of the games at these seats (evening.go)
-	nonces   [][NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
-	commits  [][32]byte        // their commitments, as the toss relayed them: a spectator checks the nonces against them
-	pub      []engine.Event    // every public event of this game: a spectator's backlog and audit
-	early    bool              // the host ended this game before it finished
-	reveal   bool              // the next delivery carries the reveal though no event came with it (an early end)
-	toss     *toss             // a deal waiting on the players' nonces
-	tossWait *time.Timer
-	plays    atomic.Int64 // the last play's number, for heartbeats off the table goroutine
-	startNS  atomic.Int64 // the deal's wall clock, likewise
+	game  *engine.Game
+	start time.Time
+	phase TablePhase
+	seats []*seat
+	specs map[*mailbox]string // spectators, by the name each joined with ("" none)
+	timer *time.Timer
+	pause time.Duration // no play until then: the reveal
+	// held is a game the host paused (Pause): the table's time stands at
+	// heldAt from heldSince on, no timer runs and no move is taken.
+	held      bool
+	heldAt    time.Duration
+	heldSince time.Time
+	seed      uint64
+	log       []Entry
+	notice    string
+	salt      [SaltSize]byte
+	commit    [32]byte
+	sent      [][]engine.Event // every event each seat was sent: its audit and its backlog
+	jpath     string
+	jour      *Journal
+	shares    map[int][]Share   // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
+	cursor    []int             // how much of the journal each seat has been sent
+	term      uint64            // the host term: 1, more after elections
+	hostPeer  string            // the hosting node's peer ID, for the seat it sits at
+	dealtBy   string            // the peer ID of the host that dealt this game (another, after a failover)
+	chain     hostChain         // the journal's signed chain (chain.go)
+	webURL    string            // where phones open this table (web.go), "" if nowhere
+	listen    []string          // where the host listens, for a restart from the journal
+	waiting   map[int]bool      // seats whose move the reveal pause refused
+	evening   Evening           // the running score of the games at these seats (evening.go)
+	nonces    [][NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
+	commits   [][32]byte        // their commitments, as the toss relayed them: a spectator checks the nonces against them
+	pub       []engine.Event    // every public event of this game: a spectator's backlog and audit
+	early     bool              // the host ended this game before it finished
+	reveal    bool              // the next delivery carries the reveal though no event came with it (an early end)
+	toss      *toss             // a deal waiting on the players' nonces
+	tossWait  *time.Timer
+	plays     atomic.Int64 // the last play's number, for heartbeats off the table goroutine
+	startNS   atomic.Int64 // the deal's wall clock, likewise
 
 	// OnChange, if set, is told of every accepted command (the journal and
 	// the network hook in here). It runs on the table goroutine.
@@ -249,6 +254,9 @@ func (t *Table) now() time.Duration {
 	if t.start.IsZero() {
 		return 0
 	}
+	if t.held {
+		return t.heldAt
+	}
 	return time.Since(t.start)
 }
 
@@ -274,6 +282,14 @@ func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error)
 			if s.owner == owner {
 				seatNo = i
 				break
+			}
+		}
+		// A player back at its seat under another name renames itself
+		// (the phone's page does so in the waiting room): the new name
+		// must read as no one else's, as a newcomer's must.
+		if seatNo >= 0 && name != t.seats[seatNo].name {
+			if err = checkNickAmong(name, t.namesBut(seatNo, owner)); err != nil {
+				return
 			}
 		}
 		if seatNo < 0 {
@@ -405,6 +421,10 @@ func (t *Table) Leave(seatNo int, box *mailbox) {
 		if s.clock != nil {
 			s.clock.Stop()
 		}
+		if t.held {
+			t.deliver(nil, "") // the grace starts when the host goes on
+			return
+		}
 		s.clock = t.after(t.set.Grace, func() { t.cover(seatNo) })
 		t.deliver(nil, "")
 	})
@@ -515,7 +535,7 @@ func (t *Table) dealFrom(seed uint64, salt [SaltSize]byte, nonces [][NonceSize]b
 			}
 		}
 	}
-	t.game, t.start, t.phase, t.pause, t.log = g, time.Now(), PhasePlaying, 0, nil
+	t.game, t.start, t.phase, t.pause, t.log, t.held = g, time.Now(), PhasePlaying, 0, nil, false
 	t.chainReset()
 	for i, s := range t.seats {
 		if s.owner != "" && s.box == nil {
@@ -582,6 +602,9 @@ func (t *Table) Control(action string) error {
 	case "end":
 		_, err := t.EndEarly()
 		return err
+	case "pause":
+		_, err := t.Pause()
+		return err
 	}
 	if n, ok := strings.CutPrefix(action, "bot "); ok {
 		seat, err := strconv.Atoi(n)
@@ -591,6 +614,66 @@ func (t *Table) Control(action string) error {
 		return t.GiveToBot(seat - 1)
 	}
 	return fmt.Errorf("no table action %q", action)
+}
+
+// Sentences of a pause: the refusal of a move during one, the host's
+// when there is no game to pause, and the news of each.
+const (
+	PausedText     = "Paused by the host: no move until the host goes on."
+	errNoPauseText = "There's no game in play to pause."
+	NewsPaused     = "Paused by the host."
+	NewsGoesOn     = "The host goes on: the game is back."
+)
+
+// Pause pauses the game in play, or goes on with it when it is paused,
+// and says which it is now. While paused the table's time stands still:
+// the call window, the hand-over, the reveal, the turn clock, the grace
+// before a bot covers an away person and the bots all wait, every seat's
+// move is refused with PausedText, and every screen hears the table is
+// paused (TableState.Paused). Going on, each has the time it had left; a
+// bot thinks again. A host elected later starts unpaused.
+func (t *Table) Pause() (bool, error) {
+	var paused bool
+	var err error
+	derr := t.do(func() {
+		if t.game == nil || t.phase != PhasePlaying {
+			err = errors.New(errNoPauseText)
+			return
+		}
+		if !t.held {
+			t.heldAt, t.held, t.heldSince = t.now(), true, time.Now()
+			t.stopTimers()
+			for _, s := range t.seats {
+				s.act, s.clock, s.decided = nil, nil, "" // a decision in flight no longer stands
+			}
+			t.notice = NewsPaused
+			t.deliver(nil, "")
+			paused = true
+			return
+		}
+		t.start = t.start.Add(time.Since(t.heldSince))
+		t.held = false
+		t.notice = NewsGoesOn
+		if now := t.now(); t.pause > now {
+			t.after(t.pause-now, func() {
+				if t.phase == PhasePlaying && t.now() >= t.pause {
+					t.pauseOver()
+				}
+			})
+		}
+		t.changed(nil)
+		// An away person's grace goes on from where it stood.
+		for i, s := range t.seats {
+			if s.owner != "" && s.box == nil && !s.covered && s.away >= 0 && t.phase == PhasePlaying {
+				no := i
+				s.clock = t.after(t.set.Grace-(t.now()-s.away), func() { t.cover(no) })
+			}
+		}
+	})
+	if derr != nil {
+		return false, derr
+	}
+	return paused, err
 }
 
 // Refusals of GiveToBot, sentences for the host.
@@ -692,6 +775,9 @@ func (t *Table) apply(seatNo int, cmd engine.Command, mark []byte) error {
 	}
 	if t.phase == PhaseOver {
 		return engine.ErrGameOver
+	}
+	if t.held {
+		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: PausedText}
 	}
 	cmd.Seat = seatNo
 	now := t.now()
@@ -857,6 +943,9 @@ func (t *Table) changed(events []engine.Event) {
 		t.stopTimers()
 		return
 	}
+	if t.held {
+		return // no clock runs, no bot thinks, until the host goes on
+	}
 	// The engine's own deadline: a window or a hand-over closing.
 	if t.timer != nil {
 		t.timer.Stop()
@@ -919,7 +1008,7 @@ func blocks(b Player) bool {
 // holds: the game on, the seat in the same situation, the same bot in it.
 func (t *Table) stands(seatNo int, b Player, key string) bool {
 	s := t.seats[seatNo]
-	return t.phase == PhasePlaying && s.decided == key && s.bot == b
+	return t.phase == PhasePlaying && !t.held && s.decided == key && s.bot == b
 }
 
 // botMove makes bot b's move for seatNo if its decision still stands. A
@@ -966,7 +1055,7 @@ func (t *Table) botFallback(seatNo int) {
 
 // fallback plays the always-legal move for seatNo, saying notice with it.
 func (t *Table) fallback(seatNo int, notice string) {
-	if t.fall == nil {
+	if t.fall == nil || t.held {
 		return
 	}
 	v := t.game.View(seatNo)
@@ -1028,7 +1117,7 @@ func (t *Table) state(you int) TableState {
 		Host: t.host, Words: hostWords(t.hostPeer), Phase: t.phase, Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit,
 		Grace: t.set.Grace, Pace: t.set.Pace,
 		Evening: t.evening.Clone(), Web: t.webURL, Nonces: mixed(t.nonces),
-		Commits: append([][32]byte(nil), t.commits...)}
+		Commits: append([][32]byte(nil), t.commits...), Paused: t.held}
 	if t.commits == nil {
 		ts.Commits = nil
 	}

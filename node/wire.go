@@ -97,7 +97,7 @@ func wireLobby(t *TableState) protocol.Lobby {
 		Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second), CallWindow: t.Rules.Window.Milliseconds(),
 		Grace: t.Grace.Milliseconds(), BotPace: t.Pace},
 		Started: t.Phase != PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening),
-		Nonces: t.Nonces, Commits: t.Commits}
+		Nonces: t.Nonces, Commits: t.Commits, Paused: t.Paused}
 	for i, s := range t.Seats {
 		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs,
 			Web: s.Web, WebAddr: s.WebAddr, MadeFor: s.MadeFor}
@@ -160,7 +160,7 @@ func engLobby(l *protocol.Lobby) TableState {
 		You: l.You, Host: protocol.Clean(l.Host, protocol.MaxNick),
 		Phase: TablePhase(l.Phase), Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
 		Grace: graceOK(l.Settings.Grace), Pace: paceOK(l.Settings.BotPace),
-		Commit: l.Commit, Evening: engEvening(l.Evening), Nonces: l.Nonces, Commits: l.Commits}
+		Commit: l.Commit, Evening: engEvening(l.Evening), Nonces: l.Nonces, Commits: l.Commits, Paused: l.Paused}
 	if len(t.Nonces) == 0 {
 		t.Nonces = nil
 	}

@@ -189,6 +189,10 @@ type Lobby struct {
 	// that sent none: a spectator, who takes no part in the toss, checks
 	// the nonces against them at the end.
 	Commits [][32]byte `protocol:"optional"`
+	// Paused is a game the host has paused (1.9): its clocks stand still
+	// and it takes no move until the host goes on. A host elected later
+	// starts unpaused.
+	Paused bool `protocol:"optional"`
 }
 
 // Evening is a table's running score across the games at the same seats.

@@ -5,7 +5,7 @@ import "strconv"
 // Version is a protocol version, major<<8 | minor.
 type Version uint16
 
-// Current is the version this package speaks: 1.8. What each minor
+// Current is the version this package speaks: 1.9. What each minor
 // version added:
 //
 //	1.1  Lobby.Evening and StepShare.K
@@ -21,7 +21,8 @@ type Version uint16
 //	     keeps the table's
 //	1.8  Player.MadeFor, the host's count of a person's moves it made for
 //	     them (what decides a rating)
-const Current Version = 1<<8 | 8
+//	1.9  Lobby.Paused: the host has paused the game
+const Current Version = 1<<8 | 9
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }

@@ -16,10 +16,13 @@
 //	bullshit.preview(json)            a webclient.Preview, as JSON
 //	bullshit.soonest(bool)            lay the hand out soonest-asked first
 //	bullshit.state()                  the state now, as JSON
+//	bullshit.rename(nick)             sits on under another name, in the waiting room: "" or why not;
+//	                                  the table's refusal comes to onRenamed
 //	bullshit.leave()
 //	bullshit.save()                   writes the record to the tab's storage now
 //	bullshit.onState = fn(json)       set by the page: every change
 //	bullshit.onError = fn(text)       set by the page: a join that failed
+//	bullshit.onRenamed = fn(text)     set by the page: a rename done ("") or refused (why)
 package main
 
 import (
@@ -29,12 +32,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
 
 	"github.com/bullshit-game/bullshit/node/webclient"
 	"github.com/bullshit-game/bullshit/node/webwire/jsthrow"
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 const (
@@ -117,6 +122,14 @@ type page struct {
 
 	mu sync.Mutex
 	c  *webclient.Client
+	// at is how the client sat: a rename sits again so, under its new name.
+	at joined
+}
+
+// joined is a join's address, code and whether it watches.
+type joined struct {
+	addr, code string
+	watch      bool
 }
 
 // call calls the page's function name, if it set one.
@@ -192,40 +205,80 @@ func (p *page) bind() {
 		cl.Save()
 		return nil
 	}))
+	p.api.Set("rename", p.withClient(func(cl *webclient.Client, args []js.Value) any {
+		nick := strings.TrimSpace(str(arg(args, 0)))
+		if err := protocol.CheckNick(nick); err != nil {
+			return err.Error()
+		}
+		if nick == getItem(nickItem) {
+			return "That is your name already."
+		}
+		if cl.State().Phase != "waiting" {
+			return RenameLater
+		}
+		p.mu.Lock()
+		at := p.at
+		p.mu.Unlock()
+		p.sit(at, nick, "onRenamed", cl.Signer())
+		return ""
+	}))
 	p.api.Set("leave", p.withClient(func(cl *webclient.Client, _ []js.Value) any {
 		go cl.Close()
 		return nil
 	}))
 }
 
+// RenameLater is the page's answer to a rename once the game is on.
+const RenameLater = "You can change your name in the waiting room, before the deal."
+
 // join is bullshit.join(addr, nick, code, watch): it returns at once, and
 // the client, once seated, replaces the one before.
 func (p *page) join(args []js.Value) any {
-	addr, nick, code, watch := str(arg(args, 0)), str(arg(args, 1)), str(arg(args, 2)), arg(args, 3).Truthy()
-	storage().Call("setItem", nickItem, nick)
+	at := joined{addr: str(arg(args, 0)), code: str(arg(args, 2)), watch: arg(args, 3).Truthy()}
+	var signer *protocol.Signer
+	if cl := p.current(); cl != nil {
+		signer = cl.Signer() // the client at the table now goes on until this one sits
+	}
+	p.sit(at, str(arg(args, 1)), "onError", signer)
+	return nil
+}
+
+// sit joins as at says under nick, in the background: the new client,
+// once seated, replaces the one before, and its nick is remembered; a
+// failure is said to the page's function onErr (a rename's goes to
+// onRenamed, which hears "" once it is done). The same key sits again at
+// its own seat, so a rename is this hello under another name: the host
+// checks the name as it checks a newcomer's, and a refusal leaves the
+// client before seated as it was. signer is the client's at the table
+// now, if any: the two number their messages as one.
+func (p *page) sit(at joined, nick, onErr string, signer *protocol.Signer) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 		defer cancel()
-		cl, err := webclient.Join(ctx, webclient.Config{Key: p.key, Nick: nick, Code: code, CodeTable: session{}.Get(codeTableItem),
-			Watch: watch, Addr: addr, OnChange: p.onChange, Store: session{}, DeferSave: true, CheckLater: nextTurn})
+		cl, err := webclient.Join(ctx, webclient.Config{Key: p.key, Nick: nick, Code: at.code, CodeTable: session{}.Get(codeTableItem),
+			Watch: at.watch, Addr: at.addr, OnChange: p.onChange, Store: session{}, DeferSave: true, CheckLater: nextTurn,
+			Signer: signer})
 		if err != nil {
-			p.call("onError", err.Error())
+			p.call(onErr, err.Error())
 			return
 		}
-		if code != "" {
+		storage().Call("setItem", nickItem, nick)
+		if at.code != "" {
 			session{}.Set(codeTableItem, cl.Table())
 		}
 		p.mu.Lock()
 		old := p.c
-		p.c = cl
+		p.c, p.at = cl, at
 		p.mu.Unlock()
 		if old != nil {
 			old.Save()
 			old.Close()
 		}
+		if onErr == "onRenamed" {
+			p.call("onRenamed", "")
+		}
 		p.onChange()
 	}()
-	return nil
 }
 
 // nextTurn returns in a later turn of the page's event loop (a

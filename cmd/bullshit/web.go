@@ -28,12 +28,14 @@ func webConfig(v string) *node.WebConfig {
 	return &node.WebConfig{Addr: v, Assets: webAssets()}
 }
 
-// webAssets is the page a phone plays in (embedded in the binary), and
-// /rules: how to play a table, as the terminal's rules screen says it.
+// webAssets is the page a phone plays in (embedded in the binary),
+// /rules: how to play a table, as the terminal's rules screen says it,
+// and /help: the page's buttons and keys, in the terminal's help's words.
 func webAssets() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", webui.Handler())
 	mux.HandleFunc("/rules", serveRules)
+	mux.HandleFunc("/help", serveHelp)
 	return mux
 }
 
@@ -71,6 +73,19 @@ func serveRules(rw http.ResponseWriter, r *http.Request) {
 	rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	rw.Header().Set("Cache-Control", "no-store")
 	io.WriteString(rw, strings.Join(cli.RulesText(rules, seats, width), "\n")+"\n")
+}
+
+// serveHelp answers /help?w=COLUMNS with cli.PageHelpText: the page's
+// buttons and keys in the terminal's help's words.
+func serveHelp(rw http.ResponseWriter, r *http.Request) {
+	width, err := strconv.Atoi(r.URL.Query().Get("w"))
+	if err != nil {
+		width = cli.RulesWidth
+	}
+	width = max(24, min(width, 120))
+	rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	rw.Header().Set("Cache-Control", "no-store")
+	io.WriteString(rw, strings.Join(cli.PageHelpText(width), "\n")+"\n")
 }
 
 // phonesText is the host's line for phones: where to open the game, or

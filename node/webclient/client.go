@@ -75,6 +75,11 @@ type Config struct {
 	// host's message and the screen. They run before the next message is
 	// applied, and what they find is flagged for the audit as before.
 	CheckLater func()
+	// Signer, if set, numbers this client's messages (it must be Key's):
+	// a client that joins again while another of the same key is at the
+	// table (a rename) shares that one's, so the host, which refuses a
+	// number it has seen from the key, takes both clients' messages.
+	Signer *protocol.Signer
 }
 
 // ErrOldHost is a private table whose host proves join codes the 1.1
@@ -166,15 +171,20 @@ func (l *link) close() {
 	})
 }
 
+// Signer is what numbers the client's messages, for Config.Signer.
+func (c *Client) Signer() *protocol.Signer { return c.signer }
+
 // Join joins the table at cfg.Addr and plays on from there until Close.
 // A refusal comes back as a *Refused.
 func Join(ctx context.Context, cfg Config) (*Client, error) {
 	if len(cfg.Key) != ed25519.PrivateKeySize {
 		return nil, errors.New("webclient: no key")
 	}
-	signer, err := protocol.NewSigner(cfg.Key, uint64(nowNano()))
-	if err != nil {
-		return nil, err
+	signer := cfg.Signer
+	if want, err := protocol.PeerIDOf(cfg.Key); err != nil || signer == nil || signer.ID() != want {
+		if signer, err = protocol.NewSigner(cfg.Key, uint64(nowNano())); err != nil {
+			return nil, err
+		}
 	}
 	me := signer.ID()
 	c := &Client{cfg: cfg, signer: signer, me: me, seat: -1, term: 1, status: "joining", addr: cfg.Addr,

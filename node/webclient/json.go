@@ -21,6 +21,7 @@ func (s State) AppendJSON(b []byte) []byte {
 	o.key("rules")
 	o.b = appendList(o.b, s.Rules, stringJSON)
 	o.str("phase", s.Phase)
+	o.bool("paused", s.Paused)
 	o.int("you", int64(s.You))
 	o.bool("watching", s.Watching)
 	o.key("seats")

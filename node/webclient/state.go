@@ -21,11 +21,14 @@ type State struct {
 	Host   string `json:"host"`
 	// Rules are the table's rules keys over its preset, "key=value"
 	// sorted, for the node's /rules (how to play this table).
-	Rules    []string `json:"rules"`
-	Phase    string   `json:"phase"` // waiting, playing, over (the table's)
-	You      int      `json:"you"`   // our seat, -1 watching
-	Watching bool     `json:"watching"`
-	Seats    []Seat   `json:"seats"`
+	Rules []string `json:"rules"`
+	Phase string   `json:"phase"` // waiting, playing, over (the table's)
+	// Paused is a game the host paused: its clocks stand still, no move
+	// is taken, until the host goes on.
+	Paused   bool   `json:"paused"`
+	You      int    `json:"you"` // our seat, -1 watching
+	Watching bool   `json:"watching"`
+	Seats    []Seat `json:"seats"`
 
 	Play     int      `json:"play"`     // plays so far
 	Turn     int      `json:"turn"`     // whose turn, -1 none
@@ -196,7 +199,7 @@ func (c *Client) State() State {
 	defer c.mu.Unlock()
 	now := time.Now()
 	s := State{Status: c.status, Table: c.lobby.Settings.Name, Preset: c.lobby.Settings.Preset, Host: c.lobby.Host,
-		Phase: c.lobby.Phase, You: c.seat, Watching: c.seat < 0, Turn: -1, News: slices.Clone(c.news), Refusal: c.refusal,
+		Phase: c.lobby.Phase, Paused: c.lobby.Paused, You: c.seat, Watching: c.seat < 0, Turn: -1, News: slices.Clone(c.news), Refusal: c.refusal,
 		Record: len(c.rec.got), Restored: c.restored, Node: c.addr}
 	for k, v := range c.lobby.Settings.Rules {
 		s.Rules = append(s.Rules, k+"="+v)

@@ -14,13 +14,16 @@
 //   #evening #everows #ratings #nextgame    the sheet's evening and last lines
 //   #about (#aboutname …)                  the join page's table, from /table
 //   #leave #rulesbtn #rulespanel #rulestext #under #keys
+//   #helpbtn #helppanel #helptext #helpclose  the help screen, from /help
+//   #renamebtn #renamebox #newnick #renameok #renameerr  rename, in the waiting room
+//   #paused                                "Paused by the host.", while the host has paused the game
 //   body[data-status] joining|seated|following|closed; body[data-phase]
 //   body[data-record] events in this phone's own record of the deal,
 //   body[data-restored] how many of them came back from its storage after a reload
 //   window.bullshitTimes                   the page's milestones, below
 // Keys on a desktop: C claim (or hand over), S sneak one more under the
 // claim, B BULLSHIT!, G let it go, O sort, D doubt, V believe, K skip,
-// I (or ?) how to play this table, with its keys.
+// I how to play this table, ? help (the buttons and keys).
 "use strict";
 
 const $ = (s) => document.querySelector(s);
@@ -101,6 +104,30 @@ function start() {
   };
   $("#rulesbtn").onclick = rules;
   $("#rulesclose").onclick = () => { $("#rulespanel").hidden = true; };
+  $("#helpbtn").onclick = help;
+  $("#helpclose").onclick = () => { $("#helppanel").hidden = true; };
+  // Rename: this player sits on at its seat under the new name (the
+  // host checks it as a newcomer's); a refusal keeps the seat and the name.
+  $("#renamebtn").onclick = () => {
+    const b = $("#renamebox");
+    b.hidden = !b.hidden;
+    $("#newnick").value = bullshit.nick();
+    setText("#renameerr", "");
+    if (!b.hidden) $("#newnick").focus();
+  };
+  $("#renamecancel").onclick = () => { $("#renamebox").hidden = true; };
+  const rename = () => {
+    const why = bullshit.rename($("#newnick").value);
+    setText("#renameerr", why || "Renaming…");
+    $("#renameok").disabled = !why;
+  };
+  $("#renameok").onclick = rename;
+  $("#newnick").onkeydown = (e) => { if (e.key === "Enter") rename(); };
+  bullshit.onRenamed = (why) => {
+    $("#renameok").disabled = false;
+    setText("#renameerr", why);
+    if (!why) $("#renamebox").hidden = true;
+  };
   $("#sit").onclick = () => go(false);
   $("#watch").onclick = () => go(true);
   $("#nick").onkeydown = (e) => { if (e.key === "Enter") go(false); };
@@ -148,7 +175,8 @@ function wire() {
       case "d": if (m.judge) send({ kind: "doubt" }); break;
       case "v": if (m.judge) send({ kind: "believe" }); break;
       case "k": if (m.judge) send({ kind: "skip" }); break;
-      case "i": case "?": rules(); break;
+      case "i": rules(); break;
+      case "?": help(); break;
       default: return;
     }
     e.preventDefault();
@@ -174,6 +202,23 @@ async function rules() {
     $("#rulestext").textContent = await r.text();
   } catch (e) { $("#rulestext").textContent = "The rules can't be fetched now: " + e.message; }
   p.hidden = false;
+  p.scrollIntoView({ behavior: "smooth" });
+}
+
+// help shows the page's buttons and keys, from the node's /help: the
+// terminal's help's words for the keys the two share (again: closes it).
+async function help() {
+  const p = $("#helppanel");
+  if (!p.hidden) { p.hidden = true; return; }
+  const m = el("span", {}, "0123456789");
+  $("#helptext").replaceChildren(m);
+  p.hidden = false;
+  const cols = Math.floor($("#helptext").clientWidth / (m.getBoundingClientRect().width / 10)) || 60;
+  window.helpWidth = cols;
+  try {
+    const r = await fetch("/help?w=" + cols, { cache: "no-store" });
+    $("#helptext").textContent = await r.text();
+  } catch (e) { $("#helptext").textContent = "The help can't be fetched now: " + e.message; }
   p.scrollIntoView({ behavior: "smooth" });
 }
 
@@ -243,6 +288,10 @@ function show(s) {
   $("#join").hidden = true;
   $("#table").hidden = false;
   $("#title").textContent = [s.table, s.preset, s.play ? "play " + s.play : ""].filter(Boolean).join(" · ");
+  // Rename is for the waiting room: once dealt, the table's names stay.
+  $("#paused").hidden = !s.paused;
+  $("#renamebtn").hidden = s.phase !== "waiting" || s.status !== "seated";
+  if ($("#renamebtn").hidden) $("#renamebox").hidden = true;
   $("#status").textContent = s.status === "following" ? "Lost the host: finding the table…" : s.status === "closed" ? "the table is over" : s.watching ? "watching" : "";
   // The hand we hold decides what stays picked.
   const ids = new Set((s.hand || []).map((c) => c.id));
@@ -297,6 +346,12 @@ function drawSeats(s) {
     if (p.turn) d.classList.add("turn");
     if (p.you) d.classList.add("you");
     if (!p.connected) d.classList.add("away");
+    if (!p.name && !p.bot) {
+      d.classList.add("free");
+      d.append(el("b", {}, "·"), el("span", { class: "small" }, "free seat"));
+      box.append(d);
+      continue;
+    }
     d.append(el("b", {}, p.name + (p.you ? " (you)" : "")));
     const who = p.bot ? "bot" : p.covered ? "away · bot plays" : !p.connected ? "away" : p.web ? "browser" : s.phase === "waiting" ? "ready" : "";
     if (who) d.append(el("span", { class: "small" }, who + " "));
@@ -444,7 +499,7 @@ function drawTimers(s) {
     // the page's style at once, after all of a state's other changes).
     const whole = Math.max(s.windowMS || 0, s.leftMS);
     drain = drain === "drainA" ? "drainB" : "drainA";
-    $("#fill").style.animation = `${drain} ${whole}ms linear ${s.leftMS - whole}ms forwards`;
+    $("#fill").style.animation = `${drain} ${whole}ms linear ${s.leftMS - whole}ms forwards${s.paused ? " paused" : ""}`;
   }
   tick();
 }
@@ -453,7 +508,7 @@ function tick() {
   clearTimeout(ticker);
   ticker = 0;
   if (!st) return;
-  const gone = performance.now() - stAt;
+  const gone = st.paused ? 0 : performance.now() - stAt; // a paused table's clocks stand still
   const left = st.leftMS ? Math.max(0, st.leftMS - gone) : 0;
   if (st.leftMS) {
     setText("#left", (left / 1000).toFixed(1) + " s");
