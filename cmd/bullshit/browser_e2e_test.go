@@ -259,14 +259,26 @@ func (b *browser) join(url, nick, button string) {
 }
 
 // waitJS polls a JavaScript condition until it holds or ctx ends.
+//
+// A condition that throws is asked again, not given up on: a page that
+// moves itself to a new host's address (app.js, moveTo) has no body for a
+// moment while the next one loads. The last exception is in the error
+// when ctx ends.
 func (b *browser) waitJS(ctx context.Context, cond string) error {
+	var last error
 	for {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](cond))
-		if err != nil || ok {
-			return err
+		if err == nil && ok {
+			return nil
+		}
+		if err != nil {
+			last = err
 		}
 		select {
 		case <-ctx.Done():
+			if last != nil {
+				return fmt.Errorf("waiting for %s: %w (last: %v)", cond, ctx.Err(), last)
+			}
 			return fmt.Errorf("waiting for %s: %w", cond, ctx.Err())
 		case <-time.After(100 * time.Millisecond):
 		}
