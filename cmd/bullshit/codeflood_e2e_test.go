@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -64,13 +63,9 @@ func runCodeFlood(say func(string, map[string]any)) error {
 	if err != nil {
 		return err
 	}
-	var from []net.IP
-	for _, s := range strings.Split(os.Getenv(codeFromEnv), ",") {
-		ip := net.ParseIP(s)
-		if ip == nil {
-			return fmt.Errorf("%s: %q is no address", codeFromEnv, s)
-		}
-		from = append(from, ip)
+	from, err := addrsFromEnv(codeFromEnv)
+	if err != nil {
+		return err
 	}
 	var mu sync.Mutex
 	var checkedAt []int64
@@ -250,21 +245,9 @@ func mostWithin(ts []int64, d time.Duration) int {
 // within a minute), and the player was seated 62 s after the attack.
 func TestE2ECodeFlood(t *testing.T) {
 	l := newLAN(t, 3, false)
-	var from []string
-	var batch strings.Builder
-	for i := range codeFloodAddrs {
-		from = append(from, fmt.Sprintf("10.77.1.%d", 100+i))
-		fmt.Fprintf(&batch, "addr add %s/24 dev lan0\n", from[i])
-	}
-	add := exec.Command("ip", "-n", l.ns(3), "-batch", "-")
-	add.Stdin = strings.NewReader(batch.String())
-	if out, err := add.CombinedOutput(); err != nil {
-		t.Fatalf("adding the stranger's %d addresses: %v\n%s", len(from), err, out)
-	}
-	bin := os.Getenv(honestBinEnv)
-	if bin == "" {
-		bin = bullshitBin(t)
-	}
+	from := strangerAddrs(codeFloodAddrs)
+	l.addAddrs(3, from)
+	bin := honestBin(t)
 	dir := t.TempDir()
 	host := startProc(t, "host", nil, "ip", append([]string{"netns", "exec", l.ns(1), bin},
 		hostArgs(filepath.Join(dir, "host"), "codes-"+l.prefix[len(l.prefix)-5:], 2, 0, "--code", codeFloodCode, "--wait", "10m")...)...)

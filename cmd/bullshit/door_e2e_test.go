@@ -18,7 +18,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strconv"
@@ -64,26 +63,16 @@ var doorFloods = []struct {
 // as the door lets an address (node.WebConnsPerAddr).
 const doorPer = 4
 
-func doorAddrs() []string {
-	var out []string
-	for i := range 150 {
-		out = append(out, fmt.Sprintf("10.77.1.%d", 100+i))
-	}
-	return out
-}
+func doorAddrs() []string { return strangerAddrs(150) }
 
 // runDoorFlood is the stranger.
 func runDoorFlood(say func(string, map[string]any)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	base := os.Getenv(doorWebEnv)
-	var from []net.IP
-	for _, s := range strings.Split(os.Getenv(doorFromEnv), ",") {
-		ip := net.ParseIP(s)
-		if ip == nil {
-			return fmt.Errorf("%s: %q is no address", doorFromEnv, s)
-		}
-		from = append(from, ip)
+	from, err := addrsFromEnv(doorFromEnv)
+	if err != nil {
+		return err
 	}
 	next := make(chan os.Signal, 1)
 	signal.Notify(next, syscall.SIGUSR1)
@@ -251,19 +240,8 @@ func TestE2EDoorFlood(t *testing.T) {
 	const code = "door-plum-5150"
 	l := newLAN(t, 3, false)
 	from := doorAddrs()
-	var batch strings.Builder
-	for _, a := range from {
-		fmt.Fprintf(&batch, "addr add %s/24 dev lan0\n", a)
-	}
-	add := exec.Command("ip", "-n", l.ns(3), "-batch", "-")
-	add.Stdin = strings.NewReader(batch.String())
-	if out, err := add.CombinedOutput(); err != nil {
-		t.Fatalf("adding the stranger's %d addresses: %v\n%s", len(from), err, out)
-	}
-	bin := os.Getenv(honestBinEnv)
-	if bin == "" {
-		bin = bullshitBin(t)
-	}
+	l.addAddrs(3, from)
+	bin := honestBin(t)
 	dir := t.TempDir()
 	const web = "http://10.77.1.1:8080"
 	host := startProc(t, "host", nil, "ip", append([]string{"netns", "exec", l.ns(1), bin},

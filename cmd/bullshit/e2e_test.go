@@ -24,6 +24,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -175,6 +176,47 @@ func (l *lan) sh(args ...string) {
 	if err != nil {
 		l.t.Fatalf("lan %s: %v", strings.Join(args, " "), err)
 	}
+}
+
+// strangerAddrs are n addresses for a stranger on the pretend LAN,
+// 10.77.1.100 up (the hosts are 10.77.1.1 up), and addAddrs gives them to
+// host i.
+func strangerAddrs(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("10.77.1.%d", 100+i)
+	}
+	return out
+}
+
+func (l *lan) addAddrs(i int, addrs []string) {
+	l.t.Helper()
+	if err := l.net.AddAddrs(i, addrs); err != nil {
+		l.t.Fatalf("adding the stranger's %d addresses: %v", len(addrs), err)
+	}
+}
+
+// addrsFromEnv reads the addresses a test handed a rogue in $name,
+// comma-separated.
+func addrsFromEnv(name string) ([]net.IP, error) {
+	var from []net.IP
+	for _, s := range strings.Split(os.Getenv(name), ",") {
+		ip := net.ParseIP(s)
+		if ip == nil {
+			return nil, fmt.Errorf("%s: %q is no address", name, s)
+		}
+		from = append(from, ip)
+	}
+	return from, nil
+}
+
+// honestBin is the binary the honest programs run: $BS_E2E_HONEST_BIN (an
+// older build, to show a test fails on it), else this tree's.
+func honestBin(t *testing.T) string {
+	if bin := os.Getenv(honestBinEnv); bin != "" {
+		return bin
+	}
+	return bullshitBin(t)
 }
 
 func (l *lan) ns(i int) string { return l.prefix + strconv.Itoa(i) }

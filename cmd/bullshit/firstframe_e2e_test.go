@@ -11,9 +11,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -38,13 +36,9 @@ func runFirstState(say func(string, map[string]any)) error {
 	if err != nil {
 		return err
 	}
-	var from []net.IP
-	for _, s := range strings.Split(os.Getenv(lockoutFromEnv), ",") {
-		ip := net.ParseIP(s)
-		if ip == nil {
-			return fmt.Errorf("%s: %q is no address", lockoutFromEnv, s)
-		}
-		from = append(from, ip)
+	from, err := addrsFromEnv(lockoutFromEnv)
+	if err != nil {
+		return err
 	}
 	a, err := flood.NewAttack(ctx, "first-state", at, "", from)
 	if err != nil {
@@ -110,17 +104,8 @@ func peakRSS(pid int, stop <-chan struct{}) <-chan int {
 // joins and the game ends verified.
 func TestE2EFirstFrameState(t *testing.T) {
 	l := newLAN(t, 3, false)
-	var from []string
-	var batch strings.Builder
-	for i := range firstStateAddrs {
-		from = append(from, fmt.Sprintf("10.77.1.%d", 100+i))
-		fmt.Fprintf(&batch, "addr add %s/24 dev lan0\n", from[i])
-	}
-	add := exec.Command("ip", "-n", l.ns(3), "-batch", "-")
-	add.Stdin = strings.NewReader(batch.String())
-	if out, err := add.CombinedOutput(); err != nil {
-		t.Fatalf("adding the stranger's addresses: %v\n%s", err, out)
-	}
+	from := strangerAddrs(firstStateAddrs)
+	l.addAddrs(3, from)
 	dir := t.TempDir()
 	name := "first-" + l.prefix[len(l.prefix)-5:]
 	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 1, 1, "--wait", "3m")...)

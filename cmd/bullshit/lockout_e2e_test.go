@@ -52,13 +52,7 @@ const (
 
 // lockoutAddrs are the stranger's addresses on the pretend LAN (node/netns's
 // hosts are 10.77.1.1 up).
-func lockoutAddrs() []string {
-	var out []string
-	for i := range lorisAddrs + connectAddrs + swarmAddrs {
-		out = append(out, fmt.Sprintf("10.77.1.%d", 100+i))
-	}
-	return out
-}
+func lockoutAddrs() []string { return strangerAddrs(lorisAddrs + connectAddrs + swarmAddrs) }
 
 // runLockout is the stranger. Told "next" (SIGUSR1) it goes on to its
 // next stretch: (a) the slowloris, then, once it holds its connections
@@ -75,13 +69,9 @@ func runLockout(say func(string, map[string]any)) error {
 	if err != nil {
 		return err
 	}
-	var from []net.IP
-	for _, s := range strings.Split(os.Getenv(lockoutFromEnv), ",") {
-		ip := net.ParseIP(s)
-		if ip == nil {
-			return fmt.Errorf("%s: %q is no address", lockoutFromEnv, s)
-		}
-		from = append(from, ip)
+	from, err := addrsFromEnv(lockoutFromEnv)
+	if err != nil {
+		return err
 	}
 	if len(from) != lorisAddrs+connectAddrs+swarmAddrs {
 		return fmt.Errorf("%s: %d addresses, want %d", lockoutFromEnv, len(from), lorisAddrs+connectAddrs+swarmAddrs)
@@ -244,20 +234,9 @@ func floodOf(t *testing.T, rogue *proc, kind string, addrs int) floodLine {
 func TestE2ELockoutFloods(t *testing.T) {
 	l := newLAN(t, 4, false)
 	from := lockoutAddrs()
-	var batch strings.Builder
-	for _, a := range from {
-		fmt.Fprintf(&batch, "addr add %s/24 dev lan0\n", a)
-	}
-	add := exec.Command("ip", "-n", l.ns(4), "-batch", "-")
-	add.Stdin = strings.NewReader(batch.String())
-	if out, err := add.CombinedOutput(); err != nil {
-		t.Fatalf("adding the stranger's %d addresses: %v\n%s", len(from), err, out)
-	}
+	l.addAddrs(4, from)
 
-	bin := os.Getenv(honestBinEnv)
-	if bin == "" {
-		bin = bullshitBin(t)
-	}
+	bin := honestBin(t)
 	start := func(i int, name string, args ...string) *proc {
 		return startProc(t, name, nil, "ip", append([]string{"netns", "exec", l.ns(i), bin}, args...)...)
 	}

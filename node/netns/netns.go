@@ -223,3 +223,18 @@ func Reap(cmd *exec.Cmd, grace time.Duration) {
 		<-done
 	}
 }
+
+// AddAddrs gives host i more addresses on lan0 (a stranger that speaks
+// from many), in one batch.
+func (l *LAN) AddAddrs(i int, addrs []string) error {
+	var batch strings.Builder
+	for _, a := range addrs {
+		fmt.Fprintf(&batch, "addr add %s/24 dev lan0\n", a)
+	}
+	cmd := exec.Command("ip", "-n", l.NS(i), "-batch", "-")
+	cmd.Stdin = strings.NewReader(batch.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("ip -n %s -batch (%d addresses): %v: %s", l.NS(i), len(addrs), err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}

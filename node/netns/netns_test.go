@@ -48,6 +48,18 @@ func TestLAN(t *testing.T) {
 		t.Fatalf("host 1 dialing host 2 read %q, not hello", got)
 	}
 
+	// A stranger speaking from many addresses.
+	extra := []string{"10.77.1.100", "10.77.1.101", "10.77.1.102"}
+	if err := l.AddAddrs(2, extra); err != nil {
+		t.Fatal(err)
+	}
+	out, err := l.Command(2, "ip", "-4", "addr", "show", "dev", "lan0").CombinedOutput()
+	for _, a := range extra {
+		if err != nil || !strings.Contains(string(out), a+"/24") {
+			t.Fatalf("host 2: lan0 has no %s after AddAddrs: %v\n%s", a, err, out)
+		}
+	}
+
 	if err := l.Cut(2); err != nil {
 		t.Fatal(err)
 	}
