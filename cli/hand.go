@@ -15,9 +15,8 @@ const (
 	sortSoonest = assist.SortSoonest
 )
 
-func seats(v *engine.View) int                         { return assist.Seats(v) }
-func out(v *engine.View, seat int) bool                { return assist.Out(v, seat) }
-func callingPos(r engine.Rank, rules engine.Rules) int { return assist.CallingPos(r, rules) }
+func seats(v *engine.View) int          { return assist.Seats(v) }
+func out(v *engine.View, seat int) bool { return assist.Out(v, seat) }
 func sortHand(hand []engine.Card, v *engine.View, mode sortMode) []engine.Card {
 	return assist.SortHand(hand, v, mode)
 }
@@ -25,7 +24,6 @@ func matches(hand []engine.Card, r engine.Rank) int { return assist.Matches(hand
 func bestRank(hand []engine.Card, choices []engine.Rank, rules engine.Rules) engine.Rank {
 	return assist.BestRank(hand, choices, rules)
 }
-func allRanks() []engine.Rank { return assist.AllRanks() }
 func leastUseful(hand []engine.Card, v *engine.View, k int) []engine.Card {
 	return assist.LeastUseful(hand, v, k)
 }

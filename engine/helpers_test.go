@@ -285,8 +285,6 @@ func sentinel(c engine.Code) error {
 // hand is seat's hand as a string.
 func hand(g *engine.Game, seat int) string { return str(g.State().Hands[seat]) }
 
-func pile(g *engine.Game) string { return str(g.State().Pile) }
-
 // check takes what as any string kind, so an event type can name itself.
 func check[S ~string, T comparable](t testing.TB, what S, got, want T) {
 	t.Helper()

@@ -208,9 +208,7 @@ type State struct {
 func (g *Game) State() State {
 	v := g.View(-1)
 	v.Hands = nil
-	for s, st := range g.stats {
-		v.Stats[s] = st
-	}
+	copy(v.Stats, g.stats)
 	if g.plays > 0 && v.Last != nil {
 		v.Last.Cards = append([]Card(nil), g.last.cards...)
 	}

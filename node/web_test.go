@@ -142,21 +142,19 @@ func (p *phone) send(m protocol.Message) error { return p.write(p.seal(m)) }
 
 // next is the host's next envelope, checked as a player checks it.
 func (p *phone) next() (*protocol.Envelope, error) {
-	for {
-		p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-		b, err := readFrame(p.br)
-		if err != nil {
-			return nil, err
-		}
-		env, err := protocol.Open(b, wireID(p.host))
-		if err != nil {
-			return nil, fmt.Errorf("a frame not from the host: %w", err)
-		}
-		if err := p.replay.Check(env.Sender, env.Term, env.Seq); err != nil {
-			return nil, err
-		}
-		return env, nil
+	p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	b, err := readFrame(p.br)
+	if err != nil {
+		return nil, err
 	}
+	env, err := protocol.Open(b, wireID(p.host))
+	if err != nil {
+		return nil, fmt.Errorf("a frame not from the host: %w", err)
+	}
+	if err := p.replay.Check(env.Sender, env.Term, env.Seq); err != nil {
+		return nil, err
+	}
+	return env, nil
 }
 
 // join says hello and waits for a seat; a refusal comes back as the error.

@@ -84,6 +84,7 @@ func TestEncodeRefusesTypesOutsideTheCatalog(t *testing.T) {
 // The body is plain msgpack: a struct is the array of its fields.
 func TestBodyIsPlainMsgpack(t *testing.T) {
 	type play struct {
+		//lint:ignore U1000 msgpack reads the tag
 		_msgpack struct{} `msgpack:",as_array"`
 		No       int
 		Seat     int

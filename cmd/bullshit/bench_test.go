@@ -2,8 +2,6 @@ package main
 
 import (
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +12,10 @@ import (
 // The shipped binary never links testing (STYLE.md): `bullshit bench`
 // runs the benchmark bodies under engine/bench's own runner.
 func TestBinaryLinksNoTesting(t *testing.T) {
-	gotool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command: %v", err)
+	}
 	out, err := exec.Command(gotool, "list", "-deps", ".").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)

@@ -455,7 +455,7 @@ func rogueGame(t *testing.T, l *lan, dir, mode string, honest int) rogueRun {
 				break
 			}
 			t0, before := time.Now(), cpuTimes(progs)
-			l, i, err = rg.awaitFrom(j+1, time.Minute, isType("burst"))
+			_, i, err = rg.awaitFrom(j+1, time.Minute, isType("burst"))
 			if err != nil {
 				break
 			}

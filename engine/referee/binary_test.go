@@ -6,7 +6,6 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +20,7 @@ import (
 func TestBinary(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
-		gobin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Fatalf("the go command: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "bullshit")
 	build := exec.Command(gobin, "build", "-o", bin, "github.com/bullshit-game/bullshit/cmd/bullshit")

@@ -15,22 +15,21 @@ const SecondsPerPlay = 7
 
 // Tally is one bot name's totals over a run.
 type Tally struct {
-	Bot      string  `json:"bot"`
-	Seats    int     `json:"seats"` // seat-games played
-	Wins     int     `json:"wins"`
-	Fair     float64 `json:"fair"`  // the wins a fair share would give: sum of 1/seats
-	Share    float64 `json:"share"` // wins / fair
-	Lo       float64 `json:"lo"`    // 95 % interval of the share
-	Hi       float64 `json:"hi"`
-	Calls    int     `json:"calls"`
-	Right    int     `json:"right"`
-	Lies     int     `json:"lies"` // lies of its caught
-	Sneaks   int     `json:"sneaks"`
-	Caught   int     `json:"caught"` // sneaks of its caught
-	Pickups  int     `json:"pickups"`
-	Refused  int     `json:"refused"`
-	Left     int     `json:"left"` // cards left at the end, summed
-	winsFrac float64
+	Bot     string  `json:"bot"`
+	Seats   int     `json:"seats"` // seat-games played
+	Wins    int     `json:"wins"`
+	Fair    float64 `json:"fair"`  // the wins a fair share would give: sum of 1/seats
+	Share   float64 `json:"share"` // wins / fair
+	Lo      float64 `json:"lo"`    // 95 % interval of the share
+	Hi      float64 `json:"hi"`
+	Calls   int     `json:"calls"`
+	Right   int     `json:"right"`
+	Lies    int     `json:"lies"` // lies of its caught
+	Sneaks  int     `json:"sneaks"`
+	Caught  int     `json:"caught"` // sneaks of its caught
+	Pickups int     `json:"pickups"`
+	Refused int     `json:"refused"`
+	Left    int     `json:"left"` // cards left at the end, summed
 }
 
 // Report is a run's totals. Reports of parts of a run merge in any order.

@@ -70,7 +70,6 @@ type Runner struct {
 	now     time.Duration
 	res     Result
 	spec    engine.View
-	evbuf   []engine.Event
 }
 
 type ask struct {

@@ -93,7 +93,6 @@ type Party struct {
 	known  map[engine.Handle]mental.Face
 	sides  map[int]*engine.SeatSide
 	bots   map[int]bot.Player
-	split  mental.RecoveryShares
 	subs   map[int]mental.SubShare // by dealer: the sub-shares it holds
 	pooled map[int][]mental.SubShare
 	// rebuilt is the secrets of departed parties it rebuilt (Leave).

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -23,7 +22,11 @@ func TestBrowserSocketInNode(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("no node")
 	}
-	wasmDir := filepath.Join(runtime.GOROOT(), "lib", "wasm")
+	root, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	wasmDir := filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm")
 	if _, err := os.Stat(filepath.Join(wasmDir, "go_js_wasm_exec")); err != nil {
 		t.Skip("no go_js_wasm_exec")
 	}
@@ -31,7 +34,7 @@ func TestBrowserSocketInNode(t *testing.T) {
 	peers, errs := make(chan ed25519.PublicKey, 4), make(chan error, 4)
 	url := serve(t, echo(t, host, peers, errs))
 
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", "-run", "^TestBrowserSocket$", "-v", ".")
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestBrowserSocket$", "-v", ".")
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm",
 		"PATH="+os.Getenv("PATH")+string(os.PathListSeparator)+wasmDir,
 		// node 20 has the WebSocket API behind a flag; later ones have it.

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 )
 
 // Main is the package built.
@@ -52,7 +51,11 @@ func Wasm() ([]byte, error) {
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "app.wasm")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), buildArgs(out)...)
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		return nil, fmt.Errorf("building the page's wasm: %w", err)
+	}
+	cmd := exec.Command(gotool, buildArgs(out)...)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building the page's wasm: %v\n%s", err, b)
@@ -96,5 +99,19 @@ func Gzip(b []byte) ([]byte, error) {
 
 // ExecJS is the Go runtime's wasm_exec.js of this toolchain.
 func ExecJS() ([]byte, error) {
-	return os.ReadFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"))
+	root, err := GoRoot()
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(filepath.Join(root, "lib", "wasm", "wasm_exec.js"))
+}
+
+// GoRoot is the root of the go command on PATH (runtime.GOROOT is the
+// one this program was built with, which a copied binary doesn't have).
+func GoRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOROOT: %w", err)
+	}
+	return string(bytes.TrimSpace(out)), nil
 }
