@@ -22,7 +22,7 @@
 // seat receives also carries the journal as that seat may know it (each
 // play's and hand-over's cards left out) and the seat's Shamir share of
 // every hidden part and of the seed, at a threshold of every player node
-// but the host's (journalshare.go, shamir.go): one person with two seats
+// but the host's (journalshare.go, node/shamir): one person with two seats
 // learns nothing from pooling them. When the host goes silent past
 // Timing.DeadAfter, the player nodes elect the one with the lowest peer ID
 // (election.go); it asks each player that rejoins for its shares, and with

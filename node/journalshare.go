@@ -1,6 +1,9 @@
 package node
 
-import "github.com/bullshit-game/bullshit/engine"
+import (
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/shamir"
+)
 
 // The host's journal travels to every seat as it grows, with the hidden
 // cards of each play and hand-over split into Shamir shares, one a seat.
@@ -65,7 +68,7 @@ func (t *Table) split(i int, s engine.Step) {
 	for j, c := range h {
 		b[j] = byte(c)
 	}
-	if sh, err := Split(b, len(t.seats), t.threshold(), nil); err == nil {
+	if sh, err := shamir.Split(b, len(t.seats), t.threshold(), nil); err == nil {
 		t.shares[i] = sh
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/shamir"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -95,7 +96,7 @@ func (r *Remote) stall(srv *Server) {
 // newRecovery is the rebuild of the game for the term we take over,
 // started with our own journal and shares.
 func (r *Remote) newRecovery(term uint64) *recovery {
-	rec := &recovery{table: r.table, commit: r.table.Commit, shares: map[int][]Share{}, done: make(chan struct{}),
+	rec := &recovery{table: r.table, commit: r.table.Commit, shares: map[int][]shamir.Share{}, done: make(chan struct{}),
 		asked: map[*srvConn]bool{}, gave: map[protocol.PeerID]bool{},
 		term: term, hosts: r.chain.Hosts(term),
 		heir: heir{tid: r.tid, nick: r.nick, code: r.code, self: r.h.ID(), key: r.key, timing: r.timing, bots: r.bots, fall: r.fall, gone: r.oldHost, dealer: r.dealt.host,

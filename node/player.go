@@ -13,6 +13,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/shamir"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -206,7 +207,7 @@ func (r *Remote) takeUpdate(env *protocol.Envelope, m protocol.Update) Update {
 		r.chain.Take(r.tid, r.table.Commit, env.Sender, env.Term, m.Steps, false)
 	}
 	if r.shares == nil {
-		r.shares = map[int]Share{}
+		r.shares = map[int]shamir.Share{}
 	}
 	for _, sh := range engShares(m.Shares) {
 		r.shares[sh.Step] = sh.Share

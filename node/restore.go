@@ -18,6 +18,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/shamir"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -39,7 +40,7 @@ type recovery struct {
 	journals [][]protocol.Step // every journal that verified, our own first
 	from     []protocol.PeerID // whose each of journals is
 	refused  []string          // whose journals didn't, and why
-	shares   map[int][]Share
+	shares   map[int][]shamir.Share
 	asked    map[*srvConn]bool        // asked for their state, no answer yet: connected, not answering
 	gave     map[protocol.PeerID]bool // who answered with their state
 	done     chan struct{}            // closed once rebuilt: the Remote's host loop seats us
@@ -107,7 +108,7 @@ func (rc *recovery) keyOf(term uint64) ed25519.PublicKey {
 // signed, the whole journal is refused (its shares are still taken: they
 // are checked against the commitment and the seals when combined), and
 // add says why.
-func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares map[int]Share) error {
+func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares map[int]shamir.Share) error {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	if from != wireID(rc.heir.self) && !rc.seated(from) {
@@ -170,7 +171,7 @@ func (c *srvConn) contribute() error {
 	rc.mu.Lock()
 	rc.gave[wireID(c.peer)] = true
 	rc.mu.Unlock()
-	shares := map[int]Share{}
+	shares := map[int]shamir.Share{}
 	for _, sh := range engShares(st.Shares) {
 		shares[sh.Step] = sh.Share
 	}
@@ -340,7 +341,7 @@ func (rc *recovery) try() {
 	if rc.srv.isReady() {
 		return
 	}
-	seed, salt, err := RecoverSeed(rc.commit, rc.shares[-1]...)
+	seed, salt, err := shamir.RecoverSeed(rc.commit, rc.shares[-1]...)
 	if err != nil {
 		return
 	}
@@ -423,7 +424,7 @@ func (rc *recovery) rebuild(journal []protocol.Step, seed uint64, salt [SaltSize
 	for i, p := range pub {
 		st := p.Step
 		if p.Hidden > 0 {
-			b, err := Combine(rc.shares[i])
+			b, err := shamir.Combine(rc.shares[i])
 			if err != nil || len(b) != p.Hidden {
 				break // a journal's tail we can't rebuild yet
 			}
@@ -529,8 +530,8 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	}
 	// Every hidden part shared anew among the players of this term (the
 	// threshold counts them, so the seats come first).
-	t.shares = map[int][]Share{}
-	if sh, err := SplitSeed(cfg.Seed, salt, len(seats), t.threshold(), nil); err == nil {
+	t.shares = map[int][]shamir.Share{}
+	if sh, err := shamir.SplitSeed(cfg.Seed, salt, len(seats), t.threshold(), nil); err == nil {
 		t.shares[-1] = sh
 	}
 	for i, st := range t.log {

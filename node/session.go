@@ -5,6 +5,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/shamir"
 )
 
 // A Session is one seat's (or a spectator's) line to a table: what a screen
@@ -66,7 +67,7 @@ type PubStep struct {
 // for Step -1 of the deal's seed and salt.
 type StepShare struct {
 	Step  int
-	Share Share
+	Share shamir.Share
 }
 
 // Reveal is what a host shows at the end so every seat can replay the game:

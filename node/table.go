@@ -17,6 +17,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/shamir"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -109,22 +110,22 @@ type Table struct {
 	sent      [][]engine.Event // every event each seat was sent: its audit and its backlog
 	jpath     string
 	jour      *Journal
-	shares    map[int][]Share   // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
-	cursor    []int             // how much of the journal each seat has been sent
-	term      uint64            // the host term: 1, more after elections
-	hostPeer  string            // the hosting node's peer ID, for the seat it sits at
-	dealtBy   string            // the peer ID of the host that dealt this game (another, after a failover)
-	chain     hostChain         // the journal's signed chain (chain.go)
-	webURL    string            // where phones open this table (web.go), "" if nowhere
-	listen    []string          // where the host listens, for a restart from the journal
-	waiting   map[int]bool      // seats whose move the reveal pause refused
-	evening   Evening           // the running score of the games at these seats (evening.go)
-	nonces    [][NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
-	commits   [][32]byte        // their commitments, as the toss relayed them: a spectator checks the nonces against them
-	pub       []engine.Event    // every public event of this game: a spectator's backlog and audit
-	early     bool              // the host ended this game before it finished
-	reveal    bool              // the next delivery carries the reveal though no event came with it (an early end)
-	toss      *toss             // a deal waiting on the players' nonces
+	shares    map[int][]shamir.Share // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
+	cursor    []int                  // how much of the journal each seat has been sent
+	term      uint64                 // the host term: 1, more after elections
+	hostPeer  string                 // the hosting node's peer ID, for the seat it sits at
+	dealtBy   string                 // the peer ID of the host that dealt this game (another, after a failover)
+	chain     hostChain              // the journal's signed chain (chain.go)
+	webURL    string                 // where phones open this table (web.go), "" if nowhere
+	listen    []string               // where the host listens, for a restart from the journal
+	waiting   map[int]bool           // seats whose move the reveal pause refused
+	evening   Evening                // the running score of the games at these seats (evening.go)
+	nonces    [][NonceSize]byte      // the players' nonces this game's deal mixed (toss.go)
+	commits   [][32]byte             // their commitments, as the toss relayed them: a spectator checks the nonces against them
+	pub       []engine.Event         // every public event of this game: a spectator's backlog and audit
+	early     bool                   // the host ended this game before it finished
+	reveal    bool                   // the next delivery carries the reveal though no event came with it (an early end)
+	toss      *toss                  // a deal waiting on the players' nonces
 	tossWait  *time.Timer
 	plays     atomic.Int64 // the last play's number, for heartbeats off the table goroutine
 	startNS   atomic.Int64 // the deal's wall clock, likewise
@@ -515,8 +516,8 @@ func (t *Table) dealFrom(seed uint64, salt [SaltSize]byte, nonces [][NonceSize]b
 	t.sent = make([][]engine.Event, len(t.seats))
 	t.pub, t.early = nil, false
 	t.cursor = make([]int, len(t.seats))
-	t.shares = map[int][]Share{}
-	if sh, err := SplitSeed(seed, t.salt, len(t.seats), t.threshold(), nil); err == nil {
+	t.shares = map[int][]shamir.Share{}
+	if sh, err := shamir.SplitSeed(seed, t.salt, len(t.seats), t.threshold(), nil); err == nil {
 		t.shares[-1] = sh
 	}
 	for i, s := range t.seats {

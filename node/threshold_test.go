@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine/bot"
+	"github.com/bullshit-game/bullshit/node/shamir"
 )
 
 // No coalition smaller than every player node but the host's can rebuild
@@ -47,9 +48,9 @@ func TestSharesNeedEveryPlayerNode(t *testing.T) {
 				var seed uint64
 				tb.do(func() { commit, seed = tb.commit, tb.seed })
 				// Each player node's share of the seed, from what it was sent.
-				var shares []Share
+				var shares []shamir.Share
 				for _, s := range sess {
-					var got *Share
+					var got *shamir.Share
 				drain:
 					for {
 						select {
@@ -74,15 +75,15 @@ func TestSharesNeedEveryPlayerNode(t *testing.T) {
 				}
 				// Every coalition short of all of them fails.
 				for drop := range shares {
-					some := append(append([]Share{}, shares[:drop]...), shares[drop+1:]...)
-					if _, _, err := RecoverSeed(commit, some...); !errors.Is(err, ErrTooFewShares) {
+					some := append(append([]shamir.Share{}, shares[:drop]...), shares[drop+1:]...)
+					if _, _, err := shamir.RecoverSeed(commit, some...); !errors.Is(err, shamir.ErrTooFewShares) {
 						t.Fatalf("%d of %d player nodes' shares: %v, want too few", len(some), players, err)
 					}
 				}
 				if players < 2 {
 					return
 				}
-				got, _, err := RecoverSeed(commit, shares...)
+				got, _, err := shamir.RecoverSeed(commit, shares...)
 				if err != nil || got != seed {
 					t.Fatalf("every player node's shares: seed %d, %v; want %d", got, err, seed)
 				}

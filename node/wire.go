@@ -6,6 +6,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/shamir"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -79,7 +80,7 @@ func engShares(ws []protocol.StepShare) []StepShare {
 		if k == 0 {
 			k = 2 // a 1.0 peer's, always threshold 2
 		}
-		out[i] = StepShare{Step: w.Step, Share: Share{X: w.X, K: k, Y: w.Y}}
+		out[i] = StepShare{Step: w.Step, Share: shamir.Share{X: w.X, K: k, Y: w.Y}}
 	}
 	return out
 }

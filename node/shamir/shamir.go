@@ -1,4 +1,4 @@
-package node
+package shamir
 
 // Shares of the host's secret: what keeps a game alive when its host
 // vanishes, without handing any one player the cards.
@@ -39,7 +39,7 @@ package node
 //   - every other player node together: they hold the secret and can see
 //     every hand (at a table of two player nodes, that is a pair). The
 //     price of the high threshold is that a failover needs them all
-//     (doc.go says which kills a table survives);
+//     (node/doc.go says which kills a table survives);
 //   - the new host: once it has combined the shares it knows every hand,
 //     exactly as the old host did. Whoever hosts is trusted not to peek;
 //     the protocol bounds what a host can change, not what it knows;
@@ -58,6 +58,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/bullshit-game/bullshit/node/gamewire"
 )
 
 // A Share is one point of a split: the y of every byte's polynomial at x.
@@ -171,10 +173,10 @@ func (s *Share) UnmarshalBinary(b []byte) error {
 }
 
 // seedSecretSize is the seed and the salt.
-const seedSecretSize = 8 + SaltSize
+const seedSecretSize = 8 + gamewire.SaltSize
 
 // SplitSeed shares a game's seed and salt among n players, threshold k.
-func SplitSeed(seed uint64, salt [SaltSize]byte, n, k int, rnd io.Reader) ([]Share, error) {
+func SplitSeed(seed uint64, salt [gamewire.SaltSize]byte, n, k int, rnd io.Reader) ([]Share, error) {
 	var secret [seedSecretSize]byte
 	binary.LittleEndian.PutUint64(secret[:], seed)
 	copy(secret[8:], salt[:])
@@ -184,9 +186,9 @@ func SplitSeed(seed uint64, salt [SaltSize]byte, n, k int, rnd io.Reader) ([]Sha
 
 // RecoverSeed rebuilds a game's seed and salt from shares and checks them
 // against the commitment published before the deal: a wrong share gives
-// ErrCommitMismatch, never a wrong game.
-func RecoverSeed(commitment [32]byte, shares ...Share) (uint64, [SaltSize]byte, error) {
-	var salt [SaltSize]byte
+// gamewire.ErrCommitMismatch, never a wrong game.
+func RecoverSeed(commitment [32]byte, shares ...Share) (uint64, [gamewire.SaltSize]byte, error) {
+	var salt [gamewire.SaltSize]byte
 	secret, err := Combine(shares)
 	if err != nil {
 		return 0, salt, err
@@ -196,8 +198,8 @@ func RecoverSeed(commitment [32]byte, shares ...Share) (uint64, [SaltSize]byte, 
 	}
 	seed := binary.LittleEndian.Uint64(secret)
 	copy(salt[:], secret[8:])
-	if !CheckCommit(commitment, seed, salt) {
-		return 0, [SaltSize]byte{}, ErrCommitMismatch
+	if !gamewire.CheckCommit(commitment, seed, salt) {
+		return 0, [gamewire.SaltSize]byte{}, gamewire.ErrCommitMismatch
 	}
 	return seed, salt, nil
 }

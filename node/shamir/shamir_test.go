@@ -1,10 +1,12 @@
-package node
+package shamir
 
 import (
 	"bytes"
 	"crypto/rand"
 	"errors"
 	"testing"
+
+	"github.com/bullshit-game/bullshit/node/gamewire"
 )
 
 // gfMulSlow is multiplication in GF(2^8) the schoolbook way: a carry-less
@@ -156,9 +158,10 @@ func TestShamirBadInput(t *testing.T) {
 // The seed and salt travel as threshold-2 shares; two peers rebuild them,
 // checked against the commitment, and a doctored share is refused.
 func TestShamirSeed(t *testing.T) {
-	salt, _ := NewSalt()
+	var salt [gamewire.SaltSize]byte
+	rand.Read(salt[:])
 	const seed = 0xdeadbeefcafef00d
-	c := Commit(seed, salt)
+	c := gamewire.Commit(seed, salt)
 	shares, err := SplitSeed(seed, salt, 4, 2, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +180,7 @@ func TestShamirSeed(t *testing.T) {
 	bad := shares[1]
 	bad.Y = append([]byte(nil), bad.Y...)
 	bad.Y[0] ^= 1
-	if _, _, err := RecoverSeed(c, shares[0], bad); !errors.Is(err, ErrCommitMismatch) {
+	if _, _, err := RecoverSeed(c, shares[0], bad); !errors.Is(err, gamewire.ErrCommitMismatch) {
 		t.Fatalf("a doctored share: %v", err)
 	}
 	if _, _, err := RecoverSeed(c, shares[0]); !errors.Is(err, ErrTooFewShares) {
