@@ -13,6 +13,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/journal"
 )
 
 // A finished game as text to send the group (S on the result sheet): who
@@ -443,7 +444,7 @@ func playOf(l string) int {
 // CheckShare holds a share text's facts against a saved game: the same
 // game (its commitment), every seat's place, the winner, and the best call
 // and boldest sneak where the text names them. It returns what differs.
-func CheckShare(g node.SavedGame, f SharedFacts) []string {
+func CheckShare(g journal.SavedGame, f SharedFacts) []string {
 	var out []string
 	if f.Commit != g.Commitment {
 		return []string{fmt.Sprintf("the shared text is of another game (game %x…, the saved game is %x…)", f.Commit[:4], g.Commitment[:4])}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/journal"
 )
 
 // The highlights of a scripted game with sneaks: Ada's sneak stands (play
@@ -135,7 +136,7 @@ func TestShareFromTheSheet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved := node.SavedGame{Config: h.cfg, Commitment: h.ts.Commit, Steps: h.steps}
+	saved := journal.SavedGame{Config: h.cfg, Commitment: h.ts.Commit, Steps: h.steps}
 	if p := CheckShare(saved, f); len(p) != 0 {
 		t.Fatalf("the share text doesn't hold against its own game: %v\n%s", p, text)
 	}

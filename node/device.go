@@ -17,6 +17,7 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -493,7 +494,7 @@ func (h *Hosted) Keep(path string) error {
 // players reconnecting to their seats. The device must have the journal's
 // identity, and should listen where the host listened (JournalListen).
 func (d *Device) Resume(path string) (*Hosted, error) {
-	j, _, hdr, steps, err := Resume(path)
+	j, _, hdr, steps, err := journal.Resume(path)
 	if err != nil {
 		return nil, err
 	}
@@ -538,7 +539,7 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 // JournalListen is where the host of a journal listened, so a restarted
 // host can listen there again and its players find it.
 func JournalListen(path string) ([]ma.Multiaddr, error) {
-	j, hdr, _, err := OpenJournal(path)
+	j, hdr, _, err := journal.OpenJournal(path)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@
 //
 // # The host can vanish
 //
-// A host keeps a journal of its table (journal.go): the rules, the seats,
+// A host keeps a journal of its table (node/journal): the rules, the seats,
 // the seed and every accepted step with its time, fsynced per step. The
 // engine is deterministic, so the journal is the whole game: a host that
 // crashes and restarts with the same identity picks the table up from it

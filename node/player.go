@@ -13,6 +13,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/node/shamir"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -284,10 +285,10 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 	r.parts = nil
 	var salt [SaltSize]byte
 	copy(salt[:], m.Salt)
-	g := SavedGame{Table: r.table.Name, Seat: r.seat, Salt: salt, Commitment: r.table.Commit, Steps: steps,
+	g := journal.SavedGame{Table: r.table.Name, Seat: r.seat, Salt: salt, Commitment: r.table.Commit, Steps: steps,
 		Events: append([]engine.Event(nil), r.got...), Toss: r.tossRecord(),
 		Config: engine.Config{Rules: r.table.Rules, Seats: len(r.table.Seats), Seed: m.Seed}}
-	r.toss, r.rerun, r.kept = Toss{}, false, nil // this game's record is spent
+	r.toss, r.rerun, r.kept = journal.Toss{}, false, nil // this game's record is spent
 	if len(m.Salt) != SaltSize {
 		return Update{Table: r.table, View: r.view, Audit: &AuditResult{Problems: []string{"the host revealed a salt of the wrong size"}}}, true
 	}
@@ -333,13 +334,13 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 
 // save writes the game for `bullshit verify` and publishes where (Saved);
 // its sentence is for the screen.
-func (r *Remote) save(g SavedGame) string {
+func (r *Remote) save(g journal.SavedGame) string {
 	who := fmt.Sprintf("seat%d", r.seat+1)
 	if r.seat < 0 {
 		who = "watcher"
 	}
 	path := filepath.Join(r.saveDir, fmt.Sprintf("game-%s-%s.json", time.Now().Format("20060102-150405"), who))
-	if err := SaveGame(path, g); err != nil {
+	if err := journal.SaveGame(path, g); err != nil {
 		r.saved.Store(&savedGame{err: err})
 		return "The game could not be saved: " + err.Error()
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/node/shamir"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -99,7 +100,7 @@ type Remote struct {
 	parts   []protocol.Audit     // the host's reveal, as it arrives
 	chain   gamewire.Journal     // the host's journal as we may know it, as far as its chain verifies
 	shares  map[int]shamir.Share // our shares of its hidden parts
-	toss    Toss                 // our part in the deal's toss (toss.go), for the audit
+	toss    journal.Toss         // our part in the deal's toss (toss.go), for the audit
 	rerun   bool                 // the host asked again after we had revealed a nonce it never dealt from
 	watched struct {             // a spectator's record of the nonce commitments, as first published with the deal
 		round   [32]byte

@@ -18,6 +18,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/node/shamir"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -484,7 +485,7 @@ func restore(hr heir, ts TableState, cfg engine.Config, salt [SaltSize]byte, com
 // players had it: a new host carries it on.
 func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer string, seats []SeatInfo,
 	cfg engine.Config, salt [SaltSize]byte, nonces [][NonceSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64,
-	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *Journal, evening Evening,
+	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *journal.Journal, evening Evening,
 	key crypto.PrivKey) (*Table, error) {
 	if len(nonces) != 0 && len(nonces) != len(seats) {
 		return nil, fmt.Errorf("the journal's nonces are %d for %d seats", len(nonces), len(seats))

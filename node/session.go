@@ -5,6 +5,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/node/shamir"
 )
 
@@ -155,8 +156,8 @@ func (a *AuditResult) String() string {
 }
 
 // auditOf audits a game as g's seat saw it (seat -1: a spectator).
-func auditOf(g SavedGame) *AuditResult {
-	problems, notes := verifyGame(g)
+func auditOf(g journal.SavedGame) *AuditResult {
+	problems, notes := journal.Verify(g)
 	plays, over := gamewire.Played(g.Config, g.Salt, g.Toss.Nonces, g.Steps)
 	return &AuditResult{Verified: len(problems) == 0, Problems: problems, Notes: notes, Early: !over, Plays: plays}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/node/shamir"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -109,7 +110,7 @@ type Table struct {
 	commit    [32]byte
 	sent      [][]engine.Event // every event each seat was sent: its audit and its backlog
 	jpath     string
-	jour      *Journal
+	jour      *journal.Journal
 	shares    map[int][]shamir.Share // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
 	cursor    []int                  // how much of the journal each seat has been sent
 	term      uint64                 // the host term: 1, more after elections
@@ -575,10 +576,10 @@ func (t *Table) newJournal(seed uint64) error {
 			botNames[i] = s.botName
 		}
 	}
-	j, err := CreateJournal(t.jpath, JournalHeader{Table: t.ID, Name: t.set.Name,
+	j, err := journal.CreateJournal(t.jpath, journal.JournalHeader{Table: t.ID, Name: t.set.Name,
 		Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Nonces: mixed(t.nonces), Started: t.start,
 		Owners: owners, Bots: botNames, Listen: t.listen,
-		Settings: SettingsJSON{Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Pace: t.set.Pace, Private: t.set.Code != "",
+		Settings: journal.SettingsJSON{Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Pace: t.set.Pace, Private: t.set.Code != "",
 			Grace: t.set.Grace}})
 	if err != nil {
 		return err
@@ -1236,8 +1237,8 @@ func (t *Table) audit(seat int, r *Reveal) *AuditResult {
 	if seat < 0 {
 		got = t.pub
 	}
-	g := SavedGame{Table: t.set.Name, Seat: seat, Config: r.Config, Salt: r.Salt,
-		Commitment: t.commit, Toss: Toss{Nonces: r.Nonces}, Steps: r.Steps, Events: got}
+	g := journal.SavedGame{Table: t.set.Name, Seat: seat, Config: r.Config, Salt: r.Salt,
+		Commitment: t.commit, Toss: journal.Toss{Nonces: r.Nonces}, Steps: r.Steps, Events: got}
 	if seat < 0 && t.commits != nil {
 		g.Toss.Round, g.Toss.Commits = t.commit, t.commits
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -293,7 +294,7 @@ func (r *Remote) answerToss(m protocol.Toss) {
 		if err != nil {
 			break
 		}
-		r.toss = Toss{Round: m.Round, Mine: n}
+		r.toss = journal.Toss{Round: m.Round, Mine: n}
 		r.keepToss() // before the commitment goes: a crash after it still has the nonce
 		reply = protocol.NonceCommit{Round: m.Round, Hash: NonceHash(m.Round, seat, n)}
 	case m.Round == r.toss.Round && r.toss.Commits == nil:
@@ -321,7 +322,7 @@ func mustMix(seats []SeatInfo, dealer string, self int) []string {
 
 // tossRecord is our toss as the audit of the game just revealed reads it:
 // the nonces from the host's lobby.
-func (r *Remote) tossRecord() Toss {
+func (r *Remote) tossRecord() journal.Toss {
 	t := r.ownToss()
 	t.Nonces = r.table.Nonces
 	if !t.Revealed {
@@ -336,7 +337,7 @@ func (r *Remote) tossRecord() Toss {
 type keptToss struct {
 	Table protocol.TableID
 	Seat  int
-	Toss  Toss
+	Toss  journal.Toss
 }
 
 // KeepTossIn has r keep its part of each deal's toss in dir (a profile's
@@ -371,7 +372,7 @@ func (r *Remote) keepToss() {
 // ownToss is the toss this seat took part in for the deal in play: the one
 // held, or the one kept on disk before this program started again, when it
 // is for this table, this seat and this deal.
-func (r *Remote) ownToss() Toss {
+func (r *Remote) ownToss() journal.Toss {
 	if r.toss.Round == ([32]byte{}) && r.kept != nil && r.kept.Table == r.tid && r.kept.Seat == r.seat &&
 		r.kept.Toss.Round == r.table.Commit && r.table.Commit != ([32]byte{}) {
 		return r.kept.Toss

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/journal"
 )
 
 // waitDealt waits until tb has dealt (after the players' toss).
@@ -173,7 +174,7 @@ func TestTossDealsFromEveryNonce(t *testing.T) {
 	if DealSeed(seed, salt, want) == seed {
 		t.Fatal("the nonces changed nothing")
 	}
-	own := Toss{Round: round, Commits: [][32]byte{NonceHash(round, 0, nonces[0]), NonceHash(round, 1, nonces[1]), {}},
+	own := journal.Toss{Round: round, Commits: [][32]byte{NonceHash(round, 0, nonces[0]), NonceHash(round, 1, nonces[1]), {}},
 		Nonces: st.Nonces, Mine: nonces[0], Revealed: true}
 	if p := tossProblems(round, own); len(p) != 0 {
 		t.Fatalf("an honest toss audits with %q", p)
@@ -259,12 +260,12 @@ func TestTossGoesOnWithoutALatePlayer(t *testing.T) {
 	}
 	_ = seed
 	_ = salt
-	seat0 := Toss{Round: round, Commits: [][32]byte{h0, h1, {}}, Nonces: st.Nonces, Mine: n0, Revealed: true}
+	seat0 := journal.Toss{Round: round, Commits: [][32]byte{h0, h1, {}}, Nonces: st.Nonces, Mine: n0, Revealed: true}
 	if p := tossProblems(round, seat0); len(p) != 0 {
 		t.Fatalf("seat 0's audit: %q", p)
 	}
-	g := SavedGame{Seat: 0, Commitment: round, Config: engine.Config{Rules: engine.Standard(), Seats: 3, Seed: seed}, Salt: salt, Toss: seat0}
-	if n := strings.Join(GameNotes(g), " "); !strings.Contains(n, "seat 2 committed to a nonce the deal didn't use") {
+	g := journal.SavedGame{Seat: 0, Commitment: round, Config: engine.Config{Rules: engine.Standard(), Seats: 3, Seed: seed}, Salt: salt, Toss: seat0}
+	if n := strings.Join(journal.GameNotes(g), " "); !strings.Contains(n, "seat 2 committed to a nonce the deal didn't use") {
 		t.Fatalf("notes %q don't say seat 2's nonce was left out", n)
 	}
 }
@@ -278,18 +279,18 @@ func TestTossAuditCatchesHost(t *testing.T) {
 	commits := [][32]byte{NonceHash(round, 0, n0), NonceHash(round, 1, n1), {}}
 	cases := []struct {
 		name string
-		toss Toss
+		toss journal.Toss
 		a    string
 	}{
-		{"seat 1's nonce left out, seen by seat 1", Toss{Round: round, Commits: commits, Nonces: [][NonceSize]byte{n0, {}, {}}, Mine: n1, Revealed: true},
+		{"seat 1's nonce left out, seen by seat 1", journal.Toss{Round: round, Commits: commits, Nonces: [][NonceSize]byte{n0, {}, {}}, Mine: n1, Revealed: true},
 			"dealt without the nonce this seat revealed"},
-		{"seat 1's nonce swapped, seen by seat 0", Toss{Round: round, Commits: commits, Nonces: [][NonceSize]byte{n0, {9}, {}}, Mine: n0, Revealed: true},
+		{"seat 1's nonce swapped, seen by seat 0", journal.Toss{Round: round, Commits: commits, Nonces: [][NonceSize]byte{n0, {9}, {}}, Mine: n0, Revealed: true},
 			"seat 2's nonce doesn't match"},
-		{"a nonce for the bot's seat", Toss{Round: round, Commits: commits, Nonces: [][NonceSize]byte{n0, n1, {3}}, Mine: n0, Revealed: true},
+		{"a nonce for the bot's seat", journal.Toss{Round: round, Commits: commits, Nonces: [][NonceSize]byte{n0, n1, {3}}, Mine: n0, Revealed: true},
 			"seat 3's nonce doesn't match"},
-		{"another commitment at the deal", Toss{Round: [32]byte{1}, Commits: commits, Nonces: [][NonceSize]byte{n0, n1, {}}, Mine: n0, Revealed: true},
+		{"another commitment at the deal", journal.Toss{Round: [32]byte{1}, Commits: commits, Nonces: [][NonceSize]byte{n0, n1, {}}, Mine: n0, Revealed: true},
 			"commitment changed"},
-		{"too few nonces", Toss{Round: round, Commits: commits, Nonces: [][NonceSize]byte{n0}, Mine: n0, Revealed: true},
+		{"too few nonces", journal.Toss{Round: round, Commits: commits, Nonces: [][NonceSize]byte{n0}, Mine: n0, Revealed: true},
 			"one for each seat"},
 	}
 	for _, c := range cases {
@@ -316,21 +317,21 @@ func TestTossAuditCatchesHost(t *testing.T) {
 			got = append(got, e)
 		}
 	}
-	tossed := Toss{Round: commit, Commits: [][32]byte{NonceHash(commit, 0, n0), NonceHash(commit, 1, n1), {}}, Mine: n0, Revealed: true}
-	good := SavedGame{Seat: 0, Config: cfg, Salt: salt, Commitment: commit, Toss: tossed, Events: got}
+	tossed := journal.Toss{Round: commit, Commits: [][32]byte{NonceHash(commit, 0, n0), NonceHash(commit, 1, n1), {}}, Mine: n0, Revealed: true}
+	good := journal.SavedGame{Seat: 0, Config: cfg, Salt: salt, Commitment: commit, Toss: tossed, Events: got}
 	good.Toss.Nonces = honest
-	if p := VerifyGame(good); hasToss(p) {
+	if p := journal.VerifyGame(good); hasToss(p) {
 		t.Fatalf("the honest game's toss: %q", p)
 	}
 	bad := good
 	bad.Toss.Nonces = nil // the host says no nonce came
-	if p := VerifyGame(bad); len(p) == 0 {
+	if p := journal.VerifyGame(bad); len(p) == 0 {
 		t.Fatal("a host that dealt from its seed alone passed the audit")
 	}
 }
 
-func tossProblems(commit [32]byte, tt Toss) []string {
-	p, _ := verifyGame(SavedGame{Seat: 0, Commitment: commit, Config: engine.Config{Rules: engine.Standard(), Seats: 3}, Toss: tt})
+func tossProblems(commit [32]byte, tt journal.Toss) []string {
+	p, _ := journal.Verify(journal.SavedGame{Seat: 0, Commitment: commit, Config: engine.Config{Rules: engine.Standard(), Seats: 3}, Toss: tt})
 	var out []string
 	for _, s := range p {
 		if strings.Contains(s, "nonce") || strings.Contains(s, "commitment changed") || strings.Contains(s, "one for each seat") || strings.Contains(s, "commitments") {
@@ -407,18 +408,18 @@ func TestTossAsksALateSeatAgain(t *testing.T) {
 	var st TableState
 	tb.do(func() { st = tb.state(0) })
 	// peerB's own audit and the spectator's both fail for it.
-	own := Toss{Round: st.Commit, Nonces: st.Nonces, Players: mustMix(st.Seats, "", 1)}
+	own := journal.Toss{Round: st.Commit, Nonces: st.Nonces, Players: mustMix(st.Seats, "", 1)}
 	p, _ := checkTossOf(st.Commit, 1, own)
 	if !strings.Contains(strings.Join(p, " "), "this seat's nonce wasn't part of the deal") {
 		t.Fatalf("peerB's audit: %q", p)
 	}
-	spec := Toss{Nonces: st.Nonces, Players: mustMix(st.Seats, "", -1)}
+	spec := journal.Toss{Nonces: st.Nonces, Players: mustMix(st.Seats, "", -1)}
 	if p, _ := checkTossOf(st.Commit, -1, spec); !strings.Contains(strings.Join(p, " "), "peerB (seat 2)") {
 		t.Fatalf("the spectator's audit: %q", p)
 	}
 }
 
 // checkTossOf is the toss's part of seat's audit of a 3-seat game.
-func checkTossOf(commit [32]byte, seat int, tt Toss) ([]string, []string) {
-	return verifyGame(SavedGame{Seat: seat, Commitment: commit, Config: engine.Config{Rules: engine.Standard(), Seats: 3}, Toss: tt})
+func checkTossOf(commit [32]byte, seat int, tt journal.Toss) ([]string, []string) {
+	return journal.Verify(journal.SavedGame{Seat: seat, Commitment: commit, Config: engine.Config{Rules: engine.Standard(), Seats: 3}, Toss: tt})
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/journal"
 )
 
 // watchTable is a 3-seat table over loopback: two players on their own
@@ -77,9 +78,9 @@ func TestWatcherAuditsTheGame(t *testing.T) {
 	}
 
 	// The same audit, with one thing changed each time.
-	base := func() SavedGame {
-		return SavedGame{Seat: -1, Config: end.Reveal.Config, Salt: end.Reveal.Salt, Commitment: commit,
-			Toss:  Toss{Round: round, Commits: commits, Nonces: append([][NonceSize]byte(nil), end.Reveal.Nonces...)},
+	base := func() journal.SavedGame {
+		return journal.SavedGame{Seat: -1, Config: end.Reveal.Config, Salt: end.Reveal.Salt, Commitment: commit,
+			Toss:  journal.Toss{Round: round, Commits: commits, Nonces: append([][NonceSize]byte(nil), end.Reveal.Nonces...)},
 			Steps: append([]engine.Step(nil), end.Reveal.Steps...), Events: got}
 	}
 	if a := auditOf(base()); !a.Verified {
@@ -103,7 +104,7 @@ func TestWatcherAuditsTheGame(t *testing.T) {
 		}
 	}
 	for name, c := range map[string]struct {
-		g    SavedGame
+		g    journal.SavedGame
 		want string
 	}{
 		"a nonce swapped after its commitment": {swapped, "doesn't match the commitment"},

@@ -25,6 +25,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/journal"
 )
 
 // rogueHostEnv chooses the rogue host's cheat (node.RogueHostEnv, which
@@ -100,7 +101,7 @@ func TestE2EHostCallsNoncesLate(t *testing.T) {
 // (with own, its own seat's problem) and the other seats' nonces named, the
 // spectator's, `bullshit verify` on each saved game, and the phone's
 // sheet. It returns the players' saved games.
-func cheatedDeal(t *testing.T, cheat, own string) []node.SavedGame {
+func cheatedDeal(t *testing.T, cheat, own string) []journal.SavedGame {
 	phones := 0
 	if chromiumPath() != "" {
 		phones = 1
@@ -161,7 +162,7 @@ func cheatedDeal(t *testing.T, cheat, own string) []node.SavedGame {
 			}
 		}
 	}
-	var games []node.SavedGame
+	var games []journal.SavedGame
 	for i, p := range players {
 		files, _ := filepath.Glob(filepath.Join(dir, "saved", strconv.Itoa(i+2), "game-*.json"))
 		if len(files) != 1 {
@@ -172,7 +173,7 @@ func cheatedDeal(t *testing.T, cheat, own string) []node.SavedGame {
 			t.Errorf("bullshit verify %s's game: %v, want NOT verified naming the nonces:\n%s", p.name, err, out)
 		}
 		t.Logf("bullshit verify %s's game:\n%s", p.name, out)
-		g, err := node.LoadGame(files[0])
+		g, err := journal.LoadGame(files[0])
 		if err != nil {
 			t.Fatal(err)
 		}

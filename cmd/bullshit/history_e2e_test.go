@@ -27,6 +27,8 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/journal"
+	"github.com/bullshit-game/bullshit/node/shamir"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -72,7 +74,7 @@ type history struct {
 	killed  time.Time
 	journal int           // the steps of the liar's journal before its lie
 	forged  []engine.Step // its lie
-	saved   []node.SavedGame
+	saved   []journal.SavedGame
 }
 
 // refusedFor checks the new host's screen named the liar's journal refused,
@@ -231,7 +233,7 @@ func historyGame(t *testing.T, lie string) history {
 		if err != nil || !strings.HasPrefix(string(out), "verified: ") {
 			t.Errorf("bullshit verify %s's game: %v\n%s", p.name, err, out)
 		}
-		g, err := node.LoadGame(files[0])
+		g, err := journal.LoadGame(files[0])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,7 +295,7 @@ func awaitEnd(t *testing.T, ps []*proc, after time.Time, wait time.Duration) {
 
 // replayWith replays g's first n steps and then extra, as the engine would
 // have at the new host.
-func replayWith(g node.SavedGame, n int, extra []engine.Step) error {
+func replayWith(g journal.SavedGame, n int, extra []engine.Step) error {
 	if n > len(g.Steps) {
 		return fmt.Errorf("the saved game has %d steps, fewer than %d", len(g.Steps), n)
 	}
@@ -330,8 +332,8 @@ func TestE2ETwoSeatsReadNoHands(t *testing.T) {
 	type held struct {
 		X, K   uint8
 		Y      string
-		share  node.Share
-		forced node.Share // the same point, taken for a threshold of two
+		share  shamir.Share
+		forced shamir.Share // the same point, taken for a threshold of two
 	}
 	var seed [2]held
 	steps := map[string][2]held{}
@@ -357,8 +359,8 @@ func TestE2ETwoSeatsReadNoHands(t *testing.T) {
 		cards = v.Cards
 		for k, h := range v.Shares {
 			y, _ := hex.DecodeString(h.Y)
-			h.share = node.Share{X: h.X, K: h.K, Y: y}
-			h.forced = node.Share{X: h.X, K: 2, Y: y}
+			h.share = shamir.Share{X: h.X, K: h.K, Y: y}
+			h.forced = shamir.Share{X: h.X, K: 2, Y: y}
 			if k == "-1" {
 				seed[i] = h
 				continue
@@ -374,18 +376,18 @@ func TestE2ETwoSeatsReadNoHands(t *testing.T) {
 	if k := seed[0].K; k <= 2 {
 		t.Errorf("the seed's threshold is %d at a table of four player nodes besides the host: two seats hold enough", k)
 	}
-	got, _, err := node.RecoverSeed(commit, seed[0].share, seed[1].share)
-	if !errors.Is(err, node.ErrTooFewShares) {
+	got, _, err := shamir.RecoverSeed(commit, seed[0].share, seed[1].share)
+	if !errors.Is(err, shamir.ErrTooFewShares) {
 		t.Errorf("two seats' shares of the seed: seed %d, %v; want too few shares", got, err)
 	}
 	// Taken for a threshold of two, the points give a seed that isn't the
 	// game's, which the commitment refuses.
-	if secret, err := node.Combine([]node.Share{seed[0].forced, seed[1].forced}); err == nil {
+	if secret, err := shamir.Combine([]shamir.Share{seed[0].forced, seed[1].forced}); err == nil {
 		if binary.LittleEndian.Uint64(secret) == trueSeed {
 			t.Errorf("two seats' shares, taken for a threshold of two, give the game's seed %d", trueSeed)
 		}
 	}
-	if _, _, err := node.RecoverSeed(commit, seed[0].forced, seed[1].forced); err == nil {
+	if _, _, err := shamir.RecoverSeed(commit, seed[0].forced, seed[1].forced); err == nil {
 		t.Error("two seats' shares, taken for a threshold of two, give a seed the commitment accepts")
 	}
 	// Nor any face-down play: too few shares of each; taken for a
@@ -396,12 +398,12 @@ func TestE2ETwoSeatsReadNoHands(t *testing.T) {
 			continue
 		}
 		pooled++
-		if b, err := node.Combine([]node.Share{pair[0].share, pair[1].share}); !errors.Is(err, node.ErrTooFewShares) {
+		if b, err := shamir.Combine([]shamir.Share{pair[0].share, pair[1].share}); !errors.Is(err, shamir.ErrTooFewShares) {
 			if opened++; opened == 1 {
 				t.Errorf("step %s: two seats' shares gave %x, %v; want too few shares", k, b, err)
 			}
 		}
-		if b, err := node.Combine([]node.Share{pair[0].forced, pair[1].forced}); err == nil && hex.EncodeToString(b) == cards[k] {
+		if b, err := shamir.Combine([]shamir.Share{pair[0].forced, pair[1].forced}); err == nil && hex.EncodeToString(b) == cards[k] {
 			right++
 		}
 	}

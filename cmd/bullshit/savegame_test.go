@@ -16,6 +16,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/journal"
 )
 
 // The share text tells a player to run `bullshit verify GAME.json
@@ -75,11 +76,11 @@ func TestTerminalSeatSavesItsGame(t *testing.T) {
 	if err != nil || filepath.Dir(path) != games {
 		t.Fatalf("saved at %q (%v), want in %s", path, err, games)
 	}
-	g, err := node.LoadGame(path)
+	g, err := journal.LoadGame(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if probs := node.VerifyGame(g); len(probs) > 0 {
+	if probs := journal.VerifyGame(g); len(probs) > 0 {
 		t.Fatalf("the saved game doesn't verify: %v", probs)
 	}
 	if _, err := os.Stat(path); err != nil || !strings.HasSuffix(path, ".json") {

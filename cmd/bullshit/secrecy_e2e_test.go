@@ -30,7 +30,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -127,9 +127,9 @@ func (k *knowledge) mayAfter(seat, n int) cardSet {
 	return s
 }
 
-func loadKnowledge(t *testing.T, journal string) *knowledge {
+func loadKnowledge(t *testing.T, journalPath string) *knowledge {
 	t.Helper()
-	j, h, steps, err := node.OpenJournal(journal)
+	j, h, steps, err := journal.OpenJournal(journalPath)
 	if err != nil {
 		t.Fatalf("the host's journal: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/cli"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/journal"
 )
 
 func init() { commands["verify"] = runVerify }
@@ -47,11 +48,11 @@ func verify(args []string, stdout, stderr io.Writer) error {
 		}
 		facts = &f
 	}
-	g, err := node.LoadGame(path)
+	g, err := journal.LoadGame(path)
 	if err != nil {
 		return err
 	}
-	problems := node.VerifyGame(g)
+	problems := journal.VerifyGame(g)
 	who := fmt.Sprintf("seat %d", g.Seat+1) // counted from 1, as on the screen
 	if g.Seat < 0 {
 		who = "a spectator"
@@ -67,7 +68,7 @@ func verify(args []string, stdout, stderr io.Writer) error {
 	if n := mixedNonces(g.Toss.Nonces); n > 0 {
 		fmt.Fprintf(stdout, "  the deal mixed %d players' nonces into the host's seed\n", n)
 	}
-	for _, n := range node.GameNotes(g) {
+	for _, n := range journal.GameNotes(g) {
 		fmt.Fprintln(stdout, "  note: "+n)
 	}
 	if facts == nil {

@@ -13,11 +13,12 @@ import (
 	"github.com/bullshit-game/bullshit/cli"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/journal"
 )
 
 // verifyGame plays a random legal game by an honest host and returns seat
 // 1's saved game of it.
-func verifyGame(t *testing.T) node.SavedGame {
+func verifyGame(t *testing.T) journal.SavedGame {
 	rules, _ := engine.Preset("standard")
 	cfg := engine.Config{Rules: rules, Seats: 3, Seed: 2024}
 	g, deal, err := engine.New(cfg)
@@ -71,7 +72,7 @@ func verifyGame(t *testing.T) node.SavedGame {
 		t.Fatal("the game did not end")
 	}
 	salt, _ := node.NewSalt()
-	return node.SavedGame{Table: "Kitchen", Seat: seat, Config: cfg, Salt: salt, Commitment: node.Commit(cfg.Seed, salt),
+	return journal.SavedGame{Table: "Kitchen", Seat: seat, Config: cfg, Salt: salt, Commitment: node.Commit(cfg.Seed, salt),
 		Steps: steps, Events: seen}
 }
 
@@ -79,7 +80,7 @@ func TestVerifyCommand(t *testing.T) {
 	dir := t.TempDir()
 	g := verifyGame(t)
 	good := filepath.Join(dir, "good.json")
-	if err := node.SaveGame(good, g); err != nil {
+	if err := journal.SaveGame(good, g); err != nil {
 		t.Fatal(err)
 	}
 	var out, errs bytes.Buffer
@@ -99,7 +100,7 @@ func TestVerifyCommand(t *testing.T) {
 		}
 	}
 	bad := filepath.Join(dir, "bad.json")
-	if err := node.SaveGame(bad, g); err != nil {
+	if err := journal.SaveGame(bad, g); err != nil {
 		t.Fatal(err)
 	}
 	out.Reset()
@@ -128,7 +129,7 @@ func TestVerifyShared(t *testing.T) {
 	dir := t.TempDir()
 	g := verifyGame(t)
 	game := filepath.Join(dir, "game.json")
-	if err := node.SaveGame(game, g); err != nil {
+	if err := journal.SaveGame(game, g); err != nil {
 		t.Fatal(err)
 	}
 	h, end, err := cli.GameHighlights(g.Config, g.Steps)

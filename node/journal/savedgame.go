@@ -1,4 +1,4 @@
-package node
+package journal
 
 import (
 	"bytes"
@@ -28,14 +28,14 @@ const maxSaved = 64 << 20
 
 // SavedGame is one seat's record of a finished game.
 type SavedGame struct {
-	Table      string         // the table's name
-	Seat       int            // the seat this node played; -1 watched
-	Config     engine.Config  // as the host revealed it: rules, seats, seed
-	Salt       [SaltSize]byte // as the host revealed it
-	Commitment [32]byte       // as the host published it before the deal
-	Toss       Toss           // the deal's toss as this seat took part in it, and the nonces the host says it mixed
-	Steps      []engine.Step  // the host's log: every command with its cards and time
-	Events     []engine.Event // what this seat received during the game, in order
+	Table      string                  // the table's name
+	Seat       int                     // the seat this node played; -1 watched
+	Config     engine.Config           // as the host revealed it: rules, seats, seed
+	Salt       [gamewire.SaltSize]byte // as the host revealed it
+	Commitment [32]byte                // as the host published it before the deal
+	Toss       Toss                    // the deal's toss as this seat took part in it, and the nonces the host says it mixed
+	Steps      []engine.Step           // the host's log: every command with its cards and time
+	Events     []engine.Event          // what this seat received during the game, in order
 }
 
 // ErrSavedGame is a file that is not a saved game this version can read.
@@ -188,7 +188,7 @@ func (g *SavedGame) UnmarshalJSON(b []byte) error {
 // with the seed mixed with the toss's nonces.
 func (g SavedGame) Dealt() engine.Config {
 	c := g.Config
-	c.Seed = DealSeed(c.Seed, g.Salt, g.Toss.Nonces)
+	c.Seed = gamewire.DealSeed(c.Seed, g.Salt, g.Toss.Nonces)
 	return c
 }
 
@@ -252,18 +252,19 @@ func LoadGame(path string) (SavedGame, error) {
 // seat's own among them), then the whole game, dealt from DealSeed, with
 // engine.Audit. It returns what did not match, nil when the game verifies.
 func VerifyGame(g SavedGame) []string {
-	p, _ := verifyGame(g)
+	p, _ := Verify(g)
 	return p
 }
 
 // GameNotes is what VerifyGame saw that is no fault of the host's: a
 // nonce that came too late for the deal.
 func GameNotes(g SavedGame) []string {
-	_, n := verifyGame(g)
+	_, n := Verify(g)
 	return n
 }
 
-func verifyGame(g SavedGame) (problems, notes []string) {
+// Verify is VerifyGame's problems and GameNotes' notes at once.
+func Verify(g SavedGame) (problems, notes []string) {
 	return gamewire.Verify(g.Commitment, g.Salt, g.Config, g.Toss, g.Steps, g.Seat, g.Events)
 }
 

@@ -1,4 +1,4 @@
-package node
+package journal
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 )
 
 // The journal is the host's table on disk: a header (the table, the
@@ -71,12 +72,12 @@ func (e *JournalError) Unwrap() error { return e.Err }
 
 // JournalHeader is what a table is, before any step.
 type JournalHeader struct {
-	Table   string         // the table's ID
-	Name    string         // the table's name
-	Config  engine.Config  // rules, seats and the secret seed
-	Seats   []string       // the seat names, by seat
-	Salt    [SaltSize]byte // the commitment's salt: Commit(Config.Seed, Salt)
-	Started time.Time      // the host's wall clock at the deal; steps count from it
+	Table   string                  // the table's ID
+	Name    string                  // the table's name
+	Config  engine.Config           // rules, seats and the secret seed
+	Seats   []string                // the seat names, by seat
+	Salt    [gamewire.SaltSize]byte // the commitment's salt: Commit(Config.Seed, Salt)
+	Started time.Time               // the host's wall clock at the deal; steps count from it
 	// What a restarted host needs to seat everyone again: who sits where
 	// (a peer ID, "local" for the host, "" for a bot), the bots' names, the
 	// table's settings and where it listened.
@@ -86,13 +87,13 @@ type JournalHeader struct {
 	Listen   []string
 	// Nonces are the players' nonces the deal mixed (toss.go): the engine
 	// deals from DealSeed(Config.Seed, Salt, Nonces).
-	Nonces [][NonceSize]byte
+	Nonces [][gamewire.NonceSize]byte
 }
 
 // Dealt is the config the engine dealt from.
 func (h JournalHeader) Dealt() engine.Config {
 	c := h.Config
-	c.Seed = DealSeed(c.Seed, h.Salt, h.Nonces)
+	c.Seed = gamewire.DealSeed(c.Seed, h.Salt, h.Nonces)
 	return c
 }
 

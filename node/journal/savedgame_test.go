@@ -1,6 +1,7 @@
-package node
+package journal
 
 import (
+	crand "crypto/rand"
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 )
 
 // received is what seat was delivered of a game's events: public ones,
@@ -33,11 +35,11 @@ func received(batches [][]engine.Event, seat int) []engine.Event {
 func honestSave(t testing.TB, preset string, seat int, seed uint64) SavedGame {
 	cfg := fairConfig(preset, 4, seed)
 	_, steps, batches := fairGame(t, cfg, rand.New(rand.NewPCG(seed, 99)))
-	salt, err := NewSalt()
+	salt, err := newSalt()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return SavedGame{Table: "Kitchen", Seat: seat, Config: cfg, Salt: salt, Commitment: Commit(cfg.Seed, salt),
+	return SavedGame{Table: "Kitchen", Seat: seat, Config: cfg, Salt: salt, Commitment: gamewire.Commit(cfg.Seed, salt),
 		Steps: steps, Events: received(batches, seat)}
 }
 
@@ -78,8 +80,8 @@ func TestSavedGameRoundTripVerifies(t *testing.T) {
 // reveals the committed seed instead, its game doesn't replay.
 func TestSavedGameRedealCaught(t *testing.T) {
 	g := honestSave(t, "standard", 1, 5)
-	salt, _ := NewSalt()
-	g.Commitment = Commit(g.Config.Seed+1, salt) // what it promised
+	salt, _ := newSalt()
+	g.Commitment = gamewire.Commit(g.Config.Seed+1, salt) // what it promised
 	g.Salt = salt
 	wantProblem(t, VerifyGame(g), "don't match the commitment")
 
@@ -221,4 +223,11 @@ func normalised(g SavedGame) SavedGame {
 		g.Config.Hands = nil
 	}
 	return g
+}
+
+// newSalt draws a commitment's salt, as the host does.
+func newSalt() ([gamewire.SaltSize]byte, error) {
+	var s [gamewire.SaltSize]byte
+	_, err := crand.Read(s[:])
+	return s, err
 }
