@@ -12,6 +12,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // formRow is one line of the create-table form: a text, or a choice
@@ -303,7 +304,7 @@ func (f *formModel) settings() (TableSettings, bool, error) {
 	if set.Name == "" {
 		return set, local, fmt.Errorf("give the table a name")
 	}
-	if err := node.CheckCode(set.Code); err != nil {
+	if err := protocol.CheckCode(set.Code); err != nil {
 		return set, local, err
 	}
 	if err := rules.Check(seats); err != nil {

@@ -328,7 +328,7 @@ func shortPointsRule(n int) string { return assist.PointsRule(n) }
 
 // points is a count of halves with its unit: "1 point", "4½ points".
 func points(halves int, unit string) string {
-	s := node.HalvesText(halves) + " " + unit
+	s := assist.HalvesText(halves) + " " + unit
 	if halves != 2 {
 		s += "s"
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -43,7 +44,7 @@ func TestBotSeedsAgreeAfterRestore(t *testing.T) {
 
 		restored := &seeded{seeds: map[int]uint64{}}
 		cfg := engine.Config{Rules: set.Rules, Seats: set.Seats, Seed: seed}
-		rt, err := restoreTable(set, tb.ID, protocol.TableID{}, "New", "new-peer", seats, cfg, [SaltSize]byte{}, nil, [32]byte{},
+		rt, err := restoreTable(set, tb.ID, protocol.TableID{}, "New", "new-peer", seats, cfg, [gamewire.SaltSize]byte{}, nil, [32]byte{},
 			nil, nil, 2, maker(restored), dumbFallback, "", nil, Evening{}, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -9,8 +9,6 @@ package node
 import (
 	"crypto/ed25519"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
-
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -74,23 +72,12 @@ func (t *Table) link(i int, sign bool) Link {
 	return l
 }
 
-// signWith makes the table sign its journal's chain with key, its node's.
-func (t *Table) signWith(key crypto.PrivKey) {
-	if key == nil {
-		return
+// signWith makes the table sign its journal's chain with key, its node's
+// (nil: it doesn't sign).
+func (t *Table) signWith(key ed25519.PrivateKey) {
+	if key != nil {
+		t.chain.key = key
 	}
-	if k, err := edKey(key); err == nil {
-		t.chain.key = k
-	}
-}
-
-// wireSteps is a journal as it travels, links included.
-func wireSteps(ps []PubStep) []protocol.Step {
-	out := make([]protocol.Step, len(ps))
-	for i, p := range ps {
-		out[i] = wireStep(p)
-	}
-	return out
 }
 
 // seatKey is the key of the person at seat of seats, nil for a bot's seat

@@ -4,19 +4,21 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"testing"
+
+	"github.com/bullshit-game/bullshit/node/gamewire"
 )
 
 // The commitment is the documented hash, byte for byte: a node written in
 // another language must compute the same.
 func TestCommitIsTheDocumentedHash(t *testing.T) {
-	var salt [SaltSize]byte
+	var salt [gamewire.SaltSize]byte
 	for i := range salt {
 		salt[i] = byte(i)
 	}
 	msg := append([]byte("bullshit/commit/v1"), 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01)
 	msg = append(msg, salt[:]...)
 	want := sha256.Sum256(msg)
-	if got := Commit(0x0102030405060708, salt); got != want {
+	if got := gamewire.Commit(0x0102030405060708, salt); got != want {
 		t.Fatalf("Commit = %x, want %x", got, want)
 	}
 	// Pinned (computed with Python's hashlib), so a change to the format
@@ -34,17 +36,17 @@ func TestCheckCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := Commit(12345, salt)
-	if !CheckCommit(c, 12345, salt) {
+	c := gamewire.Commit(12345, salt)
+	if !gamewire.CheckCommit(c, 12345, salt) {
 		t.Fatal("the committed seed and salt were refused")
 	}
-	if CheckCommit(c, 12346, salt) {
+	if gamewire.CheckCommit(c, 12346, salt) {
 		t.Error("another seed passed")
 	}
-	for i := 0; i < SaltSize*8; i++ {
+	for i := 0; i < gamewire.SaltSize*8; i++ {
 		s := salt
 		s[i/8] ^= 1 << (i % 8)
-		if CheckCommit(c, 12345, s) {
+		if gamewire.CheckCommit(c, 12345, s) {
 			t.Fatalf("a salt with bit %d flipped passed", i)
 		}
 	}

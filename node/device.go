@@ -17,6 +17,7 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -526,7 +527,7 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 	}
 	set := Settings{Name: hdr.Name, Rules: hdr.Config.Rules, Seats: hdr.Config.Seats, Timing: tm,
 		TurnClock: hdr.Settings.TurnClock, Grace: hdr.Settings.Grace, Pace: hdr.Settings.Pace, Seed: hdr.Config.Seed}
-	t, err := restoreTable(set, hdr.Table, tid, d.Name, me, seats, hdr.Config, hdr.Salt, hdr.Nonces, Commit(hdr.Config.Seed, hdr.Salt),
+	t, err := restoreTable(set, hdr.Table, tid, d.Name, me, seats, hdr.Config, hdr.Salt, hdr.Nonces, gamewire.Commit(hdr.Config.Seed, hdr.Salt),
 		steps, nil, 1, d.bots, d.fall, "The host is back: the game goes on.", j, Evening{}, d.Key)
 	if err != nil {
 		j.Close()

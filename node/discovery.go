@@ -24,17 +24,6 @@ import (
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
-// TablePhase is where a table is: its waiting room, a game on, or a game
-// over (advertised as playing: its seats are still taken). The values are
-// the words the advert and the wire carry.
-type TablePhase string
-
-const (
-	PhaseWaiting TablePhase = "waiting"
-	PhasePlaying TablePhase = "playing"
-	PhaseOver    TablePhase = "over"
-)
-
 // MaxTableID is the longest table ID that can be advertised, in bytes. IDs
 // are never truncated: a cut ID would name another table.
 const MaxTableID = 64

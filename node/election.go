@@ -45,6 +45,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -391,7 +392,7 @@ var stateHook func(r *Remote, st *protocol.State)
 func (r *Remote) standby(st network.Stream) {
 	br := bufio.NewReader(st)
 	st.SetReadDeadline(time.Now().Add(r.timing.DeadAfter))
-	b, err := readFrame(br)
+	b, err := gamewire.ReadFrame(br)
 	if err != nil {
 		st.Reset()
 		return
@@ -420,7 +421,7 @@ func (r *Remote) standby(st network.Stream) {
 		// We still hear the host: the rejoiner lost only its own link.
 		if sg, err := newSigner(r.key); err == nil {
 			if b, _, err := sg.Seal(tid, term, protocol.Refusal{Code: codeHostAlive, Message: "The host is still here.", Ref: env.Seq}); err == nil {
-				writeFrame(bufio.NewWriter(st), b)
+				gamewire.WriteFrame(bufio.NewWriter(st), b)
 			}
 		}
 		st.Close()

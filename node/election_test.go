@@ -16,6 +16,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 )
 
 // The host vanishes mid-game: the players elect the lowest peer ID among
@@ -125,10 +126,10 @@ func playSlowly(ctx context.Context, remotes []*Remote) (played func() ([]Update
 	return func() ([]Update, [][]string) { return wait(), notices }
 }
 
-func mixedNonces(ns [][NonceSize]byte) int {
+func mixedNonces(ns [][gamewire.NonceSize]byte) int {
 	n := 0
 	for _, x := range ns {
-		if x != ([NonceSize]byte{}) {
+		if x != ([gamewire.NonceSize]byte{}) {
 			n++
 		}
 	}

@@ -47,10 +47,7 @@ const (
 )
 
 // Points is the line's points as a player reads them: "7", "4½".
-func (l EveningLine) Points() string { return HalvesText(l.Halves) }
-
-// HalvesText is a count of halves as a player reads it: "7", "4½".
-func HalvesText(h int) string { return assist.HalvesText(h) }
+func (l EveningLine) Points() string { return assist.HalvesText(l.Halves) }
 
 // PlaceHalves is the points, in halves, that place p (1 first, ties
 // sharing it as engine.View.Places has them) scores at a table of the

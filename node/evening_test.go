@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -28,8 +29,8 @@ func TestPlaceHalves(t *testing.T) {
 		}
 	}
 	for h, want := range map[int]string{0: "0", 1: "½", 2: "1", 5: "2½", 14: "7"} {
-		if got := HalvesText(h); got != want {
-			t.Errorf("HalvesText(%d) = %q, want %q", h, got, want)
+		if got := assist.HalvesText(h); got != want {
+			t.Errorf("assist.HalvesText(%d) = %q, want %q", h, got, want)
 		}
 	}
 }

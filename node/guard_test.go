@@ -11,6 +11,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/rogue"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -100,7 +101,7 @@ func sitRaw(t *testing.T, ctx context.Context, hn loopNode) *rawPlayer {
 	p.write(t, p.seal(t, protocol.TableID{}, 1, 1, protocol.Hello{Version: protocol.Current, Nick: "raw", Seat: -1}))
 	br := bufio.NewReader(st)
 	for {
-		b, err := readFrame(br)
+		b, err := gamewire.ReadFrame(br)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +117,7 @@ func sitRaw(t *testing.T, ctx context.Context, hn loopNode) *rawPlayer {
 	// Everything else the host sends is read and thrown away, unverified.
 	go func() {
 		for {
-			if _, err := readFrame(br); err != nil {
+			if _, err := gamewire.ReadFrame(br); err != nil {
 				return
 			}
 		}
@@ -135,7 +136,7 @@ func (p *rawPlayer) seal(t *testing.T, tid protocol.TableID, term, seq uint64, m
 
 func (p *rawPlayer) write(t *testing.T, b []byte) {
 	t.Helper()
-	if err := writeFrame(p.w, b); err != nil {
+	if err := gamewire.WriteFrame(p.w, b); err != nil {
 		t.Fatal(err)
 	}
 }

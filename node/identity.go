@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Files in the config directory.
@@ -177,4 +178,16 @@ func writeTemp(path string, b []byte) (string, error) {
 		return "", fmt.Errorf("save %s: %w", path, err)
 	}
 	return name, nil
+}
+
+// DefaultNick is the nickname of a player who chose none: "Player" and
+// the end of its peer ID, as the lobby shows it, so that two such players
+// are two names to a table, which refuses names alike.
+func DefaultNick(key crypto.PrivKey) string {
+	id, err := peer.IDFromPrivateKey(key)
+	if err != nil {
+		return "Player"
+	}
+	s := id.String()
+	return "Player " + s[max(0, len(s)-4):]
 }

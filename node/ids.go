@@ -44,3 +44,16 @@ func newSigner(k crypto.PrivKey) (*protocol.Signer, error) {
 	}
 	return protocol.NewSigner(key, uint64(time.Now().UnixNano()))
 }
+
+// edKeyOrNil is edKey, nil for a key that isn't ed25519 (a table given it
+// doesn't sign its chain).
+func edKeyOrNil(k crypto.PrivKey) ed25519.PrivateKey {
+	if k == nil {
+		return nil
+	}
+	ek, err := edKey(k)
+	if err != nil {
+		return nil
+	}
+	return ek
+}

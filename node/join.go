@@ -17,6 +17,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -68,7 +69,7 @@ func (l *hostLink) send(s *protocol.Signer, tid protocol.TableID, term uint64, m
 		return err
 	}
 	l.st.SetWriteDeadline(time.Now().Add(d))
-	return writeFrame(l.w, b)
+	return gamewire.WriteFrame(l.w, b)
 }
 
 // hostMsg is what readHost hands run: an envelope from the host on link,
@@ -197,7 +198,7 @@ func answerChallenge(code string, hello protocol.Hello, env *protocol.Envelope, 
 // host's; nil once seated.
 func (r *Remote) readEnv(br *bufio.Reader, from peer.ID, attempt *protocol.Replay) (*protocol.Envelope, error) {
 	for {
-		b, err := readFrame(br)
+		b, err := gamewire.ReadFrame(br)
 		if err != nil {
 			return nil, err
 		}

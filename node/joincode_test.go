@@ -11,6 +11,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -32,7 +33,7 @@ func TestNetOldJoinerToldToUpdate(t *testing.T) {
 	p.st, p.w = st, bufio.NewWriter(st)
 	p.write(t, p.seal(t, protocol.TableID{}, 1, 1, protocol.Hello{Version: protocol.MakeVersion(1, 1), Nick: "old", Seat: -1}))
 	st.SetReadDeadline(time.Now().Add(10 * time.Second))
-	b, err := readFrame(bufio.NewReader(st))
+	b, err := gamewire.ReadFrame(bufio.NewReader(st))
 	if err != nil {
 		t.Fatalf("no answer: %v", err)
 	}
@@ -54,7 +55,7 @@ func fakeTable(t *testing.T, answer func(protocol.Hello) []protocol.Message) loo
 	n.h.SetStreamHandler(ProtocolID, func(st network.Stream) {
 		defer st.Close()
 		br, w := bufio.NewReader(st), bufio.NewWriter(st)
-		b, err := readFrame(br)
+		b, err := gamewire.ReadFrame(br)
 		if err != nil {
 			return
 		}
@@ -69,16 +70,16 @@ func fakeTable(t *testing.T, answer func(protocol.Hello) []protocol.Message) loo
 		}
 		for i, m := range answer(hello) {
 			b, err := protocol.Seal(key, protocol.TableID{7}, 1, uint64(i+1), m)
-			if err != nil || writeFrame(w, b) != nil {
+			if err != nil || gamewire.WriteFrame(w, b) != nil {
 				return
 			}
 			if _, ok := m.(protocol.Challenge); ok {
-				if _, err := readFrame(br); err != nil {
+				if _, err := gamewire.ReadFrame(br); err != nil {
 					return
 				}
 			}
 		}
-		readFrame(br) // until the joiner hangs up
+		gamewire.ReadFrame(br) // until the joiner hangs up
 	})
 	return n
 }

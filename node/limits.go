@@ -19,6 +19,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -155,7 +156,7 @@ func (l *frameLimit) read(r *bufio.Reader, st deadliner, deadline time.Duration)
 		return nil, err
 	}
 	if n > maxFrame {
-		return nil, fmt.Errorf("%w: %d bytes", errFrameTooBig, n)
+		return nil, fmt.Errorf("%w: %d bytes", gamewire.ErrFrameTooBig, n)
 	}
 	if l != nil {
 		l.wait(int(n))
@@ -377,13 +378,6 @@ func (c *srvConn) unwatch() {
 	c.s.lims.watching--
 	c.s.mu.Unlock()
 }
-
-// namesOK bounds the names a table is announced with, where the host's
-// player chose them, as a player's are where they enter (CheckNick): they
-// go to every player in every lobby.
-// CheckCode refuses a join code too short to hold for an evening at
-// these limits (protocol.CheckCode), for a screen to check before hosting.
-func CheckCode(code string) error { return protocol.CheckCode(code) }
 
 func namesOK(t *Table) error {
 	if err := protocol.CheckTableName(t.set.Name); err != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bullshit-game/bullshit/node/gamewire"
 )
 
 // A bucket lends its burst, then a token per 1/rate, in the order asked.
@@ -64,7 +66,7 @@ func TestFrameLimitRead(t *testing.T) {
 	var p [binary.MaxVarintLen64]byte
 	in.Reset()
 	in.Write(p[:binary.PutUvarint(p[:], maxFrame+1)])
-	if _, err := l.read(bufio.NewReader(&in), nil, time.Second); !errors.Is(err, errFrameTooBig) {
+	if _, err := l.read(bufio.NewReader(&in), nil, time.Second); !errors.Is(err, gamewire.ErrFrameTooBig) {
 		t.Fatalf("oversize: %v", err)
 	}
 	// Spectators share one budget: two of them wait for each other.

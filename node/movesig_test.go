@@ -42,7 +42,7 @@ func TestSeatSignsItsMoves(t *testing.T) {
 	var tid protocol.TableID
 	var commit [32]byte
 	r.do(func() { tid, commit = r.tid, r.table.Commit })
-	m := wireMove(cmd, r.Seat())
+	m := gamewire.WireMove(cmd, r.Seat())
 	refused := func(what string, msg protocol.Message, want string) {
 		t.Helper()
 		var err error

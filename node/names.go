@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
-	"github.com/libp2p/go-libp2p/core/peer"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 	"golang.org/x/text/width"
@@ -97,16 +95,4 @@ func checkNickAmong(nick string, others []string) error {
 		return &nameTaken{fmt.Sprintf("That nickname looks too much like %s, who is already at this table: choose another.", shown)}
 	}
 	return nil
-}
-
-// DefaultNick is the nickname of a player who chose none: "Player" and
-// the end of its peer ID, as the lobby shows it, so that two such players
-// are two names to a table, which refuses names alike.
-func DefaultNick(key crypto.PrivKey) string {
-	id, err := peer.IDFromPrivateKey(key)
-	if err != nil {
-		return "Player"
-	}
-	s := id.String()
-	return "Player " + s[max(0, len(s)-4):]
 }

@@ -16,6 +16,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -198,7 +199,7 @@ func TestNetForgedAndReplayedRefused(t *testing.T) {
 	}
 	r.do(func() { // on the Remote's goroutine, the stream's one writer
 		for _, b := range [][]byte{forged, own, own} {
-			if err = writeFrame(r.link.w, b); err != nil {
+			if err = gamewire.WriteFrame(r.link.w, b); err != nil {
 				return
 			}
 		}

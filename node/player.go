@@ -174,13 +174,13 @@ func (r *Remote) takeLobby(env *protocol.Envelope, m *protocol.Lobby) {
 // into our record for the audit, its steps into our journal and its
 // shares into ours.
 func (r *Remote) takeUpdate(env *protocol.Envelope, m protocol.Update) Update {
-	u := Update{Table: r.table, Notice: protocol.Clean(m.Notice, protocol.MaxText), At: fromMS(m.At), Deadline: fromMS(m.Deadline)}
+	u := Update{Table: r.table, Notice: protocol.Clean(m.Notice, protocol.MaxText), At: gamewire.FromMS(m.At), Deadline: gamewire.FromMS(m.Deadline)}
 	if m.View != nil {
-		r.view = engView(m.View, r.table.Rules)
+		r.view = gamewire.EngView(m.View, r.table.Rules)
 	}
 	u.View = r.view
 	for _, e := range m.Events {
-		ev := engEvent(e)
+		ev := gamewire.EngEvent(e)
 		switch ev.Type {
 		case engine.EventHand, engine.EventMine:
 			ev.To = []int{r.seat}
@@ -250,7 +250,7 @@ func sameEvents(got, all []engine.Event) bool {
 		return false
 	}
 	for i := range got {
-		if fmt.Sprint(wireEvent(&got[i])) != fmt.Sprint(wireEvent(&all[i])) {
+		if fmt.Sprint(gamewire.WireEvent(&got[i])) != fmt.Sprint(gamewire.WireEvent(&all[i])) {
 			return false
 		}
 	}
@@ -280,16 +280,16 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 	}
 	var steps []engine.Step
 	for _, p := range r.parts {
-		steps = append(steps, engSteps(p.Steps)...)
+		steps = append(steps, gamewire.EngSteps(p.Steps)...)
 	}
 	r.parts = nil
-	var salt [SaltSize]byte
+	var salt [gamewire.SaltSize]byte
 	copy(salt[:], m.Salt)
 	g := journal.SavedGame{Table: r.table.Name, Seat: r.seat, Salt: salt, Commitment: r.table.Commit, Steps: steps,
 		Events: append([]engine.Event(nil), r.got...), Toss: r.tossRecord(),
 		Config: engine.Config{Rules: r.table.Rules, Seats: len(r.table.Seats), Seed: m.Seed}}
 	r.toss, r.rerun, r.kept = journal.Toss{}, false, nil // this game's record is spent
-	if len(m.Salt) != SaltSize {
+	if len(m.Salt) != gamewire.SaltSize {
 		return Update{Table: r.table, View: r.view, Audit: &AuditResult{Problems: []string{"the host revealed a salt of the wrong size"}}}, true
 	}
 	if r.seat < 0 && r.watched.round == r.table.Commit && r.watched.round != ([32]byte{}) {

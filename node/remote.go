@@ -274,7 +274,7 @@ func (r *Remote) move(cmd engine.Command) error {
 	if r.local != nil {
 		return r.local.Send(cmd)
 	}
-	m := wireMove(cmd, r.seat)
+	m := gamewire.WireMove(cmd, r.seat)
 	if m == nil {
 		return errors.New("not a move")
 	}

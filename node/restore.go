@@ -265,7 +265,7 @@ func (rc *recovery) redeal(why string, stalled []protocol.PeerID) (bool, error) 
 		t.ID, t.tid, t.term, t.hostPeer = ts.ID, hr.tid, rc.srv.term.Load(), hr.self.String()
 		t.evening = ts.Evening.Clone()
 		t.webURL = rc.srv.selfWeb
-		t.signWith(hr.key)
+		t.signWith(edKeyOrNil(hr.key))
 		for i, si := range ts.Seats {
 			s := &seat{name: si.Name, away: -1}
 			switch {
@@ -379,7 +379,7 @@ type badJournal struct {
 // how many steps of our own journal it rolled back, and the journals
 // tried before it that didn't replay; a nil table when none does (rc.err
 // says why). rc.mu is held.
-func (rc *recovery) replayBest(seed uint64, salt [SaltSize]byte) (*Table, int, []badJournal) {
+func (rc *recovery) replayBest(seed uint64, salt [gamewire.SaltSize]byte) (*Table, int, []badJournal) {
 	type cand struct {
 		from  protocol.PeerID
 		steps []engine.Step
@@ -417,7 +417,7 @@ func (rc *recovery) replayBest(seed uint64, salt [SaltSize]byte) (*Table, int, [
 // rebuild is a journal with its hidden cards combined from the shares and
 // checked against their seals, as far as it rebuilds, and cut back to its
 // last signed step (a new host chains its own term on from there).
-func (rc *recovery) rebuild(journal []protocol.Step, seed uint64, salt [SaltSize]byte) ([]engine.Step, []Link) {
+func (rc *recovery) rebuild(journal []protocol.Step, seed uint64, salt [gamewire.SaltSize]byte) ([]engine.Step, []Link) {
 	pub := engPubSteps(journal)
 	steps := make([]engine.Step, 0, len(pub))
 	links := make([]Link, 0, len(pub))
@@ -449,7 +449,7 @@ func (rc *recovery) rebuild(journal []protocol.Step, seed uint64, salt [SaltSize
 }
 
 // restore builds the table of a new host from the rebuilt journal.
-func restore(hr heir, ts TableState, cfg engine.Config, salt [SaltSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64) (*Table, error) {
+func restore(hr heir, ts TableState, cfg engine.Config, salt [gamewire.SaltSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64) (*Table, error) {
 	// No fixed seed: the next game's (N on the result sheet) is drawn at
 	// its deal. This game's seed is revealed at its end, and a next seed
 	// worked out from it would be known to every player.
@@ -484,14 +484,14 @@ func restore(hr heir, ts TableState, cfg engine.Config, salt [SaltSize]byte, com
 // player holds from the lobby. evening is the table's running score as the
 // players had it: a new host carries it on.
 func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer string, seats []SeatInfo,
-	cfg engine.Config, salt [SaltSize]byte, nonces [][NonceSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64,
+	cfg engine.Config, salt [gamewire.SaltSize]byte, nonces [][gamewire.NonceSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64,
 	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *journal.Journal, evening Evening,
 	key crypto.PrivKey) (*Table, error) {
 	if len(nonces) != 0 && len(nonces) != len(seats) {
 		return nil, fmt.Errorf("the journal's nonces are %d for %d seats", len(nonces), len(seats))
 	}
 	dealt := cfg
-	dealt.Seed = DealSeed(cfg.Seed, salt, nonces)
+	dealt.Seed = gamewire.DealSeed(cfg.Seed, salt, nonces)
 	g, evs, err := engine.Replay(dealt, steps)
 	if err != nil {
 		return nil, fmt.Errorf("the journal doesn't replay: %w", err)
@@ -513,7 +513,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	// The chain as the steps' hosts signed it (links, from a verified
 	// journal); a step with no link (a journal file's) is of our term,
 	// and we sign it when we send it.
-	t.signWith(key)
+	t.signWith(edKeyOrNil(key))
 	for i, st := range t.log {
 		var l Link
 		if i < len(links) {

@@ -19,6 +19,7 @@ import (
 	"os"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 )
 
 // RogueHostEnv chooses the rogue host's cheat.
@@ -34,7 +35,7 @@ func init() {
 }
 
 // grindDeal deals the host the four aces and the four kings.
-func grindDeal(t *Table, seed uint64, salt [SaltSize]byte) bool {
+func grindDeal(t *Table, seed uint64, salt [gamewire.SaltSize]byte) bool {
 	mine := -1
 	for i, s := range t.seats {
 		if s.owner == "local" {
@@ -73,7 +74,7 @@ func grindDeal(t *Table, seed uint64, salt [SaltSize]byte) bool {
 }
 
 // tooLateDeal asks for the players' commitments, and takes none.
-func tooLateDeal(t *Table, seed uint64, salt [SaltSize]byte) bool {
+func tooLateDeal(t *Table, seed uint64, salt [gamewire.SaltSize]byte) bool {
 	if t.startToss(seed, salt, TossTries) {
 		t.toss.asked = map[int]bool{} // every commitment is "too late"
 		return true

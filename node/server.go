@@ -103,7 +103,7 @@ func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
 	for _, a := range h.Addrs() {
 		listen = append(listen, a.String())
 	}
-	t.do(func() { t.hostPeer, t.listen = h.ID().String(), listen; t.signWith(key) })
+	t.do(func() { t.hostPeer, t.listen = h.ID().String(), listen; t.signWith(edKeyOrNil(key)) })
 	h.SetStreamHandler(ProtocolID, s.handler())
 	return s, nil
 }
@@ -202,7 +202,7 @@ func (c *srvConn) send(m protocol.Message) error {
 		return err
 	}
 	c.st.SetWriteDeadline(time.Now().Add(c.s.timing.DeadAfter))
-	return writeFrame(c.w, b)
+	return gamewire.WriteFrame(c.w, b)
 }
 
 func (c *srvConn) refuse(code, msg string, ref uint64) {
@@ -217,7 +217,7 @@ func (c *srvConn) read() (*protocol.Envelope, error) {
 		c.st.SetReadDeadline(time.Now().Add(c.s.timing.DeadAfter))
 		b, err := c.lim.read(c.r, c.st, c.s.timing.DeadAfter)
 		if err != nil {
-			if errors.Is(err, errFrameTooBig) {
+			if errors.Is(err, gamewire.ErrFrameTooBig) {
 				c.refuse(protocol.CodeBadCommand, "That message is over the size limit.", 0)
 			}
 			return nil, err
@@ -285,7 +285,7 @@ func (s *Server) serve(st link, br *bufio.Reader, first *protocol.Envelope) {
 		case protocol.NonceReveal:
 			c.nonce(env.Seq, m.Round, nil, &m.Nonce)
 		default:
-			cmd, seat, ok := engMove(m)
+			cmd, seat, ok := gamewire.EngMove(m)
 			if !ok {
 				c.refuse(protocol.CodeBadCommand, "A player can't send that message.", env.Seq)
 				continue
@@ -317,13 +317,13 @@ func (s *Server) serve(st link, br *bufio.Reader, first *protocol.Envelope) {
 
 // nonce passes a seat's part of the deal's toss to the table; a refusal
 // goes back with the message's sequence number.
-func (c *srvConn) nonce(seq uint64, round [32]byte, hash *[32]byte, nonce *[NonceSize]byte) {
+func (c *srvConn) nonce(seq uint64, round [32]byte, hash *[32]byte, nonce *[gamewire.NonceSize]byte) {
 	if c.seat < 0 {
 		c.refuse(protocol.CodeNotAllowed, "You're watching: spectators don't take part in the deal.", seq)
 		return
 	}
 	switch err := c.s.tbl().Nonce(c.seat, round, hash, nonce); {
-	case errors.Is(err, ErrNonceMismatch):
+	case errors.Is(err, gamewire.ErrNonceMismatch):
 		c.refuse(protocol.CodeBadCommand, err.Error(), seq)
 	case err != nil:
 		c.refuse(protocol.CodeNotAllowed, err.Error(), seq)
@@ -533,7 +533,7 @@ func (c *srvConn) heartbeat(done chan struct{}) {
 		case <-done:
 			return
 		case <-t.C:
-			if c.send(protocol.Heartbeat{No: c.s.tbl().Plays(), Now: ms(c.s.tbl().Clock())}) != nil {
+			if c.send(protocol.Heartbeat{No: c.s.tbl().Plays(), Now: gamewire.MS(c.s.tbl().Clock())}) != nil {
 				c.st.Reset()
 				return
 			}

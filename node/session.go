@@ -75,8 +75,8 @@ type StepShare struct {
 // the seed and salt its commitment bound, and every step with its cards.
 type Reveal struct {
 	Config engine.Config // Seed is the host's, the one its commitment bound
-	Salt   [SaltSize]byte
-	Nonces [][NonceSize]byte // the players' nonces the deal mixed (toss.go)
+	Salt   [gamewire.SaltSize]byte
+	Nonces [][gamewire.NonceSize]byte // the players' nonces the deal mixed (toss.go)
 	Steps  []engine.Step
 }
 
@@ -84,7 +84,7 @@ type Reveal struct {
 // with the players' nonces.
 func (r *Reveal) Dealt() engine.Config {
 	c := r.Config
-	c.Seed = DealSeed(c.Seed, r.Salt, r.Nonces)
+	c.Seed = gamewire.DealSeed(c.Seed, r.Salt, r.Nonces)
 	return c
 }
 
@@ -114,7 +114,7 @@ type TableState struct {
 	Evening   Evening       // the running score of the games at these seats (evening.go)
 	// Nonces are the players' nonces the deal mixed, one a seat (zero: none
 	// from that seat); nil when it mixed none.
-	Nonces [][NonceSize]byte
+	Nonces [][gamewire.NonceSize]byte
 	// Commits are the players' commitments to those nonces, as the toss
 	// relayed them before the reveal; nil when there was no toss.
 	Commits [][32]byte
@@ -161,3 +161,14 @@ func auditOf(g journal.SavedGame) *AuditResult {
 	plays, over := gamewire.Played(g.Config, g.Salt, g.Toss.Nonces, g.Steps)
 	return &AuditResult{Verified: len(problems) == 0, Problems: problems, Notes: notes, Early: !over, Plays: plays}
 }
+
+// TablePhase is where a table is: its waiting room, a game on, or a game
+// over (advertised as playing: its seats are still taken). The values are
+// the words the advert and the wire carry.
+type TablePhase string
+
+const (
+	PhaseWaiting TablePhase = "waiting"
+	PhasePlaying TablePhase = "playing"
+	PhaseOver    TablePhase = "over"
+)

@@ -13,8 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/peer"
-
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
@@ -106,27 +104,27 @@ type Table struct {
 	seed      uint64
 	log       []Entry
 	notice    string
-	salt      [SaltSize]byte
+	salt      [gamewire.SaltSize]byte
 	commit    [32]byte
 	sent      [][]engine.Event // every event each seat was sent: its audit and its backlog
 	jpath     string
 	jour      *journal.Journal
-	shares    map[int][]shamir.Share // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
-	cursor    []int                  // how much of the journal each seat has been sent
-	term      uint64                 // the host term: 1, more after elections
-	hostPeer  string                 // the hosting node's peer ID, for the seat it sits at
-	dealtBy   string                 // the peer ID of the host that dealt this game (another, after a failover)
-	chain     hostChain              // the journal's signed chain (chain.go)
-	webURL    string                 // where phones open this table (web.go), "" if nowhere
-	listen    []string               // where the host listens, for a restart from the journal
-	waiting   map[int]bool           // seats whose move the reveal pause refused
-	evening   Evening                // the running score of the games at these seats (evening.go)
-	nonces    [][NonceSize]byte      // the players' nonces this game's deal mixed (toss.go)
-	commits   [][32]byte             // their commitments, as the toss relayed them: a spectator checks the nonces against them
-	pub       []engine.Event         // every public event of this game: a spectator's backlog and audit
-	early     bool                   // the host ended this game before it finished
-	reveal    bool                   // the next delivery carries the reveal though no event came with it (an early end)
-	toss      *toss                  // a deal waiting on the players' nonces
+	shares    map[int][]shamir.Share     // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
+	cursor    []int                      // how much of the journal each seat has been sent
+	term      uint64                     // the host term: 1, more after elections
+	hostPeer  string                     // the hosting node's peer ID, for the seat it sits at
+	dealtBy   string                     // the peer ID of the host that dealt this game (another, after a failover)
+	chain     hostChain                  // the journal's signed chain (chain.go)
+	webURL    string                     // where phones open this table (web.go), "" if nowhere
+	listen    []string                   // where the host listens, for a restart from the journal
+	waiting   map[int]bool               // seats whose move the reveal pause refused
+	evening   Evening                    // the running score of the games at these seats (evening.go)
+	nonces    [][gamewire.NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
+	commits   [][32]byte                 // their commitments, as the toss relayed them: a spectator checks the nonces against them
+	pub       []engine.Event             // every public event of this game: a spectator's backlog and audit
+	early     bool                       // the host ended this game before it finished
+	reveal    bool                       // the next delivery carries the reveal though no event came with it (an early end)
+	toss      *toss                      // a deal waiting on the players' nonces
 	tossWait  *time.Timer
 	plays     atomic.Int64 // the last play's number, for heartbeats off the table goroutine
 	startNS   atomic.Int64 // the deal's wall clock, likewise
@@ -507,13 +505,13 @@ func (t *Table) deal() error {
 
 // dealFrom deals from the host's seed and salt mixed with the players'
 // nonces (DealSeed).
-func (t *Table) dealFrom(seed uint64, salt [SaltSize]byte, nonces [][NonceSize]byte) error {
-	g, events, err := engine.New(engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: DealSeed(seed, salt, nonces)})
+func (t *Table) dealFrom(seed uint64, salt [gamewire.SaltSize]byte, nonces [][gamewire.NonceSize]byte) error {
+	g, events, err := engine.New(engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: gamewire.DealSeed(seed, salt, nonces)})
 	if err != nil {
 		return err
 	}
 	t.seed, t.salt, t.nonces = seed, salt, nonces
-	t.commit, t.dealtBy = Commit(seed, t.salt), t.hostPeer
+	t.commit, t.dealtBy = gamewire.Commit(seed, t.salt), t.hostPeer
 	t.sent = make([][]engine.Event, len(t.seats))
 	t.pub, t.early = nil, false
 	t.cursor = make([]int, len(t.seats))
@@ -1242,7 +1240,7 @@ func (t *Table) audit(seat int, r *Reveal) *AuditResult {
 	if seat < 0 && t.commits != nil {
 		g.Toss.Round, g.Toss.Commits = t.commit, t.commits
 	}
-	if seat >= 0 && seat < len(r.Nonces) && r.Nonces[seat] != ([NonceSize]byte{}) {
+	if seat >= 0 && seat < len(r.Nonces) && r.Nonces[seat] != ([gamewire.NonceSize]byte{}) {
 		// This seat's part of the toss, as the host took it: the seat
 		// itself (a player whose node tosses) checks its own.
 		g.Toss.Round, g.Toss.Mine, g.Toss.Revealed = t.commit, r.Nonces[seat], true
@@ -1309,6 +1307,19 @@ func (t *Table) specBacklog(m *mailbox) {
 		return
 	}
 	m.put(Update{Events: append([]engine.Event(nil), t.pub...), Table: t.state(-1), Backlog: true, At: t.now(), View: t.game.View(-1)})
+}
+
+// About is what the join page shows of the table before anyone sits, as
+// /table answers it (JSON): which table this is.
+type About struct {
+	Name   string `json:"name"`
+	Host   string `json:"host"`   // the host player's nickname
+	Words  string `json:"words"`  // the host's key as three words, as every lobby shows them
+	Preset string `json:"preset"` // the rules' preset, "custom" for rules of its own
+	Seats  int    `json:"seats"`
+	Taken  int    `json:"taken"` // by people and bots
+	Phase  string `json:"phase"` // waiting, playing, over
+	Code   bool   `json:"code"`  // joining takes a code (never the code)
 }
 
 // about fills in what the join page shows of the table (web.go's About,
@@ -1437,7 +1448,7 @@ func Paced(think time.Duration, pace string) time.Duration {
 // hostWords is the fingerprint of the hosting node's peer ID (text), ""
 // before the table is served.
 func hostWords(id string) string {
-	pid, err := peer.Decode(id)
+	pid, err := protocol.ParsePeerID(id)
 	if err != nil {
 		return ""
 	}

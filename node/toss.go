@@ -2,17 +2,12 @@ package node
 
 import (
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
-	"github.com/bullshit-game/bullshit/node/journal"
-	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // The deal's coin toss, host side (the why and the hashes are in
@@ -35,37 +30,20 @@ import (
 
 // rogueDeal, set only in a test build (roguehost.go, tag roguehost), deals
 // as a dishonest host would, and reports whether it did; nil in the game.
-var rogueDeal func(t *Table, seed uint64, salt [SaltSize]byte) bool
+var rogueDeal func(t *Table, seed uint64, salt [gamewire.SaltSize]byte) bool
 
 // TossTries is how many tosses a deal runs before it deals without a seat
 // that sent no commitment in time.
 const TossTries = 3
-
-// NonceSize is the length of a player's nonce.
-const NonceSize = gamewire.NonceSize
-
-// ErrNonceMismatch is a revealed nonce that doesn't match its commitment.
-var ErrNonceMismatch = gamewire.ErrNonceMismatch
 
 // ErrNoToss is a nonce or commitment that comes when the host isn't asking
 // for one: no toss, another deal's, the commitments already relayed, or
 // one already sent.
 var ErrNoToss = errors.New("The host isn't asking for that now.")
 
-// NonceHash is gamewire.NonceHash.
-func NonceHash(round [32]byte, seat int, nonce [NonceSize]byte) [32]byte {
-	return gamewire.NonceHash(round, seat, nonce)
-}
-
-// DealSeed is gamewire.DealSeed: the engine's seed from the host's seed
-// and salt and the players' nonces.
-func DealSeed(seed uint64, salt [SaltSize]byte, nonces [][NonceSize]byte) uint64 {
-	return gamewire.DealSeed(seed, salt, nonces)
-}
-
 // NewNonce draws a nonce from crypto/rand.
-func NewNonce() ([NonceSize]byte, error) {
-	var n [NonceSize]byte
+func NewNonce() ([gamewire.NonceSize]byte, error) {
+	var n [gamewire.NonceSize]byte
 	_, err := rand.Read(n[:])
 	return n, err
 }
@@ -81,11 +59,11 @@ type TossAsk struct {
 // goroutine.
 type toss struct {
 	seed    uint64
-	salt    [SaltSize]byte
-	round   [32]byte // Commit(seed, salt)
+	salt    [gamewire.SaltSize]byte
+	round   [32]byte // gamewire.Commit(seed, salt)
 	asked   map[int]bool
 	commits [][32]byte
-	nonces  [][NonceSize]byte
+	nonces  [][gamewire.NonceSize]byte
 	relayed bool
 	stage   int // bumped at each stage, so a stale timer does nothing
 	try     int // 1 for the deal's first toss, up to TossTries
@@ -97,9 +75,9 @@ func (s *seat) tossing() bool { return s.tosses && s.box != nil && s.owner != ""
 
 // startToss begins the toss for a deal from seed and salt, its try-th, or
 // reports false if no seat can take part.
-func (t *Table) startToss(seed uint64, salt [SaltSize]byte, try int) bool {
-	tt := &toss{seed: seed, salt: salt, round: Commit(seed, salt), asked: map[int]bool{}, try: try,
-		commits: make([][32]byte, len(t.seats)), nonces: make([][NonceSize]byte, len(t.seats))}
+func (t *Table) startToss(seed uint64, salt [gamewire.SaltSize]byte, try int) bool {
+	tt := &toss{seed: seed, salt: salt, round: gamewire.Commit(seed, salt), asked: map[int]bool{}, try: try,
+		commits: make([][32]byte, len(t.seats)), nonces: make([][gamewire.NonceSize]byte, len(t.seats))}
 	for i, s := range t.seats {
 		if s.tossing() {
 			tt.asked[i] = true
@@ -138,7 +116,7 @@ func (t *Table) tossTimer(tt *toss) {
 // Nonce takes seat's part of the toss: its commitment (hash) or, once the
 // commitments are relayed, its nonce. A late, repeated or changed one is
 // refused (ErrNoToss, ErrNonceMismatch) and changes nothing.
-func (t *Table) Nonce(seatNo int, round [32]byte, hash *[32]byte, nonce *[NonceSize]byte) error {
+func (t *Table) Nonce(seatNo int, round [32]byte, hash *[32]byte, nonce *[gamewire.NonceSize]byte) error {
 	var err error
 	derr := t.do(func() { err = t.nonce(seatNo, round, hash, nonce) })
 	if derr != nil {
@@ -147,7 +125,7 @@ func (t *Table) Nonce(seatNo int, round [32]byte, hash *[32]byte, nonce *[NonceS
 	return err
 }
 
-func (t *Table) nonce(seatNo int, round [32]byte, hash *[32]byte, nonce *[NonceSize]byte) error {
+func (t *Table) nonce(seatNo int, round [32]byte, hash *[32]byte, nonce *[gamewire.NonceSize]byte) error {
 	tt := t.toss
 	if tt == nil || tt.round != round || !tt.asked[seatNo] {
 		return ErrNoToss
@@ -165,15 +143,15 @@ func (t *Table) nonce(seatNo int, round [32]byte, hash *[32]byte, nonce *[NonceS
 		}
 		t.relay(tt)
 	case nonce != nil:
-		if !tt.relayed || tt.commits[seatNo] == ([32]byte{}) || tt.nonces[seatNo] != ([NonceSize]byte{}) {
+		if !tt.relayed || tt.commits[seatNo] == ([32]byte{}) || tt.nonces[seatNo] != ([gamewire.NonceSize]byte{}) {
 			return ErrNoToss
 		}
-		if !gamewire.CheckNonce(tt.commits[seatNo], round, seatNo, *nonce) || *nonce == ([NonceSize]byte{}) {
-			return ErrNonceMismatch
+		if !gamewire.CheckNonce(tt.commits[seatNo], round, seatNo, *nonce) || *nonce == ([gamewire.NonceSize]byte{}) {
+			return gamewire.ErrNonceMismatch
 		}
 		tt.nonces[seatNo] = *nonce
 		for i, c := range tt.commits {
-			if c != ([32]byte{}) && tt.nonces[i] == ([NonceSize]byte{}) {
+			if c != ([32]byte{}) && tt.nonces[i] == ([gamewire.NonceSize]byte{}) {
 				return nil
 			}
 		}
@@ -235,7 +213,7 @@ func (t *Table) dealToss(tt *toss) {
 	stalled := false // a seat sent no commitment in any of the tries
 	for i, s := range t.seats {
 		switch {
-		case tt.asked[i] && tt.nonces[i] == ([NonceSize]byte{}):
+		case tt.asked[i] && tt.nonces[i] == ([gamewire.NonceSize]byte{}):
 			late = append(late, s.name)
 			stalled = stalled || tt.commits[i] == ([32]byte{})
 		case !tt.asked[i] && s.owner != "" && s.owner != "local":
@@ -260,122 +238,11 @@ func (t *Table) dealToss(tt *toss) {
 
 // mixed is nonces, or nil if it holds none: a game that mixed no nonce
 // looks like one from before the toss.
-func mixed(nonces [][NonceSize]byte) [][NonceSize]byte {
+func mixed(nonces [][gamewire.NonceSize]byte) [][gamewire.NonceSize]byte {
 	for _, n := range nonces {
-		if n != ([NonceSize]byte{}) {
-			return append([][NonceSize]byte(nil), nonces...)
+		if n != ([gamewire.NonceSize]byte{}) {
+			return append([][gamewire.NonceSize]byte(nil), nonces...)
 		}
 	}
 	return nil
-}
-
-// rerunProblem is an audit's finding that the host ran the toss again
-// after this seat had revealed its nonce: it could have seen how the first
-// would deal and chosen.
-const rerunProblem = "the host asked for a new nonce after this seat had revealed one, and dealt from the second toss: it could have chosen between deals."
-
-// answerToss is a player node's side of the toss: a fresh nonce's
-// commitment when asked, the nonce once every commitment is relayed with
-// ours among them. It never reveals twice in a toss, nor to a host that
-// left its commitment out.
-func (r *Remote) answerToss(m protocol.Toss) {
-	seat := r.seat
-	if seat < 0 || r.local != nil {
-		return
-	}
-	var reply protocol.Message
-	switch {
-	case len(m.Commits) == 0:
-		if m.Round == r.toss.Round {
-			break // asked twice: we answered
-		}
-		r.rerun = r.toss.Revealed && r.table.Commit != r.toss.Round
-		n, err := NewNonce()
-		if err != nil {
-			break
-		}
-		r.toss = journal.Toss{Round: m.Round, Mine: n}
-		r.keepToss() // before the commitment goes: a crash after it still has the nonce
-		reply = protocol.NonceCommit{Round: m.Round, Hash: NonceHash(m.Round, seat, n)}
-	case m.Round == r.toss.Round && r.toss.Commits == nil:
-		r.toss.Commits = append([][32]byte(nil), m.Commits...)
-		if seat < len(m.Commits) && m.Commits[seat] == NonceHash(m.Round, seat, r.toss.Mine) {
-			r.toss.Revealed = true
-			reply = protocol.NonceReveal{Round: m.Round, Nonce: r.toss.Mine}
-		}
-		r.keepToss()
-	}
-	if reply != nil {
-		r.send(reply)
-	}
-}
-
-// mustMix is gamewire.MustMix of seats dealt by the node dealer (a peer
-// ID), as self's node checks them.
-func mustMix(seats []SeatInfo, dealer string, self int) []string {
-	ts := make([]gamewire.TossSeat, len(seats))
-	for i, s := range seats {
-		ts[i] = gamewire.TossSeat{Name: s.Name, Peer: s.Peer, Bot: s.Bot != ""}
-	}
-	return gamewire.MustMix(ts, dealer, self)
-}
-
-// tossRecord is our toss as the audit of the game just revealed reads it:
-// the nonces from the host's lobby.
-func (r *Remote) tossRecord() journal.Toss {
-	t := r.ownToss()
-	t.Nonces = r.table.Nonces
-	if !t.Revealed {
-		t.Mine = [NonceSize]byte{}
-	}
-	return t
-}
-
-// keptToss is a player's toss as it keeps it on disk, so that a node that
-// started again mid-game (a crash, a laptop restarted) still holds the
-// nonce it gave the deal, and audits the game as the others do.
-type keptToss struct {
-	Table protocol.TableID
-	Seat  int
-	Toss  journal.Toss
-}
-
-// KeepTossIn has r keep its part of each deal's toss in dir (a profile's
-// directory, which must exist), and takes back the one kept there before,
-// for the deal it belongs to: a node that started again mid-game is then
-// no seat that "took no part in the deal's toss". A file that can't be
-// read or written keeps nothing, as before.
-func (r *Remote) KeepTossIn(dir string) {
-	path := filepath.Join(dir, "toss.json")
-	var k keptToss
-	if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &k) == nil {
-		r.do(func() { r.kept = &k })
-	}
-	r.do(func() { r.tossFile = path })
-}
-
-// keepToss writes the toss now held, for the table r sits at.
-func (r *Remote) keepToss() {
-	if r.tossFile == "" {
-		return
-	}
-	b, err := json.Marshal(keptToss{Table: r.tid, Seat: r.seat, Toss: r.toss})
-	if err != nil {
-		return
-	}
-	tmp := r.tossFile + ".new"
-	if os.WriteFile(tmp, b, 0o600) == nil {
-		os.Rename(tmp, r.tossFile)
-	}
-}
-
-// ownToss is the toss this seat took part in for the deal in play: the one
-// held, or the one kept on disk before this program started again, when it
-// is for this table, this seat and this deal.
-func (r *Remote) ownToss() journal.Toss {
-	if r.toss.Round == ([32]byte{}) && r.kept != nil && r.kept.Table == r.tid && r.kept.Seat == r.seat &&
-		r.kept.Toss.Round == r.table.Commit && r.table.Commit != ([32]byte{}) {
-		return r.kept.Toss
-	}
-	return r.toss
 }

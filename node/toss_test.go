@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
 )
 
@@ -30,44 +31,44 @@ func waitDealt(t *testing.T, tb *Table) {
 // The mixing against fixed vectors: what any other implementation must
 // give (the browser's is this same code, compiled to wasm).
 func TestTossVectors(t *testing.T) {
-	var salt [SaltSize]byte
+	var salt [gamewire.SaltSize]byte
 	for i := range salt {
 		salt[i] = byte(i)
 	}
 	var round [32]byte
 	round[0] = 0xaa
-	n1 := [NonceSize]byte{1}
-	n3 := [NonceSize]byte{3, 3, 3}
-	h := NonceHash(round, 1, n1)
+	n1 := [gamewire.NonceSize]byte{1}
+	n3 := [gamewire.NonceSize]byte{3, 3, 3}
+	h := gamewire.NonceHash(round, 1, n1)
 	if got := hex.EncodeToString(h[:]); got != nonceHashVector {
-		t.Errorf("NonceHash(aa…, 1, 01…) = %s, want %s", got, nonceHashVector)
+		t.Errorf("gamewire.NonceHash(aa…, 1, 01…) = %s, want %s", got, nonceHashVector)
 	}
 	cases := []struct {
 		name   string
-		nonces [][NonceSize]byte
+		nonces [][gamewire.NonceSize]byte
 		want   uint64
 	}{
 		{"no nonce: the host's seed", nil, 42},
-		{"only zeros: the host's seed", make([][NonceSize]byte, 4), 42},
-		{"seat 1", [][NonceSize]byte{{}, n1, {}, {}}, dealVector1},
-		{"seats 1 and 3", [][NonceSize]byte{{}, n1, {}, n3}, dealVector13},
-		{"the same nonce at seat 0", [][NonceSize]byte{n1, {}, {}, {}}, dealVector0},
+		{"only zeros: the host's seed", make([][gamewire.NonceSize]byte, 4), 42},
+		{"seat 1", [][gamewire.NonceSize]byte{{}, n1, {}, {}}, dealVector1},
+		{"seats 1 and 3", [][gamewire.NonceSize]byte{{}, n1, {}, n3}, dealVector13},
+		{"the same nonce at seat 0", [][gamewire.NonceSize]byte{n1, {}, {}, {}}, dealVector0},
 	}
 	for _, c := range cases {
-		if got := DealSeed(42, salt, c.nonces); got != c.want {
+		if got := gamewire.DealSeed(42, salt, c.nonces); got != c.want {
 			t.Errorf("%s: DealSeed = %#x, want %#x", c.name, got, c.want)
 		}
 	}
 	// Every part counts: the host's seed, its salt, each nonce.
-	base := DealSeed(42, salt, [][NonceSize]byte{{}, n1, {}, {}})
+	base := gamewire.DealSeed(42, salt, [][gamewire.NonceSize]byte{{}, n1, {}, {}})
 	salt2 := salt
 	salt2[31] ^= 1
 	n1b := n1
 	n1b[31] = 1
 	for name, s := range map[string]uint64{
-		"another seed":  DealSeed(43, salt, [][NonceSize]byte{{}, n1, {}, {}}),
-		"another salt":  DealSeed(42, salt2, [][NonceSize]byte{{}, n1, {}, {}}),
-		"another nonce": DealSeed(42, salt, [][NonceSize]byte{{}, n1b, {}, {}}),
+		"another seed":  gamewire.DealSeed(43, salt, [][gamewire.NonceSize]byte{{}, n1, {}, {}}),
+		"another salt":  gamewire.DealSeed(42, salt2, [][gamewire.NonceSize]byte{{}, n1, {}, {}}),
+		"another nonce": gamewire.DealSeed(42, salt, [][gamewire.NonceSize]byte{{}, n1b, {}, {}}),
 	} {
 		if s == base {
 			t.Errorf("%s deals the same", name)
@@ -132,16 +133,16 @@ func nextToss(t *testing.T, s *LocalSession) *TossAsk {
 // audit of the toss finds nothing.
 func TestTossDealsFromEveryNonce(t *testing.T) {
 	tb, ss, round := tossTable(t, time.Minute)
-	nonces := [2][NonceSize]byte{{0xa}, {0xb}}
+	nonces := [2][gamewire.NonceSize]byte{{0xa}, {0xb}}
 	for i := range ss {
-		h := NonceHash(round, i, nonces[i])
+		h := gamewire.NonceHash(round, i, nonces[i])
 		if err := tb.Nonce(i, round, &h, nil); err != nil {
 			t.Fatalf("seat %d's commitment: %v", i, err)
 		}
 	}
 	for i := range ss {
 		a := nextToss(t, ss[i])
-		if len(a.Commits) != 3 || a.Commits[i] != NonceHash(round, i, nonces[i]) || a.Commits[2] != ([32]byte{}) {
+		if len(a.Commits) != 3 || a.Commits[i] != gamewire.NonceHash(round, i, nonces[i]) || a.Commits[2] != ([32]byte{}) {
 			t.Fatalf("seat %d was relayed %x", i, a.Commits)
 		}
 	}
@@ -153,28 +154,28 @@ func TestTossDealsFromEveryNonce(t *testing.T) {
 	}
 	waitDealt(t, tb)
 	var seed uint64
-	var salt [SaltSize]byte
+	var salt [gamewire.SaltSize]byte
 	var st TableState
 	var hand []engine.Card
 	tb.do(func() { seed, salt, st, hand = tb.seed, tb.salt, tb.state(0), tb.game.View(0).Hand })
-	if st.Commit != round || Commit(seed, salt) != round {
+	if st.Commit != round || gamewire.Commit(seed, salt) != round {
 		t.Fatal("the deal's commitment is not the one the toss was bound to")
 	}
-	want := [][NonceSize]byte{nonces[0], nonces[1], {}}
+	want := [][gamewire.NonceSize]byte{nonces[0], nonces[1], {}}
 	if len(st.Nonces) != 3 || st.Nonces[0] != want[0] || st.Nonces[1] != want[1] || st.Nonces[2] != want[2] {
 		t.Fatalf("the lobby carries nonces %x", st.Nonces)
 	}
-	g, _, err := engine.New(engine.Config{Rules: engine.Standard(), Seats: 3, Seed: DealSeed(seed, salt, want)})
+	g, _, err := engine.New(engine.Config{Rules: engine.Standard(), Seats: 3, Seed: gamewire.DealSeed(seed, salt, want)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := g.View(0).Hand; !sameCards(got, hand) {
 		t.Fatalf("seat 0 holds %v, a deal from the mixed seed gives %v", hand, got)
 	}
-	if DealSeed(seed, salt, want) == seed {
+	if gamewire.DealSeed(seed, salt, want) == seed {
 		t.Fatal("the nonces changed nothing")
 	}
-	own := journal.Toss{Round: round, Commits: [][32]byte{NonceHash(round, 0, nonces[0]), NonceHash(round, 1, nonces[1]), {}},
+	own := journal.Toss{Round: round, Commits: [][32]byte{gamewire.NonceHash(round, 0, nonces[0]), gamewire.NonceHash(round, 1, nonces[1]), {}},
 		Nonces: st.Nonces, Mine: nonces[0], Revealed: true}
 	if p := tossProblems(round, own); len(p) != 0 {
 		t.Fatalf("an honest toss audits with %q", p)
@@ -185,8 +186,8 @@ func TestTossDealsFromEveryNonce(t *testing.T) {
 // refused, and so are a commitment after the relay and a nonce twice.
 func TestTossRefusesChangedNonce(t *testing.T) {
 	tb, ss, round := tossTable(t, time.Minute)
-	n0, n1 := [NonceSize]byte{1}, [NonceSize]byte{2}
-	h0, h1 := NonceHash(round, 0, n0), NonceHash(round, 1, n1)
+	n0, n1 := [gamewire.NonceSize]byte{1}, [gamewire.NonceSize]byte{2}
+	h0, h1 := gamewire.NonceHash(round, 0, n0), gamewire.NonceHash(round, 1, n1)
 	if err := tb.Nonce(0, round, &h0, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -197,13 +198,13 @@ func TestTossRefusesChangedNonce(t *testing.T) {
 		t.Fatal(err)
 	}
 	nextToss(t, ss[0])
-	late := NonceHash(round, 0, n1)
+	late := gamewire.NonceHash(round, 0, n1)
 	if err := tb.Nonce(0, round, &late, nil); !errors.Is(err, ErrNoToss) {
 		t.Fatalf("a commitment after the relay: %v, want ErrNoToss", err)
 	}
-	changed := [NonceSize]byte{9}
-	if err := tb.Nonce(0, round, nil, &changed); !errors.Is(err, ErrNonceMismatch) {
-		t.Fatalf("a changed nonce: %v, want ErrNonceMismatch", err)
+	changed := [gamewire.NonceSize]byte{9}
+	if err := tb.Nonce(0, round, nil, &changed); !errors.Is(err, gamewire.ErrNonceMismatch) {
+		t.Fatalf("a changed nonce: %v, want gamewire.ErrNonceMismatch", err)
 	}
 	if err := tb.Nonce(0, [32]byte{1}, nil, &n0); !errors.Is(err, ErrNoToss) {
 		t.Fatalf("a nonce for another round: %v, want ErrNoToss", err)
@@ -229,8 +230,8 @@ func TestTossRefusesChangedNonce(t *testing.T) {
 // word, not a fault.
 func TestTossGoesOnWithoutALatePlayer(t *testing.T) {
 	tb, ss, round := tossTable(t, 30*time.Millisecond)
-	n0, n1 := [NonceSize]byte{1}, [NonceSize]byte{2}
-	h0, h1 := NonceHash(round, 0, n0), NonceHash(round, 1, n1)
+	n0, n1 := [gamewire.NonceSize]byte{1}, [gamewire.NonceSize]byte{2}
+	h0, h1 := gamewire.NonceHash(round, 0, n0), gamewire.NonceHash(round, 1, n1)
 	tb.Nonce(0, round, &h0, nil)
 	tb.Nonce(1, round, &h1, nil)
 	nextToss(t, ss[0])
@@ -241,9 +242,9 @@ func TestTossGoesOnWithoutALatePlayer(t *testing.T) {
 	waitDealt(t, tb)
 	var st TableState
 	var seed uint64
-	var salt [SaltSize]byte
+	var salt [gamewire.SaltSize]byte
 	tb.do(func() { st, seed, salt = tb.state(0), tb.seed, tb.salt })
-	if len(st.Nonces) != 3 || st.Nonces[0] != n0 || st.Nonces[1] != ([NonceSize]byte{}) {
+	if len(st.Nonces) != 3 || st.Nonces[0] != n0 || st.Nonces[1] != ([gamewire.NonceSize]byte{}) {
 		t.Fatalf("dealt with nonces %x, want seat 0's alone", st.Nonces)
 	}
 	var notice string
@@ -275,22 +276,22 @@ func TestTossGoesOnWithoutALatePlayer(t *testing.T) {
 func TestTossAuditCatchesHost(t *testing.T) {
 	var round [32]byte
 	round[5] = 7
-	n0, n1 := [NonceSize]byte{1}, [NonceSize]byte{2}
-	commits := [][32]byte{NonceHash(round, 0, n0), NonceHash(round, 1, n1), {}}
+	n0, n1 := [gamewire.NonceSize]byte{1}, [gamewire.NonceSize]byte{2}
+	commits := [][32]byte{gamewire.NonceHash(round, 0, n0), gamewire.NonceHash(round, 1, n1), {}}
 	cases := []struct {
 		name string
 		toss journal.Toss
 		a    string
 	}{
-		{"seat 1's nonce left out, seen by seat 1", journal.Toss{Round: round, Commits: commits, Nonces: [][NonceSize]byte{n0, {}, {}}, Mine: n1, Revealed: true},
+		{"seat 1's nonce left out, seen by seat 1", journal.Toss{Round: round, Commits: commits, Nonces: [][gamewire.NonceSize]byte{n0, {}, {}}, Mine: n1, Revealed: true},
 			"dealt without the nonce this seat revealed"},
-		{"seat 1's nonce swapped, seen by seat 0", journal.Toss{Round: round, Commits: commits, Nonces: [][NonceSize]byte{n0, {9}, {}}, Mine: n0, Revealed: true},
+		{"seat 1's nonce swapped, seen by seat 0", journal.Toss{Round: round, Commits: commits, Nonces: [][gamewire.NonceSize]byte{n0, {9}, {}}, Mine: n0, Revealed: true},
 			"seat 2's nonce doesn't match"},
-		{"a nonce for the bot's seat", journal.Toss{Round: round, Commits: commits, Nonces: [][NonceSize]byte{n0, n1, {3}}, Mine: n0, Revealed: true},
+		{"a nonce for the bot's seat", journal.Toss{Round: round, Commits: commits, Nonces: [][gamewire.NonceSize]byte{n0, n1, {3}}, Mine: n0, Revealed: true},
 			"seat 3's nonce doesn't match"},
-		{"another commitment at the deal", journal.Toss{Round: [32]byte{1}, Commits: commits, Nonces: [][NonceSize]byte{n0, n1, {}}, Mine: n0, Revealed: true},
+		{"another commitment at the deal", journal.Toss{Round: [32]byte{1}, Commits: commits, Nonces: [][gamewire.NonceSize]byte{n0, n1, {}}, Mine: n0, Revealed: true},
 			"commitment changed"},
-		{"too few nonces", journal.Toss{Round: round, Commits: commits, Nonces: [][NonceSize]byte{n0}, Mine: n0, Revealed: true},
+		{"too few nonces", journal.Toss{Round: round, Commits: commits, Nonces: [][gamewire.NonceSize]byte{n0}, Mine: n0, Revealed: true},
 			"one for each seat"},
 	}
 	for _, c := range cases {
@@ -301,12 +302,12 @@ func TestTossAuditCatchesHost(t *testing.T) {
 	}
 	// And in a whole saved game: the replay from the host's seed alone
 	// (as if it ignored every nonce) doesn't match what the seat was shown.
-	var salt [SaltSize]byte
+	var salt [gamewire.SaltSize]byte
 	cfg := engine.Config{Rules: engine.Standard(), Seats: 3, Seed: 77}
-	commit := Commit(77, salt)
-	honest := [][NonceSize]byte{n0, n1, {}}
+	commit := gamewire.Commit(77, salt)
+	honest := [][gamewire.NonceSize]byte{n0, n1, {}}
 	dealt := cfg
-	dealt.Seed = DealSeed(77, salt, honest)
+	dealt.Seed = gamewire.DealSeed(77, salt, honest)
 	_, events, err := engine.New(dealt)
 	if err != nil {
 		t.Fatal(err)
@@ -317,7 +318,7 @@ func TestTossAuditCatchesHost(t *testing.T) {
 			got = append(got, e)
 		}
 	}
-	tossed := journal.Toss{Round: commit, Commits: [][32]byte{NonceHash(commit, 0, n0), NonceHash(commit, 1, n1), {}}, Mine: n0, Revealed: true}
+	tossed := journal.Toss{Round: commit, Commits: [][32]byte{gamewire.NonceHash(commit, 0, n0), gamewire.NonceHash(commit, 1, n1), {}}, Mine: n0, Revealed: true}
 	good := journal.SavedGame{Seat: 0, Config: cfg, Salt: salt, Commitment: commit, Toss: tossed, Events: got}
 	good.Toss.Nonces = honest
 	if p := journal.VerifyGame(good); hasToss(p) {
@@ -368,7 +369,7 @@ func sameCards(a, b []engine.Card) bool {
 // saying the game won't verify. Every later audit then says so.
 func TestTossAsksALateSeatAgain(t *testing.T) {
 	tb, ss, round := tossTable(t, 30*time.Millisecond)
-	h0 := NonceHash(round, 0, [NonceSize]byte{1})
+	h0 := gamewire.NonceHash(round, 0, [gamewire.NonceSize]byte{1})
 	if err := tb.Nonce(0, round, &h0, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -384,10 +385,10 @@ func TestTossAsksALateSeatAgain(t *testing.T) {
 			}
 			if a := u.Toss; a != nil && len(a.Commits) == 0 && !rounds[a.Round] {
 				rounds[a.Round] = true
-				h := NonceHash(a.Round, 0, [NonceSize]byte{1})
+				h := gamewire.NonceHash(a.Round, 0, [gamewire.NonceSize]byte{1})
 				tb.Nonce(0, a.Round, &h, nil)
 			} else if a != nil && len(a.Commits) > 0 {
-				n := [NonceSize]byte{1}
+				n := [gamewire.NonceSize]byte{1}
 				tb.Nonce(0, a.Round, nil, &n)
 			}
 		case <-time.After(10 * time.Second):

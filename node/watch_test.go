@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
 )
 
@@ -80,7 +81,7 @@ func TestWatcherAuditsTheGame(t *testing.T) {
 	// The same audit, with one thing changed each time.
 	base := func() journal.SavedGame {
 		return journal.SavedGame{Seat: -1, Config: end.Reveal.Config, Salt: end.Reveal.Salt, Commitment: commit,
-			Toss:  journal.Toss{Round: round, Commits: commits, Nonces: append([][NonceSize]byte(nil), end.Reveal.Nonces...)},
+			Toss:  journal.Toss{Round: round, Commits: commits, Nonces: append([][gamewire.NonceSize]byte(nil), end.Reveal.Nonces...)},
 			Steps: append([]engine.Step(nil), end.Reveal.Steps...), Events: got}
 	}
 	if a := auditOf(base()); !a.Verified {
@@ -88,7 +89,7 @@ func TestWatcherAuditsTheGame(t *testing.T) {
 	}
 	swapped := base()
 	for i, n := range swapped.Toss.Nonces {
-		if n != ([NonceSize]byte{}) {
+		if n != ([gamewire.NonceSize]byte{}) {
 			swapped.Toss.Nonces[i][0] ^= 1
 			break
 		}

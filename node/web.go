@@ -38,6 +38,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/x/rate"
 
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/webwire"
 	"github.com/bullshit-game/bullshit/node/webwire/coderws"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -383,19 +384,6 @@ func (w *Web) serveAsset(rw http.ResponseWriter, r *http.Request) {
 	w.assets.ServeHTTP(rw, r)
 }
 
-// About is what the join page shows of the table before anyone sits, as
-// /table answers it (JSON): which table this is.
-type About struct {
-	Name   string `json:"name"`
-	Host   string `json:"host"`   // the host player's nickname
-	Words  string `json:"words"`  // the host's key as three words, as every lobby shows them
-	Preset string `json:"preset"` // the rules' preset, "custom" for rules of its own
-	Seats  int    `json:"seats"`
-	Taken  int    `json:"taken"` // by people and bots
-	Phase  string `json:"phase"` // waiting, playing, over
-	Code   bool   `json:"code"`  // joining takes a code (never the code)
-}
-
 // serveTable answers /table: the table this node hosts now, or 404.
 func (w *Web) serveTable(rw http.ResponseWriter, r *http.Request) {
 	src, ok := webSource(r)
@@ -589,7 +577,7 @@ func (w *Web) serveWS(rw http.ResponseWriter, r *http.Request) {
 		if b, _, err := w.signer.Seal(protocol.TableID{}, 0,
 			protocol.Refusal{Code: protocol.CodeNotHost, Message: "This player's node doesn't host the table now."}); err == nil {
 			l.SetWriteDeadline(time.Now().Add(DefaultTiming().DeadAfter))
-			writeFrame(bufio.NewWriter(l), b)
+			gamewire.WriteFrame(bufio.NewWriter(l), b)
 		}
 		l.Close()
 		return

@@ -135,7 +135,7 @@ func (p *phone) seal(m protocol.Message) []byte {
 func (p *phone) write(b []byte) error {
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
-	return writeFrame(p.w, b)
+	return gamewire.WriteFrame(p.w, b)
 }
 
 func (p *phone) send(m protocol.Message) error { return p.write(p.seal(m)) }
@@ -143,7 +143,7 @@ func (p *phone) send(m protocol.Message) error { return p.write(p.seal(m)) }
 // next is the host's next envelope, checked as a player checks it.
 func (p *phone) next() (*protocol.Envelope, error) {
 	p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	b, err := readFrame(p.br)
+	b, err := gamewire.ReadFrame(p.br)
 	if err != nil {
 		return nil, err
 	}
@@ -225,14 +225,14 @@ func (p *phone) readLoop() {
 				p.shares[sh.Step] = sh
 			}
 			if m.View != nil {
-				p.view = engView(m.View, p.table.Rules)
+				p.view = gamewire.EngView(m.View, p.table.Rules)
 				if p.view.Phase != engine.PhaseOver && p.table.Phase == "playing" {
-					p.hands = append(p.hands, engCards(m.View.Hand))
+					p.hands = append(p.hands, gamewire.EngCards(m.View.Hand))
 				}
 			}
 			u := Update{Table: p.table, View: p.view, Backlog: m.Backlog}
 			for _, e := range m.Events {
-				u.Events = append(u.Events, engEvent(e))
+				u.Events = append(u.Events, gamewire.EngEvent(e))
 			}
 			p.mu.Unlock()
 			p.box.put(u)
@@ -261,7 +261,7 @@ func (p *phone) Send(c engine.Command) error {
 	p.mu.Lock()
 	seat, tid, commit := p.seat, p.tid, p.table.Commit
 	p.mu.Unlock()
-	m := wireMove(c, seat)
+	m := gamewire.WireMove(c, seat)
 	if m == nil {
 		return errors.New("not a move")
 	}
@@ -344,7 +344,7 @@ func TestWebPhonePlaysAWholeGame(t *testing.T) {
 	}
 	var steps []engine.Step
 	for _, a := range p.audit {
-		steps = append(steps, engSteps(a.Steps)...)
+		steps = append(steps, gamewire.EngSteps(a.Steps)...)
 	}
 	cfg := engine.Config{Rules: rules, Seats: seats, Seed: p.audit[0].Seed}
 	held := map[engine.Card]bool{}

@@ -11,29 +11,9 @@ import (
 )
 
 // The protocol keeps its own plain wire types; package gamewire converts
-// between them and the engine's (a browser player uses it too). These are
-// its names here.
-
-func wireCount(c engine.Count) protocol.Count                          { return gamewire.WireCount(c) }
-func engCount(c protocol.Count) engine.Count                           { return gamewire.EngCount(c) }
-func wireCards(cs []engine.Card) []protocol.Card                       { return gamewire.WireCards(cs) }
-func engCards(cs []protocol.Card) []engine.Card                        { return gamewire.EngCards(cs) }
-func wireCounts(cs []engine.Count) []protocol.Count                    { return gamewire.WireCounts(cs) }
-func engCounts(cs []protocol.Count) []engine.Count                     { return gamewire.EngCounts(cs) }
-func wireSizes(s engine.Sizes) protocol.Sizes                          { return gamewire.WireSizes(s) }
-func engSizes(s protocol.Sizes) engine.Sizes                           { return gamewire.EngSizes(s) }
-func wireHands(hs [][]engine.Card) [][]protocol.Card                   { return gamewire.WireHands(hs) }
-func engHands(hs [][]protocol.Card) [][]engine.Card                    { return gamewire.EngHands(hs) }
-func ms(d time.Duration) int64                                         { return gamewire.MS(d) }
-func fromMS(n int64) time.Duration                                     { return gamewire.FromMS(n) }
-func secs(d engine.Seconds) int64                                      { return gamewire.Secs(d) }
-func fromSecs(n int64) engine.Seconds                                  { return gamewire.FromSecs(n) }
-func wireEvent(e *engine.Event) protocol.Event                         { return gamewire.WireEvent(e) }
-func engEvent(e protocol.Event) engine.Event                           { return gamewire.EngEvent(e) }
-func wireView(v *engine.View) *protocol.View                           { return gamewire.WireView(v) }
-func engView(w *protocol.View, rules engine.Rules) engine.View         { return gamewire.EngView(w, rules) }
-func wireMove(c engine.Command, seat int) protocol.Message             { return gamewire.WireMove(c, seat) }
-func engMove(m protocol.Message) (c engine.Command, seat int, ok bool) { return gamewire.EngMove(m) }
+// between them and the engine's (a browser player uses it too). What is
+// here converts the table's own types (Update, PubStep, TableState,
+// Reveal) with it.
 
 // engRefusal is the host's "no" as the engine's: the code as it came (the
 // engine's and the protocol's codes are one set, refusal_test.go), the
@@ -43,9 +23,9 @@ func engRefusal(m protocol.Refusal) *engine.Refusal {
 }
 
 func wireUpdate(u *Update) protocol.Update {
-	w := protocol.Update{View: wireView(&u.View), Notice: u.Notice, At: ms(u.At), Deadline: ms(u.Deadline), Backlog: u.Backlog}
+	w := protocol.Update{View: gamewire.WireView(&u.View), Notice: u.Notice, At: gamewire.MS(u.At), Deadline: gamewire.MS(u.Deadline), Backlog: u.Backlog}
 	for i := range u.Events {
-		w.Events = append(w.Events, wireEvent(&u.Events[i]))
+		w.Events = append(w.Events, gamewire.WireEvent(&u.Events[i]))
 	}
 	for _, p := range u.Journal {
 		w.Steps = append(w.Steps, wireStep(p))
@@ -60,14 +40,14 @@ func wireStep(p PubStep) protocol.Step {
 	w := protocol.Step{At: int64(p.At), Tick: p.Cmd == nil, Rank: protocol.NoRank, Hidden: p.Hidden,
 		Term: p.Link.Term, Seal: p.Link.Seal, Sig: p.Link.Sig, Mark: p.Link.Mark}
 	if c := p.Cmd; c != nil {
-		w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, wireCards(c.Cards), c.Claim, int8(c.Rank), c.No
+		w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, gamewire.WireCards(c.Cards), c.Claim, int8(c.Rank), c.No
 	}
 	return w
 }
 
 func engPubSteps(ws []protocol.Step) []PubStep {
 	out := make([]PubStep, len(ws))
-	for i, st := range engSteps(ws) {
+	for i, st := range gamewire.EngSteps(ws) {
 		out[i] = PubStep{Step: st, Hidden: ws[i].Hidden, Link: Link{Term: ws[i].Term, Seal: ws[i].Seal, Sig: ws[i].Sig, Mark: ws[i].Mark}}
 	}
 	return out
@@ -119,7 +99,7 @@ func wireAudit(r *Reveal) []protocol.Audit {
 	for i, st := range r.Steps {
 		w := protocol.Step{At: int64(st.At), Tick: st.Cmd == nil, Rank: protocol.NoRank}
 		if c := st.Cmd; c != nil {
-			w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, wireCards(c.Cards), c.Claim, int8(c.Rank), c.No
+			w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, gamewire.WireCards(c.Cards), c.Claim, int8(c.Rank), c.No
 		}
 		steps[i] = w
 	}
@@ -132,15 +112,13 @@ func wireAudit(r *Reveal) []protocol.Audit {
 	return out
 }
 
-func engSteps(ws []protocol.Step) []engine.Step { return gamewire.EngSteps(ws) }
-
 // graceOK is a host's grace in ms as a duration, within a day; 0 (the
 // default) for anything else.
 func graceOK(ms int64) time.Duration {
 	if ms <= 0 || ms > int64(24*time.Hour/time.Millisecond) {
 		return 0
 	}
-	return fromMS(ms)
+	return gamewire.FromMS(ms)
 }
 
 // paceOK is a host's bot pace if it is one the table knows, else "" (the
@@ -159,7 +137,7 @@ func engLobby(l *protocol.Lobby) TableState {
 	// was elected) is a peer like any other.
 	t := TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,
 		You: l.You, Host: protocol.Clean(l.Host, protocol.MaxNick),
-		Phase: TablePhase(l.Phase), Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
+		Phase: TablePhase(l.Phase), Reveal: gamewire.FromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
 		Grace: graceOK(l.Settings.Grace), Pace: paceOK(l.Settings.BotPace),
 		Commit: l.Commit, Evening: engEvening(l.Evening), Nonces: l.Nonces, Commits: l.Commits, Paused: l.Paused}
 	if len(t.Nonces) == 0 {

@@ -542,7 +542,7 @@ type State struct {
 // ---- Fair play ----
 
 // Commit binds the host to the deal's seed before the deal: Hash is
-// node.Commit(seed, salt): SHA-256 of a domain, the seed and a 32-byte salt.
+// gamewire.Commit(seed, salt): SHA-256 of a domain, the seed and a 32-byte salt.
 type Commit struct {
 	Hash [32]byte
 }

@@ -24,7 +24,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
 )
 
@@ -73,7 +73,7 @@ func TestE2EHostGrindsTheDeal(t *testing.T) {
 	// The attack worked: the host's own hand (seat 0) held them all.
 	g := games[0]
 	cfg := g.Config
-	cfg.Seed = node.DealSeed(g.Config.Seed, g.Salt, g.Toss.Nonces)
+	cfg.Seed = gamewire.DealSeed(g.Config.Seed, g.Salt, g.Toss.Nonces)
 	dealt, _, err := engine.New(cfg)
 	if err != nil {
 		t.Fatal(err)

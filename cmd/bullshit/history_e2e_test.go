@@ -300,7 +300,7 @@ func replayWith(g journal.SavedGame, n int, extra []engine.Step) error {
 		return fmt.Errorf("the saved game has %d steps, fewer than %d", len(g.Steps), n)
 	}
 	cfg := g.Config
-	cfg.Seed = node.DealSeed(g.Config.Seed, g.Salt, g.Toss.Nonces)
+	cfg.Seed = gamewire.DealSeed(g.Config.Seed, g.Salt, g.Toss.Nonces)
 	_, _, err := engine.Replay(cfg, append(slices.Clone(g.Steps[:n]), extra...))
 	return err
 }

@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/bullshit-game/bullshit/cli"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
 )
 
@@ -114,10 +114,10 @@ func readShared(path string) (cli.SharedFacts, error) {
 }
 
 // mixedNonces counts the players' nonces a deal mixed.
-func mixedNonces(nonces [][node.NonceSize]byte) int {
+func mixedNonces(nonces [][gamewire.NonceSize]byte) int {
 	n := 0
 	for _, x := range nonces {
-		if x != ([node.NonceSize]byte{}) {
+		if x != ([gamewire.NonceSize]byte{}) {
 			n++
 		}
 	}

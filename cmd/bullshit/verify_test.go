@@ -13,6 +13,7 @@ import (
 	"github.com/bullshit-game/bullshit/cli"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
 )
 
@@ -72,7 +73,7 @@ func verifyGame(t *testing.T) journal.SavedGame {
 		t.Fatal("the game did not end")
 	}
 	salt, _ := node.NewSalt()
-	return journal.SavedGame{Table: "Kitchen", Seat: seat, Config: cfg, Salt: salt, Commitment: node.Commit(cfg.Seed, salt),
+	return journal.SavedGame{Table: "Kitchen", Seat: seat, Config: cfg, Salt: salt, Commitment: gamewire.Commit(cfg.Seed, salt),
 		Steps: steps, Events: seen}
 }
 

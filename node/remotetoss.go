@@ -1,0 +1,125 @@
+package node
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/journal"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// The deal's coin toss, player side: a player node's answers to the
+// host's toss (the host's side is node/table's toss.go).
+
+// rerunProblem is an audit's finding that the host ran the toss again
+// after this seat had revealed its nonce: it could have seen how the first
+// would deal and chosen.
+const rerunProblem = "the host asked for a new nonce after this seat had revealed one, and dealt from the second toss: it could have chosen between deals."
+
+// answerToss is a player node's side of the toss: a fresh nonce's
+// commitment when asked, the nonce once every commitment is relayed with
+// ours among them. It never reveals twice in a toss, nor to a host that
+// left its commitment out.
+func (r *Remote) answerToss(m protocol.Toss) {
+	seat := r.seat
+	if seat < 0 || r.local != nil {
+		return
+	}
+	var reply protocol.Message
+	switch {
+	case len(m.Commits) == 0:
+		if m.Round == r.toss.Round {
+			break // asked twice: we answered
+		}
+		r.rerun = r.toss.Revealed && r.table.Commit != r.toss.Round
+		n, err := NewNonce()
+		if err != nil {
+			break
+		}
+		r.toss = journal.Toss{Round: m.Round, Mine: n}
+		r.keepToss() // before the commitment goes: a crash after it still has the nonce
+		reply = protocol.NonceCommit{Round: m.Round, Hash: gamewire.NonceHash(m.Round, seat, n)}
+	case m.Round == r.toss.Round && r.toss.Commits == nil:
+		r.toss.Commits = append([][32]byte(nil), m.Commits...)
+		if seat < len(m.Commits) && m.Commits[seat] == gamewire.NonceHash(m.Round, seat, r.toss.Mine) {
+			r.toss.Revealed = true
+			reply = protocol.NonceReveal{Round: m.Round, Nonce: r.toss.Mine}
+		}
+		r.keepToss()
+	}
+	if reply != nil {
+		r.send(reply)
+	}
+}
+
+// mustMix is gamewire.MustMix of seats dealt by the node dealer (a peer
+// ID), as self's node checks them.
+func mustMix(seats []SeatInfo, dealer string, self int) []string {
+	ts := make([]gamewire.TossSeat, len(seats))
+	for i, s := range seats {
+		ts[i] = gamewire.TossSeat{Name: s.Name, Peer: s.Peer, Bot: s.Bot != ""}
+	}
+	return gamewire.MustMix(ts, dealer, self)
+}
+
+// tossRecord is our toss as the audit of the game just revealed reads it:
+// the nonces from the host's lobby.
+func (r *Remote) tossRecord() journal.Toss {
+	t := r.ownToss()
+	t.Nonces = r.table.Nonces
+	if !t.Revealed {
+		t.Mine = [gamewire.NonceSize]byte{}
+	}
+	return t
+}
+
+// keptToss is a player's toss as it keeps it on disk, so that a node that
+// started again mid-game (a crash, a laptop restarted) still holds the
+// nonce it gave the deal, and audits the game as the others do.
+type keptToss struct {
+	Table protocol.TableID
+	Seat  int
+	Toss  journal.Toss
+}
+
+// KeepTossIn has r keep its part of each deal's toss in dir (a profile's
+// directory, which must exist), and takes back the one kept there before,
+// for the deal it belongs to: a node that started again mid-game is then
+// no seat that "took no part in the deal's toss". A file that can't be
+// read or written keeps nothing, as before.
+func (r *Remote) KeepTossIn(dir string) {
+	path := filepath.Join(dir, "toss.json")
+	var k keptToss
+	if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &k) == nil {
+		r.do(func() { r.kept = &k })
+	}
+	r.do(func() { r.tossFile = path })
+}
+
+// keepToss writes the toss now held, for the table r sits at.
+func (r *Remote) keepToss() {
+	if r.tossFile == "" {
+		return
+	}
+	b, err := json.Marshal(keptToss{Table: r.tid, Seat: r.seat, Toss: r.toss})
+	if err != nil {
+		return
+	}
+	tmp := r.tossFile + ".new"
+	if os.WriteFile(tmp, b, 0o600) == nil {
+		os.Rename(tmp, r.tossFile)
+	}
+}
+
+// ownToss is the toss this seat took part in for the deal in play: the one
+// held, or the one kept on disk before this program started again, when it
+// is for this table, this seat and this deal.
+func (r *Remote) ownToss() journal.Toss {
+	if r.toss.Round == ([32]byte{}) && r.kept != nil && r.kept.Table == r.tid && r.kept.Seat == r.seat &&
+		r.kept.Toss.Round == r.table.Commit && r.table.Commit != ([32]byte{}) {
+		return r.kept.Toss
+	}
+	return r.toss
+}
