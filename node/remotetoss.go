@@ -54,16 +54,6 @@ func (r *Remote) answerToss(m protocol.Toss) {
 	}
 }
 
-// mustMix is gamewire.MustMix of seats dealt by the node dealer (a peer
-// ID), as self's node checks them.
-func mustMix(seats []SeatInfo, dealer string, self int) []string {
-	ts := make([]gamewire.TossSeat, len(seats))
-	for i, s := range seats {
-		ts[i] = gamewire.TossSeat{Name: s.Name, Peer: s.Peer, Bot: s.Bot != ""}
-	}
-	return gamewire.MustMix(ts, dealer, self)
-}
-
 // tossRecord is our toss as the audit of the game just revealed reads it:
 // the nonces from the host's lobby.
 func (r *Remote) tossRecord() journal.Toss {

@@ -246,3 +246,13 @@ func mixed(nonces [][gamewire.NonceSize]byte) [][gamewire.NonceSize]byte {
 	}
 	return nil
 }
+
+// mustMix is gamewire.MustMix of seats dealt by the node dealer (a peer
+// ID), as self's node checks them.
+func mustMix(seats []SeatInfo, dealer string, self int) []string {
+	ts := make([]gamewire.TossSeat, len(seats))
+	for i, s := range seats {
+		ts[i] = gamewire.TossSeat{Name: s.Name, Peer: s.Peer, Bot: s.Bot != ""}
+	}
+	return gamewire.MustMix(ts, dealer, self)
+}

@@ -36,15 +36,6 @@ func wireUpdate(u *Update) protocol.Update {
 	return w
 }
 
-func wireStep(p PubStep) protocol.Step {
-	w := protocol.Step{At: int64(p.At), Tick: p.Cmd == nil, Rank: protocol.NoRank, Hidden: p.Hidden,
-		Term: p.Link.Term, Seal: p.Link.Seal, Sig: p.Link.Sig, Mark: p.Link.Mark}
-	if c := p.Cmd; c != nil {
-		w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, gamewire.WireCards(c.Cards), c.Claim, int8(c.Rank), c.No
-	}
-	return w
-}
-
 func engPubSteps(ws []protocol.Step) []PubStep {
 	out := make([]PubStep, len(ws))
 	for i, st := range gamewire.EngSteps(ws) {
