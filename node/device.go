@@ -245,7 +245,8 @@ func (d *Device) Open(set Settings) (*Hosted, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.host(t, TableInfo{Name: t.set.Name, Seats: t.set.Seats, Taken: len(set.Bots), Preset: t.set.Rules.Preset,
+	ts := t.settings()
+	return d.host(t, TableInfo{Name: ts.Name, Seats: ts.Seats, Taken: len(set.Bots), Preset: ts.Rules.Preset,
 		Phase: PhaseWaiting, Private: set.Code != ""})
 }
 
@@ -528,7 +529,7 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 	set := Settings{Name: hdr.Name, Rules: hdr.Config.Rules, Seats: hdr.Config.Seats, Timing: tm,
 		TurnClock: hdr.Settings.TurnClock, Grace: hdr.Settings.Grace, Pace: hdr.Settings.Pace, Seed: hdr.Config.Seed}
 	t, err := restoreTable(set, hdr.Table, tid, d.Name, me, seats, hdr.Config, hdr.Salt, hdr.Nonces, gamewire.Commit(hdr.Config.Seed, hdr.Salt),
-		steps, nil, 1, d.bots, d.fall, "The host is back: the game goes on.", j, Evening{}, d.Key)
+		steps, nil, 1, d.bots, d.fall, "The host is back: the game goes on.", j, Evening{}, edKeyOrNil(d.Key))
 	if err != nil {
 		j.Close()
 		return nil, err

@@ -379,16 +379,6 @@ func (c *srvConn) unwatch() {
 	c.s.mu.Unlock()
 }
 
-func namesOK(t *Table) error {
-	if err := protocol.CheckTableName(t.set.Name); err != nil {
-		return err
-	}
-	if err := protocol.CheckCode(t.set.Code); err != nil {
-		return err
-	}
-	return protocol.CheckNick(t.host)
-}
-
 func (s *Server) codes() *codeGuard {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -88,22 +88,23 @@ func (s *Server) awaitReveals(n int, max time.Duration) {
 
 // Serve starts serving t on h, signing with key (h's own identity key).
 func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
-	if err := namesOK(t); err != nil {
+	if err := t.checkNames(); err != nil {
 		return nil, err
 	}
 	signer, err := newSigner(key)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{h: h, signer: signer, table: t, tid: t.wireID(), code: t.set.Code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64),
-		ready: make(chan struct{}), timing: t.set.Timing}
+	set := t.settings()
+	s := &Server{h: h, signer: signer, table: t, tid: t.wireID(), code: set.Code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64),
+		ready: make(chan struct{}), timing: set.Timing}
 	close(s.ready)
 	s.term.Store(1)
 	var listen []string
 	for _, a := range h.Addrs() {
 		listen = append(listen, a.String())
 	}
-	t.do(func() { t.hostPeer, t.listen = h.ID().String(), listen; t.signWith(edKeyOrNil(key)) })
+	t.served(h.ID().String(), listen, edKeyOrNil(key))
 	h.SetStreamHandler(ProtocolID, s.handler())
 	return s, nil
 }

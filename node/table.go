@@ -1,6 +1,7 @@
 package node
 
 import (
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
@@ -1453,4 +1454,26 @@ func hostWords(id string) string {
 		return ""
 	}
 	return protocol.Fingerprint(string(pid))
+}
+
+// settings is the table's settings, as NewTable completed them (they never
+// change after).
+func (t *Table) settings() Settings { return t.set }
+
+// checkNames refuses a table whose name, code or host's nickname a peer
+// could not be shown.
+func (t *Table) checkNames() error {
+	if err := protocol.CheckTableName(t.set.Name); err != nil {
+		return err
+	}
+	if err := protocol.CheckCode(t.set.Code); err != nil {
+		return err
+	}
+	return protocol.CheckNick(t.host)
+}
+
+// served tells the table who serves it: the hosting node's peer ID, the
+// addresses it listens on, and the key its chain is signed with.
+func (t *Table) served(hostPeer string, listen []string, key ed25519.PrivateKey) {
+	t.do(func() { t.hostPeer, t.listen = hostPeer, listen; t.signWith(key) })
 }

@@ -1,0 +1,222 @@
+package node
+
+import (
+	"crypto/ed25519"
+	"fmt"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/journal"
+	"github.com/bullshit-game/bullshit/node/shamir"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// A table rebuilt from a journal: after an election (node/restore.go
+// gathers the journal and its shares) or when a host restarts from its
+// journal file (Device.Resume).
+
+// restoreTable builds a playing table from a whole journal: after an
+// election, or when a host restarts from its journal file. cfg.Seed is the
+// host's seed, the one commit bound (the shares rebuild it); the engine
+// replays from it mixed with nonces, the players' (toss.go), which every
+// player holds from the lobby. evening is the table's running score as the
+// players had it: a new host carries it on.
+func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer string, seats []SeatInfo,
+	cfg engine.Config, salt [gamewire.SaltSize]byte, nonces [][gamewire.NonceSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64,
+	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *journal.Journal, evening Evening,
+	key ed25519.PrivateKey) (*Table, error) {
+	if len(nonces) != 0 && len(nonces) != len(seats) {
+		return nil, fmt.Errorf("the journal's nonces are %d for %d seats", len(nonces), len(seats))
+	}
+	dealt := cfg
+	dealt.Seed = gamewire.DealSeed(cfg.Seed, salt, nonces)
+	g, evs, err := engine.Replay(dealt, steps)
+	if err != nil {
+		return nil, fmt.Errorf("the journal doesn't replay: %w", err)
+	}
+	set.defaults()
+	t := &Table{ID: id, tid: tid, host: host, set: set, makeBot: bots, fall: fall,
+		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhasePlaying, specs: map[*mailbox]string{},
+		game: g, seed: cfg.Seed, salt: salt, nonces: mixed(nonces), commit: commit, term: term, hostPeer: hostPeer, dealtBy: hostPeer, jour: jour,
+		evening: evening.Clone()}
+	if jour != nil {
+		t.jpath = jour.Path()
+	}
+	var last time.Duration
+	for _, st := range steps {
+		last = max(last, st.At)
+	}
+	t.start = time.Now().Add(-last)
+	t.log = append([]engine.Step(nil), steps...)
+	// The chain as the steps' hosts signed it (links, from a verified
+	// journal); a step with no link (a journal file's) is of our term,
+	// and we sign it when we send it.
+	t.signWith(key)
+	for i, st := range t.log {
+		var l Link
+		if i < len(links) {
+			l = links[i]
+		}
+		if l.Term == 0 {
+			l.Term = term
+		}
+		t.chainAdd(i, st, l)
+	}
+	t.cursor = make([]int, len(seats))
+	t.sent = make([][]engine.Event, len(seats))
+	if t.seats, err = restoreSeats(seats, hostPeer, bots, cfg.Seed); err != nil {
+		return nil, err
+	}
+	// Every hidden part shared anew among the players of this term (the
+	// threshold counts them, so the seats come first).
+	t.shares = map[int][]shamir.Share{}
+	if sh, err := shamir.SplitSeed(cfg.Seed, salt, len(seats), t.threshold(), nil); err == nil {
+		t.shares[-1] = sh
+	}
+	for i, st := range t.log {
+		t.split(i, st)
+	}
+	t.resent(evs)
+	go t.run()
+	return t, t.do(func() { t.playOn(notice) })
+}
+
+// restoreSeats seats a table rebuilt from a journal: its people (the new
+// host's own seat is "local") away until they rejoin, its bots seated with
+// the seeds the dealing host gave them.
+func restoreSeats(seats []SeatInfo, hostPeer string, bots BotMaker, seed uint64) ([]*seat, error) {
+	out := make([]*seat, len(seats))
+	for i, si := range seats {
+		s := &seat{name: si.Name, away: -1, madeFor: si.MadeFor}
+		if si.Peer != "" && si.Bot == "" {
+			s.owner = si.Peer
+			s.away = 0 // until they rejoin this host
+			if si.Peer == hostPeer {
+				s.owner, s.away = "local", -1
+			}
+		} else {
+			s.botName, s.was = si.Bot, si.Peer
+			if s.botName == "" {
+				s.botName = "medium"
+			}
+			b, err := bots(s.botName, i, botSeed(seed, i))
+			if err != nil {
+				return nil, err
+			}
+			s.bot = b
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// resent is what every seat of a rebuilt table was sent, as an honest host
+// sent it; the bots remember the game they watched.
+func (t *Table) resent(evs [][]engine.Event) {
+	for _, batch := range evs {
+		for _, e := range batch {
+			for i, s := range t.seats {
+				if e.VisibleTo(i) {
+					t.sent[i] = append(t.sent[i], e)
+					if s.bot != nil {
+						ev := e
+						s.bot.Observe(&ev)
+					}
+				}
+			}
+		}
+	}
+}
+
+// playOn starts a rebuilt table's clocks, on its goroutine: a person not
+// back within the grace period is covered by a bot, and an open window (or
+// hand-over) gets its whole time again.
+func (t *Table) playOn(notice string) {
+	for i, s := range t.seats {
+		if s.owner != "" && s.owner != "local" {
+			seatNo := i
+			s.clock = t.after(t.set.Grace, func() { t.cover(seatNo) })
+		}
+	}
+	now := t.now()
+	var events []engine.Event
+	if t.game.Over() {
+		t.phase = PhaseOver
+		t.tally() // if the old host went before it could
+	} else if ph := t.game.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
+		c := engine.Command{Move: engine.MoveResume, Seat: -1, Rank: engine.NoRank}
+		if ev, err := t.game.Apply(now, c); err == nil {
+			t.record(Entry{At: now, Cmd: &c}, nil)
+			events = ev
+		}
+	}
+	t.notice = notice
+	if t.phase == PhasePlaying {
+		t.changed(events)
+	}
+}
+
+// dealOnceBack deals t's first game once the players in returning have
+// sat down again, or wait has passed (who isn't back by then is covered by
+// a bot, as at any deal); why goes with the deal, on every screen.
+func dealOnceBack(t *Table, returning []string, wait time.Duration, why string) {
+	for end := time.Now().Add(wait); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		back := true
+		if t.do(func() {
+			for _, s := range t.seats {
+				if s.owner != "" && s.owner != "local" && s.box == nil {
+					back = false
+				}
+			}
+		}) != nil {
+			return
+		}
+		if back {
+			break
+		}
+	}
+	t.do(func() { t.notice = why })
+	t.Start()
+}
+
+// reseat seats a table dealt anew by a new host that couldn't rebuild the
+// old game (a redeal): as table id of term, hosted by self (its peer ID,
+// web its web address, key what signs its chain), its seats as the old
+// table had them, those in out played by a bot, the players' own seats
+// kept for their return (returning). why goes with the deal.
+func (t *Table) reseat(id string, tid protocol.TableID, term uint64, self string, evening Evening, web string, key ed25519.PrivateKey,
+	seats []SeatInfo, out map[string]bool, why string) (returning []string, err error) {
+	err = t.do(func() {
+		t.ID, t.tid, t.term, t.hostPeer = id, tid, term, self
+		t.evening = evening.Clone()
+		t.webURL = web
+		t.signWith(key)
+		for i, si := range seats {
+			s := &seat{name: si.Name, away: -1}
+			switch {
+			case si.Peer == "" || si.Bot != "":
+				s.botName = si.Bot
+			case si.Peer == self:
+				s.owner = "local"
+			case out[si.Peer]:
+				s.botName = "medium" // a bot plays for the one who held the game up, or left
+			default:
+				s.owner = si.Peer
+				returning = append(returning, si.Peer)
+			}
+			if s.owner == "" && s.botName == "" {
+				s.botName = "medium"
+			}
+			t.seats[i] = s
+		}
+		t.notice = why
+	})
+	return returning, err
+}
+
+// setWeb sets the web address the table's Lobby gives for its host.
+func (t *Table) setWeb(u string) { t.do(func() { t.webURL = u }) }
+
+// setDealer sets the peer ID of the node whose deal the game is.
+func (t *Table) setDealer(d string) { t.do(func() { t.dealtBy = d }) }
