@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // Config is what cmd/bullshit hands the client.
@@ -41,7 +41,7 @@ type env struct {
 	prefs Prefs
 	hints map[string]bool
 	// The two commands that block on the world, so a test can hold them.
-	wait func(node.Session) tea.Cmd
+	wait func(table.Session) tea.Cmd
 	tick func() tea.Cmd
 }
 
@@ -124,15 +124,15 @@ func Run(cfg Config, lobby Lobby) error {
 type (
 	// updateMsg is an Update from the table, with the local time it came.
 	updateMsg struct {
-		sess node.Session
-		u    node.Update
+		sess table.Session
+		u    table.Update
 		at   time.Time
 	}
 	// closedMsg: the session's updates ended.
-	closedMsg struct{ sess node.Session }
+	closedMsg struct{ sess table.Session }
 	// sessionMsg: a table was joined, created or dealt (or not).
 	sessionMsg struct {
-		sess node.Session
+		sess table.Session
 		err  error
 	}
 	// tickMsg is the clock, while something on screen counts down.
@@ -143,7 +143,7 @@ type (
 
 // wait delivers the session's next update; Update re-arms it each time
 // (bubbletea's realtime pattern).
-func wait(s node.Session) tea.Cmd {
+func wait(s table.Session) tea.Cmd {
 	return func() tea.Msg {
 		u, ok := <-s.Updates()
 		if !ok {
@@ -159,17 +159,17 @@ func tick() tea.Cmd {
 }
 
 // send submits a move.
-func send(s node.Session, c engine.Command) tea.Cmd {
+func send(s table.Session, c engine.Command) tea.Cmd {
 	return func() tea.Msg { return sentMsg{s.Send(c)} }
 }
 
 // control asks the host for a table action.
-func control(s node.Session, action string) tea.Cmd {
+func control(s table.Session, action string) tea.Cmd {
 	return func() tea.Msg { return sentMsg{s.Control(action)} }
 }
 
 // closeSession leaves a table.
-func closeSession(s node.Session) tea.Cmd {
+func closeSession(s table.Session) tea.Cmd {
 	return func() tea.Msg {
 		s.Close()
 		return nil
@@ -189,7 +189,7 @@ func (a *App) Init() tea.Cmd {
 }
 
 // connect runs f (a join, a create, a watch) off the update loop.
-func (a *App) connect(what string, f func(Lobby) (node.Session, error)) tea.Cmd {
+func (a *App) connect(what string, f func(Lobby) (table.Session, error)) tea.Cmd {
 	a.busy, a.screen, a.err = what, scrBusy, ""
 	l := a.lobby
 	return func() tea.Msg {
@@ -204,7 +204,7 @@ func (a *App) solo(set TableSettings) tea.Cmd {
 		a.err = "This build can't deal a game here."
 		return nil
 	}
-	return a.connect("Dealing a game against bots…", func(l Lobby) (node.Session, error) { return l.Solo(set) })
+	return a.connect("Dealing a game against bots…", func(l Lobby) (table.Session, error) { return l.Solo(set) })
 }
 
 // Update is the client's only entry: it never blocks and never does I/O.

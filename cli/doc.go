@@ -10,7 +10,7 @@
 // tick messages, so a test can drive a whole game with no terminal and no
 // clock.
 //
-// It must never import libp2p or open a socket: it talks to a node.Session
+// It must never import libp2p or open a socket: it talks to a table.Session
 // for a table and to the small Lobby interface for the tables around, both
 // wired by cmd/bullshit. It must never decide a rule either: what is legal
 // is the engine's to say, and a refusal comes back as a sentence to show.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // playToEnd plays the harness's game to its end: the simple bot for every
@@ -37,8 +37,8 @@ func playToEnd(t *testing.T, h *harness) {
 func TestAgainKeepsTheVerifiedSheet(t *testing.T) {
 	h := newHarness(t, opts{seats: 3, seed: 7, plain: true, w: 100, h: 30})
 	playToEnd(t, h)
-	h.send(updateMsg{sess: h.sess, u: node.Update{Notice: "Host left; Ada is now hosting."}, at: h.local})
-	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Verified: true}}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Notice: "Host left; Ada is now hosting."}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Audit: &table.AuditResult{Verified: true}}, at: h.local})
 	h.has("deal verified ✔", "N new game with the same seats")
 
 	h.sess.controlErr = errors.New("Only the host can deal a new game.")

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -353,7 +353,7 @@ func (a *App) formKey(k tea.KeyPressMsg) tea.Cmd {
 		if local {
 			return tea.Batch(save, a.solo(set))
 		}
-		return tea.Batch(save, a.connect("Opening "+set.Name+"…", func(l Lobby) (node.Session, error) { return l.Create(set) }))
+		return tea.Batch(save, a.connect("Opening "+set.Name+"…", func(l Lobby) (table.Session, error) { return l.Create(set) }))
 	case row.text:
 		return f.edit(k)
 	case bkey.Matches(k, km.Left, km.Right):
@@ -465,10 +465,10 @@ func (a *App) promptKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if p.purpose == promptAddr {
-			return a.connect("Joining "+v+"…", func(l Lobby) (node.Session, error) { return l.JoinAddr(v) })
+			return a.connect("Joining "+v+"…", func(l Lobby) (table.Session, error) { return l.JoinAddr(v) })
 		}
 		id := p.id
-		return a.connect("Joining…", func(l Lobby) (node.Session, error) { return l.Join(id, v) })
+		return a.connect("Joining…", func(l Lobby) (table.Session, error) { return l.Join(id, v) })
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(k)

@@ -10,13 +10,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // fakeSession is a table line that a test writes updates into and reads
 // moves out of.
 type fakeSession struct {
-	ch       chan node.Update
+	ch       chan table.Update
 	mu       sync.Mutex
 	sent     []engine.Command
 	controls []string
@@ -26,9 +26,9 @@ type fakeSession struct {
 	controlErr error
 }
 
-func newFake() *fakeSession { return &fakeSession{ch: make(chan node.Update, 256)} }
+func newFake() *fakeSession { return &fakeSession{ch: make(chan table.Update, 256)} }
 
-func (f *fakeSession) Updates() <-chan node.Update { return f.ch }
+func (f *fakeSession) Updates() <-chan table.Update { return f.ch }
 
 func (f *fakeSession) Send(c engine.Command) error {
 	f.mu.Lock()
@@ -77,27 +77,27 @@ func (l *fakeLobby) Tables() []TableSummary {
 	return append([]TableSummary(nil), l.tables...)
 }
 func (l *fakeLobby) Changed() <-chan struct{} { return l.changed }
-func (l *fakeLobby) Create(s TableSettings) (node.Session, error) {
+func (l *fakeLobby) Create(s TableSettings) (table.Session, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.created = append(l.created, s)
 	return l.session(), nil
 }
-func (l *fakeLobby) Join(id, code string) (node.Session, error) {
+func (l *fakeLobby) Join(id, code string) (table.Session, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.joined = append(l.joined, id+"/"+code)
 	return l.session(), nil
 }
-func (l *fakeLobby) JoinAddr(addr string) (node.Session, error) { return l.Join("addr:"+addr, "") }
-func (l *fakeLobby) Watch(id string) (node.Session, error)      { return l.Join("watch:"+id, "") }
-func (l *fakeLobby) Solo(s TableSettings) (node.Session, error) {
+func (l *fakeLobby) JoinAddr(addr string) (table.Session, error) { return l.Join("addr:"+addr, "") }
+func (l *fakeLobby) Watch(id string) (table.Session, error)      { return l.Join("watch:"+id, "") }
+func (l *fakeLobby) Solo(s TableSettings) (table.Session, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.solo = append(l.solo, s)
 	return l.session(), nil
 }
-func (l *fakeLobby) session() node.Session {
+func (l *fakeLobby) session() table.Session {
 	if l.sess == nil {
 		l.sess = newFake()
 	}
@@ -152,7 +152,7 @@ func rings(msgs []tea.Msg) bool {
 // hold keeps the client from waiting on the table or the clock: the test
 // delivers updates and ticks itself.
 func hold(a *App) {
-	a.env.wait = func(node.Session) tea.Cmd { return nil }
+	a.env.wait = func(table.Session) tea.Cmd { return nil }
 	a.env.tick = func() tea.Cmd { return nil }
 }
 
@@ -193,7 +193,7 @@ type harness struct {
 	you   int
 	now   time.Duration // the host's clock
 	local time.Time     // the player's clock
-	ts    node.TableState
+	ts    table.TableState
 	app   *App
 	sess  *fakeSession
 	dir   string
@@ -234,10 +234,10 @@ func newHarness(t *testing.T, o opts) *harness {
 		t.Fatal(err)
 	}
 	names := []string{"Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun"}
-	ts := node.TableState{ID: "t1", Name: "Kitchen", Preset: o.rules.Preset, Rules: o.rules, You: o.you,
+	ts := table.TableState{ID: "t1", Name: "Kitchen", Preset: o.rules.Preset, Rules: o.rules, You: o.you,
 		Host: names[0], Phase: "playing", Reveal: 2 * time.Second}
 	for s := 0; s < o.seats; s++ {
-		info := node.SeatInfo{Name: names[s], Connected: true}
+		info := table.SeatInfo{Name: names[s], Connected: true}
 		if s != o.you && s != 0 {
 			info.Bot = "medium"
 		}
@@ -265,7 +265,7 @@ func newHarness(t *testing.T, o opts) *harness {
 }
 
 // update is what the seat gets after events.
-func (h *harness) update(events []engine.Event) node.Update {
+func (h *harness) update(events []engine.Event) table.Update {
 	var mine []engine.Event
 	for _, e := range events {
 		if e.VisibleTo(h.you) {
@@ -276,13 +276,13 @@ func (h *harness) update(events []engine.Event) node.Update {
 	if h.g.Over() {
 		ts.Phase = "over"
 	}
-	u := node.Update{View: h.g.View(h.you), Events: mine, Table: ts, At: h.now}
+	u := table.Update{View: h.g.View(h.you), Events: mine, Table: ts, At: h.now}
 	if d, ok := h.g.Deadline(); ok {
 		u.Deadline = d
 	}
 	if h.g.Over() && len(events) > 0 {
 		// The host's reveal at the end, as a table sends it.
-		u.Reveal = &node.Reveal{Config: h.cfg, Steps: append([]engine.Step(nil), h.steps...)}
+		u.Reveal = &table.Reveal{Config: h.cfg, Steps: append([]engine.Step(nil), h.steps...)}
 	}
 	return u
 }

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // Lobby is the tables around, as the client needs them: cmd/bullshit wires
@@ -23,17 +23,17 @@ type Lobby interface {
 	// reads Tables again. A closed channel means no more changes.
 	Changed() <-chan struct{}
 	// Create hosts a table on this machine, open to the LAN, and seats us.
-	Create(TableSettings) (node.Session, error)
+	Create(TableSettings) (table.Session, error)
 	// Join takes a seat at a table found in the lobby (code: its join
 	// code, "" for an open table).
-	Join(id, code string) (node.Session, error)
+	Join(id, code string) (table.Session, error)
 	// JoinAddr joins the table at an address the host's screen shows,
 	// for networks where discovery is blocked.
-	JoinAddr(addr string) (node.Session, error)
+	JoinAddr(addr string) (table.Session, error)
 	// Watch follows a table as a spectator.
-	Watch(id string) (node.Session, error)
+	Watch(id string) (table.Session, error)
 	// Solo deals a game on this machine alone, against bots: no network.
-	Solo(TableSettings) (node.Session, error)
+	Solo(TableSettings) (table.Session, error)
 }
 
 // TableSummary is one table in the lobby.
@@ -58,7 +58,7 @@ type TableSettings struct {
 	Bots  []string // a level for each bot seat: easy, medium, hard
 	Code  string   // join code; "" for an open table
 	// TurnClock is how long a person's turn waits before the table plays
-	// the fallback move for them; 0 waits for ever (node.Settings.TurnClock).
+	// the fallback move for them; 0 waits for ever (table.Settings.TurnClock).
 	TurnClock time.Duration
 }
 
@@ -246,13 +246,13 @@ func (a *App) lobbyKey(k tea.KeyPressMsg) tea.Cmd {
 			a.openPrompt(promptCode, "Join code for "+t.Name, t.ID)
 			return nil
 		}
-		return a.connect("Joining "+t.Name+"…", func(l Lobby) (node.Session, error) { return l.Join(t.ID, "") })
+		return a.connect("Joining "+t.Name+"…", func(l Lobby) (table.Session, error) { return l.Join(t.ID, "") })
 	case bkey.Matches(k, km.Watch):
 		t, ok := m.selected()
 		if !ok || a.offline() {
 			return nil
 		}
-		return a.connect("Watching "+t.Name+"…", func(l Lobby) (node.Session, error) { return l.Watch(t.ID) })
+		return a.connect("Watching "+t.Name+"…", func(l Lobby) (table.Session, error) { return l.Watch(t.ID) })
 	case bkey.Matches(k, km.New):
 		a.form = newForm(a.env.cfg, a.offline())
 		a.form.restore(a.env.cfg.LastTable, a.offline())

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // lobbyApp is the client in its lobby over a fake lobby.
@@ -220,9 +220,9 @@ func TestWaitingRoom(t *testing.T) {
 	press(a, "p")
 	s := l.sess
 	rules := engine.Standard()
-	u := node.Update{Table: node.TableState{Name: "Kitchen", Preset: "standard", Rules: rules, You: 0, Host: "Ada",
+	u := table.Update{Table: table.TableState{Name: "Kitchen", Preset: "standard", Rules: rules, You: 0, Host: "Ada",
 		Phase: "waiting", Addr: "/ip4/192.168.1.4/tcp/4001/p2p/12D3KooWabc",
-		Seats: []node.SeatInfo{{Name: "Ada", Connected: true}, {Name: "Ben", Connected: true}, {}, {Name: "Dev", Bot: "hard", Connected: true}}}}
+		Seats: []table.SeatInfo{{Name: "Ada", Connected: true}, {Name: "Ben", Connected: true}, {}, {Name: "Dev", Bot: "hard", Connected: true}}}}
 	step(a, updateMsg{sess: s, u: u, at: time.Now()})
 	contains(t, text(a), "Kitchen · standard", "waiting for players", "Seats  3 of 4 taken", "Ada (you)", "host",
 		"Ben", "free seat", "Dev", "bot · hard", "/ip4/192.168.1.4/tcp/4001/p2p/12D3KooWabc", "Enter start the game")
@@ -294,8 +294,8 @@ func TestFormTurnClock(t *testing.T) {
 	if len(l.created) != 1 || l.created[0].TurnClock != 45*time.Second {
 		t.Fatalf("created %+v", l.created)
 	}
-	u := node.Update{Table: node.TableState{Name: "Kitchen", Preset: "standard", Rules: engine.Standard(), You: 0, Host: "Ada",
-		Phase: "waiting", TurnClock: 45 * time.Second, Seats: []node.SeatInfo{{Name: "Ada", Connected: true}, {}}}}
+	u := table.Update{Table: table.TableState{Name: "Kitchen", Preset: "standard", Rules: engine.Standard(), You: 0, Host: "Ada",
+		Phase: "waiting", TurnClock: 45 * time.Second, Seats: []table.SeatInfo{{Name: "Ada", Connected: true}, {}}}}
 	step(a, updateMsg{sess: l.sess, u: u, at: time.Now()})
 	contains(t, text(a), "turn clock 45 s")
 
@@ -390,8 +390,8 @@ func TestRulesScreenLobbyWaitingForm(t *testing.T) {
 	if err := rules.Set("sneak", "2"); err != nil {
 		t.Fatal(err)
 	}
-	u := node.Update{Table: node.TableState{Name: "Kitchen", Preset: "standard", Rules: rules, You: 1, Host: "Ben",
-		Phase: "waiting", Seats: []node.SeatInfo{{Name: "Ben", Connected: true}, {Name: "Ada", Connected: true}, {}}}}
+	u := table.Update{Table: table.TableState{Name: "Kitchen", Preset: "standard", Rules: rules, You: 1, Host: "Ben",
+		Phase: "waiting", Seats: []table.SeatInfo{{Name: "Ben", Connected: true}, {Name: "Ada", Connected: true}, {}}}}
 	step(a, updateMsg{sess: l.sess, u: u, at: time.Now()})
 	contains(t, text(a), "waiting for players", "I rules")
 	press(a, "i")

@@ -5,9 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/bullshit-game/bullshit/node/table"
 	"rsc.io/qr"
-
-	"github.com/bullshit-game/bullshit/node"
 )
 
 // The drawn code is the code: each cell's halves read back as the
@@ -51,7 +50,7 @@ func TestWebAddressAndQR(t *testing.T) {
 	h := newHarness(t, opts{seats: 4, seed: 7, plain: true, h: 30, w: 80})
 	h.ts.Web = addr
 	h.ts.Phase = "waiting"
-	h.send(updateMsg{sess: h.sess, u: node.Update{Table: h.ts}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Table: h.ts}, at: h.local})
 	h.has("Phones: open "+addr+" in a browser on this network", "W QR for phones")
 	checkFits(t, h)
 

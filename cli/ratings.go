@@ -5,7 +5,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // CoverCount is, per seat, the moves a bot made for a person who was away:
@@ -19,7 +19,7 @@ var coverMoves = map[engine.EventType]bool{engine.EventPlay: true, engine.EventQ
 
 // Observe counts the moves in u made by seats that u shows covered by a
 // bot. A backlog (events sent again after a reconnection) is not counted.
-func (c *CoverCount) Observe(u node.Update) {
+func (c *CoverCount) Observe(u table.Update) {
 	if u.Backlog {
 		return
 	}
@@ -39,7 +39,7 @@ func (c *CoverCount) Observe(u node.Update) {
 // and the covered moves counted over the game. The game's ID is its
 // commitment to the deal, the same on every player's screen, so recording
 // it twice changes nothing.
-func RatingResult(u node.Update, covered CoverCount) rating.Result {
+func RatingResult(u table.Update, covered CoverCount) rating.Result {
 	v, ts := u.View, u.Table
 	res := rating.Result{You: ts.You, EndedEarly: v.Phase != engine.PhaseOver}
 	if ts.Commit != ([32]byte{}) {

@@ -5,31 +5,31 @@ import (
 
 	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 func TestRatingResult(t *testing.T) {
-	seats := []node.SeatInfo{
+	seats := []table.SeatInfo{
 		{Name: "Ada", Peer: "12D3KooWada", Connected: true},
 		{Name: "Ben", Peer: "12D3KooWben"},
 		{Name: "Cleo", Bot: "medium"},
 	}
 	var cc CoverCount
-	ts := node.TableState{Seats: seats, You: 0}
+	ts := table.TableState{Seats: seats, You: 0}
 	// Ben away: a bot covers him for four plays and lets a play go.
 	ts.Seats[1].Covered = true
 	for range 4 {
-		cc.Observe(node.Update{Table: ts, Events: []engine.Event{{Type: "play", Seat: 1}, {Type: "pass", Seat: 1}, {Type: "play", Seat: 0}}})
+		cc.Observe(table.Update{Table: ts, Events: []engine.Event{{Type: "play", Seat: 1}, {Type: "pass", Seat: 1}, {Type: "play", Seat: 0}}})
 	}
 	// A backlog after a reconnection isn't counted again.
-	cc.Observe(node.Update{Table: ts, Backlog: true, Events: []engine.Event{{Type: "play", Seat: 1}}})
+	cc.Observe(table.Update{Table: ts, Backlog: true, Events: []engine.Event{{Type: "play", Seat: 1}}})
 	ts.Seats[1].Covered = false
-	cc.Observe(node.Update{Table: ts, Events: []engine.Event{{Type: "play", Seat: 1}}})
+	cc.Observe(table.Update{Table: ts, Events: []engine.Event{{Type: "play", Seat: 1}}})
 	if cc[0] != 0 || cc[1] != 4 || cc[2] != 0 {
 		t.Fatalf("covered %v, want [0 4 0]", cc)
 	}
 	ts.Commit[0] = 0xab
-	u := node.Update{Table: ts, View: engine.View{Phase: engine.PhaseOver, Places: []int{1, 3, 2},
+	u := table.Update{Table: ts, View: engine.View{Phase: engine.PhaseOver, Places: []int{1, 3, 2},
 		Stats: []engine.Stats{{Calls: 2, Right: 1, Sneaks: 1}, {}, {Calls: 5, Right: 4}}}}
 	res := RatingResult(u, cc)
 	if res.EndedEarly || res.You != 0 || len(res.ID) != 64 || res.ID[:2] != "ab" {
@@ -60,12 +60,12 @@ func TestRatingResult(t *testing.T) {
 // host's backlog replaced them) still goes by the host's count: a phone's
 // seat a bot played for twenty plays is not rated.
 func TestRatingGoesByTheHostsCount(t *testing.T) {
-	ts := node.TableState{You: 0, Seats: []node.SeatInfo{
+	ts := table.TableState{You: 0, Seats: []table.SeatInfo{
 		{Name: "Ada", Peer: "12D3KooWada", Connected: true},
 		{Name: "Pip", Peer: "12D3KooWpip", Web: true, MadeFor: 20},
 		{Name: "Cleo", Bot: "medium"},
 	}}
-	u := node.Update{Table: ts, View: engine.View{Phase: engine.PhaseOver, Places: []int{1, 2, 3}, Stats: make([]engine.Stats, 3)}}
+	u := table.Update{Table: ts, View: engine.View{Phase: engine.PhaseOver, Places: []int{1, 2, 3}, Stats: make([]engine.Stats, 3)}}
 	res := RatingResult(u, nil)
 	if res.Seats[1].Covered != 20 {
 		t.Fatalf("Pip covered for %d plays, want the host's 20", res.Seats[1].Covered)

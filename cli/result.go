@@ -9,7 +9,7 @@ import (
 	bkey "charm.land/bubbles/v2/key"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // waitingView is the waiting room: the seats, who is a bot, and the host's
@@ -114,9 +114,9 @@ func (t *tableModel) eveningBlock(w, room int) []string {
 	lines := eveningOrder(ev)
 	mine := ""
 	if me := t.me(); me >= 0 && me < len(t.u.Table.Seats) {
-		mine = node.SeatKey(me, t.u.Table.Seats[me])
+		mine = table.SeatKey(me, t.u.Table.Seats[me])
 	}
-	name := func(l node.EveningLine) string {
+	name := func(l table.EveningLine) string {
 		if l.Key == mine {
 			return "You"
 		}

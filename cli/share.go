@@ -12,8 +12,8 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/assist"
-	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/journal"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // A finished game as text to send the group (S on the result sheet): who
@@ -149,7 +149,7 @@ type ShareGame struct {
 	Audit   string    // "verified", "not verified", or "" not checked
 	Commit  [32]byte
 	High    *Highlights // nil: not known here (no reveal came)
-	Evening node.Evening
+	Evening table.Evening
 	You     int // the sharer's seat, -1 a spectator: the evening calls no one "You"
 	// Saved is where this program saved the game for bullshit verify; ""
 	// when it saved none (it hosted: a host checks no one but itself).
@@ -337,7 +337,7 @@ func points(halves int, unit string) string {
 
 // eveningPlaces is a line's places, "1 3 2", saying when the player missed
 // some of the evening's games.
-func eveningPlaces(l node.EveningLine, games int) string {
+func eveningPlaces(l table.EveningLine, games int) string {
 	ps := make([]string, len(l.Places))
 	for i, p := range l.Places {
 		ps[i] = strconv.Itoa(p)
@@ -354,8 +354,8 @@ func eveningPlaces(l node.EveningLine, games int) string {
 
 // eveningOrder is the evening's lines, most points first, then most wins,
 // then in the order they joined.
-func eveningOrder(e node.Evening) []node.EveningLine {
-	ls := append([]node.EveningLine(nil), e.Lines...)
+func eveningOrder(e table.Evening) []table.EveningLine {
+	ls := append([]table.EveningLine(nil), e.Lines...)
 	sort.SliceStable(ls, func(i, j int) bool {
 		if ls[i].Halves != ls[j].Halves {
 			return ls[i].Halves > ls[j].Halves

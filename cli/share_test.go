@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/journal"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // The highlights of a scripted game with sneaks: Ada's sneak stands (play
@@ -98,12 +98,12 @@ func TestGameHighlights(t *testing.T) {
 func TestShareFromTheSheet(t *testing.T) {
 	dir := t.TempDir()
 	h := newHarness(t, opts{seats: 4, seed: 7, plain: true, dir: dir})
-	h.ts.Evening = node.Evening{Games: 1, Lines: []node.EveningLine{
+	h.ts.Evening = table.Evening{Games: 1, Lines: []table.EveningLine{
 		{Key: "seat:0", Name: "Ada", Games: 1, Wins: 1, Halves: 6, Places: []int{1}},
 		{Key: "bot:1:medium", Name: "Ben", Bot: "medium", Games: 1, Halves: 4, Places: []int{2}},
 	}}
 	playToEnd(t, h)
-	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Verified: true}}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Audit: &table.AuditResult{Verified: true}}, at: h.local})
 	h.has("S share")
 	h.press("s")
 	var clip string

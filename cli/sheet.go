@@ -10,7 +10,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // What the result sheet does besides showing the game: record the ratings
@@ -19,14 +19,14 @@ import (
 type (
 	// ratedMsg: the game was recorded in the profile's ratings (or not).
 	ratedMsg struct {
-		sess    node.Session
+		sess    table.Session
 		game    string // the game's ID, so a late answer isn't put on the next game's sheet
 		changes []rating.Change
 		err     error
 	}
 	// sharedMsg: S wrote the game out (or not).
 	sharedMsg struct {
-		sess node.Session
+		sess table.Session
 		game string
 		path string // "" when there is no profile directory to write it in
 		err  error

@@ -12,7 +12,7 @@ import (
 	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/assist"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // tableModel is one seat (or a spectator) at a table, in every phase: the
@@ -20,12 +20,12 @@ import (
 // the host and what the player is doing with their hand.
 type tableModel struct {
 	env  *env
-	sess node.Session
+	sess table.Session
 
-	u    node.Update // the last update with a view
-	have bool        // an update with a view has come
-	recv time.Time   // when it came, on the local clock
-	now  time.Time   // the latest tick
+	u    table.Update // the last update with a view
+	have bool         // an update with a view has come
+	recv time.Time    // when it came, on the local clock
+	now  time.Time    // the latest tick
 
 	// The hand as laid out, and what is picked.
 	hand   []engine.Card
@@ -54,7 +54,7 @@ type tableModel struct {
 	until     time.Time
 	hint      string // the first-run hint on screen
 	rang2s    int    // the window whose 2-second bell rang
-	audit     *node.AuditResult
+	audit     *table.AuditResult
 	start     time.Duration // the host clock at the deal
 	end       time.Duration // and at the end
 	plays     int
@@ -72,8 +72,8 @@ type tableModel struct {
 	rating     bool            // the game is recorded, or on its way
 	ratings    []rating.Change // its changes, a seat each
 	rateErr    string
-	final      *node.Reveal // the host's reveal at the end: the highlights
-	dealtAt    time.Time    // when the deal came, on our clock
+	final      *table.Reveal // the host's reveal at the end: the highlights
+	dealtAt    time.Time     // when the deal came, on our clock
 	shareDone  bool
 	sharedPath string
 	savedGame  string // where the game was saved for bullshit verify, "" none
@@ -94,13 +94,13 @@ const (
 	bubbleQuiet
 )
 
-func newTable(e *env, s node.Session) *tableModel {
+func newTable(e *env, s table.Session) *tableModel {
 	return &tableModel{env: e, sess: s, bubbles: map[int]bubble{}, rank: engine.NoRank, rang2s: -1, pileKnown: -1, lastPile: -1}
 }
 
 // v is the view, or nil before the deal.
 func (t *tableModel) v() *engine.View {
-	if !t.have || t.u.Table.Phase == node.PhaseWaiting || len(t.u.View.Hands) == 0 {
+	if !t.have || t.u.Table.Phase == table.PhaseWaiting || len(t.u.View.Hands) == 0 {
 		return nil
 	}
 	return &t.u.View
@@ -110,7 +110,7 @@ func (t *tableModel) me() int { return t.u.Table.You }
 
 func (t *tableModel) over() bool {
 	v := t.v()
-	return (v != nil && v.Phase == engine.PhaseOver) || t.u.Table.Phase == node.PhaseOver
+	return (v != nil && v.Phase == engine.PhaseOver) || t.u.Table.Phase == table.PhaseOver
 }
 
 // name is how a seat is called on screen: "You" for yourself.
@@ -220,7 +220,7 @@ func (t *tableModel) claimProblem() string {
 }
 
 // onUpdate takes an update from the table.
-func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
+func (t *tableModel) onUpdate(u table.Update, at time.Time) tea.Cmd {
 	if t.now.Before(at) {
 		t.now = at
 	}
@@ -290,7 +290,7 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 
 // newGame forgets the last game at a deal: the first, or a new game at
 // the same seats.
-func (t *tableModel) newGame(u node.Update, at time.Time) {
+func (t *tableModel) newGame(u table.Update, at time.Time) {
 	t.start, t.end, t.audit, t.reveal, t.mine, t.log = u.At, 0, nil, nil, "", nil
 	t.lastCall = nil
 	t.covered, t.rating, t.ratings, t.rateErr = nil, false, nil, ""
@@ -558,7 +558,7 @@ func (t *tableModel) key(k tea.KeyPressMsg) tea.Cmd {
 			t.hint = ""
 			return nil
 		}
-		if t.over() || t.v() == nil && t.u.Table.Phase != node.PhasePlaying {
+		if t.over() || t.v() == nil && t.u.Table.Phase != table.PhasePlaying {
 			if bkey.Matches(k, km.Leave) && t.over() {
 				return func() tea.Msg { return leaveMsg{quit: true} }
 			}

@@ -14,7 +14,7 @@ import (
 	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/enginetest"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 var cards = enginetest.Cards
@@ -217,9 +217,9 @@ func TestResultSheet(t *testing.T) {
 	}
 	h.has("Game over ·", "plays", "checking the deal…", "Place", "Player", "Cards left", "Sneaked", "Caught",
 		"Calls right/made", "1st", "Ben", "Cleo", "L lobby", "Q quit", "N new game with the same seats")
-	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Verified: true}}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Audit: &table.AuditResult{Verified: true}}, at: h.local})
 	h.has("deal verified ✔")
-	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Problems: []string{"seat 2's hand doesn't match the commitment"}}}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Audit: &table.AuditResult{Problems: []string{"seat 2's hand doesn't match the commitment"}}}, at: h.local})
 	h.has("deal NOT verified ✘", "seat 2's hand doesn't match")
 	h.press("n")
 	if c := h.sess.controls; len(c) != 1 || c[0] != "again" {
@@ -235,9 +235,9 @@ func TestResultSheet(t *testing.T) {
 // and neither loses the table.
 func TestNoticeAndRefusal(t *testing.T) {
 	h := newHarness(t, opts{hands: fixedHands(t), first: seat(1), plain: true})
-	h.send(updateMsg{sess: h.sess, u: node.Update{Notice: "Ada left; Ben is now hosting."}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Notice: "Ada left; Ben is now hosting."}, at: h.local})
 	h.has("Ada left; Ben is now hosting.", "Your hand · 13", "Ben to play")
-	h.send(updateMsg{sess: h.sess, u: node.Update{Refusal: &engine.Refusal{Code: engine.CodeTooLate, Msg: "Too late: that play was already settled."}}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Refusal: &engine.Refusal{Code: engine.CodeTooLate, Msg: "Too late: that play was already settled."}}, at: h.local})
 	h.has("Too late: that play was already settled.", "Your hand · 13")
 	h.wait(6 * time.Second)
 	h.lacks("Too late")
@@ -245,7 +245,7 @@ func TestNoticeAndRefusal(t *testing.T) {
 	// countdown keeps running.
 	h.apply(engine.Command{Move: engine.MovePlay, Seat: 1, Cards: cards(t, "AC"), Rank: engine.NoRank})
 	h.wait(time.Second)
-	h.send(updateMsg{sess: h.sess, u: node.Update{View: h.g.View(0), Table: h.ts, Notice: "Lost the host: reconnecting…"}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{View: h.g.View(0), Table: h.ts, Notice: "Lost the host: reconnecting…"}, at: h.local})
 	h.has("Lost the host: reconnecting…", "5.0 s to call")
 	h.wait(time.Second)
 	h.has("4.0 s to call")
@@ -482,7 +482,7 @@ func TestResultSheetRatings(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, rating.File)); err == nil {
 		t.Fatal("rated before the deal was verified")
 	}
-	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Verified: true}}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Audit: &table.AuditResult{Verified: true}}, at: h.local})
 	h.has("deal verified ✔", "fixed", "Not rated: Ada (not known by peer ID).")
 	if !regexp.MustCompile(`You +.*[+-]\d+ \(1\d{3}\)`).MatchString(h.screen()) {
 		t.Errorf("no rating change for you:\n%s", h.screen())
@@ -494,7 +494,7 @@ func TestResultSheetRatings(t *testing.T) {
 	}
 	before := *s.Me
 	// The audit again (a reconnection's): nothing recorded twice.
-	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Verified: true}}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Audit: &table.AuditResult{Verified: true}}, at: h.local})
 	if s, _ := rating.Load(dir); s.Tally.Games != 1 || *s.Me != before {
 		t.Fatalf("recorded twice: %+v", s.Tally)
 	}
@@ -515,7 +515,7 @@ func TestResultSheetRatings(t *testing.T) {
 	}
 	h.ts.Seats[1].Covered = false
 	playToEnd(t, h)
-	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Verified: true}}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Audit: &table.AuditResult{Verified: true}}, at: h.local})
 	h.has("Not rated: Ada (not known by peer ID); You (a bot covered this seat).")
 	if s, _ := rating.Load(dir); s.Tally.Games != 2 || *s.Me != before {
 		t.Fatalf("a covered game moved your rating: %+v", s)
@@ -528,14 +528,14 @@ func TestResultSheetNotVerifiedNotRated(t *testing.T) {
 	dir := t.TempDir()
 	h := newHarness(t, opts{seats: 3, seed: 7, plain: true, dir: dir})
 	playToEnd(t, h)
-	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Problems: []string{"seat 2's hand doesn't match"}}}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Audit: &table.AuditResult{Problems: []string{"seat 2's hand doesn't match"}}}, at: h.local})
 	h.has("Rating", "not rated", "Not rated: the deal was not verified.")
 	if _, err := os.Stat(filepath.Join(dir, rating.File)); err == nil {
 		t.Fatal("an unverified game was recorded")
 	}
 	h = newHarness(t, opts{seats: 3, seed: 7, plain: true})
 	playToEnd(t, h)
-	h.send(updateMsg{sess: h.sess, u: node.Update{Audit: &node.AuditResult{Verified: true}}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Audit: &table.AuditResult{Verified: true}}, at: h.local})
 	h.lacks("Rating", "not rated")
 }
 
@@ -544,7 +544,7 @@ func TestResultSheetNotVerifiedNotRated(t *testing.T) {
 // 80×24 it closes up into a line or two rather than run off the screen.
 // The waiting room shows it too.
 func TestEveningOnTheSheet(t *testing.T) {
-	ev := node.Evening{Games: 2, Lines: []node.EveningLine{
+	ev := table.Evening{Games: 2, Lines: []table.EveningLine{
 		{Key: "bot:1:medium", Name: "Ben", Bot: "medium", Games: 2, Wins: 1, Halves: 7, Places: []int{2, 1}},
 		{Key: "seat:0", Name: "Ada", Games: 2, Wins: 1, Halves: 9, Places: []int{1, 2}},
 		{Key: "peer:P-eve", Name: "Eve", Games: 1, Halves: 0, Places: []int{4}},
@@ -561,9 +561,9 @@ func TestEveningOnTheSheet(t *testing.T) {
 
 	h = newHarness(t, opts{seats: 10, seed: 3, plain: true})
 	names := []string{"Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun"}
-	h.ts.Evening = node.Evening{Games: 3}
+	h.ts.Evening = table.Evening{Games: 3}
 	for i, n := range names {
-		h.ts.Evening.Lines = append(h.ts.Evening.Lines, node.EveningLine{Key: node.SeatKey(i, h.ts.Seats[i]), Name: n,
+		h.ts.Evening.Lines = append(h.ts.Evening.Lines, table.EveningLine{Key: table.SeatKey(i, h.ts.Seats[i]), Name: n,
 			Bot: h.ts.Seats[i].Bot, Games: 3, Halves: 2 * i, Places: []int{10 - i, 10 - i, 10 - i}})
 	}
 	playToEnd(t, h)
@@ -574,7 +574,7 @@ func TestEveningOnTheSheet(t *testing.T) {
 	h = newHarness(t, opts{seats: 4, seed: 7, plain: true})
 	h.ts.Evening = ev
 	h.ts.Phase = "waiting"
-	h.send(updateMsg{sess: h.sess, u: node.Update{Table: h.ts}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Table: h.ts}, at: h.local})
 	h.has("waiting for players", "The evening · 2 games", "4½ pts")
 	checkFits(t, h)
 }
@@ -620,7 +620,7 @@ func TestHostEndsTheGame(t *testing.T) {
 func TestWaitingRoomShowsCodeAndWatchers(t *testing.T) {
 	h := newHarness(t, opts{seats: 4, seed: 7, plain: true, h: 30, w: 80})
 	h.ts.Phase, h.ts.Code, h.ts.Watchers = "waiting", "774829", []string{"Cleo", ""}
-	h.send(updateMsg{sess: h.sess, u: node.Update{Table: h.ts}, at: h.local})
+	h.send(updateMsg{sess: h.sess, u: table.Update{Table: h.ts}, at: h.local})
 	h.has("Join code: 774829", "Watching: Cleo, someone")
 	checkFits(t, h)
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/table"
+
 	"github.com/libp2p/go-libp2p/core/peerstore"
 	ma "github.com/multiformats/go-multiaddr"
 
@@ -19,7 +21,7 @@ import (
 // A nickname out of bounds is refused with the reason, and the table is as
 // it was: the 65,236-byte nickname, and one that clears the screen.
 func TestNetNickOutOfBoundsRefused(t *testing.T) {
-	hn, tb, _ := hostTable(t, Settings{Name: "Kitchen", Seats: 3, Bots: []string{"b"}})
+	hn, tb, _ := hostTable(t, table.Settings{Name: "Kitchen", Seats: 3, Bots: []string{"b"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	for _, c := range []struct{ nick, says string }{
@@ -38,8 +40,8 @@ func TestNetNickOutOfBoundsRefused(t *testing.T) {
 		}
 	}
 	// Nothing changed: nobody sits, and the next player takes seat 0.
-	var seats []SeatInfo
-	tb.do(func() { seats = tb.state(-1).Seats })
+	var seats []table.SeatInfo
+	tb.Do(func() { seats = tb.State(-1).Seats })
 	for i, s := range seats {
 		if s.Peer != "" || (s.Bot == "" && s.Name != "") {
 			t.Fatalf("seat %d is taken: %+v", i, s)
@@ -54,7 +56,7 @@ func TestNetNickOutOfBoundsRefused(t *testing.T) {
 	// A table's name and its host's are bounded where the table goes on
 	// the network.
 	for _, c := range []struct{ name, host string }{{strings.Repeat("t", protocol.MaxTableName+1), "host"}, {"T", "\x1b]0;pwned\a"}} {
-		tb, err := NewTable(Settings{Name: c.name}, c.host, dumbMaker, dumbFallback)
+		tb, err := table.NewTable(table.Settings{Name: c.name}, c.host, dumbMaker, dumbFallback)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +74,7 @@ func TestNetNickOutOfBoundsRefused(t *testing.T) {
 // each connection's updates stopped at "seated".
 func TestNetBiggestLobbyFits(t *testing.T) {
 	const n = 10
-	hn, tb, srv := hostTable(t, Settings{Name: strings.Repeat("𝕋", protocol.MaxTableName), Seats: n})
+	hn, tb, srv := hostTable(t, table.Settings{Name: strings.Repeat("𝕋", protocol.MaxTableName), Seats: n})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	nick := func(i int) string { return strings.Repeat(string(rune(0x1F600+i)), protocol.MaxNick) } // 😀😁…: 4 bytes each
@@ -96,7 +98,7 @@ func TestNetBiggestLobbyFits(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, r := range rs {
-		got := waitFor(t, ctx, r, func(u Update) bool { return len(u.View.Hand) > 0 && len(u.Table.Seats) == n })
+		got := waitFor(t, ctx, r, func(u table.Update) bool { return len(u.View.Hand) > 0 && len(u.Table.Seats) == n })
 		for j, s := range got.Table.Seats {
 			if s.Name != nick(j) || len(s.Addrs) == 0 || len(s.Addrs) > seatAddrs {
 				t.Fatalf("player %d sees seat %d as %q with %d addresses", i, j, s.Name, len(s.Addrs))
@@ -109,15 +111,15 @@ func TestNetBiggestLobbyFits(t *testing.T) {
 
 	// The bound itself: the same lobby with every seat's addresses at their
 	// longest, sealed.
-	var ts TableState
-	tb.do(func() { ts = tb.state(0) })
+	var ts table.TableState
+	tb.Do(func() { ts = tb.State(0) })
 	for i := range ts.Seats {
 		ts.Seats[i].Addrs = nil
 		for range seatAddrs {
 			ts.Seats[i].Addrs = append(ts.Seats[i].Addrs, strings.Repeat("a", maxSeatAddr))
 		}
 	}
-	b, err := protocol.Seal(mustEd(t, hn.key), tb.wireID(), 1, 1, wireLobby(&ts))
+	b, err := protocol.Seal(mustEd(t, hn.key), tb.WireID(), 1, 1, wireLobby(&ts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func TestNetBiggestLobbyFits(t *testing.T) {
 }
 
 // waitFor reads r's updates until ok says so.
-func waitFor(t *testing.T, ctx context.Context, r *Remote, ok func(Update) bool) Update {
+func waitFor(t *testing.T, ctx context.Context, r *Remote, ok func(table.Update) bool) table.Update {
 	t.Helper()
 	for {
 		select {
@@ -161,7 +163,7 @@ func TestNetFailedSendNeverStalls(t *testing.T) {
 		{"update too big", protocol.ErrTooBig, protocol.TypeUpdate},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			hn, tb, srv := hostTable(t, Settings{Seats: 2, Bots: []string{"b"}})
+			hn, tb, srv := hostTable(t, table.Settings{Seats: 2, Bots: []string{"b"}})
 			var armed atomic.Bool
 			var failed atomic.Int64
 			srv.failSend = func(_ *srvConn, m protocol.Message) error {
@@ -194,7 +196,7 @@ func TestNetFailedSendNeverStalls(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The game reaches the player: its cards, dealt.
-			waitFor(t, ctx, r, func(u Update) bool { return len(u.View.Hand) > 0 && u.View.Phase != engine.PhaseOver })
+			waitFor(t, ctx, r, func(u table.Update) bool { return len(u.View.Hand) > 0 && u.View.Phase != engine.PhaseOver })
 			if failed.Load() == 0 {
 				t.Fatal("no send failed")
 			}

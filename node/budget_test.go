@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/x/rate"
@@ -76,7 +77,7 @@ func TestStrangersCantCrowdOutPlayers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("opens 300 connections")
 	}
-	hn, _, srv := hostTable(t, Settings{Name: "Kitchen", Seats: 4, Bots: []string{"b"}})
+	hn, _, srv := hostTable(t, table.Settings{Name: "Kitchen", Seats: 4, Bots: []string{"b"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	seatedNode := newLoopNodeAt(t, 201)
@@ -182,7 +183,7 @@ func TestStrangersCantCrowdOutPlayers(t *testing.T) {
 	select {
 	case n := <-lostNotice:
 		t.Fatalf("the seated player lost the host: %s", n)
-	case <-time.After(2 * DefaultTiming().DeadAfter):
+	case <-time.After(2 * table.DefaultTiming().DeadAfter):
 	}
 	if gen := gen(seated); gen != 1 {
 		t.Fatalf("the seated player connected %d times", gen)
@@ -196,7 +197,7 @@ func TestTrimSparesSeats(t *testing.T) {
 	low, high, grace := connLow, connHigh, connGrace
 	connLow, connHigh, connGrace = 4, 8, 0
 	defer func() { connLow, connHigh, connGrace = low, high, grace }()
-	hn, _, _ := hostTable(t, Settings{Seats: 3, Bots: []string{"b"}})
+	hn, _, _ := hostTable(t, table.Settings{Seats: 3, Bots: []string{"b"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var seated []*Remote

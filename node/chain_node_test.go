@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/table"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -101,8 +103,8 @@ func TestChainForgedJournalRefused(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			rules := engine.Standard()
 			rules.Window = 300 * time.Millisecond
-			hn, tb, srv := hostTable(t, Settings{Name: "Kitchen", Rules: rules, Seats: 4, Bots: []string{"x"},
-				Timing: Timing{Reveal: 20 * time.Millisecond}})
+			hn, tb, srv := hostTable(t, table.Settings{Name: "Kitchen", Rules: rules, Seats: 4, Bots: []string{"x"},
+				Timing: table.Timing{Reveal: 20 * time.Millisecond}})
 			hostKey = mustEd(t, hn.key)
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
@@ -175,14 +177,14 @@ func TestChainForgedJournalRefused(t *testing.T) {
 			// The game the new host played is the honest one: the forged
 			// step is in no place of its journal.
 			var log []engine.Step
-			var links []Link
-			hosted.tbl().do(func() {
-				log = append(log, hosted.tbl().log...)
-				links = append(links, hosted.tbl().chain.links...)
+			var links []table.Link
+			hosted.tbl().Do(func() {
+				log = append(log, hosted.tbl().Log...)
+				links = append(links, hosted.tbl().Chain.Links...)
 			})
 			for _, f := range forged {
 				for i, st := range log {
-					w := wireStep(public(st))
+					w := table.WireStep(table.Public(st))
 					if f.Mark != nil && (i >= len(links) || !bytes.Equal(links[i].Mark, f.Mark)) {
 						continue // the same move, its seat's own signature
 					}

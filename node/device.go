@@ -19,6 +19,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -35,9 +36,9 @@ type Device struct {
 	iface    *Iface
 	browser  Browser
 	advertis func() Advertiser
-	bots     BotMaker
+	bots     table.BotMaker
 	fall     func(*engine.View) (engine.Command, bool)
-	timing   Timing
+	timing   table.Timing
 }
 
 // DeviceConfig says how a Device reaches the LAN.
@@ -53,7 +54,7 @@ type DeviceConfig struct {
 	Mem *MemNet
 	// Bots makes the bots a hosted table seats; Fallback is the always-legal
 	// move for a seat whose turn clock runs out.
-	Bots     BotMaker
+	Bots     table.BotMaker
 	Fallback func(*engine.View) (engine.Command, bool)
 	// Web, when set, serves phones (web.go) from the start, at whatever
 	// table this device hosts. With no Web.Addr it listens on Iface's
@@ -64,7 +65,7 @@ type DeviceConfig struct {
 	// Timing is for the tables the device opens (where their Settings
 	// leave a field zero) and the tables it joins; zero fields are
 	// DefaultTiming's.
-	Timing Timing
+	Timing table.Timing
 }
 
 // NewDevice starts the libp2p host on the LAN.
@@ -78,7 +79,7 @@ func NewDevice(ctx context.Context, cfg DeviceConfig) (*Device, error) {
 		return nil, err
 	}
 	d := &Device{Key: cfg.Key, Name: cfg.Name, h: h, iface: cfg.Iface, bots: cfg.Bots, fall: cfg.Fallback,
-		timing: cfg.Timing.or(DefaultTiming())}
+		timing: cfg.Timing.Or(table.DefaultTiming())}
 	if cfg.Web != nil {
 		d.web, d.webErr = ListenWeb(cfg.Key, webLAN(cfg), *cfg.Web)
 		if d.webErr != nil && cfg.Web.Addr != "" {
@@ -160,7 +161,7 @@ func (d *Device) serveWeb(ho *Hosted) {
 	url := d.web.URL()
 	ho.Server.selfWeb = url
 	ho.web = d.web
-	ho.Table.do(func() { ho.Table.webURL = url })
+	ho.Table.Do(func() { ho.Table.WebURL = url })
 	d.web.hosting(ho.Server)
 }
 
@@ -178,7 +179,7 @@ func (d *Device) remoteWeb(r *Remote) {
 // preset, this node's peer as its host, so that a player who lost it (the
 // old host's person, restarted) finds it in the lobby again. It keeps the
 // advert up to date; nil when there is no discovery.
-func advertiseTaken(newAdv func() Advertiser, srv *Server, ts TableState, nick string, private bool) *Hosted {
+func advertiseTaken(newAdv func() Advertiser, srv *Server, ts table.TableState, nick string, private bool) *Hosted {
 	t := srv.tbl()
 	if newAdv == nil || t == nil {
 		return nil
@@ -186,12 +187,12 @@ func advertiseTaken(newAdv func() Advertiser, srv *Server, ts TableState, nick s
 	// The table's ID as its first host advertised it: its wire ID in hex
 	// (a Lobby doesn't carry the advert's).
 	info := TableInfo{ID: hex.EncodeToString(srv.tid[:]), Name: ts.Name, Host: nick, HostPeer: srv.h.ID(), Seats: len(ts.Seats), Taken: len(ts.Seats),
-		Preset: ts.Preset, Phase: PhasePlaying, Version: protocol.Current.String(), Private: private, Addrs: srv.h.Addrs()}
+		Preset: ts.Preset, Phase: table.PhasePlaying, Version: protocol.Current.String(), Private: private, Addrs: srv.h.Addrs()}
 	ho := &Hosted{Table: t, Server: srv, info: info}
 	if ho.adv = newAdv(); ho.adv == nil || ho.adv.Advertise(info) != nil {
 		return nil
 	}
-	t.do(func() { t.OnPhase = ho.phaseChanged })
+	t.Do(func() { t.OnPhase = ho.phaseChanged })
 	return ho
 }
 
@@ -226,7 +227,7 @@ func (d *Device) Browse(ctx context.Context) <-chan []TableInfo {
 // Hosted is a table this device hosts: the table, its network server and
 // its advert.
 type Hosted struct {
-	*Table
+	*table.Table
 	Server *Server
 	adv    Advertiser
 	web    *Web
@@ -236,24 +237,24 @@ type Hosted struct {
 
 // Open hosts a table on the LAN and advertises it. The host's own seat is
 // taken with Sit (or not, for a table run by a headless server).
-func (d *Device) Open(set Settings) (*Hosted, error) {
+func (d *Device) Open(set table.Settings) (*Hosted, error) {
 	if d.bots == nil {
 		return nil, errors.New("node: a device needs a bot maker to host")
 	}
-	set.Timing = set.Timing.or(d.timing)
-	t, err := NewTable(set, d.Name, d.bots, d.fall)
+	set.Timing = set.Timing.Or(d.timing)
+	t, err := table.NewTable(set, d.Name, d.bots, d.fall)
 	if err != nil {
 		return nil, err
 	}
-	ts := t.settings()
+	ts := t.Config()
 	return d.host(t, TableInfo{Name: ts.Name, Seats: ts.Seats, Taken: len(set.Bots), Preset: ts.Rules.Preset,
-		Phase: PhaseWaiting, Private: set.Code != ""})
+		Phase: table.PhaseWaiting, Private: set.Code != ""})
 }
 
 // host puts a table on the network, advertises it (info, with what the
 // device knows filled in), and keeps the advert's phase and seats up to
 // date. It closes t if it can't be served.
-func (d *Device) host(t *Table, info TableInfo) (*Hosted, error) {
+func (d *Device) host(t *table.Table, info TableInfo) (*Hosted, error) {
 	srv, err := Serve(d.h, d.Key, t)
 	if err != nil {
 		t.Close()
@@ -267,18 +268,18 @@ func (d *Device) host(t *Table, info TableInfo) (*Hosted, error) {
 			ho.adv = nil
 		}
 	}
-	t.do(func() { t.OnPhase = ho.phaseChanged })
+	t.Do(func() { t.OnPhase = ho.phaseChanged })
 	return ho, nil
 }
 
 // phaseChanged re-advertises the table when its phase or seats change. A
 // finished game's seats are still taken: it is advertised as playing.
-func (ho *Hosted) phaseChanged(l TableInfoLite) {
+func (ho *Hosted) phaseChanged(l table.TableInfoLite) {
 	ho.mu.Lock()
 	ho.info.Taken, ho.info.Seats = l.Taken, l.Seats
-	ho.info.Phase = PhaseWaiting
-	if l.Phase != PhaseWaiting {
-		ho.info.Phase = PhasePlaying
+	ho.info.Phase = table.PhaseWaiting
+	if l.Phase != table.PhaseWaiting {
+		ho.info.Phase = table.PhasePlaying
 	}
 	info := ho.info
 	adv := ho.adv
@@ -461,9 +462,9 @@ func named(t TableInfo, query string) bool {
 func (h *Hosted) WaitSeated(ctx context.Context, n int) error {
 	for {
 		taken := 0
-		h.do(func() {
-			for _, s := range h.seats {
-				if s.owner != "" || s.botName != "" {
+		h.Do(func() {
+			for _, s := range h.Seats {
+				if s.Owner != "" || s.BotName != "" {
 					taken++
 				}
 			}
@@ -507,7 +508,7 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 	}
 	hex.Decode(tid[:], []byte(hdr.Table))
 	me := d.h.ID().String()
-	seats := make([]SeatInfo, hdr.Config.Seats)
+	seats := make([]table.SeatInfo, hdr.Config.Seats)
 	for i := range seats {
 		if i < len(hdr.Seats) {
 			seats[i].Name = hdr.Seats[i]
@@ -526,16 +527,16 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 	if hdr.Settings.Reveal > 0 {
 		tm.Reveal = hdr.Settings.Reveal
 	}
-	set := Settings{Name: hdr.Name, Rules: hdr.Config.Rules, Seats: hdr.Config.Seats, Timing: tm,
+	set := table.Settings{Name: hdr.Name, Rules: hdr.Config.Rules, Seats: hdr.Config.Seats, Timing: tm,
 		TurnClock: hdr.Settings.TurnClock, Grace: hdr.Settings.Grace, Pace: hdr.Settings.Pace, Seed: hdr.Config.Seed}
-	t, err := restoreTable(set, hdr.Table, tid, d.Name, me, seats, hdr.Config, hdr.Salt, hdr.Nonces, gamewire.Commit(hdr.Config.Seed, hdr.Salt),
-		steps, nil, 1, d.bots, d.fall, "The host is back: the game goes on.", j, Evening{}, edKeyOrNil(d.Key))
+	t, err := table.RestoreTable(set, hdr.Table, tid, d.Name, me, seats, hdr.Config, hdr.Salt, hdr.Nonces, gamewire.Commit(hdr.Config.Seed, hdr.Salt),
+		steps, nil, 1, d.bots, d.fall, "The host is back: the game goes on.", j, table.Evening{}, edKeyOrNil(d.Key))
 	if err != nil {
 		j.Close()
 		return nil, err
 	}
 	return d.host(t, TableInfo{Name: hdr.Name, Seats: hdr.Config.Seats, Taken: hdr.Config.Seats,
-		Preset: hdr.Config.Rules.Preset, Phase: PhasePlaying, Private: hdr.Settings.Private})
+		Preset: hdr.Config.Rules.Preset, Phase: table.PhasePlaying, Private: hdr.Settings.Private})
 }
 
 // JournalListen is where the host of a journal listened, so a restarted

@@ -21,6 +21,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -36,10 +37,10 @@ type TableInfo struct {
 	HostPeer peer.ID // whom to dial
 	Seats    int
 	Taken    int
-	Preset   string     // rule preset name
-	Phase    TablePhase // PhaseWaiting or PhasePlaying
-	Version  string     // protocol version; the UI greys out tables it cannot join
-	Private  bool       // joining needs the host's approval or a code
+	Preset   string           // rule preset name
+	Phase    table.TablePhase // PhaseWaiting or PhasePlaying
+	Version  string           // protocol version; the UI greys out tables it cannot join
+	Private  bool             // joining needs the host's approval or a code
 	Addrs    []ma.Multiaddr
 	Seen     time.Time // when this version of the table was heard of (lists are not re-sent just for Seen)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 )
@@ -17,7 +18,7 @@ const testPeer = "12D3KooWDXNhvyPC8dkZraZaTWmQSx7AWKwipWy8KVBjjTAwoRMM"
 func testTable(id, name string) TableInfo {
 	return TableInfo{
 		ID: id, Name: name, Host: "ann", HostPeer: mustPeer(testPeer),
-		Seats: 6, Taken: 1, Preset: "classic", Phase: PhaseWaiting, Version: "1",
+		Seats: 6, Taken: 1, Preset: "classic", Phase: table.PhaseWaiting, Version: "1",
 		Addrs: []ma.Multiaddr{ma.StringCast("/ip4/10.77.1.1/tcp/4001")},
 	}
 }
@@ -85,10 +86,10 @@ func TestMemNet_SeeAdvertiseUpdateStop(t *testing.T) {
 	}
 
 	upd := testTable("t1", "Zed's")
-	upd.Taken, upd.Phase = 2, PhasePlaying
+	upd.Taken, upd.Phase = 2, table.PhasePlaying
 	a1.Advertise(upd)
 	got := nextTables(t, b1)
-	if len(got) != 2 || got[1].Taken != 2 || got[1].Phase != PhasePlaying {
+	if len(got) != 2 || got[1].Taken != 2 || got[1].Phase != table.PhasePlaying {
 		t.Fatalf("update not seen: %+v", got)
 	}
 

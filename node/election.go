@@ -46,6 +46,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -87,7 +88,7 @@ type line struct {
 	term   uint64      // our term when the walk started
 	cands  []candidate // who may host after old, lowest peer ID first
 	phones int         // how many phones hold shares
-	seats  []SeatInfo
+	seats  []table.SeatInfo
 }
 
 // startWalk starts f as the walk under way (on run), ending the last.
@@ -167,7 +168,7 @@ func (c candidate) info() peer.AddrInfo { return peer.AddrInfo{ID: c.id, Addrs: 
 // (a dying host may tell one player "Ada is away" and not another), so
 // leaving those out gave two players two different lines and two hosts. A
 // candidate really gone costs a failed dial before the next in line.
-func candidates(seats []SeatInfo, old peer.ID) []candidate {
+func candidates(seats []table.SeatInfo, old peer.ID) []candidate {
 	var out []candidate
 	for _, s := range seats {
 		id, err := peer.Decode(s.Peer)
@@ -359,7 +360,7 @@ func (r *Remote) redial(w *walk) {
 	}
 }
 
-func nameOf(seats []SeatInfo, id peer.ID) string {
+func nameOf(seats []table.SeatInfo, id peer.ID) string {
 	for _, s := range seats {
 		if s.Peer == id.String() {
 			return s.Name

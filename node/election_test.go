@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/internal/nodetest"
+	"github.com/bullshit-game/bullshit/node/table"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
@@ -38,7 +41,7 @@ func TestElectionHostVanishes(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	var mixedIn int
-	tb.do(func() { mixedIn = len(mixed(tb.nonces)) })
+	tb.Do(func() { mixedIn = len(table.Mixed(tb.Nonces)) })
 	if mixedIn != 4 {
 		t.Fatalf("the deal mixed nonces for %d seats, want all 4 (3 players' and the bot's none)", mixedIn)
 	}
@@ -64,10 +67,10 @@ func TestElectionHostVanishes(t *testing.T) {
 	}
 	newHosts := 0
 	for _, r := range remotes {
-		var got *Settings
+		var got *table.Settings
 		r.do(func() {
 			if r.server != nil {
-				got = &r.server.tbl().set
+				got = &r.server.tbl().Set
 			}
 		})
 		if got == nil {
@@ -96,7 +99,7 @@ func TestElectionHostVanishes(t *testing.T) {
 
 // endedWhole fails t unless player i's last update u is a game over with
 // every card there and a verified audit.
-func endedWhole(t *testing.T, i int, u Update) {
+func endedWhole(t *testing.T, i int, u table.Update) {
 	t.Helper()
 	if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
 		t.Fatalf("player %d: the game did not end (phase %v)", i, u.View.Phase)
@@ -116,14 +119,14 @@ func endedWhole(t *testing.T, i int, u Update) {
 // playSlowly plays each remote's seat with a slowBot until its game ends;
 // played waits for that, and is each one's last update and the notices
 // it was shown.
-func playSlowly(ctx context.Context, remotes []*Remote) (played func() ([]Update, [][]string)) {
+func playSlowly(ctx context.Context, remotes []*Remote) (played func() ([]table.Update, [][]string)) {
 	notices := make([][]string, len(remotes))
-	wait := playEach(ctx, remotes, slowly(remotes), "brisk", func(i int, u Update) {
+	wait := playEach(ctx, remotes, slowly(remotes), "brisk", func(i int, u table.Update) {
 		if u.Notice != "" {
 			notices[i] = append(notices[i], u.Notice)
 		}
 	})
-	return func() ([]Update, [][]string) { return wait(), notices }
+	return func() ([]table.Update, [][]string) { return wait(), notices }
 }
 
 func mixedNonces(ns [][gamewire.NonceSize]byte) int {
@@ -138,10 +141,10 @@ func mixedNonces(ns [][gamewire.NonceSize]byte) int {
 
 // slowBot waits a little before each move, so a game lasts long enough to
 // lose its host mid-way.
-type slowBot struct{ *dumbBot }
+type slowBot struct{ *nodetest.DumbBot }
 
 func (s slowBot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
-	c, think, ok := s.dumbBot.Act(v)
+	c, think, ok := s.DumbBot.Act(v)
 	return c, think + 20*time.Millisecond, ok
 }
 
@@ -157,7 +160,7 @@ func TestHostRestartsFromJournal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ho, err := dev.Open(Settings{Name: "Den", Rules: rules, Seats: 3, Bots: []string{"a", "b"}, Timing: Timing{Reveal: 50 * time.Millisecond}})
+	ho, err := dev.Open(table.Settings{Name: "Den", Rules: rules, Seats: 3, Bots: []string{"a", "b"}, Timing: table.Timing{Reveal: 50 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,11 +180,11 @@ func TestHostRestartsFromJournal(t *testing.T) {
 	if err := ho.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan Update)
+	done := make(chan table.Update)
 	var notices []string
 	var mu sync.Mutex
 	go func() {
-		u, _ := PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", func(u Update) {
+		u, _ := table.PlayBot(ctx, r, slowBot{&nodetest.DumbBot{Seat: r.Seat()}}, dumbFallback, "brisk", func(u table.Update) {
 			if testing.Verbose() {
 				t.Logf("update: table %s view %v no %d notice %q refusal %v", u.Table.Phase, u.View.Phase, u.View.No, u.Notice, u.Refusal)
 			}
@@ -242,19 +245,19 @@ func TestElectionNewHostDealsAgain(t *testing.T) {
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go PlayBot(ctx, hostSess, slowBot{&dumbBot{seat: hostSess.Seat()}}, dumbFallback, "brisk", nil)
-	play := func(sessions []Session) []Update {
-		return playEach(ctx, sessions, slowly(remotes), "brisk", func(i int, u Update) {
+	go table.PlayBot(ctx, hostSess, slowBot{&nodetest.DumbBot{Seat: hostSess.Seat()}}, dumbFallback, "brisk", nil)
+	play := func(sessions []table.Session) []table.Update {
+		return playEach(ctx, sessions, slowly(remotes), "brisk", func(i int, u table.Update) {
 			if u.Notice != "" || u.Refusal != nil {
 				t.Logf("player %d: %q %v (play %d, %v)", i, u.Notice, u.Refusal, u.View.No, u.View.Phase)
 			}
 		})()
 	}
-	var first []Session
+	var first []table.Session
 	for _, r := range remotes {
 		first = append(first, r)
 	}
-	done := make(chan []Update)
+	done := make(chan []table.Update)
 	go func() { done <- play(first) }()
 	for tb.Plays() < 4 {
 		time.Sleep(10 * time.Millisecond)
@@ -279,7 +282,7 @@ func TestElectionNewHostDealsAgain(t *testing.T) {
 	}
 	commit := ends[0].Table.Commit
 
-	var next []Session
+	var next []table.Session
 	for _, r := range remotes {
 		if r != host {
 			err := r.Control("again")
@@ -315,8 +318,8 @@ func serverOf(r *Remote) *Server {
 
 // fromNextDeal is s from the next deal on: what came before it (the end of
 // the last game) is dropped.
-func fromNextDeal(s Session) Session {
-	ch := make(chan Update, 16)
+func fromNextDeal(s table.Session) table.Session {
+	ch := make(chan table.Update, 16)
 	go func() {
 		defer close(ch)
 		dealt := false
@@ -332,11 +335,11 @@ func fromNextDeal(s Session) Session {
 }
 
 type nextDeal struct {
-	Session
-	ch chan Update
+	table.Session
+	ch chan table.Update
 }
 
-func (n nextDeal) Updates() <-chan Update { return n.ch }
+func (n nextDeal) Updates() <-chan table.Update { return n.ch }
 
 // Two players who saw the table's connected flags at different moments (a
 // dying host told one "Ada is away" and not the other) still agree on who
@@ -352,12 +355,12 @@ func TestCandidatesAgreeWhateverTheyLastHeard(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	seats := func(away int) []SeatInfo {
-		var out []SeatInfo
+	seats := func(away int) []table.SeatInfo {
+		var out []table.SeatInfo
 		for i, id := range ids {
-			out = append(out, SeatInfo{Name: fmt.Sprint("p", i), Peer: id.String(), Connected: i != away})
+			out = append(out, table.SeatInfo{Name: fmt.Sprint("p", i), Peer: id.String(), Connected: i != away})
 		}
-		return append(out, SeatInfo{Name: "bot", Bot: "medium", Connected: true})
+		return append(out, table.SeatInfo{Name: "bot", Bot: "medium", Connected: true})
 	}
 	old := ids[3]
 	heardAll := candidates(seats(-1), old)
@@ -388,7 +391,7 @@ func TestElectionSplitHeals(t *testing.T) {
 			var remotes []*Remote
 			for range 3 {
 				pn := newLoopNode(t)
-				r, err := dial(ctx, pn.h, pn.key, info(hn), DefaultNick(pn.key), "", false, nil, Timing{RebuildWait: 10 * time.Minute}, nil)
+				r, err := dial(ctx, pn.h, pn.key, info(hn), DefaultNick(pn.key), "", false, nil, table.Timing{RebuildWait: 10 * time.Minute}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

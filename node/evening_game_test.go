@@ -5,17 +5,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/internal/nodetest"
+	"github.com/bullshit-game/bullshit/node/table"
+
 	"github.com/bullshit-game/bullshit/engine"
 )
 
 // checkEvening holds an evening against the games that made it: each
 // game's places (a seat's key from the seats as shown then) and winner.
-func checkEvening(t *testing.T, who string, e Evening, games []Update) {
+func checkEvening(t *testing.T, who string, e table.Evening, games []table.Update) {
 	t.Helper()
 	if e.Games != len(games) {
 		t.Fatalf("%s: the evening counts %d games, %d were played: %+v", who, e.Games, len(games), e)
 	}
-	want := Evening{}
+	want := table.Evening{}
 	for _, u := range games {
 		w := -1
 		if u.View.Winner != nil {
@@ -61,7 +64,7 @@ func checkEvening(t *testing.T, who string, e Evening, games []Update) {
 func TestEveningTwoGames(t *testing.T) {
 	rules := engine.Standard()
 	rules.Window = 300 * time.Millisecond
-	tb, err := NewTable(Settings{Name: "Kitchen", Rules: rules, Seats: 4, Timing: Timing{Reveal: 10 * time.Millisecond}}, "Ada", dumbMaker, dumbFallback)
+	tb, err := table.NewTable(table.Settings{Name: "Kitchen", Rules: rules, Seats: 4, Timing: table.Timing{Reveal: 10 * time.Millisecond}}, "Ada", dumbMaker, dumbFallback)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,24 +78,24 @@ func TestEveningTwoGames(t *testing.T) {
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
-	first, err := PlayBot(ctx, sess, &dumbBot{seat: sess.Seat()}, dumbFallback, "brisk", nil)
+	first, err := table.PlayBot(ctx, sess, &nodetest.DumbBot{Seat: sess.Seat()}, dumbFallback, "brisk", nil)
 	if err != nil || first.View.Phase != engine.PhaseOver {
 		t.Fatalf("the first game: %v, phase %v", err, first.View.Phase)
 	}
-	checkEvening(t, "after one game", first.Table.Evening, []Update{first})
+	checkEvening(t, "after one game", first.Table.Evening, []table.Update{first})
 
 	next := fromNextDeal(sess)
 	if err := tb.Control("again"); err != nil {
 		t.Fatal(err)
 	}
-	second, err := PlayBot(ctx, next, &dumbBot{seat: sess.Seat()}, dumbFallback, "brisk", nil)
+	second, err := table.PlayBot(ctx, next, &nodetest.DumbBot{Seat: sess.Seat()}, dumbFallback, "brisk", nil)
 	if err != nil || second.View.Phase != engine.PhaseOver {
 		t.Fatalf("the second game: %v, phase %v", err, second.View.Phase)
 	}
 	if second.Table.Commit == first.Table.Commit {
 		t.Fatal("one commitment for two games")
 	}
-	checkEvening(t, "after two games", second.Table.Evening, []Update{first, second})
+	checkEvening(t, "after two games", second.Table.Evening, []table.Update{first, second})
 	// A spectator who comes in now is shown the evening too.
 	spec, err := tb.Watch()
 	if err != nil {
@@ -116,17 +119,19 @@ func TestEveningAcrossAHostChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	remotes := seatPlayers(t, ctx, hn, 3, dumbMaker)
-	play := func(sessions []Session) []Update { return playEach(ctx, sessions, slowly(remotes), "brisk", nil)() }
+	play := func(sessions []table.Session) []table.Update {
+		return playEach(ctx, sessions, slowly(remotes), "brisk", nil)()
+	}
 	// The first game, whole, at the first host.
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
-	hostDone := make(chan Update, 1)
+	hostDone := make(chan table.Update, 1)
 	go func() {
-		u, _ := PlayBot(ctx, hostSess, &dumbBot{seat: hostSess.Seat()}, dumbFallback, "brisk", nil)
+		u, _ := table.PlayBot(ctx, hostSess, &nodetest.DumbBot{Seat: hostSess.Seat()}, dumbFallback, "brisk", nil)
 		hostDone <- u
 	}()
-	var sessions []Session
+	var sessions []table.Session
 	for _, r := range remotes {
 		sessions = append(sessions, r)
 	}
@@ -136,7 +141,7 @@ func TestEveningAcrossAHostChange(t *testing.T) {
 		if u.View.Phase != engine.PhaseOver {
 			t.Fatalf("player %d, first game: phase %v", i, u.View.Phase)
 		}
-		checkEvening(t, "first game", u.Table.Evening, []Update{u})
+		checkEvening(t, "first game", u.Table.Evening, []table.Update{u})
 	}
 	firstGame := ends[0]
 
@@ -145,11 +150,11 @@ func TestEveningAcrossAHostChange(t *testing.T) {
 	for _, r := range remotes {
 		sessions = append(sessions, fromNextDeal(r))
 	}
-	go PlayBot(ctx, fromNextDeal(hostSess), slowBot{&dumbBot{seat: hostSess.Seat()}}, dumbFallback, "brisk", nil)
+	go table.PlayBot(ctx, fromNextDeal(hostSess), slowBot{&nodetest.DumbBot{Seat: hostSess.Seat()}}, dumbFallback, "brisk", nil)
 	if err := tb.Control("again"); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan []Update)
+	done := make(chan []table.Update)
 	go func() { done <- play(sessions) }()
 	// The deal waits on the players' toss: until it comes, Plays still
 	// counts the first game.
@@ -172,9 +177,9 @@ func TestEveningAcrossAHostChange(t *testing.T) {
 		if r.Hosting() {
 			hosting++
 		}
-		checkEvening(t, "after the host change", u.Table.Evening, []Update{firstGame, u})
+		checkEvening(t, "after the host change", u.Table.Evening, []table.Update{firstGame, u})
 		// The players' own lines carry the first game.
-		me := u.Table.Evening.Line(SeatKey(u.Table.You, u.Table.Seats[u.Table.You]))
+		me := u.Table.Evening.Line(table.SeatKey(u.Table.You, u.Table.Seats[u.Table.You]))
 		if me == nil || me.Games != 2 {
 			t.Errorf("player %d's line: %+v", i, me)
 		}

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/internal/nodetest"
+	"github.com/bullshit-game/bullshit/node/table"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -63,7 +66,7 @@ type matrixPlayer struct {
 	key crypto.PrivKey
 	h   host.Host
 	r   *Remote
-	end chan Update
+	end chan table.Update
 
 	mu      sync.Mutex
 	notices []string
@@ -91,7 +94,7 @@ func (p *matrixPlayer) kill() {
 }
 
 func failoverCase(t *testing.T, players int, kill string, resume bool) {
-	tm := Timing{RebuildWait: matrixWait}
+	tm := table.Timing{RebuildWait: matrixWait}
 	rules := engine.Standard()
 	rules.Window = time.Second // a journal's header holds whole seconds
 	hk := newLoopNode(t)
@@ -102,8 +105,8 @@ func failoverCase(t *testing.T, players int, kill string, resume bool) {
 		t.Fatal(err)
 	}
 	defer dev.Close()
-	ho, err := dev.Open(Settings{Name: "Den", Rules: rules, Seats: players + 1, Bots: []string{"b"},
-		Timing: Timing{Reveal: 20 * time.Millisecond}, Grace: matrixGrace})
+	ho, err := dev.Open(table.Settings{Name: "Den", Rules: rules, Seats: players + 1, Bots: []string{"b"},
+		Timing: table.Timing{Reveal: 20 * time.Millisecond}, Grace: matrixGrace})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,10 +127,10 @@ func failoverCase(t *testing.T, players int, kill string, resume bool) {
 			t.Fatal(err)
 		}
 		r.UseBots(dumbMaker, dumbFallback)
-		p := &matrixPlayer{key: key, h: h, r: r, end: make(chan Update, 1)}
+		p := &matrixPlayer{key: key, h: h, r: r, end: make(chan table.Update, 1)}
 		t.Cleanup(func() { r.Close(); h.Close() })
 		go func() {
-			u, _ := PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", func(u Update) {
+			u, _ := table.PlayBot(ctx, r, slowBot{&nodetest.DumbBot{Seat: r.Seat()}}, dumbFallback, "brisk", func(u table.Update) {
 				if u.Notice != "" {
 					p.mu.Lock()
 					p.notices = append(p.notices, u.Notice)
@@ -184,7 +187,7 @@ func failoverCase(t *testing.T, players int, kill string, resume bool) {
 
 	// An election resumes the game, or nobody plays on until the old host
 	// is back.
-	ends := make([]Update, len(survivors))
+	ends := make([]table.Update, len(survivors))
 	got := make([]bool, len(survivors))
 	// collect takes the survivors' ends as they come, for d at most, or
 	// until one has given hosting up and nothing ended for a second more.

@@ -11,6 +11,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/table"
+
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node/extbot"
@@ -21,7 +23,7 @@ import (
 func TestNetPlayerDropsAndRejoins(t *testing.T) {
 	rules := engine.Standard()
 	rules.Window = time.Second
-	hn, tb, _ := hostTable(t, Settings{Name: "T", Rules: rules, Seats: 4, Bots: []string{"x"}, Timing: Timing{Reveal: 20 * time.Millisecond}})
+	hn, tb, _ := hostTable(t, table.Settings{Name: "T", Rules: rules, Seats: 4, Bots: []string{"x"}, Timing: table.Timing{Reveal: 20 * time.Millisecond}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	rs := seatPlayers(t, ctx, hn, 3, dumbMaker)
@@ -56,7 +58,7 @@ func TestNetPlayerDropsAndRejoins(t *testing.T) {
 func TestTableBotCoversAwaySeat(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rules := engine.Standard()
-		tb, err := NewTable(Settings{Rules: rules, Seats: 3, Bots: []string{"a", "b"}, Grace: 5 * time.Second, Seed: 3}, "h", dumbMaker, dumbFallback)
+		tb, err := table.NewTable(table.Settings{Rules: rules, Seats: 3, Bots: []string{"a", "b"}, Grace: 5 * time.Second, Seed: 3}, "h", dumbMaker, dumbFallback)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +92,7 @@ func TestTableTurnClock(t *testing.T) {
 		rules := engine.Standard()
 		first := 0
 		_ = first
-		tb, err := NewTable(Settings{Rules: rules, Seats: 2, Bots: []string{"b"}, TurnClock: 30 * time.Second, Seed: 5}, "h", dumbMaker, dumbFallback)
+		tb, err := table.NewTable(table.Settings{Rules: rules, Seats: 2, Bots: []string{"b"}, TurnClock: 30 * time.Second, Seed: 5}, "h", dumbMaker, dumbFallback)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +100,7 @@ func TestTableTurnClock(t *testing.T) {
 		_, sess, _ := tb.Sit("ada", "Ada")
 		tb.Start()
 		start := time.Now()
-		var last Update
+		var last table.Update
 		for u := range sess.Updates() {
 			last = u
 			if u.View.Phase == engine.PhaseOver {
@@ -122,18 +124,18 @@ func TestElectionKillAt(t *testing.T) {
 		t.Run(when.String(), func(t *testing.T) {
 			rules, _ := engine.Preset("twist")
 			rules.Window = 400 * time.Millisecond
-			hn, tb, srv := hostTableWith(t, Settings{Name: "K", Rules: rules, Seats: 4, Bots: []string{"always"},
-				Timing: Timing{Reveal: 20 * time.Millisecond}, Pace: "fast"}, realMaker)
+			hn, tb, srv := hostTableWith(t, table.Settings{Name: "K", Rules: rules, Seats: 4, Bots: []string{"always"},
+				Timing: table.Timing{Reveal: 20 * time.Millisecond}, Pace: "fast"}, realMaker)
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
 			rs := seatPlayers(t, ctx, hn, 3, realMaker)
 			tb.Start()
 			var killedNo, resumed atomic.Int64
-			hard := func(i int) Player {
+			hard := func(i int) table.Player {
 				p, _ := realMaker("hard", rs[i].Seat(), uint64(i))
 				return p
 			}
-			played := playEach(ctx, rs, hard, "fast", func(i int, u Update) {
+			played := playEach(ctx, rs, hard, "fast", func(i int, u table.Update) {
 				if k := killedNo.Load(); k > 0 && int64(u.View.No) > k && len(u.Events) > 0 {
 					resumed.CompareAndSwap(0, time.Now().UnixNano())
 				}
@@ -146,9 +148,9 @@ func TestElectionKillAt(t *testing.T) {
 			for {
 				var ph engine.Phase
 				var no int
-				tb.do(func() {
-					if tb.game != nil {
-						ph, no = tb.game.Phase(), tb.game.Plays()
+				tb.Do(func() {
+					if tb.Game != nil {
+						ph, no = tb.Game.Phase(), tb.Game.Plays()
 					}
 				})
 				if ph == when && no > 2 {
@@ -189,8 +191,10 @@ func TestTableExecBotSeat(t *testing.T) {
 	}
 	rules := engine.Standard()
 	rules.Window = time.Second
-	maker := func(name string, seat int, seed uint64) (Player, error) { return extbot.Resolve(name, seat, seed) }
-	tb, err := NewTable(Settings{Rules: rules, Seats: 3, Bots: []string{"exec:" + script, "medium", "easy"}, Timing: Timing{Reveal: 10 * time.Millisecond}, Pace: "fast"}, "h", maker, bot.Fallback)
+	maker := func(name string, seat int, seed uint64) (table.Player, error) {
+		return extbot.Resolve(name, seat, seed)
+	}
+	tb, err := table.NewTable(table.Settings{Rules: rules, Seats: 3, Bots: []string{"exec:" + script, "medium", "easy"}, Timing: table.Timing{Reveal: 10 * time.Millisecond}, Pace: "fast"}, "h", maker, bot.Fallback)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +222,7 @@ func TestTableExecBotSeat(t *testing.T) {
 // seat a bot played most of the game was once rated.
 func TestTableCountsMovesMadeForAPerson(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		tb, err := NewTable(Settings{Rules: engine.Standard(), Seats: 3, Bots: []string{"a", "b"}, Grace: 5 * time.Second, Seed: 3}, "h", dumbMaker, dumbFallback)
+		tb, err := table.NewTable(table.Settings{Rules: engine.Standard(), Seats: 3, Bots: []string{"a", "b"}, Grace: 5 * time.Second, Seed: 3}, "h", dumbMaker, dumbFallback)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -231,7 +235,7 @@ func TestTableCountsMovesMadeForAPerson(t *testing.T) {
 		tb.Start()
 		sess.Close() // Ada walks away before her first move
 		own, bots := 0, 0
-		var last Update
+		var last table.Update
 		for u := range spec.Updates() {
 			for _, e := range u.Events {
 				if e.Seat == 0 && (e.Type == engine.EventPlay || e.Type == engine.EventQuads) {
@@ -265,7 +269,7 @@ func TestTableCountsMovesMadeForAPerson(t *testing.T) {
 // a bot's seat, the host's own, or a table not in play is refused.
 func TestHostGivesASeatToABot(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		tb, err := NewTable(Settings{Rules: engine.Standard(), Seats: 3, Bots: []string{"a"}, Seed: 3}, "Hal", dumbMaker, dumbFallback)
+		tb, err := table.NewTable(table.Settings{Rules: engine.Standard(), Seats: 3, Bots: []string{"a"}, Seed: 3}, "Hal", dumbMaker, dumbFallback)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,14 +279,14 @@ func TestHostGivesASeatToABot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := tb.Control(fmt.Sprintf("bot %d", adaSeat+1)); !errors.Is(err, errNotPlaying) {
+		if err := tb.Control(fmt.Sprintf("bot %d", adaSeat+1)); !errors.Is(err, table.ErrNotPlaying) {
 			t.Errorf("before the deal: %v", err)
 		}
 		tb.Start()
 		for _, c := range []struct {
 			action string
 			want   error
-		}{{fmt.Sprintf("bot %d", hostSeat+1), errNoPerson}, {"bot 3", errNoPerson}, {"bot x", nil}, {"bot 9", nil}} {
+		}{{fmt.Sprintf("bot %d", hostSeat+1), table.ErrNoPerson}, {"bot 3", table.ErrNoPerson}, {"bot x", nil}, {"bot 9", nil}} {
 			if err := tb.Control(c.action); err == nil || (c.want != nil && !errors.Is(err, c.want)) {
 				t.Errorf("%s: %v, want a refusal", c.action, err)
 			}
@@ -291,7 +295,7 @@ func TestHostGivesASeatToABot(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The host plays its seat by the fallback; Ada never moves.
-		var last Update
+		var last table.Update
 		for u := range host.Updates() {
 			last = u
 			if u.View.Phase == engine.PhaseOver {

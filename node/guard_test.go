@@ -13,6 +13,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/rogue"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -21,7 +22,7 @@ import (
 // codes a minute between them, and however many addresses a guesser has,
 // the table takes CodeTriesPerWindow every CodeTableWindow.
 func TestNetCodeGuessesCountedPerAddress(t *testing.T) {
-	hn, _, _ := hostTable(t, Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}})
+	hn, _, _ := hostTable(t, table.Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	// try joins once with a fresh identity from 127.0.0.ip and says what
@@ -154,7 +155,7 @@ func cpu() time.Duration {
 // verification and no decode, and the flood is read no faster than the
 // connection's budget.
 func TestNetFloodRefusedBeforeVerifying(t *testing.T) {
-	hn, _, srv := hostTable(t, Settings{Seats: 3, Bots: []string{"b"}})
+	hn, _, srv := hostTable(t, table.Settings{Seats: 3, Bots: []string{"b"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	p := sitRaw(t, ctx, hn)

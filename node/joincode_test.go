@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/table"
+
 	"github.com/libp2p/go-libp2p/core/network"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
@@ -18,7 +20,7 @@ import (
 // A 1.1 joiner, whose hello carries no nonce for the code exchange, is
 // told the table needs a newer version: a refusal, not a hang.
 func TestNetOldJoinerToldToUpdate(t *testing.T) {
-	hn, _, _ := hostTable(t, Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}})
+	hn, _, _ := hostTable(t, table.Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	p := &rawPlayer{n: newLoopNode(t)}
@@ -126,7 +128,7 @@ func TestNetJoinerRefusesImpostors(t *testing.T) {
 // served.
 func TestNetShortCodeRefused(t *testing.T) {
 	n := newLoopNode(t)
-	tb, err := NewTable(Settings{Seats: 3, Code: "1234", Bots: []string{"b"}}, "host", dumbMaker, dumbFallback)
+	tb, err := table.NewTable(table.Settings{Seats: 3, Code: "1234", Bots: []string{"b"}}, "host", dumbMaker, dumbFallback)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -358,7 +359,7 @@ const MaxWatchers = 16
 var ErrNoRoom = fmt.Errorf("This table has all the spectators it can take (%d).", MaxWatchers)
 
 // watch gives the joiner a spectator's place, if the table has room.
-func (c *srvConn) watch(nick string) (*LocalSession, error) {
+func (c *srvConn) watch(nick string) (*table.LocalSession, error) {
 	c.s.mu.Lock()
 	if c.s.lims.watching >= MaxWatchers {
 		c.s.mu.Unlock()

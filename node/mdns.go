@@ -34,6 +34,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/hashicorp/mdns"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/miekg/dns"
@@ -271,7 +272,7 @@ func decodeEntry(e *mdns.ServiceEntry) (t TableInfo, ok bool) {
 		Seats:    txtInt(f["seats"]),
 		Taken:    txtInt(f["taken"]),
 		Preset:   clipText(f["preset"], maxTXTPreset),
-		Phase:    TablePhase(clipText(f["phase"], maxTXTPhase)),
+		Phase:    table.TablePhase(clipText(f["phase"], maxTXTPhase)),
 		Version:  clipText(f["ver"], maxTXTVersion),
 		Private:  f["priv"] == "1",
 	}

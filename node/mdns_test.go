@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/hashicorp/mdns"
 	"github.com/miekg/dns"
 	ma "github.com/multiformats/go-multiaddr"
@@ -78,7 +79,7 @@ func TestMDNSRecords_Limits(t *testing.T) {
 	long := strings.Repeat("🂡", 200) + "\x1b[31m\\"
 	in := TableInfo{
 		ID: strings.Repeat(`\`, MaxTableID), Name: long, Host: long, HostPeer: mustPeer(testPeer),
-		Seats: 1 << 30, Taken: -5, Preset: long, Phase: TablePhase(long), Version: long, Private: true,
+		Seats: 1 << 30, Taken: -5, Preset: long, Phase: table.TablePhase(long), Version: long, Private: true,
 		Addrs: []ma.Multiaddr{ma.StringCast("/ip4/10.77.1.1/tcp/65535")},
 	}
 	svc, err := mdnsService(in, testLAN0)

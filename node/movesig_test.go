@@ -8,6 +8,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -17,7 +18,7 @@ import (
 // a player that signs; the move it takes is kept with the seat's
 // signature, which the other players get in their journals and check.
 func TestSeatSignsItsMoves(t *testing.T) {
-	hn, tb, _ := hostTableWith(t, Settings{Seats: 2}, stillMaker)
+	hn, tb, _ := hostTableWith(t, table.Settings{Seats: 2}, stillMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	rs := dialPlayers(t, ctx, hn, 2)
@@ -26,7 +27,7 @@ func TestSeatSignsItsMoves(t *testing.T) {
 	}
 	views := make([]engine.View, 2)
 	for i, r := range rs {
-		views[i] = waitFor(t, ctx, r, func(u Update) bool { return len(u.View.Hand) > 0 }).View
+		views[i] = waitFor(t, ctx, r, func(u table.Update) bool { return len(u.View.Hand) > 0 }).View
 	}
 	mover := -1
 	for i, r := range rs {
@@ -50,7 +51,7 @@ func TestSeatSignsItsMoves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		u := waitFor(t, ctx, r, func(u Update) bool { return u.Refusal != nil })
+		u := waitFor(t, ctx, r, func(u table.Update) bool { return u.Refusal != nil })
 		if u.Refusal.Code != engine.CodeBadCommand || !strings.Contains(u.Refusal.Msg, want) {
 			t.Fatalf("%s: refused %s %q, want bad_command %q", what, u.Refusal.Code, u.Refusal.Msg, want)
 		}
@@ -72,11 +73,11 @@ func TestSeatSignsItsMoves(t *testing.T) {
 	for tb.Plays() != 1 {
 		time.Sleep(10 * time.Millisecond)
 	}
-	var link Link
+	var link table.Link
 	var step engine.Step
-	tb.do(func() {
-		i := len(tb.log) - 1
-		link, step = tb.chain.links[i], tb.log[i]
+	tb.Do(func() {
+		i := len(tb.Log) - 1
+		link, step = tb.Chain.Links[i], tb.Log[i]
 	})
 	pub, err := wireID(r.h.ID()).PublicKey()
 	if err != nil {

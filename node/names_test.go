@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -42,19 +43,19 @@ func TestNickAlike(t *testing.T) {
 		{"Ben", "Ben 2", false},
 		{"李小龍", "李小虎", false},
 	} {
-		err := checkNickAmong(c.b, []string{"Cleo", c.a})
+		err := table.CheckNickAmong(c.b, []string{"Cleo", c.a})
 		if (err != nil) != c.alike {
 			t.Errorf("%q beside %q: %v, want alike %v", c.b, c.a, err, c.alike)
 			continue
 		}
-		if err != nil && (!errors.Is(err, ErrNameTaken) || !errors.Is(err, protocol.ErrBadName) || !strings.Contains(err.Error(), c.a)) {
+		if err != nil && (!errors.Is(err, table.ErrNameTaken) || !errors.Is(err, protocol.ErrBadName) || !strings.Contains(err.Error(), c.a)) {
 			t.Errorf("%q beside %q: %q does not name %q as a name refusal", c.b, c.a, err, c.a)
 		}
 	}
-	if err := checkNickAmong("Hosty", []string{"Hosty"}); err == nil || err.Error() != "Hosty is already at this table: choose another nickname." {
+	if err := table.CheckNickAmong("Hosty", []string{"Hosty"}); err == nil || err.Error() != "Hosty is already at this table: choose another nickname." {
 		t.Errorf("the same name: %v", err)
 	}
-	if err := checkNickAmong("hosty", []string{"Hosty"}); err == nil || err.Error() != "That nickname looks too much like Hosty, who is already at this table: choose another." {
+	if err := table.CheckNickAmong("hosty", []string{"Hosty"}); err == nil || err.Error() != "That nickname looks too much like Hosty, who is already at this table: choose another." {
 		t.Errorf("a name alike: %v", err)
 	}
 }
@@ -64,7 +65,7 @@ func TestNickAlike(t *testing.T) {
 // reason, and changes nothing: the next player takes the next seat. A
 // player taking its own seat back keeps its name.
 func TestNetNickAlikeRefused(t *testing.T) {
-	hn, tb, _ := hostTable(t, Settings{Name: "Kitchen", Seats: 3, Bots: []string{"Cleo"}})
+	hn, tb, _ := hostTable(t, table.Settings{Name: "Kitchen", Seats: 3, Bots: []string{"Cleo"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	hosty := newLoopNode(t)
@@ -96,8 +97,8 @@ func TestNetNickAlikeRefused(t *testing.T) {
 			t.Fatalf("nickname %q: got %v, want a %s refusal saying %q", c.nick, err, protocol.CodeBadName, c.says)
 		}
 	}
-	var seats []SeatInfo
-	tb.do(func() { seats = tb.state(-1).Seats })
+	var seats []table.SeatInfo
+	tb.Do(func() { seats = tb.State(-1).Seats })
 	if seats[1].Peer != "" || seats[1].Name != "" {
 		t.Fatalf("a refused name took seat 1: %+v", seats[1])
 	}
@@ -116,7 +117,7 @@ func TestNetNickAlikeRefused(t *testing.T) {
 // player's is refused with the reason and changes nothing (it went
 // unchecked before), its own old name in other letters is no clash.
 func TestRenameAtTheSeat(t *testing.T) {
-	tb, err := NewTable(Settings{Name: "Kitchen", Seats: 3}, "Hal", nil, nil)
+	tb, err := table.NewTable(table.Settings{Name: "Kitchen", Seats: 3}, "Hal", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,8 +130,8 @@ func TestRenameAtTheSeat(t *testing.T) {
 	}
 	names := func() []string {
 		var out []string
-		tb.do(func() {
-			for _, s := range tb.state(-1).Seats {
+		tb.Do(func() {
+			for _, s := range tb.State(-1).Seats {
 				out = append(out, s.Name)
 			}
 		})

@@ -10,6 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/engine/bot"
+	"github.com/bullshit-game/bullshit/node/internal/nodetest"
+	"github.com/bullshit-game/bullshit/node/table"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -44,14 +48,14 @@ func info(n loopNode) peer.AddrInfo { return peer.AddrInfo{ID: n.h.ID(), Addrs: 
 // kitchen is the table the game-over-the-wire tests host: seats seats,
 // bots (if any) on the last of them, the standard rules with a second's
 // call window and a short reveal.
-func kitchen(seats int, bots ...string) Settings {
+func kitchen(seats int, bots ...string) table.Settings {
 	rules := engine.Standard()
 	rules.Window = time.Second
-	return Settings{Name: "Kitchen", Rules: rules, Seats: seats, Bots: bots, Timing: Timing{Reveal: 50 * time.Millisecond}}
+	return table.Settings{Name: "Kitchen", Rules: rules, Seats: seats, Bots: bots, Timing: table.Timing{Reveal: 50 * time.Millisecond}}
 }
 
 // hostTable opens a table of seats with bots on the last ones and serves it.
-func hostTable(t testing.TB, set Settings) (loopNode, *Table, *Server) {
+func hostTable(t testing.TB, set table.Settings) (loopNode, *table.Table, *Server) {
 	return hostTableWith(t, set, dumbMaker)
 }
 
@@ -63,12 +67,12 @@ func (stillBot) Act(*engine.View) (engine.Command, time.Duration, bool) {
 	return engine.Command{}, 0, false
 }
 
-func stillMaker(string, int, uint64) (Player, error) { return stillBot{}, nil }
+func stillMaker(string, int, uint64) (table.Player, error) { return stillBot{}, nil }
 
-func hostTableWith(t testing.TB, set Settings, maker BotMaker) (loopNode, *Table, *Server) {
+func hostTableWith(t testing.TB, set table.Settings, maker table.BotMaker) (loopNode, *table.Table, *Server) {
 	t.Helper()
 	hn := newLoopNode(t)
-	tb, err := NewTable(set, "host", maker, dumbFallback)
+	tb, err := table.NewTable(set, "host", maker, dumbFallback)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +128,7 @@ func TestNetPlayersPlayAWholeGame(t *testing.T) {
 // A shout for a play already settled is refused as too late, over the wire.
 func TestNetLateShoutRefused(t *testing.T) {
 	rules := engine.Standard()
-	hn, tb, _ := hostTable(t, Settings{Rules: rules, Seats: 2})
+	hn, tb, _ := hostTable(t, table.Settings{Rules: rules, Seats: 2})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	rs := dialPlayers(t, ctx, hn, 2)
@@ -132,7 +136,7 @@ func TestNetLateShoutRefused(t *testing.T) {
 	// Wait for the deal, then the first player plays; the other lets it go,
 	// then shouts on it: too late.
 	views := make([]engine.View, 2)
-	next := func(i int) Update {
+	next := func(i int) table.Update {
 		select {
 		case u := <-rs[i].Updates():
 			views[i] = u.View
@@ -140,7 +144,7 @@ func TestNetLateShoutRefused(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatal("no update")
 		}
-		return Update{}
+		return table.Update{}
 	}
 	for len(views[0].Hand) == 0 {
 		next(0)
@@ -175,7 +179,7 @@ func TestNetLateShoutRefused(t *testing.T) {
 // A forged or replayed envelope is refused and changes nothing; the honest
 // connection goes on.
 func TestNetForgedAndReplayedRefused(t *testing.T) {
-	hn, tb, srv := hostTableWith(t, Settings{Seats: 2, Bots: []string{"b"}}, stillMaker)
+	hn, tb, srv := hostTableWith(t, table.Settings{Seats: 2, Bots: []string{"b"}}, stillMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	r := dialPlayer(t, ctx, hn, "p")
@@ -228,7 +232,7 @@ func TestNetForgedAndReplayedRefused(t *testing.T) {
 // A private table wants its code: a wrong one is refused, the right one
 // seats; a peer that keeps guessing is stopped.
 func TestNetJoinCode(t *testing.T) {
-	hn, _, _ := hostTable(t, Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}})
+	hn, _, _ := hostTable(t, table.Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	pn := newLoopNode(t)
@@ -278,7 +282,7 @@ func dialPlayers(t testing.TB, ctx context.Context, hn loopNode, n int) []*Remot
 
 // seatPlayers is dialPlayers whose players can host should one be elected
 // (with maker's bots).
-func seatPlayers(t *testing.T, ctx context.Context, hn loopNode, n int, maker BotMaker) []*Remote {
+func seatPlayers(t *testing.T, ctx context.Context, hn loopNode, n int, maker table.BotMaker) []*Remote {
 	t.Helper()
 	rs := dialPlayers(t, ctx, hn, n)
 	for _, r := range rs {
@@ -291,29 +295,58 @@ func seatPlayers(t *testing.T, ctx context.Context, hn loopNode, n int, maker Bo
 // goroutine of its own with the bot bot(i) at pace; show, if not nil, is
 // shown session i's every update. wait waits for all of them and is each
 // one's last update.
-func playEach[S Session](ctx context.Context, ss []S, bot func(i int) Player, pace string, show func(i int, u Update)) (wait func() []Update) {
+func playEach[S table.Session](ctx context.Context, ss []S, bot func(i int) table.Player, pace string, show func(i int, u table.Update)) (wait func() []table.Update) {
 	var wg sync.WaitGroup
-	ends := make([]Update, len(ss))
+	ends := make([]table.Update, len(ss))
 	for i, s := range ss {
 		p := bot(i)
-		var sh func(Update)
+		var sh func(table.Update)
 		if show != nil {
-			sh = func(u Update) { show(i, u) }
+			sh = func(u table.Update) { show(i, u) }
 		}
-		wg.Go(func() { ends[i], _ = PlayBot(ctx, s, p, dumbFallback, pace, sh) })
+		wg.Go(func() { ends[i], _ = table.PlayBot(ctx, s, p, dumbFallback, pace, sh) })
 	}
-	return func() []Update {
+	return func() []table.Update {
 		wg.Wait()
 		return ends
 	}
 }
 
 // dumbly is a dumbBot for each of rs's seats, to playEach.
-func dumbly(rs []*Remote) func(int) Player {
-	return func(i int) Player { return &dumbBot{seat: rs[i].Seat()} }
+func dumbly(rs []*Remote) func(int) table.Player {
+	return func(i int) table.Player { return &nodetest.DumbBot{Seat: rs[i].Seat()} }
 }
 
 // slowly is a slowBot for each of rs's seats, to playEach.
-func slowly(rs []*Remote) func(int) Player {
-	return func(i int) Player { return slowBot{&dumbBot{seat: rs[i].Seat()}} }
+func slowly(rs []*Remote) func(int) table.Player {
+	return func(i int) table.Player { return slowBot{&nodetest.DumbBot{Seat: rs[i].Seat()}} }
+}
+
+// dumbMaker seats the dumb bot (nodetest.DumbBot), so network tests don't
+// depend on engine/bot.
+func dumbMaker(_ string, seat int, _ uint64) (table.Player, error) {
+	return &nodetest.DumbBot{Seat: seat}, nil
+}
+
+// dumbFallback plays the dumb bot's move for a seat out of time.
+var dumbFallback = nodetest.DumbFallback
+
+// realMaker seats engine/bot's bots.
+func realMaker(name string, seat int, seed uint64) (table.Player, error) {
+	return bot.New(name, seat, seed)
+}
+
+// waitDealt waits until tb has dealt (after the players' toss).
+func waitDealt(t *testing.T, tb *table.Table) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		var dealt bool
+		tb.Do(func() { dealt = tb.Phase == table.PhasePlaying && tb.Game != nil })
+		if dealt {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("the table never dealt")
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine/bench"
 	"github.com/bullshit-game/bullshit/node/echo"
 	"github.com/bullshit-game/bullshit/node/netns"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // helperEnv selects what TestNetnsHelper does: "advertise" or "browse".
@@ -371,7 +372,7 @@ func netnsHelper(mode string, say func(kind, format string, args ...any)) error 
 				say("adv", "%s", arg)
 				err := adv.Advertise(TableInfo{
 					ID: arg, Name: "Table " + arg, Host: "ann", HostPeer: h.ID(),
-					Seats: 6, Taken: 1, Preset: "classic", Phase: PhaseWaiting, Version: "1",
+					Seats: 6, Taken: 1, Preset: "classic", Phase: table.PhaseWaiting, Version: "1",
 					Addrs: h.Addrs(),
 				})
 				if err != nil {

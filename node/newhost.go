@@ -16,6 +16,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/shamir"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -34,7 +35,7 @@ func (r *Remote) runHost() {
 	stall := time.NewTimer(r.timing.Stall)
 	defer stall.Stop()
 	r.startWalk(r.lookAhead)
-	var own <-chan Update
+	var own <-chan table.Update
 	for r.role == roleHost {
 		select {
 		case f := <-r.in:
@@ -137,7 +138,7 @@ func (r *Remote) newServer(signer *protocol.Signer, term uint64, rec *recovery) 
 }
 
 // sitOwn takes our own seat at the table srv rebuilt: its updates.
-func (r *Remote) sitOwn(srv *Server) <-chan Update {
+func (r *Remote) sitOwn(srv *Server) <-chan table.Update {
 	_, sess, err := srv.tbl().Sit("local", r.nick)
 	if err != nil {
 		return nil
@@ -148,7 +149,7 @@ func (r *Remote) sitOwn(srv *Server) <-chan Update {
 
 // followOwn passes an update of our own seat at the table we host on to
 // our player, keeping our record for the audit.
-func (r *Remote) followOwn(u Update) {
+func (r *Remote) followOwn(u table.Update) {
 	if u.Backlog {
 		// What we were sent before, as the rebuilt table knows it:
 		// for the audit, not to be shown or learnt again.
@@ -159,7 +160,7 @@ func (r *Remote) followOwn(u Update) {
 	} else {
 		r.record(u.Events)
 	}
-	r.box.put(u)
+	r.box.Put(u)
 }
 
 // abdicate gives hosting up before the table rebuilt (on run): the term is

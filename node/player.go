@@ -15,6 +15,7 @@ import (
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/node/shamir"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -90,15 +91,15 @@ func (r *Remote) take(m hostMsg) {
 	case protocol.Lobby:
 		r.takeLobby(m.env, &msg)
 	case protocol.Update:
-		r.box.put(r.takeUpdate(m.env, msg))
+		r.box.Put(r.takeUpdate(m.env, msg))
 	case protocol.Toss:
 		r.answerToss(msg)
 	case protocol.Audit:
 		if u, ok := r.audit(msg); ok {
-			r.box.put(u)
+			r.box.Put(u)
 		}
 	case protocol.Refusal:
-		r.box.put(Update{Table: r.table, View: r.view, Refusal: engRefusal(msg)})
+		r.box.Put(table.Update{Table: r.table, View: r.view, Refusal: engRefusal(msg)})
 	case protocol.Heartbeat:
 	}
 }
@@ -112,7 +113,7 @@ func (r *Remote) lost() {
 	switch {
 	case r.watch:
 		r.startWalk(r.redial)
-	case r.view.Phase == engine.PhaseOver || r.table.Phase == PhaseOver:
+	case r.view.Phase == engine.PhaseOver || r.table.Phase == table.PhaseOver:
 		// The game is over (or the host ended it, and revealed it).
 		r.notice("The host has left the finished game.")
 		r.stop()
@@ -173,8 +174,8 @@ func (r *Remote) takeLobby(env *protocol.Envelope, m *protocol.Lobby) {
 // takeUpdate is an update from the host, as it is shown: its events go
 // into our record for the audit, its steps into our journal and its
 // shares into ours.
-func (r *Remote) takeUpdate(env *protocol.Envelope, m protocol.Update) Update {
-	u := Update{Table: r.table, Notice: protocol.Clean(m.Notice, protocol.MaxText), At: gamewire.FromMS(m.At), Deadline: gamewire.FromMS(m.Deadline)}
+func (r *Remote) takeUpdate(env *protocol.Envelope, m protocol.Update) table.Update {
+	u := table.Update{Table: r.table, Notice: protocol.Clean(m.Notice, protocol.MaxText), At: gamewire.FromMS(m.At), Deadline: gamewire.FromMS(m.Deadline)}
 	if m.View != nil {
 		r.view = gamewire.EngView(m.View, r.table.Rules)
 	}
@@ -269,14 +270,14 @@ func dealAt(events []engine.Event) int {
 
 // audit gathers the host's reveal and, once whole, checks the game: the
 // commitment, then the replay against every event we were sent.
-func (r *Remote) audit(m protocol.Audit) (Update, bool) {
+func (r *Remote) audit(m protocol.Audit) (table.Update, bool) {
 	if m.Parts < 1 || m.Part != len(r.parts) || m.Parts > 1000 {
 		r.parts = nil
-		return Update{}, false
+		return table.Update{}, false
 	}
 	r.parts = append(r.parts, m)
 	if len(r.parts) < m.Parts {
-		return Update{}, false
+		return table.Update{}, false
 	}
 	var steps []engine.Step
 	for _, p := range r.parts {
@@ -290,7 +291,7 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 		Config: engine.Config{Rules: r.table.Rules, Seats: len(r.table.Seats), Seed: m.Seed}}
 	r.toss, r.rerun, r.kept = journal.Toss{}, false, nil // this game's record is spent
 	if len(m.Salt) != gamewire.SaltSize {
-		return Update{Table: r.table, View: r.view, Audit: &AuditResult{Problems: []string{"the host revealed a salt of the wrong size"}}}, true
+		return table.Update{Table: r.table, View: r.view, Audit: &table.AuditResult{Problems: []string{"the host revealed a salt of the wrong size"}}}, true
 	}
 	if r.seat < 0 && r.watched.round == r.table.Commit && r.watched.round != ([32]byte{}) {
 		// A spectator has no nonce of its own, but holds the host to the
@@ -311,21 +312,21 @@ func (r *Remote) audit(m protocol.Audit) (Update, bool) {
 		// old host's deal), or the old host's, back: its seed was its part.
 		self = -1
 	}
-	g.Toss.Players = mustMix(r.table.Seats, dealer, self)
-	res := auditOf(g)
+	g.Toss.Players = table.MustMix(r.table.Seats, dealer, self)
+	res := table.AuditOf(g)
 	// The hosts' chain: what didn't verify of it fails the audit; a tail
 	// the new host never got, rolled back, is a note.
 	res.Problems = append(append([]string(nil), r.chain.Doubt...), res.Problems...)
 	if n := r.chain.RollNote(); n != "" {
 		res.Notes = append(res.Notes, n)
 	}
-	res.Notes = append(res.Notes, gamewire.MarkNotes(r.chain.Steps, markNames(r.table.Seats), r.seat)...)
+	res.Notes = append(res.Notes, gamewire.MarkNotes(r.chain.Steps, table.MarkNames(r.table.Seats), r.seat)...)
 	if r.rerun {
 		res.Problems = append(res.Problems, rerunProblem)
 	}
 	res.Verified = len(res.Problems) == 0
-	u := Update{Table: r.table, View: r.view, Audit: res,
-		Reveal: &Reveal{Config: g.Config, Salt: salt, Nonces: g.Toss.Nonces, Steps: steps}} // for the sheet's highlights
+	u := table.Update{Table: r.table, View: r.view, Audit: res,
+		Reveal: &table.Reveal{Config: g.Config, Salt: salt, Nonces: g.Toss.Nonces, Steps: steps}} // for the sheet's highlights
 	if r.saveDir != "" {
 		u.Notice = r.save(g)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/node/shamir"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -59,11 +60,11 @@ type Remote struct {
 	nick     string
 	code     string
 	watch    bool
-	timing   Timing
+	timing   table.Timing
 	webAddr  string            // our node's web URL, told the host so that phones find us (web.go)
 	web      *Web              // where a table we take over seats phones
 	advertis func() Advertiser // how a table we take over is put on the LAN (nil: no discovery)
-	box      *mailbox
+	box      *table.Mailbox
 	replay   protocol.Replay // the hosts' envelopes seen: locked inside
 	ctx      context.Context // ends at Close, and with it every walk and join
 	cancel   context.CancelFunc
@@ -93,7 +94,7 @@ type Remote struct {
 	tid     protocol.TableID
 	term    uint64
 	yielded uint64 // a term we gave up hosting to a host ahead of us in line (newhost.go)
-	table   TableState
+	table   table.TableState
 	view    engine.View
 	heard   time.Time            // when the host was last heard
 	got     []engine.Event       // every event we were sent, for the audit
@@ -120,11 +121,11 @@ type Remote struct {
 	// kept is the one found there at the start, for the deal it names.
 	tossFile string
 	kept     *keptToss
-	server   *Server       // the table we host, in roleHost
-	local    *LocalSession // our seat at it, once rebuilt
-	advert   *Hosted       // its advert on the LAN, once rebuilt
-	rolled   int           // steps of our journal its rebuild rolled back, for our audit's note
-	bots     BotMaker      // for the bot seats of a table we take over
+	server   *Server             // the table we host, in roleHost
+	local    *table.LocalSession // our seat at it, once rebuilt
+	advert   *Hosted             // its advert on the LAN, once rebuilt
+	rolled   int                 // steps of our journal its rebuild rolled back, for our audit's note
+	bots     table.BotMaker      // for the bot seats of a table we take over
 	fall     func(*engine.View) (engine.Command, bool)
 }
 
@@ -150,24 +151,24 @@ var errLeft = errors.New("the table session is closed")
 // Dial joins the table hosted at info: a seat (or a spectator's place when
 // watch), proving the join code when the table asks.
 func Dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
-	return dial(ctx, h, key, info, nick, code, watch, onFrame, DefaultTiming(), nil)
+	return dial(ctx, h, key, info, nick, code, watch, onFrame, table.DefaultTiming(), nil)
 }
 
 // dial is Dial with the device's timing, and setup run on the session
 // before it starts (the device's web side).
 func dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool,
-	onFrame func([]byte), tm Timing, setup func(*Remote)) (*Remote, error) {
+	onFrame func([]byte), tm table.Timing, setup func(*Remote)) (*Remote, error) {
 	signer, err := newSigner(key)
 	if err != nil {
 		return nil, err
 	}
-	r := &Remote{h: h, key: key, signer: signer, info: info, nick: nick, code: code, watch: watch, box: newMailbox(), seat: -1,
-		term: 1, OnFrame: onFrame, timing: tm.or(DefaultTiming()),
+	r := &Remote{h: h, key: key, signer: signer, info: info, nick: nick, code: code, watch: watch, box: table.NewMailbox(), seat: -1,
+		term: 1, OnFrame: onFrame, timing: tm.Or(table.DefaultTiming()),
 		in: make(chan func()), fromHost: make(chan hostMsg, 16), done: make(chan struct{})}
 	r.seatNo.Store(-1)
 	// The chain's steps are taken on run: the seats are read as the
 	// table names them then.
-	r.chain.SeatKey = func(seat int) ed25519.PublicKey { return seatKey(r.table.Seats, seat) }
+	r.chain.SeatKey = func(seat int) ed25519.PublicKey { return table.SeatPubKey(r.table.Seats, seat) }
 	if setup != nil {
 		setup(r)
 	}
@@ -253,12 +254,12 @@ func (r *Remote) Hosting() bool { return r.hosting.Load() }
 
 // UseBots gives a remote seat what it needs to host, should it be elected:
 // the bots for the bot seats and the fallback move.
-func (r *Remote) UseBots(b BotMaker, fall func(*engine.View) (engine.Command, bool)) {
+func (r *Remote) UseBots(b table.BotMaker, fall func(*engine.View) (engine.Command, bool)) {
 	r.do(func() { r.bots, r.fall = b, fall })
 }
 
 // Updates delivers what our seat may see.
-func (r *Remote) Updates() <-chan Update { return r.box.out }
+func (r *Remote) Updates() <-chan table.Update { return r.box.Out }
 
 // Send sends a move for our seat, signed as our seat's (gamewire:
 // movesig.go); the host's answer comes as an Update.
@@ -340,7 +341,7 @@ func (r *Remote) stop() {
 		}
 	}
 	r.cancel()
-	r.box.close()
+	r.box.Close()
 	r.become(roleClosed)
 }
 
@@ -354,5 +355,5 @@ func (r *Remote) send(m protocol.Message) error {
 
 // notice tells our screen text, with the table as we last knew it (on run).
 func (r *Remote) notice(text string) {
-	r.box.put(Update{Table: r.table, View: r.view, Notice: text})
+	r.box.Put(table.Update{Table: r.table, View: r.view, Notice: text})
 }

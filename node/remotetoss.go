@@ -7,6 +7,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -34,7 +35,7 @@ func (r *Remote) answerToss(m protocol.Toss) {
 			break // asked twice: we answered
 		}
 		r.rerun = r.toss.Revealed && r.table.Commit != r.toss.Round
-		n, err := NewNonce()
+		n, err := table.NewNonce()
 		if err != nil {
 			break
 		}

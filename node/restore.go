@@ -19,6 +19,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/shamir"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -28,7 +29,7 @@ import (
 type recovery struct {
 	heir   heir
 	srv    *Server
-	table  TableState
+	table  table.TableState
 	commit [32]byte
 
 	term   uint64                       // the term we host
@@ -56,8 +57,8 @@ type heir struct {
 	code   string
 	self   peer.ID
 	key    crypto.PrivKey
-	timing Timing
-	bots   BotMaker
+	timing table.Timing
+	bots   table.BotMaker
 	fall   func(*engine.View) (engine.Command, bool)
 	gone   peer.ID      // the host we lost
 	dealer string       // the peer ID of the host that dealt the game
@@ -126,7 +127,7 @@ func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares ma
 		// A move in a seat's name that its person didn't sign, but says
 		// they did, is made up: the whole journal goes.
 		err = gamewire.CheckMarks(rc.heir.tid, rc.commit, journal, 0,
-			func(seat int) ed25519.PublicKey { return seatKey(rc.table.Seats, seat) })
+			func(seat int) ed25519.PublicKey { return table.SeatPubKey(rc.table.Seats, seat) })
 	}
 	if err != nil {
 		rc.refused = append(rc.refused, fmt.Sprintf("%s: %v", peer.ID(from).ShortString(), err))
@@ -249,9 +250,9 @@ func (rc *recovery) redeal(why string, stalled []protocol.PeerID) (bool, error) 
 	if ts.Reveal > 0 {
 		tm.Reveal = ts.Reveal
 	}
-	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Timing: tm, TurnClock: ts.TurnClock, Grace: ts.Grace, Pace: ts.Pace,
+	set := table.Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Timing: tm, TurnClock: ts.TurnClock, Grace: ts.Grace, Pace: ts.Pace,
 		Code: hr.code}
-	t, err := NewTable(set, hr.nick, hr.bots, hr.fall)
+	t, err := table.NewTable(set, hr.nick, hr.bots, hr.fall)
 	if err != nil {
 		return false, err
 	}
@@ -259,7 +260,7 @@ func (rc *recovery) redeal(why string, stalled []protocol.PeerID) (bool, error) 
 	for _, id := range stalled {
 		out[peer.ID(id).String()] = true
 	}
-	returning, err := t.reseat(ts.ID, hr.tid, rc.srv.term.Load(), hr.self.String(), ts.Evening, rc.srv.selfWeb, edKeyOrNil(hr.key), ts.Seats, out, why)
+	returning, err := t.Reseat(ts.ID, hr.tid, rc.srv.term.Load(), hr.self.String(), ts.Evening, rc.srv.selfWeb, edKeyOrNil(hr.key), ts.Seats, out, why)
 	if err != nil {
 		return false, err
 	}
@@ -274,7 +275,7 @@ func (rc *recovery) redeal(why string, stalled []protocol.PeerID) (bool, error) 
 	rc.srv.mu.Unlock()
 	close(rc.srv.ready)
 	close(rc.done)
-	go dealOnceBack(t, returning, 2*hr.timing.Toss, why)
+	go table.DealOnceBack(t, returning, 2*hr.timing.Toss, why)
 	return true, nil
 }
 
@@ -307,10 +308,10 @@ func (rc *recovery) try() {
 		said = append(said, fmt.Sprintf("Refused %s's record of the game, and rebuilt it from another player's: %v", rc.nameOf(b.from), b.err))
 	}
 	if u := rc.srv.selfWeb; u != "" {
-		t.setWeb(u)
+		t.SetWeb(u)
 	}
 	if d := rc.heir.dealer; d != "" {
-		t.setDealer(d)
+		t.SetDealer(d)
 	}
 	rc.srv.mu.Lock()
 	rc.srv.table = t
@@ -330,11 +331,11 @@ type badJournal struct {
 // how many steps of our own journal it rolled back, and the journals
 // tried before it that didn't replay; a nil table when none does (rc.err
 // says why). rc.mu is held.
-func (rc *recovery) replayBest(seed uint64, salt [gamewire.SaltSize]byte) (*Table, int, []badJournal) {
+func (rc *recovery) replayBest(seed uint64, salt [gamewire.SaltSize]byte) (*table.Table, int, []badJournal) {
 	type cand struct {
 		from  protocol.PeerID
 		steps []engine.Step
-		links []Link
+		links []table.Link
 		whole bool
 	}
 	var cands []cand
@@ -368,10 +369,10 @@ func (rc *recovery) replayBest(seed uint64, salt [gamewire.SaltSize]byte) (*Tabl
 // rebuild is a journal with its hidden cards combined from the shares and
 // checked against their seals, as far as it rebuilds, and cut back to its
 // last signed step (a new host chains its own term on from there).
-func (rc *recovery) rebuild(journal []protocol.Step, seed uint64, salt [gamewire.SaltSize]byte) ([]engine.Step, []Link) {
+func (rc *recovery) rebuild(journal []protocol.Step, seed uint64, salt [gamewire.SaltSize]byte) ([]engine.Step, []table.Link) {
 	pub := engPubSteps(journal)
 	steps := make([]engine.Step, 0, len(pub))
-	links := make([]Link, 0, len(pub))
+	links := make([]table.Link, 0, len(pub))
 	signedAt := 0
 	for i, p := range pub {
 		st := p.Step
@@ -400,7 +401,7 @@ func (rc *recovery) rebuild(journal []protocol.Step, seed uint64, salt [gamewire
 }
 
 // restore builds the table of a new host from the rebuilt journal.
-func restore(hr heir, ts TableState, cfg engine.Config, salt [gamewire.SaltSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64) (*Table, error) {
+func restore(hr heir, ts table.TableState, cfg engine.Config, salt [gamewire.SaltSize]byte, commit [32]byte, steps []engine.Step, links []table.Link, term uint64) (*table.Table, error) {
 	// No fixed seed: the next game's (N on the result sheet) is drawn at
 	// its deal. This game's seed is revealed at its end, and a next seed
 	// worked out from it would be known to every player.
@@ -408,7 +409,7 @@ func restore(hr heir, ts TableState, cfg engine.Config, salt [gamewire.SaltSize]
 	if ts.Reveal > 0 {
 		tm.Reveal = ts.Reveal
 	}
-	set := Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Timing: tm, TurnClock: ts.TurnClock, Grace: ts.Grace, Pace: ts.Pace,
+	set := table.Settings{Name: ts.Name, Rules: ts.Rules, Seats: len(ts.Seats), Timing: tm, TurnClock: ts.TurnClock, Grace: ts.Grace, Pace: ts.Pace,
 		Code: hr.code}
 	notice := fmt.Sprintf("Host left; %s is now hosting.", hr.nick)
 	// The old host's own seat, if it had one, is a bot's from now on, in
@@ -417,13 +418,13 @@ func restore(hr heir, ts TableState, cfg engine.Config, salt [gamewire.SaltSize]
 	// in the shares' threshold while they are gone). The seat remembers
 	// them (Peer on a bot's seat): should they come back, restarted with
 	// the same key, they take it back from the bot (Table.sit).
-	seats := append([]SeatInfo(nil), ts.Seats...)
+	seats := append([]table.SeatInfo(nil), ts.Seats...)
 	for i, s := range seats {
 		if hr.gone != "" && s.Peer == hr.gone.String() && s.Bot == "" {
-			seats[i] = SeatInfo{Name: s.Name, Bot: "medium", Connected: true, Peer: s.Peer}
+			seats[i] = table.SeatInfo{Name: s.Name, Bot: "medium", Connected: true, Peer: s.Peer}
 			notice += fmt.Sprintf(" A bot plays for %s.", s.Name)
 		}
 	}
-	return restoreTable(set, ts.ID, hr.tid, hr.nick, hr.self.String(), seats, cfg, salt, ts.Nonces, commit, steps, links, term, hr.bots, hr.fall,
+	return table.RestoreTable(set, ts.ID, hr.tid, hr.nick, hr.self.String(), seats, cfg, salt, ts.Nonces, commit, steps, links, term, hr.bots, hr.fall,
 		notice, nil, ts.Evening, edKeyOrNil(hr.key))
 }

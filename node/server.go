@@ -25,6 +25,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -34,14 +35,14 @@ import (
 type Server struct {
 	h      host.Host
 	signer *protocol.Signer
-	table  *Table    // nil while a new host rebuilds the game (rec)
-	rec    *recovery // set on a host elected mid-game
+	table  *table.Table // nil while a new host rebuilds the game (rec)
+	rec    *recovery    // set on a host elected mid-game
 	ready  chan struct{}
 	tid    protocol.TableID
 	code   string
 	term   atomic.Uint64
 	replay protocol.Replay
-	timing Timing // its table's, or the elected node's
+	timing table.Timing // its table's, or the elected node's
 
 	mu      sync.Mutex
 	conns   map[*srvConn]bool
@@ -87,16 +88,16 @@ func (s *Server) awaitReveals(n int, max time.Duration) {
 }
 
 // Serve starts serving t on h, signing with key (h's own identity key).
-func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
-	if err := t.checkNames(); err != nil {
+func Serve(h host.Host, key crypto.PrivKey, t *table.Table) (*Server, error) {
+	if err := t.CheckNames(); err != nil {
 		return nil, err
 	}
 	signer, err := newSigner(key)
 	if err != nil {
 		return nil, err
 	}
-	set := t.settings()
-	s := &Server{h: h, signer: signer, table: t, tid: t.wireID(), code: set.Code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64),
+	set := t.Config()
+	s := &Server{h: h, signer: signer, table: t, tid: t.WireID(), code: set.Code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64),
 		ready: make(chan struct{}), timing: set.Timing}
 	close(s.ready)
 	s.term.Store(1)
@@ -104,7 +105,7 @@ func Serve(h host.Host, key crypto.PrivKey, t *Table) (*Server, error) {
 	for _, a := range h.Addrs() {
 		listen = append(listen, a.String())
 	}
-	t.served(h.ID().String(), listen, edKeyOrNil(key))
+	t.Served(h.ID().String(), listen, edKeyOrNil(key))
 	h.SetStreamHandler(ProtocolID, s.handler())
 	return s, nil
 }
@@ -179,8 +180,8 @@ type srvConn struct {
 	peer peer.ID
 	ver  protocol.Version // the version its hello spoke
 	seat int
-	sess *LocalSession
-	last TableState
+	sess *table.LocalSession
+	last table.TableState
 	sent bool
 
 	lim     *frameLimit // how fast its frames are read (limits.go)
@@ -406,10 +407,10 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 		c.seat, c.sess, err = sit(c.peer.String(), hello.Nick)
 	}
 	switch {
-	case errors.Is(err, ErrTableFull), errors.Is(err, ErrNoRoom):
+	case errors.Is(err, table.ErrTableFull), errors.Is(err, ErrNoRoom):
 		c.refuse(protocol.CodeTableFull, err.Error(), env.Seq)
 		return err
-	case errors.Is(err, ErrStarted):
+	case errors.Is(err, table.ErrStarted):
 		c.refuse(protocol.CodeStarted, err.Error(), env.Seq)
 		return err
 	case errors.Is(err, protocol.ErrBadName):
@@ -494,7 +495,7 @@ func (c *srvConn) pump(done chan struct{}) {
 			if !c.sent || !reflect.DeepEqual(u.Table, c.last) {
 				c.last, c.sent = u.Table, true
 				ts := u.Table
-				ts.Seats = append([]SeatInfo(nil), ts.Seats...)
+				ts.Seats = append([]table.SeatInfo(nil), ts.Seats...)
 				for i, si := range ts.Seats {
 					if id, err := peer.Decode(si.Peer); err == nil {
 						ws := c.s.webOf(si.Peer)
@@ -542,7 +543,7 @@ func (c *srvConn) heartbeat(done chan struct{}) {
 	}
 }
 
-func (s *Server) tbl() *Table {
+func (s *Server) tbl() *table.Table {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.table

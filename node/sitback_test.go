@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/internal/nodetest"
+	"github.com/bullshit-game/bullshit/node/table"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
@@ -29,7 +32,7 @@ func TestElectionOldHostSitsBack(t *testing.T) {
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go PlayBot(ctx, own, &dumbBot{seat: hostSeat}, dumbFallback, "brisk", nil)
+	go table.PlayBot(ctx, own, &nodetest.DumbBot{Seat: hostSeat}, dumbFallback, "brisk", nil)
 	played := playSlowly(ctx, remotes)
 	for tb.Plays() < 5 {
 		time.Sleep(20 * time.Millisecond)
@@ -66,7 +69,7 @@ func TestElectionOldHostSitsBack(t *testing.T) {
 		t.Fatalf("the old host's person sat back in seat %d, want their own, %d", back.Seat(), hostSeat)
 	}
 	moves := 0
-	end, _ := PlayBot(ctx, back, &dumbBot{seat: hostSeat}, dumbFallback, "brisk", func(u Update) {
+	end, _ := table.PlayBot(ctx, back, &nodetest.DumbBot{Seat: hostSeat}, dumbFallback, "brisk", func(u table.Update) {
 		for _, e := range u.Events {
 			if e.Seat == hostSeat && (e.Type == engine.EventPlay || e.Type == engine.EventPass || e.Type == engine.EventCall) {
 				moves++

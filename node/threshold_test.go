@@ -7,6 +7,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/table"
+
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node/shamir"
 )
@@ -24,7 +26,7 @@ func TestSharesNeedEveryPlayerNode(t *testing.T) {
 				for i := range bots {
 					bots[i] = "medium"
 				}
-				tb, err := NewTable(Settings{Name: "T", Seats: 6, Bots: bots}, "host", realMaker, bot.Fallback)
+				tb, err := table.NewTable(table.Settings{Name: "T", Seats: 6, Bots: bots}, "host", realMaker, bot.Fallback)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -32,7 +34,7 @@ func TestSharesNeedEveryPlayerNode(t *testing.T) {
 				if _, _, err := tb.Sit("local", "Host"); err != nil {
 					t.Fatal(err)
 				}
-				var sess []*LocalSession
+				var sess []*table.LocalSession
 				for i := range players {
 					_, s, err := tb.Sit(fmt.Sprint("peer", i), fmt.Sprint("P", i))
 					if err != nil {
@@ -46,7 +48,7 @@ func TestSharesNeedEveryPlayerNode(t *testing.T) {
 				time.Sleep(time.Millisecond)
 				var commit [32]byte
 				var seed uint64
-				tb.do(func() { commit, seed = tb.commit, tb.seed })
+				tb.Do(func() { commit, seed = tb.Commit, tb.Seed })
 				// Each player node's share of the seed, from what it was sent.
 				var shares []shamir.Share
 				for _, s := range sess {

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/table"
+
 	ma "github.com/multiformats/go-multiaddr"
 )
 
@@ -13,7 +15,7 @@ import (
 // player's node takes its own device's, not its host's.
 func TestTimingIsPerDeviceAndTable(t *testing.T) {
 	loop := []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/0")}
-	fast := Timing{Heartbeat: 100 * time.Millisecond, DeadAfter: 700 * time.Millisecond}
+	fast := table.Timing{Heartbeat: 100 * time.Millisecond, DeadAfter: 700 * time.Millisecond}
 	devA, err := NewDevice(context.Background(), DeviceConfig{Key: newLoopNode(t).key, Name: "A", Listen: loop,
 		Bots: dumbMaker, Fallback: dumbFallback, Timing: fast})
 	if err != nil {
@@ -27,24 +29,24 @@ func TestTimingIsPerDeviceAndTable(t *testing.T) {
 	}
 	defer devB.Close()
 
-	hoA, err := devA.Open(Settings{Name: "A's", Timing: Timing{Reveal: 30 * time.Millisecond}})
+	hoA, err := devA.Open(table.Settings{Name: "A's", Timing: table.Timing{Reveal: 30 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer hoA.Close()
-	hoB, err := devB.Open(Settings{Name: "B's"})
+	hoB, err := devB.Open(table.Settings{Name: "B's"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer hoB.Close()
 
-	def := DefaultTiming()
-	wantA := Timing{Heartbeat: fast.Heartbeat, DeadAfter: fast.DeadAfter, HostRetry: def.HostRetry,
+	def := table.DefaultTiming()
+	wantA := table.Timing{Heartbeat: fast.Heartbeat, DeadAfter: fast.DeadAfter, HostRetry: def.HostRetry,
 		RebuildWait: def.RebuildWait, Reveal: 30 * time.Millisecond, Toss: def.Toss, Stall: def.Stall}
 	if got := hoA.Server.timing; got != wantA {
 		t.Errorf("A's server has timing %+v, want %+v", got, wantA)
 	}
-	if got := hoA.Table.set.Timing; got != wantA {
+	if got := hoA.Table.Set.Timing; got != wantA {
 		t.Errorf("A's table has timing %+v, want %+v", got, wantA)
 	}
 	if got := hoB.Server.timing; got != def {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/table"
+
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
@@ -14,12 +16,12 @@ import (
 
 // watchTable is a 3-seat table over loopback: two players on their own
 // nodes (they take part in the toss) and a bot of maker's in seat 2.
-func watchTable(t *testing.T, maker BotMaker) (loopNode, *Table, []*Remote, context.Context) {
+func watchTable(t *testing.T, maker table.BotMaker) (loopNode, *table.Table, []*Remote, context.Context) {
 	t.Helper()
 	rules := engine.Standard()
 	rules.Window = 200 * time.Millisecond
-	hn, tb, _ := hostTableWith(t, Settings{Name: "Kitchen", Rules: rules, Seats: 3, Bots: []string{"x"},
-		Timing: Timing{Reveal: 20 * time.Millisecond}}, maker)
+	hn, tb, _ := hostTableWith(t, table.Settings{Name: "Kitchen", Rules: rules, Seats: 3, Bots: []string{"x"},
+		Timing: table.Timing{Reveal: 20 * time.Millisecond}}, maker)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	return hn, tb, dialPlayers(t, ctx, hn, 2), ctx
@@ -45,7 +47,7 @@ func TestWatcherAuditsTheGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	end, _ := PlayBot(ctx, w, nil, nil, "fast", nil)
+	end, _ := table.PlayBot(ctx, w, nil, nil, "fast", nil)
 	for i, u := range played() {
 		if u.Audit == nil || !u.Audit.Verified {
 			t.Fatalf("player %d: %+v", i, u.Audit)
@@ -84,7 +86,7 @@ func TestWatcherAuditsTheGame(t *testing.T) {
 			Toss:  journal.Toss{Round: round, Commits: commits, Nonces: append([][gamewire.NonceSize]byte(nil), end.Reveal.Nonces...)},
 			Steps: append([]engine.Step(nil), end.Reveal.Steps...), Events: got}
 	}
-	if a := auditOf(base()); !a.Verified {
+	if a := table.AuditOf(base()); !a.Verified {
 		t.Fatalf("the untouched record fails: %v", a.Problems)
 	}
 	swapped := base()
@@ -112,7 +114,7 @@ func TestWatcherAuditsTheGame(t *testing.T) {
 		"another seed than committed":          {seed, "the deal is not the one promised"},
 		"a claim the replay doesn't make":      {lied, "play"},
 	} {
-		a := auditOf(c.g)
+		a := table.AuditOf(c.g)
 		if a.Verified || !strings.Contains(strings.Join(a.Problems, " | "), c.want) {
 			t.Errorf("%s: verified %v, problems %q; want one with %q", name, a.Verified, a.Problems, c.want)
 		}
@@ -142,11 +144,11 @@ func TestEndedEarlyRevealsAndAudits(t *testing.T) {
 	// Until the table stands still at the bot's turn.
 	for ctx.Err() == nil {
 		var stands bool
-		tb.do(func() {
-			if tb.game != nil {
-				v := tb.game.View(-1)
-				_, open := tb.game.Deadline()
-				stands = v.Turn == 2 && !open && tb.now() >= tb.pause
+		tb.Do(func() {
+			if tb.Game != nil {
+				v := tb.Game.View(-1)
+				_, open := tb.Game.Deadline()
+				stands = v.Turn == 2 && !open && tb.Now() >= tb.PausedTill
 			}
 		})
 		if stands {
@@ -159,9 +161,9 @@ func TestEndedEarlyRevealsAndAudits(t *testing.T) {
 		t.Fatal(err)
 	}
 	ends := played()
-	seen := map[string]Update{"player 1": ends[0], "player 2": ends[1]}
-	seen["remote watcher"], _ = PlayBot(ctx, w, nil, nil, "fast", nil)
-	seen["the host's watcher"], _ = PlayBot(ctx, local, nil, nil, "fast", nil)
+	seen := map[string]table.Update{"player 1": ends[0], "player 2": ends[1]}
+	seen["remote watcher"], _ = table.PlayBot(ctx, w, nil, nil, "fast", nil)
+	seen["the host's watcher"], _ = table.PlayBot(ctx, local, nil, nil, "fast", nil)
 	want := fmt.Sprintf("ended early after %d plays; deal verified", plays)
 	for who, u := range seen {
 		if u.Audit == nil {
@@ -177,7 +179,7 @@ func TestEndedEarlyRevealsAndAudits(t *testing.T) {
 // The host's own screen is told the join code it chose and who watches,
 // by name, as spectators come and go; no other seat is told either.
 func TestHostSeesCodeAndWatchers(t *testing.T) {
-	tb, err := NewTable(Settings{Rules: engine.Standard(), Seats: 3, Bots: []string{"a"}, Code: "774829"}, "Hal", dumbMaker, dumbFallback)
+	tb, err := table.NewTable(table.Settings{Rules: engine.Standard(), Seats: 3, Bots: []string{"a"}, Code: "774829"}, "Hal", dumbMaker, dumbFallback)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +192,7 @@ func TestHostSeesCodeAndWatchers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	latest := func(s *LocalSession, ok func(TableState) bool) TableState {
+	latest := func(s *table.LocalSession, ok func(table.TableState) bool) table.TableState {
 		t.Helper()
 		deadline := time.After(10 * time.Second)
 		for {
@@ -208,13 +210,13 @@ func TestHostSeesCodeAndWatchers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := latest(host, func(ts TableState) bool { return len(ts.Watchers) == 1 })
+	ts := latest(host, func(ts table.TableState) bool { return len(ts.Watchers) == 1 })
 	if ts.Code != "774829" || ts.Watchers[0] != "Cleo" {
 		t.Fatalf("the host's screen: code %q, watchers %q", ts.Code, ts.Watchers)
 	}
 	cleo.Close()
-	latest(host, func(ts TableState) bool { return len(ts.Watchers) == 0 })
-	for _, s := range []*LocalSession{ada} {
+	latest(host, func(ts table.TableState) bool { return len(ts.Watchers) == 0 })
+	for _, s := range []*table.LocalSession{ada} {
 		for len(s.Updates()) > 0 {
 			if u := <-s.Updates(); u.Table.Code != "" || u.Table.Watchers != nil {
 				t.Fatalf("a player is told the code %q or the watchers %q", u.Table.Code, u.Table.Watchers)

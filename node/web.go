@@ -39,6 +39,7 @@ import (
 	"github.com/libp2p/go-libp2p/x/rate"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/node/webwire"
 	"github.com/bullshit-game/bullshit/node/webwire/coderws"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -398,8 +399,8 @@ func (w *Web) serveTable(rw http.ResponseWriter, r *http.Request) {
 	w.mu.Lock()
 	s := w.host
 	w.mu.Unlock()
-	var a About
-	if s == nil || !s.isReady() || !s.tbl().about(&a) {
+	var a table.About
+	if s == nil || !s.isReady() || !s.tbl().FillAbout(&a) {
 		http.Error(rw, "No table is hosted here now.", http.StatusNotFound)
 		return
 	}
@@ -576,7 +577,7 @@ func (w *Web) serveWS(rw http.ResponseWriter, r *http.Request) {
 		w.Refused.Add(1)
 		if b, _, err := w.signer.Seal(protocol.TableID{}, 0,
 			protocol.Refusal{Code: protocol.CodeNotHost, Message: "This player's node doesn't host the table now."}); err == nil {
-			l.SetWriteDeadline(time.Now().Add(DefaultTiming().DeadAfter))
+			l.SetWriteDeadline(time.Now().Add(table.DefaultTiming().DeadAfter))
 			gamewire.WriteFrame(bufio.NewWriter(l), b)
 		}
 		l.Close()

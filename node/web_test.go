@@ -20,6 +20,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/internal/nodetest"
+	"github.com/bullshit-game/bullshit/node/table"
+
 	"github.com/coder/websocket"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -51,12 +54,12 @@ type phone struct {
 	seat    int
 	tid     protocol.TableID
 	term    uint64
-	table   TableState
+	table   table.TableState
 	view    engine.View
 	hands   [][]engine.Card // every hand it was shown before the end
 	audit   []protocol.Audit
 	refused []protocol.Refusal
-	box     *mailbox
+	box     *table.Mailbox
 	steps   []protocol.Step            // the journal as the seat may know it
 	shares  map[int]protocol.StepShare // its shares, for a new host
 }
@@ -105,7 +108,7 @@ func dialPhone(ctx context.Context, t testing.TB, base string, key crypto.PrivKe
 	id, _ := peer.IDFromPrivateKey(key)
 	hid, _ := peer.IDFromPublicKey(host)
 	p := &phone{key: key, id: id, host: hid, signer: signer, ws: ws, conn: conn, br: bufio.NewReader(conn),
-		w: bufio.NewWriter(conn), seat: -1, term: 1, box: newMailbox()}
+		w: bufio.NewWriter(conn), seat: -1, term: 1, box: table.NewMailbox()}
 	t.Cleanup(func() { ws.CloseNow() })
 	return p
 }
@@ -193,7 +196,7 @@ func (p *phone) join(nick string) error {
 }
 
 func (p *phone) heartbeat() {
-	t := time.NewTicker(DefaultTiming().Heartbeat)
+	t := time.NewTicker(table.DefaultTiming().Heartbeat)
 	defer t.Stop()
 	for range t.C {
 		if p.send(protocol.Heartbeat{}) != nil {
@@ -203,7 +206,7 @@ func (p *phone) heartbeat() {
 }
 
 func (p *phone) readLoop() {
-	defer p.box.close()
+	defer p.box.Close()
 	for {
 		env, err := p.next()
 		if err != nil {
@@ -230,25 +233,25 @@ func (p *phone) readLoop() {
 					p.hands = append(p.hands, gamewire.EngCards(m.View.Hand))
 				}
 			}
-			u := Update{Table: p.table, View: p.view, Backlog: m.Backlog}
+			u := table.Update{Table: p.table, View: p.view, Backlog: m.Backlog}
 			for _, e := range m.Events {
 				u.Events = append(u.Events, gamewire.EngEvent(e))
 			}
 			p.mu.Unlock()
-			p.box.put(u)
+			p.box.Put(u)
 			continue
 		case protocol.Refusal:
 			p.refused = append(p.refused, m)
-			u := Update{Table: p.table, View: p.view, Refusal: &engine.Refusal{Code: engine.Code(m.Code), Msg: m.Message}}
+			u := table.Update{Table: p.table, View: p.view, Refusal: &engine.Refusal{Code: engine.Code(m.Code), Msg: m.Message}}
 			p.mu.Unlock()
-			p.box.put(u)
+			p.box.Put(u)
 			continue
 		case protocol.Audit:
 			p.audit = append(p.audit, m)
 			if len(p.audit) == m.Parts {
-				u := Update{Table: p.table, View: p.view, Audit: &AuditResult{}}
+				u := table.Update{Table: p.table, View: p.view, Audit: &table.AuditResult{}}
 				p.mu.Unlock()
-				p.box.put(u)
+				p.box.Put(u)
 				continue
 			}
 		}
@@ -256,7 +259,7 @@ func (p *phone) readLoop() {
 	}
 }
 
-func (p *phone) Updates() <-chan Update { return p.box.out }
+func (p *phone) Updates() <-chan table.Update { return p.box.Out }
 func (p *phone) Send(c engine.Command) error {
 	p.mu.Lock()
 	seat, tid, commit := p.seat, p.tid, p.table.Commit
@@ -288,7 +291,7 @@ func (p *phone) refusals() (int, protocol.Refusal) {
 var assets = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "the page") })
 
 // webTable hosts a table on loopback with its web entry.
-func webTable(t *testing.T, set Settings, maker BotMaker) (loopNode, *Table, *Server, *Web) {
+func webTable(t *testing.T, set table.Settings, maker table.BotMaker) (loopNode, *table.Table, *Server, *Web) {
 	t.Helper()
 	hn, tb, srv := hostTableWith(t, set, maker)
 	w, err := ListenWeb(hn.key, netip.Addr{}, WebConfig{Addr: "127.0.0.1:0", Assets: assets})
@@ -309,7 +312,7 @@ func TestWebPhonePlaysAWholeGame(t *testing.T) {
 	rules := engine.Standard()
 	rules.Window = 300 * time.Millisecond
 	const seats = 4
-	set := Settings{Name: "Kitchen", Rules: rules, Seats: seats, Bots: []string{"a", "b", "c"}, Timing: Timing{Reveal: 20 * time.Millisecond}}
+	set := table.Settings{Name: "Kitchen", Rules: rules, Seats: seats, Bots: []string{"a", "b", "c"}, Timing: table.Timing{Reveal: 20 * time.Millisecond}}
 	hn, tb, srv, w := webTable(t, set, dumbMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -321,11 +324,11 @@ func TestWebPhonePlaysAWholeGame(t *testing.T) {
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
-	last, err := PlayBot(ctx, p, &dumbBot{seat: p.seat}, dumbFallback, "brisk", nil)
+	last, err := table.PlayBot(ctx, p, &nodetest.DumbBot{Seat: p.seat}, dumbFallback, "brisk", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkEnded(t, last, rules, seats)
+	nodetest.CheckEnded(t, last.View, rules, seats)
 	if n := srv.Refused.Load(); n != 0 {
 		t.Fatalf("an honest phone's game had %d refusals", n)
 	}
@@ -380,7 +383,7 @@ func TestWebPhonePlaysAWholeGame(t *testing.T) {
 // and a page another node of the LAN served (the one a phone keeps after a
 // failover) may open /ws.
 func TestWebDoorRefusesForeignOriginAndSource(t *testing.T) {
-	_, _, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, dumbMaker)
+	_, _, _, w := webTable(t, table.Settings{Seats: 3, Bots: []string{"b"}}, dumbMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, origin := range []string{"http://evil.example", "http://8.8.8.8:8080", "http://192.168.1.66.evil.example", "null", "file:///tmp/x.html"} {
@@ -421,7 +424,7 @@ func TestWebDoorRefusesForeignOriginAndSource(t *testing.T) {
 // addresses, or localhost, is answered; any other is refused 421 with the
 // reason, page, player and /ws alike, before any limit is spent.
 func TestWebDoorAnswersItsOwnHostOnly(t *testing.T) {
-	_, _, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, dumbMaker)
+	_, _, _, w := webTable(t, table.Settings{Seats: 3, Bots: []string{"b"}}, dumbMaker)
 	own := strings.TrimPrefix(w.URL(), "http://")
 	serve := func(path, host string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest("GET", path, nil)
@@ -517,7 +520,7 @@ func TestWebAddrOK(t *testing.T) {
 // proved, a replay of its own, garbage. An oversize frame ends its
 // connection (as on libp2p) and it takes its seat back.
 func TestWebRogueEnvelopesRefused(t *testing.T) {
-	hn, tb, srv, w := webTable(t, Settings{Seats: 3, Bots: []string{"b", "c"}}, stillMaker)
+	hn, tb, srv, w := webTable(t, table.Settings{Seats: 3, Bots: []string{"b", "c"}}, stillMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	key := newPhoneKey(t)
@@ -610,7 +613,7 @@ func TestWebRogueEnvelopesRefused(t *testing.T) {
 // budget on a connection; a player at another address is answered all
 // the while.
 func TestWebFloodFromOneAddress(t *testing.T) {
-	hn, tb, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, stillMaker)
+	hn, tb, _, w := webTable(t, table.Settings{Seats: 3, Bots: []string{"b"}}, stillMaker)
 	w.opens = webLimiter(nil) // loopback counted like any address
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -696,18 +699,18 @@ func TestWebNotHost(t *testing.T) {
 // A phone's seat is never an election candidate, whatever else the
 // Lobby says of it; a player node's is.
 func TestWebPhoneNeverCandidate(t *testing.T) {
-	hn, tb, _, w := webTable(t, Settings{Seats: 4, Bots: []string{"b"}}, stillMaker)
+	hn, tb, _, w := webTable(t, table.Settings{Seats: 4, Bots: []string{"b"}}, stillMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	p := seatPhone(ctx, t, w, hn, newPhoneKey(t), "Ada")
 	pn := newLoopNode(t)
-	r, err := dial(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, DefaultTiming(), func(r *Remote) { r.webAddr = "http://127.0.0.1:8085" })
+	r, err := dial(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, table.DefaultTiming(), func(r *Remote) { r.webAddr = "http://127.0.0.1:8085" })
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
 	_ = tb
-	u := waitFor(t, ctx, r, func(u Update) bool { return len(u.Table.Seats) == 4 && u.Table.Seats[1].Peer != "" })
+	u := waitFor(t, ctx, r, func(u table.Update) bool { return len(u.Table.Seats) == 4 && u.Table.Seats[1].Peer != "" })
 	seats := u.Table.Seats
 	if !seats[0].Web || seats[0].Peer != p.id.String() {
 		t.Fatalf("the phone's seat: %+v", seats[0])
@@ -762,7 +765,7 @@ func (p *phone) follow(ctx context.Context, t *testing.T, keys map[string]crypto
 func TestWebPhoneFollowsTheNewHost(t *testing.T) {
 	rules := engine.Standard()
 	rules.Window = time.Second
-	set := Settings{Name: "Kitchen", Rules: rules, Seats: 3, Bots: []string{"x"}, Timing: Timing{Reveal: 20 * time.Millisecond}}
+	set := table.Settings{Name: "Kitchen", Rules: rules, Seats: 3, Bots: []string{"x"}, Timing: table.Timing{Reveal: 20 * time.Millisecond}}
 	hn, tb, srv, w := webTable(t, set, dumbMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -774,7 +777,7 @@ func TestWebPhoneFollowsTheNewHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pw.Close()
-	r, err := dial(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, DefaultTiming(), func(r *Remote) { r.webAddr, r.web = pw.URL(), pw })
+	r, err := dial(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, table.DefaultTiming(), func(r *Remote) { r.webAddr, r.web = pw.URL(), pw })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -784,11 +787,11 @@ func TestWebPhoneFollowsTheNewHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
-	var rEnd Update
+	var rEnd table.Update
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		rEnd, _ = PlayBot(ctx, r, slowBot{&dumbBot{seat: r.Seat()}}, dumbFallback, "brisk", nil)
+		rEnd, _ = table.PlayBot(ctx, r, slowBot{&nodetest.DumbBot{Seat: r.Seat()}}, dumbFallback, "brisk", nil)
 	}()
 	go func() {
 		for tb.Plays() < 5 && ctx.Err() == nil {
@@ -799,7 +802,7 @@ func TestWebPhoneFollowsTheNewHost(t *testing.T) {
 		tb.Close()
 		hn.h.Close()
 	}()
-	PlayBot(ctx, p, slowBot{&dumbBot{seat: p.seat}}, dumbFallback, "brisk", nil)
+	table.PlayBot(ctx, p, slowBot{&nodetest.DumbBot{Seat: p.seat}}, dumbFallback, "brisk", nil)
 	if p.view.Phase == engine.PhaseOver {
 		t.Fatal("the game ended before the host left")
 	}
@@ -807,13 +810,13 @@ func TestWebPhoneFollowsTheNewHost(t *testing.T) {
 	if q.host != pn.h.ID() || q.seat != p.seat {
 		t.Fatalf("back with %s at seat %d; want %s at %d", q.host, q.seat, pn.h.ID(), p.seat)
 	}
-	last, err := PlayBot(ctx, q, slowBot{&dumbBot{seat: q.seat}}, dumbFallback, "brisk", nil)
+	last, err := table.PlayBot(ctx, q, slowBot{&nodetest.DumbBot{Seat: q.seat}}, dumbFallback, "brisk", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	wg.Wait()
-	checkEnded(t, last, rules, 3)
-	checkEnded(t, rEnd, rules, 3)
+	nodetest.CheckEnded(t, last.View, rules, 3)
+	nodetest.CheckEnded(t, rEnd.View, rules, 3)
 	if !r.Hosting() {
 		t.Fatal("the player node does not host")
 	}
@@ -831,7 +834,7 @@ func TestWebDialFloodClosedAtAccept(t *testing.T) {
 	// The burst and next to no more, so that nothing here depends on time.
 	WebDialsPerAddr = rate.Limit{RPS: 1.0 / 86400, Burst: 5}
 	defer func() { WebDialsPerAddr = saved }()
-	_, _, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, stillMaker)
+	_, _, _, w := webTable(t, table.Settings{Seats: 3, Bots: []string{"b"}}, stillMaker)
 	target := strings.TrimPrefix(w.URL(), "http://")
 	// open asks for /ws from addr over a connection of its own and says
 	// whether any HTTP came back.
@@ -883,7 +886,7 @@ func TestWebFilesLimitedPerAddress(t *testing.T) {
 	WebFilesPerAddr = rate.Limit{RPS: 1.0 / 86400, Burst: 8}
 	WebPlayerPerAddr = rate.Limit{RPS: 1.0 / 86400, Burst: 3}
 	defer func() { WebFilesPerAddr, WebPlayerPerAddr = savedFiles, savedPlayer }()
-	_, _, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, stillMaker)
+	_, _, _, w := webTable(t, table.Settings{Seats: 3, Bots: []string{"b"}}, stillMaker)
 	from := func(addr string) *http.Client {
 		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(addr)}, Timeout: 5 * time.Second}
 		return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}, Timeout: 10 * time.Second}
@@ -927,7 +930,7 @@ func TestWebFilesLimitedPerAddress(t *testing.T) {
 // host, the host's three words, the preset and the seats taken, and
 // whether it needs a code (never the code); 404 when it hosts none.
 func TestWebSaysWhichTable(t *testing.T) {
-	set := Settings{Name: "Kitchen", Rules: engine.Standard(), Seats: 4, Bots: []string{"a"}, Code: "774829"}
+	set := table.Settings{Name: "Kitchen", Rules: engine.Standard(), Seats: 4, Bots: []string{"a"}, Code: "774829"}
 	hn, _, srv, w := webTable(t, set, dumbMaker)
 	get := func() (int, string) {
 		res, err := http.Get(w.URL() + "/table")
@@ -939,11 +942,11 @@ func TestWebSaysWhichTable(t *testing.T) {
 		return res.StatusCode, string(b)
 	}
 	code, body := get()
-	var a About
+	var a table.About
 	if err := json.Unmarshal([]byte(body), &a); code != 200 || err != nil {
 		t.Fatalf("/table: %d %q %v", code, body, err)
 	}
-	want := About{Name: "Kitchen", Host: a.Host, Words: protocol.Fingerprint(string(hn.h.ID())), Preset: "standard", Seats: 4, Taken: 1, Phase: "waiting", Code: true}
+	want := table.About{Name: "Kitchen", Host: a.Host, Words: protocol.Fingerprint(string(hn.h.ID())), Preset: "standard", Seats: 4, Taken: 1, Phase: "waiting", Code: true}
 	if a != want || strings.Contains(body, "774829") {
 		t.Errorf("/table says %s, want %+v", body, want)
 	}
@@ -959,7 +962,7 @@ func TestWebSaysWhichTable(t *testing.T) {
 // CodeTriesPerWindow are checked however many exchanges are opened
 // together; the rest are turned away for the table unchecked.
 func TestWebCodeGuessesCountedAtCheck(t *testing.T) {
-	hn, _, _, w := webTable(t, Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}}, stillMaker)
+	hn, _, _, w := webTable(t, table.Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}}, stillMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	const phones = 60
@@ -1054,7 +1057,7 @@ func TestWebCodeGuessesCountedAtCheck(t *testing.T) {
 func TestWebNewcomersEvicted(t *testing.T) {
 	defer func(n int, d time.Duration) { WebNewcomers, WebHandshake = n, d }(WebNewcomers, WebHandshake)
 	WebNewcomers, WebHandshake = 6, 2*time.Second
-	hn, _, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b"}}, stillMaker)
+	hn, _, _, w := webTable(t, table.Settings{Seats: 3, Bots: []string{"b"}}, stillMaker)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	open := func(from string) *websocket.Conn {

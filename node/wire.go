@@ -7,6 +7,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/shamir"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -22,13 +23,13 @@ func engRefusal(m protocol.Refusal) *engine.Refusal {
 	return &engine.Refusal{Code: engine.Code(m.Code), Msg: protocol.Clean(m.Message, protocol.MaxText)}
 }
 
-func wireUpdate(u *Update) protocol.Update {
+func wireUpdate(u *table.Update) protocol.Update {
 	w := protocol.Update{View: gamewire.WireView(&u.View), Notice: u.Notice, At: gamewire.MS(u.At), Deadline: gamewire.MS(u.Deadline), Backlog: u.Backlog}
 	for i := range u.Events {
 		w.Events = append(w.Events, gamewire.WireEvent(&u.Events[i]))
 	}
 	for _, p := range u.Journal {
-		w.Steps = append(w.Steps, wireStep(p))
+		w.Steps = append(w.Steps, table.WireStep(p))
 	}
 	for _, sh := range u.Shares {
 		w.Shares = append(w.Shares, protocol.StepShare{Step: sh.Step, X: sh.Share.X, Y: sh.Share.Y, K: sh.Share.K})
@@ -36,27 +37,27 @@ func wireUpdate(u *Update) protocol.Update {
 	return w
 }
 
-func engPubSteps(ws []protocol.Step) []PubStep {
-	out := make([]PubStep, len(ws))
+func engPubSteps(ws []protocol.Step) []table.PubStep {
+	out := make([]table.PubStep, len(ws))
 	for i, st := range gamewire.EngSteps(ws) {
-		out[i] = PubStep{Step: st, Hidden: ws[i].Hidden, Link: Link{Term: ws[i].Term, Seal: ws[i].Seal, Sig: ws[i].Sig, Mark: ws[i].Mark}}
+		out[i] = table.PubStep{Step: st, Hidden: ws[i].Hidden, Link: table.Link{Term: ws[i].Term, Seal: ws[i].Seal, Sig: ws[i].Sig, Mark: ws[i].Mark}}
 	}
 	return out
 }
 
-func engShares(ws []protocol.StepShare) []StepShare {
-	out := make([]StepShare, len(ws))
+func engShares(ws []protocol.StepShare) []table.StepShare {
+	out := make([]table.StepShare, len(ws))
 	for i, w := range ws {
 		k := w.K
 		if k == 0 {
 			k = 2 // a 1.0 peer's, always threshold 2
 		}
-		out[i] = StepShare{Step: w.Step, Share: shamir.Share{X: w.X, K: k, Y: w.Y}}
+		out[i] = table.StepShare{Step: w.Step, Share: shamir.Share{X: w.X, K: k, Y: w.Y}}
 	}
 	return out
 }
 
-func wireLobby(t *TableState) protocol.Lobby {
+func wireLobby(t *table.TableState) protocol.Lobby {
 	rules := map[string]string{}
 	for k, v := range t.Rules.Map() {
 		if k != "preset" {
@@ -68,7 +69,7 @@ func wireLobby(t *TableState) protocol.Lobby {
 	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
 		Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second), CallWindow: t.Rules.Window.Milliseconds(),
 		Grace: t.Grace.Milliseconds(), BotPace: t.Pace},
-		Started: t.Phase != PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening),
+		Started: t.Phase != table.PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: table.WireEvening(t.Evening),
 		Nonces: t.Nonces, Commits: t.Commits, Paused: t.Paused}
 	for i, s := range t.Seats {
 		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs,
@@ -85,7 +86,7 @@ func wireLobby(t *TableState) protocol.Lobby {
 const auditPart = 1500
 
 // wireAudit is the host's reveal, in parts.
-func wireAudit(r *Reveal) []protocol.Audit {
+func wireAudit(r *table.Reveal) []protocol.Audit {
 	steps := make([]protocol.Step, len(r.Steps))
 	for i, st := range r.Steps {
 		w := protocol.Step{At: int64(st.At), Tick: st.Cmd == nil, Rank: protocol.NoRank}
@@ -122,15 +123,15 @@ func paceOK(p string) string {
 	return ""
 }
 
-func engLobby(l *protocol.Lobby) TableState {
+func engLobby(l *protocol.Lobby) table.TableState {
 	rules := gamewire.Rules(l.Settings)
 	// The host's strings are shown as they are cleaned: a host (or whoever
 	// was elected) is a peer like any other.
-	t := TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,
+	t := table.TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,
 		You: l.You, Host: protocol.Clean(l.Host, protocol.MaxNick),
-		Phase: TablePhase(l.Phase), Reveal: gamewire.FromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
+		Phase: table.TablePhase(l.Phase), Reveal: gamewire.FromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
 		Grace: graceOK(l.Settings.Grace), Pace: paceOK(l.Settings.BotPace),
-		Commit: l.Commit, Evening: engEvening(l.Evening), Nonces: l.Nonces, Commits: l.Commits, Paused: l.Paused}
+		Commit: l.Commit, Evening: table.EngEvening(l.Evening), Nonces: l.Nonces, Commits: l.Commits, Paused: l.Paused}
 	if len(t.Nonces) == 0 {
 		t.Nonces = nil
 	}
@@ -138,7 +139,7 @@ func engLobby(l *protocol.Lobby) TableState {
 		t.Commits = nil
 	}
 	for _, p := range l.Players {
-		si := SeatInfo{Name: protocol.Clean(p.Nick, protocol.MaxNick), Bot: protocol.Clean(p.Bot, protocol.MaxNick),
+		si := table.SeatInfo{Name: protocol.Clean(p.Nick, protocol.MaxNick), Bot: protocol.Clean(p.Bot, protocol.MaxNick),
 			Connected: p.Connected, Covered: p.Covered, Addrs: p.Addrs, Web: p.Web, WebAddr: webAddrOK(p.WebAddr), MadeFor: max(p.MadeFor, 0)}
 		if p.Peer != "" {
 			si.Peer = p.Peer.String()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -18,7 +19,7 @@ func TestLobbyWindowRoundTrip(t *testing.T) {
 			t.Fatal("no twist preset")
 		}
 		rules.Window = win
-		ts := TableState{Name: "T", Preset: "twist", Rules: rules, Seats: make([]SeatInfo, 3), Phase: "waiting"}
+		ts := table.TableState{Name: "T", Preset: "twist", Rules: rules, Seats: make([]table.SeatInfo, 3), Phase: "waiting"}
 		l := wireLobby(&ts)
 		body, err := protocol.Encode(l)
 		if err != nil {

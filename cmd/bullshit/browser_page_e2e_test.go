@@ -18,6 +18,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/node/webclient"
 )
 
@@ -30,7 +31,7 @@ type loopTable struct {
 	url string
 }
 
-func newLoopTable(t *testing.T, set node.Settings) *loopTable {
+func newLoopTable(t *testing.T, set table.Settings) *loopTable {
 	t.Helper()
 	k, _, err := crypto.GenerateEd25519Key(rand.Reader)
 	if err != nil {
@@ -105,8 +106,8 @@ func TestBrowserPageSheetAndEnd(t *testing.T) {
 	if err := rules.Set("sneak", "1"); err != nil {
 		t.Fatal(err)
 	}
-	lt := newLoopTable(t, node.Settings{Name: "Den", Rules: rules, Seats: 3, Bots: []string{"medium"}, Pace: "fast",
-		Timing: node.Timing{Reveal: 300 * time.Millisecond}})
+	lt := newLoopTable(t, table.Settings{Name: "Den", Rules: rules, Seats: 3, Bots: []string{"medium"}, Pace: "fast",
+		Timing: table.Timing{Reveal: 300 * time.Millisecond}})
 	phone := loopBrowser(t, "phone", 360, 740)
 	watcher := loopBrowser(t, "watcher", 360, 740)
 	phone.sit(lt.url, "Ana")
@@ -282,7 +283,7 @@ func subset(a, b []string) bool {
 // opened a new table with none, is told the host opened a new table (and
 // may sit there with a tap), not that the node may be an impostor.
 func TestBrowserReloadAtANewTable(t *testing.T) {
-	lt := newLoopTable(t, node.Settings{Name: "Den", Rules: engine.Standard(), Seats: 3, Bots: []string{"medium"}, Code: "482913"})
+	lt := newLoopTable(t, table.Settings{Name: "Den", Rules: engine.Standard(), Seats: 3, Bots: []string{"medium"}, Code: "482913"})
 	phone := loopBrowser(t, "phone", 360, 740)
 	ctx, cancel := context.WithTimeout(phone.ctx, 90*time.Second)
 	defer cancel()
@@ -315,7 +316,7 @@ func TestBrowserReloadAtANewTable(t *testing.T) {
 	// The host leaves the waiting room for its lobby and opens another
 	// table, open to all, on the same device (the same address).
 	lt.ho.Close()
-	ho2, err := lt.dev.Open(node.Settings{Name: "Den 2", Rules: engine.Standard(), Seats: 3, Bots: []string{"medium"}})
+	ho2, err := lt.dev.Open(table.Settings{Name: "Den 2", Rules: engine.Standard(), Seats: 3, Bots: []string{"medium"}})
 	if err != nil {
 		t.Fatal(err)
 	}

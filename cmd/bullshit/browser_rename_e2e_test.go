@@ -12,7 +12,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/cli"
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // The phone's page in the waiting room: a free seat says so (it said
@@ -24,7 +24,7 @@ import (
 // new name stays after a reload; a watcher renames too. Once dealt, the
 // host's pause shows on both pages and the game stands until it goes on.
 func TestBrowserPageHelpAndRename(t *testing.T) {
-	lt := newLoopTable(t, node.Settings{Name: "Den", Rules: engine.Standard(), Seats: 4, Bots: []string{"medium"}})
+	lt := newLoopTable(t, table.Settings{Name: "Den", Rules: engine.Standard(), Seats: 4, Bots: []string{"medium"}})
 	phone := loopBrowser(t, "phone", 360, 740)
 	watcher := loopBrowser(t, "watcher", 360, 740)
 	phone.sit(lt.url, "Ana")
@@ -191,7 +191,7 @@ func TestBrowserPageHelpAndRename(t *testing.T) {
 		defer rcancel()
 		err := chromedp.Do(rctx, chromedp.Click(chromedp.CSS("#hand [data-card]")), chromedp.Click(chromedp.CSS("#play")))
 		if err == nil {
-			err = phone.waitJS(rctx, `document.querySelector("#refusal").textContent === "`+node.PausedText+`"`)
+			err = phone.waitJS(rctx, `document.querySelector("#refusal").textContent === "`+table.PausedText+`"`)
 		}
 		if err != nil {
 			said, _ := chromedp.Run(phone.ctx, chromedp.Text(chromedp.CSS("#refusal")))

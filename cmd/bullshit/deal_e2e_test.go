@@ -3,7 +3,7 @@
 package main
 
 // Issue 21, item 1: a host that chooses the deal. The dishonest host is
-// the real binary built with the tag roguehost (node/roguehost.go), which
+// the real binary built with the tag roguehost (node/table/roguehost.go), which
 // cheats at the deal as BS_ROGUE_HOST says; everyone else is the real
 // binary (two terminal players saving their games, a spectator, and a
 // phone's page in Chromium where there is one). Every one of them must
@@ -28,7 +28,7 @@ import (
 	"github.com/bullshit-game/bullshit/node/journal"
 )
 
-// rogueHostEnv chooses the rogue host's cheat (node.RogueHostEnv, which
+// rogueHostEnv chooses the rogue host's cheat (table.RogueHostEnv, which
 // only the roguehost build has).
 const rogueHostEnv = "BS_ROGUE_HOST"
 

@@ -26,6 +26,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/extbot"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -129,7 +130,7 @@ func hostingHead(table string, seats int, nick string, sit bool) string {
 }
 
 // makeAnyBot seats engine bots, or external ones (exec:PATH).
-func makeAnyBot(name string, seat int, seed uint64) (node.Player, error) {
+func makeAnyBot(name string, seat int, seed uint64) (table.Player, error) {
 	return extbot.Resolve(name, seat, seed)
 }
 
@@ -150,7 +151,7 @@ func (p printer) line(v map[string]any, text string) {
 	fmt.Fprintln(p.w, text)
 }
 
-func (p printer) update(u node.Update) {
+func (p printer) update(u table.Update) {
 	if u.Notice != "" {
 		p.line(map[string]any{"type": "notice", "text": u.Notice}, "* "+u.Notice)
 	}
@@ -179,7 +180,7 @@ func (p printer) seated(seat int) {
 // result is the end of a seat's game: the places and the audit when the game
 // finished; when it did not (a signal stopped this program, or the table
 // ended without a result), a line that says so and never "game over".
-func (p printer) result(u node.Update, seat int, stop os.Signal) {
+func (p printer) result(u table.Update, seat int, stop os.Signal) {
 	v := u.View
 	left := []int{}
 	if v.Final != nil {
@@ -213,7 +214,7 @@ func (p printer) result(u node.Update, seat int, stop os.Signal) {
 		for _, pr := range u.Audit.Problems {
 			text += "\n  ✘ " + pr
 		}
-	case stop != nil && u.Table.Phase != "" && u.Table.Phase != node.PhaseWaiting:
+	case stop != nil && u.Table.Phase != "" && u.Table.Phase != table.PhaseWaiting:
 		m["stopped"] = signalName(stop)
 		text = fmt.Sprintf("Stopped (%s) after %d plays; the game did not finish.", signalName(stop), v.No)
 	case stop != nil:
@@ -286,7 +287,7 @@ func signalName(sig os.Signal) string {
 // ended is what a headless run returns once its game is over or stopped: a
 // signal's exit status, PlayBot's error, or an error for a game that did not
 // finish (nil when it did).
-func ended(last node.Update, err error, stop *stopper) error {
+func ended(last table.Update, err error, stop *stopper) error {
 	if last.View.Phase == engine.PhaseOver {
 		return err
 	}
@@ -364,7 +365,7 @@ func parseHost(args []string) (c hostConfig, help bool, err error) {
 	players := fs.Int("players", 0, "other players to wait for before dealing")
 	fs.DurationVar(&c.wait, "wait", 2*time.Minute, "the longest to wait for the players")
 	fs.StringVar(&c.code, "code", "", "a join code: the table is private (the code is never advertised)")
-	fs.DurationVar(&c.reveal, "reveal", node.DefaultTiming().Reveal, "the pause after a call, so every screen shows the cards")
+	fs.DurationVar(&c.reveal, "reveal", table.DefaultTiming().Reveal, "the pause after a call, so every screen shows the cards")
 	fs.DurationVar(&c.turnClock, "turn-clock", 0, "a person's turn clock (0 off; 30s or 60s)")
 	fs.DurationVar(&c.grace, "grace", 0, "how long a player may be gone before a bot plays for them (0: the default, 30s)")
 	fs.StringVar(&c.pace, "pace", "brisk", "bots' think times: brisk, relaxed or fast")
@@ -419,7 +420,7 @@ func runHost(args []string) error {
 		return err
 	}
 	defer dev.Close()
-	hosted, err := dev.Open(node.Settings{Name: c.name, Rules: c.rules, Seats: n, Bots: c.bots, Pace: c.pace, Timing: node.Timing{Reveal: c.reveal},
+	hosted, err := dev.Open(table.Settings{Name: c.name, Rules: c.rules, Seats: n, Bots: c.bots, Pace: c.pace, Timing: table.Timing{Reveal: c.reveal},
 		TurnClock: c.turnClock, Grace: c.grace, Code: c.code, Seed: c.seed})
 	if err != nil {
 		return err
@@ -438,7 +439,7 @@ func runHost(args []string) error {
 	if p := phonesText(dev); p != "" && !nf.json {
 		out.line(nil, p)
 	}
-	var sess *node.LocalSession
+	var sess *table.LocalSession
 	seatNo := -1
 	if c.sit {
 		seatNo, sess, err = hosted.Sit("local", dev.Name)
@@ -455,19 +456,19 @@ func runHost(args []string) error {
 	err = hosted.WaitSeated(wctx, n)
 	wcancel()
 	if err != nil && ctx.Err() != nil {
-		out.result(node.Update{}, seatNo, stop.signal())
+		out.result(table.Update{}, seatNo, stop.signal())
 		return stop.or(ctx.Err())
 	}
 	if err := hosted.Start(); err != nil {
 		return err
 	}
-	var p node.Player
+	var p table.Player
 	if seatNo >= 0 {
 		if p, err = makeAnyBot(nf.botName, seatNo, c.seed+99); err != nil {
 			return err
 		}
 	}
-	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, c.pace, out.update)
+	last, err := table.PlayBot(ctx, sess, p, bot.Fallback, c.pace, out.update)
 	if stop.signal() != nil {
 		last = endEarly(hosted, sess, last, out.update)
 	}
@@ -483,7 +484,7 @@ func runHost(args []string) error {
 // the players get the reveal and audit the plays so far (hosted.Close
 // waits for it to reach them), and so does the host's own seat, whose
 // audit it returns on last.
-func endEarly(hosted *node.Hosted, sess node.Session, last node.Update, show func(node.Update)) node.Update {
+func endEarly(hosted *node.Hosted, sess table.Session, last table.Update, show func(table.Update)) table.Update {
 	if ended, err := hosted.EndEarly(); !ended || err != nil {
 		return last
 	}
@@ -596,7 +597,7 @@ func runJoin(args []string) error {
 	out := printer{os.Stdout, nf.json}
 	if err != nil {
 		if stop.signal() != nil {
-			out.result(node.Update{}, -1, stop.signal())
+			out.result(table.Update{}, -1, stop.signal())
 		}
 		return stop.or(err)
 	}
@@ -604,13 +605,13 @@ func runJoin(args []string) error {
 	r.SaveTo(c.save)
 	r.KeepTossIn(nf.profile)
 	out.seated(r.Seat())
-	var p node.Player
+	var p table.Player
 	if !c.watch {
 		if p, err = makeAnyBot(nf.botName, r.Seat(), uint64(time.Now().UnixNano())); err != nil {
 			return err
 		}
 	}
-	var sess node.Session = r
+	var sess table.Session = r
 	show := out.update
 	var lat *latencyLog
 	if c.latency != "" {
@@ -623,9 +624,9 @@ func runJoin(args []string) error {
 		sess = latencySession{r, lat}
 		// Noted once the update is shown, as a page notes its verdict
 		// once drawn: both clocks stop at the screen.
-		show = func(u node.Update) { out.update(u); lat.answered(u) }
+		show = func(u table.Update) { out.update(u); lat.answered(u) }
 	}
-	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, c.pace, show)
+	last, err := table.PlayBot(ctx, sess, p, bot.Fallback, c.pace, show)
 	out.result(last, r.Seat(), stop.signal())
 	if lat != nil {
 		lat.close(last)
@@ -686,7 +687,7 @@ func saveDir(dir string) error {
 }
 
 // savedOK says what went wrong when a finished game was not saved.
-func savedOK(r *node.Remote, dir string, last node.Update) error {
+func savedOK(r *node.Remote, dir string, last table.Update) error {
 	path, err := r.Saved()
 	switch {
 	case err != nil:
@@ -723,7 +724,7 @@ type sentMove struct {
 
 // latencySession notes every move on its way out.
 type latencySession struct {
-	node.Session
+	table.Session
 	log *latencyLog
 }
 
@@ -743,7 +744,7 @@ func (s latencySession) Send(cmd engine.Command) error {
 
 // close notes every move still unanswered when the game ended, with the
 // play the seat had seen when it sent it and the game's last.
-func (l *latencyLog) close(last node.Update) {
+func (l *latencyLog) close(last table.Update) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, m := range l.pending {
@@ -754,7 +755,7 @@ func (l *latencyLog) close(last node.Update) {
 	l.pending = nil
 }
 
-func (l *latencyLog) answered(u node.Update) {
+func (l *latencyLog) answered(u table.Update) {
 	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -840,7 +841,7 @@ func resumeHost(ctx context.Context, stop *stopper, nf netFlags, path, pace stri
 		out.line(nil, p)
 	}
 	seatNo, sess, err := hosted.Sit("local", dev.Name)
-	var p node.Player
+	var p table.Player
 	if err != nil {
 		// The host had no seat: watch.
 		seatNo = -1
@@ -850,7 +851,7 @@ func resumeHost(ctx context.Context, stop *stopper, nf netFlags, path, pace stri
 	} else if p, err = makeAnyBot(nf.botName, seatNo, uint64(time.Now().UnixNano())); err != nil {
 		return err
 	}
-	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, pace, out.update)
+	last, err := table.PlayBot(ctx, sess, p, bot.Fallback, pace, out.update)
 	out.result(last, seatNo, stop.signal())
 	if last.View.Phase == engine.PhaseOver {
 		time.Sleep(300 * time.Millisecond)

@@ -13,11 +13,11 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/assist"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // seatNamer names seats for a person: "you (seat 1)", "Ben (seat 2)".
-type seatNamer struct{ t node.TableState }
+type seatNamer struct{ t table.TableState }
 
 func (n seatNamer) who(s int) string {
 	switch {
@@ -145,7 +145,7 @@ func eventText(e engine.Event, n seatNamer) string {
 
 // resultText is the end of a seat's game for a person: the places, seats
 // counted from 1, and the audit.
-func resultText(v engine.View, n seatNamer, audit *node.AuditResult) []string {
+func resultText(v engine.View, n seatNamer, audit *table.AuditResult) []string {
 	head := fmt.Sprintf("Game over after %d plays", v.No)
 	switch {
 	case audit == nil:

@@ -12,16 +12,16 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/bot"
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // script is a Session that delivers a fixed list of updates.
-type script struct{ ch chan node.Update }
+type script struct{ ch chan table.Update }
 
-func (s script) Updates() <-chan node.Update { return s.ch }
-func (s script) Send(engine.Command) error   { return nil }
-func (s script) Control(action string) error { return nil }
-func (s script) Close() error                { return nil }
+func (s script) Updates() <-chan table.Update { return s.ch }
+func (s script) Send(engine.Command) error    { return nil }
+func (s script) Control(action string) error  { return nil }
+func (s script) Close() error                 { return nil }
 
 // TestPlayBotEndsOnTheFinalView: a move sent just as the game ends is
 // refused ("The game is over."), and over the network that refusal can
@@ -31,21 +31,21 @@ func (s script) Close() error                { return nil }
 // one, or `join --headless` reports the game unfinished (seen in
 // TestE2EDiscovery: "unfinished":true, "places":null after an "over" event).
 func TestPlayBotEndsOnTheFinalView(t *testing.T) {
-	playing := node.TableState{Phase: "playing", You: 1}
-	over := node.TableState{Phase: "over", You: 1}
+	playing := table.TableState{Phase: "playing", You: 1}
+	over := table.TableState{Phase: "over", You: 1}
 	before := engine.View{Seat: 1, Phase: engine.PhaseCall, No: 37}
 	winner := 3
 	final := engine.View{Seat: 1, Phase: engine.PhaseOver, No: 37, Places: []int{4, 3, 2, 1}, Winner: &winner,
 		Final: &engine.Final{Hands: make([][]engine.Card, 4)}}
-	s := script{make(chan node.Update, 8)}
-	s.ch <- node.Update{Table: playing, View: before}
-	s.ch <- node.Update{Table: over, View: before, Refusal: &engine.Refusal{Code: engine.CodeGameOver, Msg: "The game is over."}}
-	s.ch <- node.Update{Table: over, View: final, Events: []engine.Event{{Type: "over", Seat: 3, Places: final.Places}}}
-	s.ch <- node.Update{Table: over, View: final, Audit: &node.AuditResult{Verified: true}}
+	s := script{make(chan table.Update, 8)}
+	s.ch <- table.Update{Table: playing, View: before}
+	s.ch <- table.Update{Table: over, View: before, Refusal: &engine.Refusal{Code: engine.CodeGameOver, Msg: "The game is over."}}
+	s.ch <- table.Update{Table: over, View: final, Events: []engine.Event{{Type: "over", Seat: 3, Places: final.Places}}}
+	s.ch <- table.Update{Table: over, View: final, Audit: &table.AuditResult{Verified: true}}
 	close(s.ch)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	last, err := node.PlayBot(ctx, s, nil, nil, "fast", nil)
+	last, err := table.PlayBot(ctx, s, nil, nil, "fast", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +67,8 @@ func TestCoveringBotPlays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tbl, err := node.NewTable(node.Settings{Rules: rules, Seats: 3, Bots: []string{"medium"}, Pace: "fast",
-		Timing: node.Timing{Reveal: 100 * time.Millisecond}, Grace: 200 * time.Millisecond}, "Host", makeAnyBot, bot.Fallback)
+	tbl, err := table.NewTable(table.Settings{Rules: rules, Seats: 3, Bots: []string{"medium"}, Pace: "fast",
+		Timing: table.Timing{Reveal: 100 * time.Millisecond}, Grace: 200 * time.Millisecond}, "Host", makeAnyBot, bot.Fallback)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestCoveringBotPlays(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	benBot, _ := makeAnyBot("medium", 1, 7)
-	go node.PlayBot(ctx, ben, benBot, bot.Fallback, "fast", nil)
+	go table.PlayBot(ctx, ben, benBot, bot.Fallback, "fast", nil)
 
 	// Ann stays until it is her turn to play, lets the table settle (every
 	// timer that could wake the bots has fired: it only waits for her now),

@@ -22,6 +22,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/extbot"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -124,7 +125,7 @@ func runPlay(args []string) error {
 
 // lanLobby is the client's lobby over the node package: tables found and
 // hosted on the LAN through a node.Device, and games on this machine alone
-// through node.Local.
+// through table.Local.
 type lanLobby struct {
 	name  string
 	games string // where a seat at another's table saves each game, for bullshit verify
@@ -160,7 +161,7 @@ func (l *lanLobby) start(ctx context.Context, prof *node.Profile, iface string, 
 				id := string(t.HostPeer) + "/" + t.ID
 				infos[id] = t
 				list = append(list, cli.TableSummary{ID: id, Name: t.Name, Host: t.Host, Taken: t.Taken,
-					Seats: t.Seats, Preset: t.Preset, Playing: t.Phase == node.PhasePlaying, Locked: t.Private, Words: t.Fingerprint()})
+					Seats: t.Seats, Preset: t.Preset, Playing: t.Phase == table.PhasePlaying, Locked: t.Private, Words: t.Fingerprint()})
 			}
 			l.mu.Lock()
 			l.tables, l.infos = list, infos
@@ -199,7 +200,7 @@ func (l *lanLobby) info(id string) (node.TableInfo, error) {
 	return t, nil
 }
 
-func (l *lanLobby) Create(s cli.TableSettings) (node.Session, error) {
+func (l *lanLobby) Create(s cli.TableSettings) (table.Session, error) {
 	if l.dev == nil {
 		return nil, errNoNet
 	}
@@ -215,7 +216,7 @@ func (l *lanLobby) Create(s cli.TableSettings) (node.Session, error) {
 	return &ownSession{LocalSession: sess, close: ho.Close}, nil
 }
 
-func (l *lanLobby) join(id, code string, watch bool) (node.Session, error) {
+func (l *lanLobby) join(id, code string, watch bool) (table.Session, error) {
 	if l.dev == nil {
 		return nil, errNoNet
 	}
@@ -232,7 +233,7 @@ func (l *lanLobby) join(id, code string, watch bool) (node.Session, error) {
 // `join --headless --save` does: what the share text's bullshit verify
 // checks against. A directory that can't be made saves nothing; the
 // sheet then names no file.
-func (l *lanLobby) saving(r *node.Remote, err error) (node.Session, error) {
+func (l *lanLobby) saving(r *node.Remote, err error) (table.Session, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -243,12 +244,12 @@ func (l *lanLobby) saving(r *node.Remote, err error) (node.Session, error) {
 	return r, nil
 }
 
-func (l *lanLobby) Join(id, code string) (node.Session, error) { return l.join(id, code, false) }
+func (l *lanLobby) Join(id, code string) (table.Session, error) { return l.join(id, code, false) }
 
-func (l *lanLobby) Watch(id string) (node.Session, error) { return l.join(id, "", true) }
+func (l *lanLobby) Watch(id string) (table.Session, error) { return l.join(id, "", true) }
 
 // JoinAddr takes "ADDRESS" or "ADDRESS CODE".
-func (l *lanLobby) JoinAddr(addr string) (node.Session, error) {
+func (l *lanLobby) JoinAddr(addr string) (table.Session, error) {
 	if l.dev == nil {
 		return nil, errNoNet
 	}
@@ -265,10 +266,10 @@ func (l *lanLobby) JoinAddr(addr string) (node.Session, error) {
 	return l.saving(l.dev.JoinAddr(ctx, f[0], code, false, nil))
 }
 
-func (l *lanLobby) Solo(s cli.TableSettings) (node.Session, error) {
+func (l *lanLobby) Solo(s cli.TableSettings) (table.Session, error) {
 	set := tableSettings(s)
 	set.Code = "" // nobody else can join a game on this machine alone
-	t, sess, err := node.Local(set, l.name, makePlayBot, bot.Fallback)
+	t, sess, err := table.Local(set, l.name, makePlayBot, bot.Fallback)
 	if err != nil {
 		return nil, err
 	}
@@ -276,14 +277,14 @@ func (l *lanLobby) Solo(s cli.TableSettings) (node.Session, error) {
 }
 
 // makePlayBot seats the engine's bots, or external ones (exec:PATH).
-func makePlayBot(name string, seat int, seed uint64) (node.Player, error) {
+func makePlayBot(name string, seat int, seed uint64) (table.Player, error) {
 	return extbot.Resolve(name, seat, seed)
 }
 
 // ownSession is a seat at a table this program hosts: leaving it closes
 // the table.
 type ownSession struct {
-	*node.LocalSession
+	*table.LocalSession
 	close func()
 }
 
@@ -294,8 +295,8 @@ func (s *ownSession) Close() error {
 }
 
 // tableSettings is what the new-table form chose, as the node takes it.
-func tableSettings(s cli.TableSettings) node.Settings {
-	return node.Settings{Name: s.Name, Rules: s.Rules, Seats: s.Seats, Bots: s.Bots, Code: s.Code,
+func tableSettings(s cli.TableSettings) table.Settings {
+	return table.Settings{Name: s.Name, Rules: s.Rules, Seats: s.Seats, Bots: s.Bots, Code: s.Code,
 		TurnClock: s.TurnClock, Pace: "brisk"}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/journal"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // The share text tells a player to run `bullshit verify GAME.json
@@ -40,8 +41,8 @@ func TestTerminalSeatSavesItsGame(t *testing.T) {
 	rules := engine.Standard()
 	rules.Window = time.Second
 	hostDev := device("Hal")
-	ho, err := hostDev.Open(node.Settings{Name: "Den", Rules: rules, Seats: 3, Bots: []string{"medium", "medium"},
-		Pace: "fast", Timing: node.Timing{Reveal: 20 * time.Millisecond}})
+	ho, err := hostDev.Open(table.Settings{Name: "Den", Rules: rules, Seats: 3, Bots: []string{"medium", "medium"},
+		Pace: "fast", Timing: table.Timing{Reveal: 20 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestTerminalSeatSavesItsGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, _ := makePlayBot("medium", 0, 1)
-	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, "fast", func(node.Update) {})
+	last, err := table.PlayBot(ctx, sess, p, bot.Fallback, "fast", func(table.Update) {})
 	if last.View.Phase != engine.PhaseOver {
 		t.Fatalf("the game did not end: %v", err)
 	}

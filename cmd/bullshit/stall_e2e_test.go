@@ -26,7 +26,7 @@ import (
 	"github.com/bullshit-game/bullshit/node"
 )
 
-// stallBound is the new host's Timing.Stall (node.DefaultTiming), and the
+// stallBound is the new host's Timing.Stall (table.DefaultTiming), and the
 // slack a loaded machine may add to it before the test calls it a hang.
 const (
 	stallBound = 20 * time.Second

@@ -24,6 +24,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -81,7 +82,7 @@ func runTableID(say func(string, map[string]any)) error {
 	})
 	adv := node.NewMDNSAdvertiser(ifcs[0])
 	if err := adv.Advertise(node.TableInfo{ID: os.Getenv(tableIDEnv), Name: "decoy", Host: "Mallory", HostPeer: h.ID(),
-		Seats: 3, Taken: 1, Preset: "standard", Phase: node.PhaseWaiting, Version: protocol.Current.String(), Addrs: h.Addrs()}); err != nil {
+		Seats: 3, Taken: 1, Preset: "standard", Phase: table.PhaseWaiting, Version: protocol.Current.String(), Addrs: h.Addrs()}); err != nil {
 		return err
 	}
 	defer adv.Stop()

@@ -12,9 +12,9 @@ import (
 
 	"github.com/bullshit-game/bullshit/cli"
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // verifyGame plays a random legal game by an honest host and returns seat
@@ -72,7 +72,7 @@ func verifyGame(t *testing.T) journal.SavedGame {
 	if !g.Over() {
 		t.Fatal("the game did not end")
 	}
-	salt, _ := node.NewSalt()
+	salt, _ := table.NewSalt()
 	return journal.SavedGame{Table: "Kitchen", Seat: seat, Config: cfg, Salt: salt, Commitment: gamewire.Commit(cfg.Seed, salt),
 		Steps: steps, Events: seen}
 }

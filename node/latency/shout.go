@@ -20,6 +20,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/table"
 )
 
 // ShoutResult is what Shout measured.
@@ -63,16 +64,16 @@ const shoutWait = 10 * time.Second
 // Settings are the table Shout hosts: seats, the host's own seat a quiet
 // bot (Bots), no window that closes before its shout, the reveal pause
 // short, so a few hundred shouts take seconds.
-func Settings(seats int) node.Settings {
+func Settings(seats int) table.Settings {
 	rules := engine.Standard()
 	rules.Window = 60 * time.Second // no window closes before its shout
-	return node.Settings{Name: "bench", Rules: rules, Seats: seats, Bots: []string{"quiet"}, Pace: "fast",
-		Timing: node.Timing{Reveal: shoutPause}}
+	return table.Settings{Name: "bench", Rules: rules, Seats: seats, Bots: []string{"quiet"}, Pace: "fast",
+		Timing: table.Timing{Reveal: shoutPause}}
 }
 
 // Bots makes the host's seat of a measured table, whatever its name: a
 // bot that plays and hands over like the measured players and never calls.
-func Bots(string, int, uint64) (node.Player, error) { return quietBot{}, nil }
+func Bots(string, int, uint64) (table.Player, error) { return quietBot{}, nil }
 
 // Fallback is a measured seat's move when its turn clock runs out: what
 // the measured players play.
@@ -96,7 +97,7 @@ func Shout(ctx context.Context, seats, rounds int, opts ...Option) (*ShoutResult
 		return nil, err
 	}
 	defer hh.Close()
-	tb, err := node.NewTable(Settings(seats), "host", Bots, nil)
+	tb, err := table.NewTable(Settings(seats), "host", Bots, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +321,7 @@ func follow(i int, r *node.Remote, notes chan<- shoutNote, st *shoutState) {
 	for u := range r.Updates() {
 		at := time.Now()
 		st.see(i, &u)
-		over := u.Table.Phase == node.PhaseOver || u.View.Phase == engine.PhaseOver
+		over := u.Table.Phase == table.PhaseOver || u.View.Phase == engine.PhaseOver
 		for _, e := range u.Events {
 			switch e.Type {
 			case engine.EventReveal:
@@ -339,7 +340,7 @@ func follow(i int, r *node.Remote, notes chan<- shoutNote, st *shoutState) {
 		if v.Phase == engine.PhaseCall && v.Window != nil {
 			notes <- shoutNote{peer: i, at: at, window: v.Window.No, callers: v.Window.Callers}
 		}
-		if u.Table.Phase != node.PhasePlaying || u.Table.You < 0 {
+		if u.Table.Phase != table.PhasePlaying || u.Table.You < 0 {
 			continue
 		}
 		key := v.Situation()
@@ -366,7 +367,7 @@ type shoutState struct {
 	last map[int]string
 }
 
-func (s *shoutState) see(i int, u *node.Update) {
+func (s *shoutState) see(i int, u *table.Update) {
 	v := &u.View
 	line := fmt.Sprintf("%s/%v no %d turn %d hand %d", u.Table.Phase, v.Phase, v.No, v.Turn, len(v.Hand))
 	if v.Window != nil {

@@ -1,4 +1,4 @@
-package node
+package table
 
 import (
 	"crypto/ed25519"
@@ -22,7 +22,7 @@ import (
 // replays from it mixed with nonces, the players' (toss.go), which every
 // player holds from the lobby. evening is the table's running score as the
 // players had it: a new host carries it on.
-func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer string, seats []SeatInfo,
+func RestoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer string, seats []SeatInfo,
 	cfg engine.Config, salt [gamewire.SaltSize]byte, nonces [][gamewire.NonceSize]byte, commit [32]byte, steps []engine.Step, links []Link, term uint64,
 	bots BotMaker, fall func(*engine.View) (engine.Command, bool), notice string, jour *journal.Journal, evening Evening,
 	key ed25519.PrivateKey) (*Table, error) {
@@ -36,9 +36,9 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 		return nil, fmt.Errorf("the journal doesn't replay: %w", err)
 	}
 	set.defaults()
-	t := &Table{ID: id, tid: tid, host: host, set: set, makeBot: bots, fall: fall,
-		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhasePlaying, specs: map[*mailbox]string{},
-		game: g, seed: cfg.Seed, salt: salt, nonces: mixed(nonces), commit: commit, term: term, hostPeer: hostPeer, dealtBy: hostPeer, jour: jour,
+	t := &Table{ID: id, tid: tid, host: host, Set: set, makeBot: bots, fall: fall,
+		in: make(chan func(), 64), quit: make(chan struct{}), Phase: PhasePlaying, specs: map[*Mailbox]string{},
+		Game: g, Seed: cfg.Seed, salt: salt, Nonces: Mixed(nonces), Commit: commit, term: term, hostPeer: hostPeer, dealtBy: hostPeer, jour: jour,
 		evening: evening.Clone()}
 	if jour != nil {
 		t.jpath = jour.Path()
@@ -48,12 +48,12 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 		last = max(last, st.At)
 	}
 	t.start = time.Now().Add(-last)
-	t.log = append([]engine.Step(nil), steps...)
+	t.Log = append([]engine.Step(nil), steps...)
 	// The chain as the steps' hosts signed it (links, from a verified
 	// journal); a step with no link (a journal file's) is of our term,
 	// and we sign it when we send it.
 	t.signWith(key)
-	for i, st := range t.log {
+	for i, st := range t.Log {
 		var l Link
 		if i < len(links) {
 			l = links[i]
@@ -65,7 +65,7 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	}
 	t.cursor = make([]int, len(seats))
 	t.sent = make([][]engine.Event, len(seats))
-	if t.seats, err = restoreSeats(seats, hostPeer, bots, cfg.Seed); err != nil {
+	if t.Seats, err = restoreSeats(seats, hostPeer, bots, cfg.Seed); err != nil {
 		return nil, err
 	}
 	// Every hidden part shared anew among the players of this term (the
@@ -74,12 +74,12 @@ func restoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 	if sh, err := shamir.SplitSeed(cfg.Seed, salt, len(seats), t.threshold(), nil); err == nil {
 		t.shares[-1] = sh
 	}
-	for i, st := range t.log {
+	for i, st := range t.Log {
 		t.split(i, st)
 	}
 	t.resent(evs)
 	go t.run()
-	return t, t.do(func() { t.playOn(notice) })
+	return t, t.Do(func() { t.playOn(notice) })
 }
 
 // restoreSeats seats a table rebuilt from a journal: its people (the new
@@ -90,17 +90,17 @@ func restoreSeats(seats []SeatInfo, hostPeer string, bots BotMaker, seed uint64)
 	for i, si := range seats {
 		s := &seat{name: si.Name, away: -1, madeFor: si.MadeFor}
 		if si.Peer != "" && si.Bot == "" {
-			s.owner = si.Peer
+			s.Owner = si.Peer
 			s.away = 0 // until they rejoin this host
 			if si.Peer == hostPeer {
-				s.owner, s.away = "local", -1
+				s.Owner, s.away = "local", -1
 			}
 		} else {
-			s.botName, s.was = si.Bot, si.Peer
-			if s.botName == "" {
-				s.botName = "medium"
+			s.BotName, s.was = si.Bot, si.Peer
+			if s.BotName == "" {
+				s.BotName = "medium"
 			}
-			b, err := bots(s.botName, i, botSeed(seed, i))
+			b, err := bots(s.BotName, i, botSeed(seed, i))
 			if err != nil {
 				return nil, err
 			}
@@ -116,7 +116,7 @@ func restoreSeats(seats []SeatInfo, hostPeer string, bots BotMaker, seed uint64)
 func (t *Table) resent(evs [][]engine.Event) {
 	for _, batch := range evs {
 		for _, e := range batch {
-			for i, s := range t.seats {
+			for i, s := range t.Seats {
 				if e.VisibleTo(i) {
 					t.sent[i] = append(t.sent[i], e)
 					if s.bot != nil {
@@ -133,26 +133,26 @@ func (t *Table) resent(evs [][]engine.Event) {
 // back within the grace period is covered by a bot, and an open window (or
 // hand-over) gets its whole time again.
 func (t *Table) playOn(notice string) {
-	for i, s := range t.seats {
-		if s.owner != "" && s.owner != "local" {
+	for i, s := range t.Seats {
+		if s.Owner != "" && s.Owner != "local" {
 			seatNo := i
-			s.clock = t.after(t.set.Grace, func() { t.cover(seatNo) })
+			s.clock = t.after(t.Set.Grace, func() { t.cover(seatNo) })
 		}
 	}
-	now := t.now()
+	now := t.Now()
 	var events []engine.Event
-	if t.game.Over() {
-		t.phase = PhaseOver
+	if t.Game.Over() {
+		t.Phase = PhaseOver
 		t.tally() // if the old host went before it could
-	} else if ph := t.game.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
+	} else if ph := t.Game.Phase(); ph == engine.PhaseCall || ph == engine.PhaseGive {
 		c := engine.Command{Move: engine.MoveResume, Seat: -1, Rank: engine.NoRank}
-		if ev, err := t.game.Apply(now, c); err == nil {
+		if ev, err := t.Game.Apply(now, c); err == nil {
 			t.record(Entry{At: now, Cmd: &c}, nil)
 			events = ev
 		}
 	}
 	t.notice = notice
-	if t.phase == PhasePlaying {
+	if t.Phase == PhasePlaying {
 		t.changed(events)
 	}
 }
@@ -160,12 +160,12 @@ func (t *Table) playOn(notice string) {
 // dealOnceBack deals t's first game once the players in returning have
 // sat down again, or wait has passed (who isn't back by then is covered by
 // a bot, as at any deal); why goes with the deal, on every screen.
-func dealOnceBack(t *Table, returning []string, wait time.Duration, why string) {
+func DealOnceBack(t *Table, returning []string, wait time.Duration, why string) {
 	for end := time.Now().Add(wait); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		back := true
-		if t.do(func() {
-			for _, s := range t.seats {
-				if s.owner != "" && s.owner != "local" && s.box == nil {
+		if t.Do(func() {
+			for _, s := range t.Seats {
+				if s.Owner != "" && s.Owner != "local" && s.box == nil {
 					back = false
 				}
 			}
@@ -176,7 +176,7 @@ func dealOnceBack(t *Table, returning []string, wait time.Duration, why string) 
 			break
 		}
 	}
-	t.do(func() { t.notice = why })
+	t.Do(func() { t.notice = why })
 	t.Start()
 }
 
@@ -185,30 +185,30 @@ func dealOnceBack(t *Table, returning []string, wait time.Duration, why string) 
 // web its web address, key what signs its chain), its seats as the old
 // table had them, those in out played by a bot, the players' own seats
 // kept for their return (returning). why goes with the deal.
-func (t *Table) reseat(id string, tid protocol.TableID, term uint64, self string, evening Evening, web string, key ed25519.PrivateKey,
+func (t *Table) Reseat(id string, tid protocol.TableID, term uint64, self string, evening Evening, web string, key ed25519.PrivateKey,
 	seats []SeatInfo, out map[string]bool, why string) (returning []string, err error) {
-	err = t.do(func() {
+	err = t.Do(func() {
 		t.ID, t.tid, t.term, t.hostPeer = id, tid, term, self
 		t.evening = evening.Clone()
-		t.webURL = web
+		t.WebURL = web
 		t.signWith(key)
 		for i, si := range seats {
 			s := &seat{name: si.Name, away: -1}
 			switch {
 			case si.Peer == "" || si.Bot != "":
-				s.botName = si.Bot
+				s.BotName = si.Bot
 			case si.Peer == self:
-				s.owner = "local"
+				s.Owner = "local"
 			case out[si.Peer]:
-				s.botName = "medium" // a bot plays for the one who held the game up, or left
+				s.BotName = "medium" // a bot plays for the one who held the game up, or left
 			default:
-				s.owner = si.Peer
+				s.Owner = si.Peer
 				returning = append(returning, si.Peer)
 			}
-			if s.owner == "" && s.botName == "" {
-				s.botName = "medium"
+			if s.Owner == "" && s.BotName == "" {
+				s.BotName = "medium"
 			}
-			t.seats[i] = s
+			t.Seats[i] = s
 		}
 		t.notice = why
 	})
@@ -216,7 +216,7 @@ func (t *Table) reseat(id string, tid protocol.TableID, term uint64, self string
 }
 
 // setWeb sets the web address the table's Lobby gives for its host.
-func (t *Table) setWeb(u string) { t.do(func() { t.webURL = u }) }
+func (t *Table) SetWeb(u string) { t.Do(func() { t.WebURL = u }) }
 
 // setDealer sets the peer ID of the node whose deal the game is.
-func (t *Table) setDealer(d string) { t.do(func() { t.dealtBy = d }) }
+func (t *Table) SetDealer(d string) { t.Do(func() { t.dealtBy = d }) }

@@ -1,4 +1,4 @@
-package node
+package table
 
 // The host's side of the journal's signed chain (node/gamewire/chain.go
 // says what is hashed and signed, and keeps a player's side for both the
@@ -25,39 +25,39 @@ type Link struct {
 // hostChain is a table's chain: a link and a hash per step of its log.
 type hostChain struct {
 	key    ed25519.PrivateKey // nil: nothing is signed (a table nobody joins over the network)
-	links  []Link
+	Links  []Link
 	hashes [][32]byte
 }
 
 // chainReset starts the chain of a new deal.
 func (t *Table) chainReset() {
-	t.chain.links, t.chain.hashes = nil, nil
+	t.Chain.Links, t.Chain.hashes = nil, nil
 }
 
 // chainAdd links step i (the log's last) into the chain: recorded in
 // l.Term, with its host's signature when it came signed from an earlier
 // host, and its seat's when the seat signed the move.
 func (t *Table) chainAdd(i int, s engine.Step, l Link) {
-	p := public(s)
+	p := Public(s)
 	p.Link = Link{Term: max(l.Term, 1), Sig: l.Sig, Mark: l.Mark} // a table that was never elected is term 1's
 	if h := hiddenCards(s); len(h) > 0 {
-		p.Link.Seal = gamewire.SealCards(t.seed, t.salt, i, h)
+		p.Link.Seal = gamewire.SealCards(t.Seed, t.salt, i, h)
 	}
-	prev := t.commit
+	prev := t.Commit
 	if i > 0 {
-		prev = t.chain.hashes[i-1]
+		prev = t.Chain.hashes[i-1]
 	}
-	t.chain.links = append(t.chain.links, p.Link)
-	t.chain.hashes = append(t.chain.hashes, gamewire.ChainNext(prev, wireStep(p)))
+	t.Chain.Links = append(t.Chain.Links, p.Link)
+	t.Chain.hashes = append(t.Chain.hashes, gamewire.ChainNext(prev, WireStep(p)))
 }
 
 // link is step i's link to send, signed when sign (the last of a batch)
 // and the step is of our own term; an earlier host's as it signed it.
 func (t *Table) link(i int, sign bool) Link {
-	if i < 0 || i >= len(t.chain.links) {
+	if i < 0 || i >= len(t.Chain.Links) {
 		return Link{}
 	}
-	l := t.chain.links[i]
+	l := t.Chain.Links[i]
 	if l.Term != max(t.term, 1) {
 		return l
 	}
@@ -65,9 +65,9 @@ func (t *Table) link(i int, sign bool) Link {
 		l.Sig = nil
 		return l
 	}
-	if l.Sig == nil && t.chain.key != nil {
-		l.Sig = gamewire.SignStep(t.chain.key, t.wireID(), l.Term, i, t.chain.hashes[i])
-		t.chain.links[i].Sig = l.Sig
+	if l.Sig == nil && t.Chain.key != nil {
+		l.Sig = gamewire.SignStep(t.Chain.key, t.WireID(), l.Term, i, t.Chain.hashes[i])
+		t.Chain.Links[i].Sig = l.Sig
 	}
 	return l
 }
@@ -76,13 +76,13 @@ func (t *Table) link(i int, sign bool) Link {
 // (nil: it doesn't sign).
 func (t *Table) signWith(key ed25519.PrivateKey) {
 	if key != nil {
-		t.chain.key = key
+		t.Chain.key = key
 	}
 }
 
 // seatKey is the key of the person at seat of seats, nil for a bot's seat
 // or a peer ID that names no key: what a seat's Mark is checked against.
-func seatKey(seats []SeatInfo, seat int) ed25519.PublicKey {
+func SeatPubKey(seats []SeatInfo, seat int) ed25519.PublicKey {
 	if seat < 0 || seat >= len(seats) || seats[seat].Bot != "" || seats[seat].Peer == "" {
 		return nil
 	}
@@ -99,7 +99,7 @@ func seatKey(seats []SeatInfo, seat int) ed25519.PublicKey {
 
 // markNames names the people of seats, "" for a bot's seat, for the
 // audit's words on the moves the host made in their name.
-func markNames(seats []SeatInfo) []string {
+func MarkNames(seats []SeatInfo) []string {
 	out := make([]string, len(seats))
 	for i, s := range seats {
 		if s.Bot == "" && s.Peer != "" {
@@ -110,7 +110,7 @@ func markNames(seats []SeatInfo) []string {
 }
 
 // wireStep is a journal's step as it travels, its link included.
-func wireStep(p PubStep) protocol.Step {
+func WireStep(p PubStep) protocol.Step {
 	w := protocol.Step{At: int64(p.At), Tick: p.Cmd == nil, Rank: protocol.NoRank, Hidden: p.Hidden,
 		Term: p.Link.Term, Seal: p.Link.Seal, Sig: p.Link.Sig, Mark: p.Link.Mark}
 	if c := p.Cmd; c != nil {

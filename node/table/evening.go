@@ -1,4 +1,4 @@
-package node
+package table
 
 import (
 	"fmt"
@@ -153,10 +153,10 @@ func (e *Evening) tallyGame(commit [32]byte, seats []SeatInfo, g *engine.Game) b
 
 // tally counts the game that just ended into the table's evening, with
 // the seats as every player is shown them. It runs on the table goroutine.
-func (t *Table) tally() { t.evening.tallyGame(t.commit, t.state(-1).Seats, t.game) }
+func (t *Table) tally() { t.evening.tallyGame(t.Commit, t.State(-1).Seats, t.Game) }
 
 // wireEvening is e as the Lobby carries it; nil when there is none.
-func wireEvening(e Evening) *protocol.Evening {
+func WireEvening(e Evening) *protocol.Evening {
 	if e.Games == 0 && len(e.Lines) == 0 {
 		return nil
 	}
@@ -170,7 +170,7 @@ func wireEvening(e Evening) *protocol.Evening {
 
 // engEvening is a Lobby's evening, bounded and cleaned as anything a peer
 // sends: a host (or whoever was elected) is a peer like any other.
-func engEvening(w *protocol.Evening) Evening {
+func EngEvening(w *protocol.Evening) Evening {
 	if w == nil {
 		return Evening{}
 	}

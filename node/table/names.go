@@ -1,4 +1,4 @@
-package node
+package table
 
 import (
 	"fmt"
@@ -78,7 +78,7 @@ func (e *nameTaken) Unwrap() error { return ErrNameTaken }
 // checkNickAmong says whether nick may sit at a table where others are the
 // names already seated (people's and bots'): protocol.CheckNick, and not
 // one that reads as one of them.
-func checkNickAmong(nick string, others []string) error {
+func CheckNickAmong(nick string, others []string) error {
 	if err := protocol.CheckNick(nick); err != nil {
 		return err
 	}

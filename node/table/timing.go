@@ -1,4 +1,4 @@
-package node
+package table
 
 import "time"
 
@@ -41,7 +41,7 @@ func DefaultTiming() Timing {
 }
 
 // or is t with each zero field taken from d.
-func (t Timing) or(d Timing) Timing {
+func (t Timing) Or(d Timing) Timing {
 	pick := func(a, b time.Duration) time.Duration {
 		if a == 0 {
 			return b

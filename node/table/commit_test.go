@@ -1,4 +1,4 @@
-package node
+package table
 
 import (
 	"crypto/sha256"

@@ -1,4 +1,4 @@
-package node
+package table
 
 import (
 	"github.com/bullshit-game/bullshit/engine"
@@ -25,8 +25,8 @@ import (
 // player can't rebuild anything, and must not read anything either).
 func (t *Table) threshold() int {
 	k := 0
-	for _, s := range t.seats {
-		if s.owner != "" && s.owner != "local" {
+	for _, s := range t.Seats {
+		if s.Owner != "" && s.Owner != "local" {
 			k++
 		}
 	}
@@ -47,7 +47,7 @@ func hiddenCards(s engine.Step) []engine.Card {
 }
 
 // public is a step with its hidden cards left out.
-func public(s engine.Step) PubStep {
+func Public(s engine.Step) PubStep {
 	p := PubStep{Step: s}
 	if h := hiddenCards(s); len(h) > 0 {
 		c := *s.Cmd
@@ -68,7 +68,7 @@ func (t *Table) split(i int, s engine.Step) {
 	for j, c := range h {
 		b[j] = byte(c)
 	}
-	if sh, err := shamir.Split(b, len(t.seats), t.threshold(), nil); err == nil {
+	if sh, err := shamir.Split(b, len(t.Seats), t.threshold(), nil); err == nil {
 		t.shares[i] = sh
 	}
 }
@@ -87,16 +87,16 @@ func (t *Table) journalFor(seat int) ([]PubStep, []StepShare) {
 			shares = append(shares, StepShare{Step: -1, Share: sh[seat]})
 		}
 	}
-	for i := from; i < len(t.log); i++ {
-		p := public(t.log[i])
+	for i := from; i < len(t.Log); i++ {
+		p := Public(t.Log[i])
 		// The batch's last step carries the host's signature, which
 		// vouches for every step before it (chain.go).
-		p.Link = t.link(i, i == len(t.log)-1)
+		p.Link = t.link(i, i == len(t.Log)-1)
 		steps = append(steps, p)
 		if sh, ok := t.shares[i]; ok {
 			shares = append(shares, StepShare{Step: i, Share: sh[seat]})
 		}
 	}
-	t.cursor[seat] = len(t.log)
+	t.cursor[seat] = len(t.Log)
 	return steps, shares
 }

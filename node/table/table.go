@@ -1,4 +1,4 @@
-package node
+package table
 
 import (
 	"crypto/ed25519"
@@ -61,7 +61,7 @@ func (s *Settings) defaults() {
 	if s.Rules.Window == 0 {
 		s.Rules = engine.Standard()
 	}
-	s.Timing = s.Timing.or(DefaultTiming())
+	s.Timing = s.Timing.Or(DefaultTiming())
 	if s.Grace == 0 {
 		s.Grace = 30 * time.Second
 	}
@@ -81,7 +81,7 @@ type Table struct {
 	tid  protocol.TableID
 	host string // the host's nickname
 
-	set     Settings
+	Set     Settings
 	makeBot BotMaker
 	fall    func(*engine.View) (engine.Command, bool)
 
@@ -90,23 +90,23 @@ type Table struct {
 	once sync.Once
 
 	// Owned by the run goroutine.
-	game  *engine.Game
-	start time.Time
-	phase TablePhase
-	seats []*seat
-	specs map[*mailbox]string // spectators, by the name each joined with ("" none)
-	timer *time.Timer
-	pause time.Duration // no play until then: the reveal
+	Game       *engine.Game
+	start      time.Time
+	Phase      TablePhase
+	Seats      []*seat
+	specs      map[*Mailbox]string // spectators, by the name each joined with ("" none)
+	timer      *time.Timer
+	PausedTill time.Duration // no play until then: the reveal
 	// held is a game the host paused (Pause): the table's time stands at
 	// heldAt from heldSince on, no timer runs and no move is taken.
 	held      bool
 	heldAt    time.Duration
 	heldSince time.Time
-	seed      uint64
-	log       []Entry
+	Seed      uint64
+	Log       []Entry
 	notice    string
 	salt      [gamewire.SaltSize]byte
-	commit    [32]byte
+	Commit    [32]byte
 	sent      [][]engine.Event // every event each seat was sent: its audit and its backlog
 	jpath     string
 	jour      *journal.Journal
@@ -115,12 +115,12 @@ type Table struct {
 	term      uint64                     // the host term: 1, more after elections
 	hostPeer  string                     // the hosting node's peer ID, for the seat it sits at
 	dealtBy   string                     // the peer ID of the host that dealt this game (another, after a failover)
-	chain     hostChain                  // the journal's signed chain (chain.go)
-	webURL    string                     // where phones open this table (web.go), "" if nowhere
+	Chain     hostChain                  // the journal's signed chain (chain.go)
+	WebURL    string                     // where phones open this table (web.go), "" if nowhere
 	listen    []string                   // where the host listens, for a restart from the journal
 	waiting   map[int]bool               // seats whose move the reveal pause refused
 	evening   Evening                    // the running score of the games at these seats (evening.go)
-	nonces    [][gamewire.NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
+	Nonces    [][gamewire.NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
 	commits   [][32]byte                 // their commitments, as the toss relayed them: a spectator checks the nonces against them
 	pub       []engine.Event             // every public event of this game: a spectator's backlog and audit
 	early     bool                       // the host ended this game before it finished
@@ -149,14 +149,14 @@ type TableInfoLite struct {
 
 type seat struct {
 	name    string
-	owner   string // who may sit here: a peer ID, "local"; "" while free
-	botName string
+	Owner   string // who may sit here: a peer ID, "local"; "" while free
+	BotName string
 	bot     Player // the seat's bot, or the bot covering an away person
-	covered bool
+	Covered bool
 	madeFor int    // the person's own moves made for them this game (SeatInfo.MadeFor)
 	was     string // a bot's seat that was this person's (a host lost in an election): theirs again if they come back
 	tosses  bool   // the person's node takes part in the deal's toss (protocol 1.4)
-	box     *mailbox
+	box     *Mailbox
 	away    time.Duration // when the person left; -1 while connected; 0 until they rejoin a table rebuilt by an election
 	decided string        // the situation the bot last decided on
 	act     *time.Timer
@@ -179,11 +179,11 @@ func NewTable(set Settings, host string, makeBot BotMaker, fallback func(*engine
 	}
 	var id protocol.TableID
 	rand.Read(id[:])
-	t := &Table{ID: hex.EncodeToString(id[:]), tid: id, host: host, set: set, makeBot: makeBot, fall: fallback,
-		in: make(chan func(), 64), quit: make(chan struct{}), phase: PhaseWaiting, specs: map[*mailbox]string{}}
-	t.seats = make([]*seat, set.Seats)
-	for i := range t.seats {
-		t.seats[i] = &seat{away: -1}
+	t := &Table{ID: hex.EncodeToString(id[:]), tid: id, host: host, Set: set, makeBot: makeBot, fall: fallback,
+		in: make(chan func(), 64), quit: make(chan struct{}), Phase: PhaseWaiting, specs: map[*Mailbox]string{}}
+	t.Seats = make([]*seat, set.Seats)
+	for i := range t.Seats {
+		t.Seats[i] = &seat{away: -1}
 	}
 	// Bots take the seats from the back; people fill from the front.
 	for i, name := range set.Bots {
@@ -191,7 +191,7 @@ func NewTable(set Settings, host string, makeBot BotMaker, fallback func(*engine
 		if s < 0 {
 			break
 		}
-		t.seats[s].botName = name
+		t.Seats[s].BotName = name
 	}
 	go t.run()
 	return t, nil
@@ -204,13 +204,13 @@ func (t *Table) run() {
 			f()
 		case <-t.quit:
 			t.stopTimers()
-			for _, s := range t.seats {
+			for _, s := range t.Seats {
 				if s.box != nil {
-					s.box.close()
+					s.box.Close()
 				}
 			}
 			for m := range t.specs {
-				m.close()
+				m.Close()
 			}
 			return
 		}
@@ -218,7 +218,7 @@ func (t *Table) run() {
 }
 
 // do runs f on the table goroutine and waits for it.
-func (t *Table) do(f func()) error {
+func (t *Table) Do(f func()) error {
 	done := make(chan struct{})
 	select {
 	case t.in <- func() { f(); close(done) }:
@@ -251,7 +251,7 @@ func (t *Table) after(d time.Duration, f func()) *time.Timer {
 // Close ends the table.
 func (t *Table) Close() { t.once.Do(func() { close(t.quit) }) }
 
-func (t *Table) now() time.Duration {
+func (t *Table) Now() time.Duration {
 	if t.start.IsZero() {
 		return 0
 	}
@@ -275,12 +275,12 @@ func (t *Table) SitTossing(owner, name string) (int, *LocalSession, error) {
 
 func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error) {
 	var seatNo int
-	var box *mailbox
+	var box *Mailbox
 	var err error
-	derr := t.do(func() {
+	derr := t.Do(func() {
 		seatNo = -1
-		for i, s := range t.seats {
-			if s.owner == owner {
+		for i, s := range t.Seats {
+			if s.Owner == owner {
 				seatNo = i
 				break
 			}
@@ -288,30 +288,30 @@ func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error)
 		// A player back at its seat under another name renames itself
 		// (the phone's page does so in the waiting room): the new name
 		// must read as no one else's, as a newcomer's must.
-		if seatNo >= 0 && name != t.seats[seatNo].name {
-			if err = checkNickAmong(name, t.namesBut(seatNo, owner)); err != nil {
+		if seatNo >= 0 && name != t.Seats[seatNo].name {
+			if err = CheckNickAmong(name, t.namesBut(seatNo, owner)); err != nil {
 				return
 			}
 		}
 		if seatNo < 0 {
 			// A host the others lost, back (restarted, same key): the
 			// bot that took its seat at the election gives it back.
-			for i, s := range t.seats {
-				if s.was != "" && s.was == owner && s.owner == "" {
+			for i, s := range t.Seats {
+				if s.was != "" && s.was == owner && s.Owner == "" {
 					seatNo = i
-					s.botName, s.bot, s.decided, s.was = "", nil, "", ""
+					s.BotName, s.bot, s.decided, s.was = "", nil, "", ""
 					t.notice = fmt.Sprintf("%s is back.", name)
 					break
 				}
 			}
 		}
 		if seatNo < 0 {
-			if t.phase != PhaseWaiting {
+			if t.Phase != PhaseWaiting {
 				err = ErrStarted
 				return
 			}
-			for i, s := range t.seats {
-				if s.owner == "" && s.botName == "" {
+			for i, s := range t.Seats {
+				if s.Owner == "" && s.BotName == "" {
 					seatNo = i
 					break
 				}
@@ -322,23 +322,23 @@ func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error)
 			}
 			// A newcomer's name must read as no one's at the table (a seat
 			// taken back keeps the name it had).
-			if err = checkNickAmong(name, t.namesBut(seatNo, owner)); err != nil {
+			if err = CheckNickAmong(name, t.namesBut(seatNo, owner)); err != nil {
 				return
 			}
 		}
-		s := t.seats[seatNo]
-		s.owner, s.name, s.tosses = owner, name, tosses
+		s := t.Seats[seatNo]
+		s.Owner, s.name, s.tosses = owner, name, tosses
 		if s.box != nil {
-			s.box.close()
+			s.box.Close()
 		}
-		s.box = newMailbox()
+		s.box = NewMailbox()
 		box = s.box
-		if s.away > 0 && t.phase != PhaseWaiting {
+		if s.away > 0 && t.Phase != PhaseWaiting {
 			t.notice = fmt.Sprintf("%s is back.", name)
 		}
 		s.away = -1
-		if s.covered {
-			s.covered, s.bot = false, nil
+		if s.Covered {
+			s.Covered, s.bot = false, nil
 			s.decided = ""
 		}
 		if s.clock != nil {
@@ -363,13 +363,13 @@ func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error)
 // chosen before its bots were.
 func (t *Table) namesBut(no int, owner string) []string {
 	var out []string
-	for i, s := range t.seats {
+	for i, s := range t.Seats {
 		switch {
 		case i == no:
-		case s.owner != "":
+		case s.Owner != "":
 			out = append(out, s.name)
-		case s.botName != "" && owner != "local":
-			out = append(out, s.botName)
+		case s.BotName != "" && owner != "local":
+			out = append(out, s.BotName)
 		}
 	}
 	if owner != "local" && t.host != "" {
@@ -384,8 +384,8 @@ func (t *Table) Watch() (*LocalSession, error) { return t.WatchAs("") }
 // WatchAs opens a spectator's session for name (as its node said it,
 // checked): the host's waiting room shows who watches.
 func (t *Table) WatchAs(name string) (*LocalSession, error) {
-	box := newMailbox()
-	if err := t.do(func() {
+	box := NewMailbox()
+	if err := t.Do(func() {
 		t.specs[box] = name
 		t.specBacklog(box)
 		t.sendSpec(box, nil, nil, nil)
@@ -397,28 +397,28 @@ func (t *Table) WatchAs(name string) (*LocalSession, error) {
 }
 
 // Leave marks a seat's person as gone; a bot covers after the grace period.
-func (t *Table) Leave(seatNo int, box *mailbox) {
+func (t *Table) Leave(seatNo int, box *Mailbox) {
 	t.post(func() {
 		if seatNo < 0 {
 			delete(t.specs, box)
-			box.close()
+			box.Close()
 			t.toHost()
 			return
 		}
-		s := t.seats[seatNo]
+		s := t.Seats[seatNo]
 		if s.box != box {
 			return // an older connection of a seat that came back
 		}
-		s.box.close()
+		s.box.Close()
 		s.box = nil
-		if t.phase == PhaseWaiting {
-			s.owner, s.name = "", ""
+		if t.Phase == PhaseWaiting {
+			s.Owner, s.name = "", ""
 			t.phaseChanged()
 			t.deliver(nil, "")
 			return
 		}
-		s.away = t.now()
-		t.notice = fmt.Sprintf("%s is away; a bot takes the seat if they're not back in %s.", s.name, seconds(t.set.Grace))
+		s.away = t.Now()
+		t.notice = fmt.Sprintf("%s is away; a bot takes the seat if they're not back in %s.", s.name, seconds(t.Set.Grace))
 		if s.clock != nil {
 			s.clock.Stop()
 		}
@@ -426,7 +426,7 @@ func (t *Table) Leave(seatNo int, box *mailbox) {
 			t.deliver(nil, "") // the grace starts when the host goes on
 			return
 		}
-		s.clock = t.after(t.set.Grace, func() { t.cover(seatNo) })
+		s.clock = t.after(t.Set.Grace, func() { t.cover(seatNo) })
 		t.deliver(nil, "")
 	})
 }
@@ -438,8 +438,8 @@ func seconds(d time.Duration) string {
 
 // cover hands an away person's seat to a bot until they return.
 func (t *Table) cover(seatNo int) {
-	s := t.seats[seatNo]
-	if s.box != nil || s.covered || t.game == nil || t.phase != PhasePlaying {
+	s := t.Seats[seatNo]
+	if s.box != nil || s.Covered || t.Game == nil || t.Phase != PhasePlaying {
 		return
 	}
 	if t.coverBot(seatNo) {
@@ -449,13 +449,13 @@ func (t *Table) cover(seatNo int) {
 
 // coverBot seats the bot that plays for an away person, and says so.
 func (t *Table) coverBot(seatNo int) bool {
-	s := t.seats[seatNo]
-	b, err := t.makeBot("medium", seatNo, t.seed+uint64(seatNo)*7919+1)
+	s := t.Seats[seatNo]
+	b, err := t.makeBot("medium", seatNo, t.Seed+uint64(seatNo)*7919+1)
 	if err != nil {
 		return false
 	}
 	// The bot learns the seat's hand from its view; its memory starts now.
-	s.bot, s.covered, s.decided = b, true, ""
+	s.bot, s.Covered, s.decided = b, true, ""
 	t.notice = fmt.Sprintf("A bot plays for %s until they're back.", s.name)
 	return true
 }
@@ -463,7 +463,7 @@ func (t *Table) coverBot(seatNo int) bool {
 // Start deals. Seats no person took get bots.
 func (t *Table) Start() error {
 	var err error
-	derr := t.do(func() { err = t.deal() })
+	derr := t.Do(func() { err = t.deal() })
 	if derr != nil {
 		return derr
 	}
@@ -471,29 +471,29 @@ func (t *Table) Start() error {
 }
 
 func (t *Table) deal() error {
-	if t.phase == PhasePlaying {
+	if t.Phase == PhasePlaying {
 		return errors.New("The game is already on.")
 	}
 	if t.toss != nil {
 		return errors.New("The cards are being dealt.")
 	}
-	seed := t.set.Seed
+	seed := t.Set.Seed
 	if seed == 0 {
 		var b [8]byte
 		rand.Read(b[:])
 		seed = binary.LittleEndian.Uint64(b[:])
 	}
-	if t.phase == PhaseOver && t.set.Seed != 0 {
-		seed = t.seed + 1 // a new game with the same seats
+	if t.Phase == PhaseOver && t.Set.Seed != 0 {
+		seed = t.Seed + 1 // a new game with the same seats
 	}
 	salt, err := NewSalt()
 	if err != nil {
 		return err
 	}
-	if err := t.set.Rules.Check(t.set.Seats); err != nil {
+	if err := t.Set.Rules.Check(t.Set.Seats); err != nil {
 		return err
 	}
-	t.seed = seed
+	t.Seed = seed
 	if rogueDeal != nil && rogueDeal(t, seed, salt) {
 		return nil
 	}
@@ -507,39 +507,39 @@ func (t *Table) deal() error {
 // dealFrom deals from the host's seed and salt mixed with the players'
 // nonces (DealSeed).
 func (t *Table) dealFrom(seed uint64, salt [gamewire.SaltSize]byte, nonces [][gamewire.NonceSize]byte) error {
-	g, events, err := engine.New(engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: gamewire.DealSeed(seed, salt, nonces)})
+	g, events, err := engine.New(engine.Config{Rules: t.Set.Rules, Seats: t.Set.Seats, Seed: gamewire.DealSeed(seed, salt, nonces)})
 	if err != nil {
 		return err
 	}
-	t.seed, t.salt, t.nonces = seed, salt, nonces
-	t.commit, t.dealtBy = gamewire.Commit(seed, t.salt), t.hostPeer
-	t.sent = make([][]engine.Event, len(t.seats))
+	t.Seed, t.salt, t.Nonces = seed, salt, nonces
+	t.Commit, t.dealtBy = gamewire.Commit(seed, t.salt), t.hostPeer
+	t.sent = make([][]engine.Event, len(t.Seats))
 	t.pub, t.early = nil, false
-	t.cursor = make([]int, len(t.seats))
+	t.cursor = make([]int, len(t.Seats))
 	t.shares = map[int][]shamir.Share{}
-	if sh, err := shamir.SplitSeed(seed, t.salt, len(t.seats), t.threshold(), nil); err == nil {
+	if sh, err := shamir.SplitSeed(seed, t.salt, len(t.Seats), t.threshold(), nil); err == nil {
 		t.shares[-1] = sh
 	}
-	for i, s := range t.seats {
-		if s.owner == "" && s.botName == "" {
-			s.botName = "medium"
+	for i, s := range t.Seats {
+		if s.Owner == "" && s.BotName == "" {
+			s.BotName = "medium"
 		}
-		s.bot, s.covered, s.decided, s.madeFor = nil, false, "", 0
-		if s.owner == "" {
-			b, err := t.makeBot(s.botName, i, botSeed(seed, i))
+		s.bot, s.Covered, s.decided, s.madeFor = nil, false, "", 0
+		if s.Owner == "" {
+			b, err := t.makeBot(s.BotName, i, botSeed(seed, i))
 			if err != nil {
 				return err
 			}
 			s.bot = b
 			if s.name == "" {
-				s.name = botLabel(s.botName, i)
+				s.name = botLabel(s.BotName, i)
 			}
 		}
 	}
-	t.game, t.start, t.phase, t.pause, t.log, t.held = g, time.Now(), PhasePlaying, 0, nil, false
+	t.Game, t.start, t.Phase, t.PausedTill, t.Log, t.held = g, time.Now(), PhasePlaying, 0, nil, false
 	t.chainReset()
-	for i, s := range t.seats {
-		if s.owner != "" && s.box == nil {
+	for i, s := range t.Seats {
+		if s.Owner != "" && s.box == nil {
 			// Still away from the last game: a bot plays for them from
 			// the deal, or the new game would wait on their turn.
 			t.coverBot(i)
@@ -566,20 +566,20 @@ func (t *Table) newJournal(seed uint64) error {
 	if t.jour != nil {
 		t.jour.Close()
 	}
-	names := make([]string, len(t.seats))
-	owners := make([]string, len(t.seats))
-	botNames := make([]string, len(t.seats))
-	for i, s := range t.seats {
-		names[i], owners[i] = s.name, s.owner
-		if s.owner == "" {
-			botNames[i] = s.botName
+	names := make([]string, len(t.Seats))
+	owners := make([]string, len(t.Seats))
+	botNames := make([]string, len(t.Seats))
+	for i, s := range t.Seats {
+		names[i], owners[i] = s.name, s.Owner
+		if s.Owner == "" {
+			botNames[i] = s.BotName
 		}
 	}
-	j, err := journal.CreateJournal(t.jpath, journal.JournalHeader{Table: t.ID, Name: t.set.Name,
-		Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Nonces: mixed(t.nonces), Started: t.start,
+	j, err := journal.CreateJournal(t.jpath, journal.JournalHeader{Table: t.ID, Name: t.Set.Name,
+		Config: engine.Config{Rules: t.Set.Rules, Seats: t.Set.Seats, Seed: seed}, Seats: names, Salt: t.salt, Nonces: Mixed(t.Nonces), Started: t.start,
 		Owners: owners, Bots: botNames, Listen: t.listen,
-		Settings: journal.SettingsJSON{Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Pace: t.set.Pace, Private: t.set.Code != "",
-			Grace: t.set.Grace}})
+		Settings: journal.SettingsJSON{Reveal: t.Set.Timing.Reveal, TurnClock: t.Set.TurnClock, Pace: t.Set.Pace, Private: t.Set.Code != "",
+			Grace: t.Set.Grace}})
 	if err != nil {
 		return err
 	}
@@ -621,7 +621,7 @@ func (t *Table) Control(action string) error {
 // when there is no game to pause, and the news of each.
 const (
 	PausedText     = "Paused by the host: no move until the host goes on."
-	errNoPauseText = "There's no game in play to pause."
+	ErrNoPauseText = "There's no game in play to pause."
 	NewsPaused     = "Paused by the host."
 	NewsGoesOn     = "The host goes on: the game is back."
 )
@@ -636,15 +636,15 @@ const (
 func (t *Table) Pause() (bool, error) {
 	var paused bool
 	var err error
-	derr := t.do(func() {
-		if t.game == nil || t.phase != PhasePlaying {
-			err = errors.New(errNoPauseText)
+	derr := t.Do(func() {
+		if t.Game == nil || t.Phase != PhasePlaying {
+			err = errors.New(ErrNoPauseText)
 			return
 		}
 		if !t.held {
-			t.heldAt, t.held, t.heldSince = t.now(), true, time.Now()
+			t.heldAt, t.held, t.heldSince = t.Now(), true, time.Now()
 			t.stopTimers()
-			for _, s := range t.seats {
+			for _, s := range t.Seats {
 				s.act, s.clock, s.decided = nil, nil, "" // a decision in flight no longer stands
 			}
 			t.notice = NewsPaused
@@ -655,19 +655,19 @@ func (t *Table) Pause() (bool, error) {
 		t.start = t.start.Add(time.Since(t.heldSince))
 		t.held = false
 		t.notice = NewsGoesOn
-		if now := t.now(); t.pause > now {
-			t.after(t.pause-now, func() {
-				if t.phase == PhasePlaying && t.now() >= t.pause {
+		if now := t.Now(); t.PausedTill > now {
+			t.after(t.PausedTill-now, func() {
+				if t.Phase == PhasePlaying && t.Now() >= t.PausedTill {
 					t.pauseOver()
 				}
 			})
 		}
 		t.changed(nil)
 		// An away person's grace goes on from where it stood.
-		for i, s := range t.seats {
-			if s.owner != "" && s.box == nil && !s.covered && s.away >= 0 && t.phase == PhasePlaying {
+		for i, s := range t.Seats {
+			if s.Owner != "" && s.box == nil && !s.Covered && s.away >= 0 && t.Phase == PhasePlaying {
 				no := i
-				s.clock = t.after(t.set.Grace-(t.now()-s.away), func() { t.cover(no) })
+				s.clock = t.after(t.Set.Grace-(t.Now()-s.away), func() { t.cover(no) })
 			}
 		}
 	})
@@ -679,8 +679,8 @@ func (t *Table) Pause() (bool, error) {
 
 // Refusals of GiveToBot, sentences for the host.
 var (
-	errNotPlaying = errors.New("There's no game in play to hand a seat over in.")
-	errNoPerson   = errors.New("That seat isn't a player's: only a person's seat goes to a bot.")
+	ErrNotPlaying = errors.New("There's no game in play to hand a seat over in.")
+	ErrNoPerson   = errors.New("That seat isn't a player's: only a person's seat goes to a bot.")
 )
 
 // GiveToBot is the host handing seatNo's person to a bot, as if they were
@@ -690,19 +690,19 @@ var (
 // rating (SeatInfo.MadeFor).
 func (t *Table) GiveToBot(seatNo int) error {
 	var err error
-	derr := t.do(func() {
+	derr := t.Do(func() {
 		switch {
-		case t.game == nil || t.phase != PhasePlaying:
-			err = errNotPlaying
-		case seatNo < 0 || seatNo >= len(t.seats):
+		case t.Game == nil || t.Phase != PhasePlaying:
+			err = ErrNotPlaying
+		case seatNo < 0 || seatNo >= len(t.Seats):
 			err = fmt.Errorf("There's no seat %d at this table.", seatNo+1)
-		case t.seats[seatNo].owner == "" || t.seats[seatNo].owner == "local":
-			err = errNoPerson
-		case t.seats[seatNo].covered:
+		case t.Seats[seatNo].Owner == "" || t.Seats[seatNo].Owner == "local":
+			err = ErrNoPerson
+		case t.Seats[seatNo].Covered:
 		case !t.coverBot(seatNo):
 			err = errors.New("No bot could take the seat.")
 		default:
-			s := t.seats[seatNo]
+			s := t.Seats[seatNo]
 			t.notice = fmt.Sprintf("The host gave %s's seat to a bot until they play again.", s.name)
 			t.changed(nil)
 		}
@@ -718,11 +718,11 @@ func (t *Table) GiveToBot(seatNo int) error {
 // the plays so far: a host can't end a game to hide what it did.
 func (t *Table) EndEarly() (bool, error) {
 	ended := false
-	err := t.do(func() {
-		if t.phase != PhasePlaying {
+	err := t.Do(func() {
+		if t.Phase != PhasePlaying {
 			return
 		}
-		t.phase, t.early, ended = PhaseOver, true, true
+		t.Phase, t.early, ended = PhaseOver, true, true
 		t.stopTimers()
 		t.phaseChanged()
 		t.reveal = true
@@ -741,25 +741,25 @@ func (t *Table) Move(seatNo int, cmd engine.Command) error { return t.MoveMarked
 // the move of the host's own seat is marked with the host's key.
 func (t *Table) MoveMarked(seatNo int, cmd engine.Command, mark []byte) error {
 	var err error
-	derr := t.do(func() {
+	derr := t.Do(func() {
 		cmd.Seat = seatNo
 		if mark, err = t.markOf(seatNo, cmd, mark); err == nil {
-			if seatNo >= 0 && seatNo < len(t.seats) && t.seats[seatNo].covered && t.seats[seatNo].box != nil {
-				s := t.seats[seatNo]
+			if seatNo >= 0 && seatNo < len(t.Seats) && t.Seats[seatNo].Covered && t.Seats[seatNo].box != nil {
+				s := t.Seats[seatNo]
 				// A person the host gave to a bot plays again: theirs.
-				s.covered, s.bot, s.decided = false, nil, ""
+				s.Covered, s.bot, s.decided = false, nil, ""
 				t.notice = fmt.Sprintf("%s plays their own seat again.", s.name)
 			}
 			err = t.apply(seatNo, cmd, mark)
 		}
 		var ref *engine.Refusal
-		if errors.As(err, &ref) && seatNo >= 0 && seatNo < len(t.seats) && t.seats[seatNo].box != nil {
-			u := Update{Refusal: ref, Table: t.state(seatNo), At: t.now()}
-			if t.game != nil {
-				u.View = t.game.View(seatNo)
-				u.Deadline, _ = t.game.Deadline()
+		if errors.As(err, &ref) && seatNo >= 0 && seatNo < len(t.Seats) && t.Seats[seatNo].box != nil {
+			u := Update{Refusal: ref, Table: t.State(seatNo), At: t.Now()}
+			if t.Game != nil {
+				u.View = t.Game.View(seatNo)
+				u.Deadline, _ = t.Game.Deadline()
 			}
-			t.seats[seatNo].box.put(u)
+			t.Seats[seatNo].box.Put(u)
 		}
 	})
 	if derr != nil {
@@ -771,22 +771,22 @@ func (t *Table) MoveMarked(seatNo int, cmd engine.Command, mark []byte) error {
 // apply applies a seat's move, mark its seat's signature of it (checked),
 // nil for a bot's or the host's fallback.
 func (t *Table) apply(seatNo int, cmd engine.Command, mark []byte) error {
-	if t.game == nil || t.phase == PhaseWaiting {
+	if t.Game == nil || t.Phase == PhaseWaiting {
 		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "The game hasn't started."}
 	}
-	if t.phase == PhaseOver {
+	if t.Phase == PhaseOver {
 		return engine.ErrGameOver
 	}
 	if t.held {
 		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: PausedText}
 	}
 	cmd.Seat = seatNo
-	now := t.now()
-	ticked := t.game.Tick(now)
+	now := t.Now()
+	ticked := t.Game.Tick(now)
 	if len(ticked) > 0 {
 		t.record(Entry{At: now}, nil)
 	}
-	if now < t.pause && HeldByReveal(cmd.Move) {
+	if now < t.PausedTill && HeldByReveal(cmd.Move) {
 		if len(ticked) > 0 {
 			t.changed(ticked)
 		}
@@ -796,7 +796,7 @@ func (t *Table) apply(seatNo int, cmd engine.Command, mark []byte) error {
 		t.waiting[seatNo] = true
 		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "Wait: the cards are still being shown."}
 	}
-	events, err := t.game.Apply(now, cmd)
+	events, err := t.Game.Apply(now, cmd)
 	if err != nil {
 		if len(ticked) > 0 {
 			t.changed(ticked)
@@ -815,8 +815,8 @@ func (t *Table) apply(seatNo int, cmd engine.Command, mark []byte) error {
 // every play).
 func (t *Table) applyFor(seatNo int, cmd engine.Command) error {
 	// Counted before the move is applied, so the state it sends says it.
-	s := t.seats[seatNo]
-	count := s.owner != "" && ownMoves[cmd.Move]
+	s := t.Seats[seatNo]
+	count := s.Owner != "" && ownMoves[cmd.Move]
 	if count {
 		s.madeFor++
 	}
@@ -837,13 +837,13 @@ var errBadMark = &engine.Refusal{Code: engine.CodeBadCommand,
 // markOf is the seat's signature of cmd to keep: mark, checked against
 // the key of the seat's person; for the host's own seat, the host's.
 func (t *Table) markOf(seatNo int, cmd engine.Command, mark []byte) ([]byte, error) {
-	if seatNo < 0 || seatNo >= len(t.seats) {
+	if seatNo < 0 || seatNo >= len(t.Seats) {
 		return nil, nil // the engine refuses it
 	}
-	owner := t.seats[seatNo].owner
+	owner := t.Seats[seatNo].Owner
 	if mark == nil {
-		if owner == "local" && t.chain.key != nil {
-			return gamewire.Mark(t.chain.key, t.tid, t.commit, cmd), nil
+		if owner == "local" && t.Chain.key != nil {
+			return gamewire.Mark(t.Chain.key, t.tid, t.Commit, cmd), nil
 		}
 		return nil, nil
 	}
@@ -852,7 +852,7 @@ func (t *Table) markOf(seatNo int, cmd engine.Command, mark []byte) ([]byte, err
 		return nil, errBadMark
 	}
 	pub, err := id.PublicKey()
-	if err != nil || !gamewire.MarkOK(pub, t.tid, t.commit, cmd, mark) {
+	if err != nil || !gamewire.MarkOK(pub, t.tid, t.Commit, cmd, mark) {
 		return nil, errBadMark
 	}
 	return mark, nil
@@ -870,9 +870,9 @@ func HeldByReveal(m engine.Move) bool {
 }
 
 func (t *Table) record(e Entry, mark []byte) {
-	t.log = append(t.log, e)
-	t.chainAdd(len(t.log)-1, e, Link{Term: t.term, Mark: mark})
-	t.split(len(t.log)-1, e)
+	t.Log = append(t.Log, e)
+	t.chainAdd(len(t.Log)-1, e, Link{Term: t.term, Mark: mark})
+	t.split(len(t.Log)-1, e)
 	if t.jour != nil {
 		if err := t.jour.Append(e); err != nil {
 			t.notice = "The journal could not be written: " + err.Error()
@@ -887,14 +887,14 @@ func (t *Table) record(e Entry, mark []byte) {
 // person whose move the pause refused hears the table is open.
 func (t *Table) pauseOver() {
 	t.schedule()
-	if t.game == nil {
+	if t.Game == nil {
 		return
 	}
 	for seatNo := range t.waiting {
-		if s := t.seats[seatNo]; s.box != nil {
-			u := Update{Table: t.state(seatNo), At: t.now(), View: t.game.View(seatNo)}
-			u.Deadline, _ = t.game.Deadline()
-			s.box.put(u)
+		if s := t.Seats[seatNo]; s.box != nil {
+			u := Update{Table: t.State(seatNo), At: t.Now(), View: t.Game.View(seatNo)}
+			u.Deadline, _ = t.Game.Deadline()
+			s.box.Put(u)
 		}
 	}
 	t.waiting = nil
@@ -902,11 +902,11 @@ func (t *Table) pauseOver() {
 
 // tick fires the engine's deadlines that are due.
 func (t *Table) tick() {
-	if t.game == nil || t.phase != PhasePlaying {
+	if t.Game == nil || t.Phase != PhasePlaying {
 		return
 	}
-	now := t.now()
-	events := t.game.Tick(now)
+	now := t.Now()
+	events := t.Game.Tick(now)
 	if len(events) > 0 {
 		t.record(Entry{At: now}, nil)
 	}
@@ -918,29 +918,29 @@ func (t *Table) tick() {
 func (t *Table) changed(events []engine.Event) {
 	for _, e := range events {
 		if e.Type == engine.EventReveal {
-			t.pause = t.now() + t.set.Timing.Reveal
+			t.PausedTill = t.Now() + t.Set.Timing.Reveal
 			// When the cards have been shown, everyone hears the table is
 			// open again: a move refused during the pause is made anew.
-			t.after(t.set.Timing.Reveal, func() {
-				if t.phase == PhasePlaying && t.now() >= t.pause {
+			t.after(t.Set.Timing.Reveal, func() {
+				if t.Phase == PhasePlaying && t.Now() >= t.PausedTill {
 					t.pauseOver()
 				}
 			})
 		}
 	}
-	if t.game.Over() && t.phase == PhasePlaying {
-		t.phase = PhaseOver
+	if t.Game.Over() && t.Phase == PhasePlaying {
+		t.Phase = PhaseOver
 		t.tally()
 		t.phaseChanged()
 	}
-	if t.game != nil {
-		t.plays.Store(int64(t.game.Plays()))
+	if t.Game != nil {
+		t.plays.Store(int64(t.Game.Plays()))
 	}
 	if !t.start.IsZero() {
 		t.startNS.Store(t.start.UnixNano())
 	}
 	t.deliver(events, "")
-	if t.phase != PhasePlaying {
+	if t.Phase != PhasePlaying {
 		t.stopTimers()
 		return
 	}
@@ -951,8 +951,8 @@ func (t *Table) changed(events []engine.Event) {
 	if t.timer != nil {
 		t.timer.Stop()
 	}
-	if d, ok := t.game.Deadline(); ok {
-		wait := d - t.now()
+	if d, ok := t.Game.Deadline(); ok {
+		wait := d - t.Now()
 		t.timer = t.after(wait, t.tick)
 	}
 	t.schedule()
@@ -960,13 +960,13 @@ func (t *Table) changed(events []engine.Event) {
 
 // schedule lets every bot (and the turn clock) look at the new state.
 func (t *Table) schedule() {
-	now := t.now()
-	for i, s := range t.seats {
+	now := t.Now()
+	for i, s := range t.Seats {
 		if s.bot == nil {
 			t.personClock(i, s)
 			continue
 		}
-		v := t.game.View(i)
+		v := t.Game.View(i)
 		key := v.Situation()
 		if key == s.decided {
 			continue
@@ -992,9 +992,9 @@ func (t *Table) schedule() {
 		if !ok {
 			continue
 		}
-		think = Paced(think, t.set.Pace)
+		think = Paced(think, t.Set.Pace)
 		if HeldByReveal(cmd.Move) {
-			think = max(think, t.pause-now)
+			think = max(think, t.PausedTill-now)
 		}
 		s.act = t.after(think, func() { t.botMove(seatNo, b, key, cmd) })
 	}
@@ -1008,8 +1008,8 @@ func blocks(b Player) bool {
 // stands says whether bot b's decision on situation key for seatNo still
 // holds: the game on, the seat in the same situation, the same bot in it.
 func (t *Table) stands(seatNo int, b Player, key string) bool {
-	s := t.seats[seatNo]
-	return t.phase == PhasePlaying && !t.held && s.decided == key && s.bot == b
+	s := t.Seats[seatNo]
+	return t.Phase == PhasePlaying && !t.held && s.decided == key && s.bot == b
 }
 
 // botMove makes bot b's move for seatNo if its decision still stands. A
@@ -1029,7 +1029,7 @@ func (t *Table) botMove(seatNo int, b Player, key string, cmd engine.Command) {
 		t.botFallback(seatNo)
 		return
 	}
-	v := t.game.View(seatNo)
+	v := t.Game.View(seatNo)
 	if !blocks(b) {
 		again, ok := rt.Retry(&v, err)
 		if !ok || t.applyFor(seatNo, again) != nil {
@@ -1050,7 +1050,7 @@ func (t *Table) botMove(seatNo int, b Player, key string, cmd engine.Command) {
 // botFallback plays the always-legal move for a bot whose own was refused;
 // if that is refused too, the bot decides again at the next change.
 func (t *Table) botFallback(seatNo int) {
-	t.seats[seatNo].decided = ""
+	t.Seats[seatNo].decided = ""
 	t.fallback(seatNo, "")
 }
 
@@ -1059,7 +1059,7 @@ func (t *Table) fallback(seatNo int, notice string) {
 	if t.fall == nil || t.held {
 		return
 	}
-	v := t.game.View(seatNo)
+	v := t.Game.View(seatNo)
 	if fb, ok := t.fall(&v); ok {
 		if notice != "" {
 			t.notice = notice
@@ -1071,10 +1071,10 @@ func (t *Table) fallback(seatNo int, notice string) {
 // personClock runs the optional turn clock, and keeps an away person's
 // turn from blocking the table past the grace period.
 func (t *Table) personClock(i int, s *seat) {
-	if t.set.TurnClock <= 0 || s.box == nil {
+	if t.Set.TurnClock <= 0 || s.box == nil {
 		return
 	}
-	v := t.game.View(i)
+	v := t.Game.View(i)
 	key := v.Situation()
 	if key == s.decided {
 		return
@@ -1088,8 +1088,8 @@ func (t *Table) personClock(i int, s *seat) {
 	if !mine {
 		return
 	}
-	s.clock = t.after(t.set.TurnClock+max(t.pause-t.now(), 0), func() {
-		if t.phase == PhasePlaying && s.decided == key {
+	s.clock = t.after(t.Set.TurnClock+max(t.PausedTill-t.Now(), 0), func() {
+		if t.Phase == PhasePlaying && s.decided == key {
 			t.fallback(i, fmt.Sprintf("%s's clock ran out: the fallback move was played.", s.name))
 		}
 	})
@@ -1102,7 +1102,7 @@ func (t *Table) stopTimers() {
 	if t.tossWait != nil {
 		t.tossWait.Stop()
 	}
-	for _, s := range t.seats {
+	for _, s := range t.Seats {
 		if s.act != nil {
 			s.act.Stop()
 		}
@@ -1113,36 +1113,36 @@ func (t *Table) stopTimers() {
 }
 
 // state is the table around the game, as every session sees it.
-func (t *Table) state(you int) TableState {
-	ts := TableState{ID: t.ID, Name: t.set.Name, Preset: t.set.Rules.Preset, Rules: t.set.Rules, You: you,
-		Host: t.host, Words: hostWords(t.hostPeer), Phase: t.phase, Reveal: t.set.Timing.Reveal, TurnClock: t.set.TurnClock, Commit: t.commit,
-		Grace: t.set.Grace, Pace: t.set.Pace,
-		Evening: t.evening.Clone(), Web: t.webURL, Nonces: mixed(t.nonces),
+func (t *Table) State(you int) TableState {
+	ts := TableState{ID: t.ID, Name: t.Set.Name, Preset: t.Set.Rules.Preset, Rules: t.Set.Rules, You: you,
+		Host: t.host, Words: hostWords(t.hostPeer), Phase: t.Phase, Reveal: t.Set.Timing.Reveal, TurnClock: t.Set.TurnClock, Commit: t.Commit,
+		Grace: t.Set.Grace, Pace: t.Set.Pace,
+		Evening: t.evening.Clone(), Web: t.WebURL, Nonces: Mixed(t.Nonces),
 		Commits: append([][32]byte(nil), t.commits...), Paused: t.held}
 	if t.commits == nil {
 		ts.Commits = nil
 	}
-	if you >= 0 && you < len(t.seats) && t.seats[you].owner == "local" {
+	if you >= 0 && you < len(t.Seats) && t.Seats[you].Owner == "local" {
 		// The host's own screen: the code it chose, and who watches.
-		ts.Code = t.set.Code
+		ts.Code = t.Set.Code
 		for _, n := range t.specs {
 			ts.Watchers = append(ts.Watchers, n)
 		}
 		slices.Sort(ts.Watchers)
 	}
-	ts.Seats = make([]SeatInfo, len(t.seats))
-	for i, s := range t.seats {
+	ts.Seats = make([]SeatInfo, len(t.Seats))
+	for i, s := range t.Seats {
 		name := s.name
-		if name == "" && s.botName != "" {
-			name = botLabel(s.botName, i)
+		if name == "" && s.BotName != "" {
+			name = botLabel(s.BotName, i)
 		}
 		bot := ""
-		if s.owner == "" {
-			bot = s.botName
+		if s.Owner == "" {
+			bot = s.BotName
 		}
-		ts.Seats[i] = SeatInfo{Name: name, Bot: bot, Connected: s.box != nil || s.owner == "", Covered: s.covered, MadeFor: s.madeFor}
-		if s.owner != "local" {
-			ts.Seats[i].Peer = s.owner
+		ts.Seats[i] = SeatInfo{Name: name, Bot: bot, Connected: s.box != nil || s.Owner == "", Covered: s.Covered, MadeFor: s.madeFor}
+		if s.Owner != "local" {
+			ts.Seats[i].Peer = s.Owner
 		} else {
 			ts.Seats[i].Peer = t.hostPeer
 		}
@@ -1153,14 +1153,14 @@ func (t *Table) state(you int) TableState {
 // toHost gives the host's own seat the table as it is now (a spectator
 // came or went: its waiting room lists them), with no news.
 func (t *Table) toHost() {
-	for i, s := range t.seats {
-		if s.owner == "local" && s.box != nil {
-			u := Update{Table: t.state(i), At: t.now()}
-			if t.game != nil {
-				u.View = t.game.View(i)
-				u.Deadline, _ = t.game.Deadline()
+	for i, s := range t.Seats {
+		if s.Owner == "local" && s.box != nil {
+			u := Update{Table: t.State(i), At: t.Now()}
+			if t.Game != nil {
+				u.View = t.Game.View(i)
+				u.Deadline, _ = t.Game.Deadline()
 			}
-			s.box.put(u)
+			s.box.Put(u)
 		}
 	}
 }
@@ -1172,12 +1172,12 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 	}
 	t.notice = ""
 	var deadline time.Duration
-	if t.game != nil {
-		deadline, _ = t.game.Deadline()
+	if t.Game != nil {
+		deadline, _ = t.Game.Deadline()
 	}
-	now := t.now()
+	now := t.Now()
 	var reveal *Reveal
-	if t.phase == PhaseOver && t.game != nil && (len(events) > 0 || t.reveal) {
+	if t.Phase == PhaseOver && t.Game != nil && (len(events) > 0 || t.reveal) {
 		reveal = t.revealed()
 	}
 	t.reveal = false
@@ -1186,7 +1186,7 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 			t.pub = append(t.pub, events[i])
 		}
 	}
-	for i, s := range t.seats {
+	for i, s := range t.Seats {
 		var mine []engine.Event
 		for j := range events {
 			if events[j].VisibleTo(i) {
@@ -1204,16 +1204,16 @@ func (t *Table) deliver(events []engine.Event, notice string) {
 		if s.box == nil {
 			continue
 		}
-		u := Update{Events: mine, Table: t.state(i), Notice: notice, At: now, Deadline: deadline}
-		if t.game != nil {
-			u.View = t.game.View(i)
+		u := Update{Events: mine, Table: t.State(i), Notice: notice, At: now, Deadline: deadline}
+		if t.Game != nil {
+			u.View = t.Game.View(i)
 		}
 		if reveal != nil {
 			u.Reveal = reveal
 			u.Audit = t.audit(i, reveal)
 		}
 		u.Journal, u.Shares = t.journalFor(i)
-		s.box.put(u)
+		s.box.Put(u)
 	}
 	// Every spectator's audit is the same (seat -1, the public record):
 	// run it once, not once a spectator.
@@ -1236,78 +1236,78 @@ func (t *Table) audit(seat int, r *Reveal) *AuditResult {
 	if seat < 0 {
 		got = t.pub
 	}
-	g := journal.SavedGame{Table: t.set.Name, Seat: seat, Config: r.Config, Salt: r.Salt,
-		Commitment: t.commit, Toss: journal.Toss{Nonces: r.Nonces}, Steps: r.Steps, Events: got}
+	g := journal.SavedGame{Table: t.Set.Name, Seat: seat, Config: r.Config, Salt: r.Salt,
+		Commitment: t.Commit, Toss: journal.Toss{Nonces: r.Nonces}, Steps: r.Steps, Events: got}
 	if seat < 0 && t.commits != nil {
-		g.Toss.Round, g.Toss.Commits = t.commit, t.commits
+		g.Toss.Round, g.Toss.Commits = t.Commit, t.commits
 	}
 	if seat >= 0 && seat < len(r.Nonces) && r.Nonces[seat] != ([gamewire.NonceSize]byte{}) {
 		// This seat's part of the toss, as the host took it: the seat
 		// itself (a player whose node tosses) checks its own.
-		g.Toss.Round, g.Toss.Mine, g.Toss.Revealed = t.commit, r.Nonces[seat], true
+		g.Toss.Round, g.Toss.Mine, g.Toss.Revealed = t.Commit, r.Nonces[seat], true
 	}
-	g.Toss.Players = mustMix(t.state(seat).Seats, t.dealtBy, -1)
-	return auditOf(g)
+	g.Toss.Players = MustMix(t.State(seat).Seats, t.dealtBy, -1)
+	return AuditOf(g)
 }
 
 // revealed is the deal's reveal, once the game is over.
 func (t *Table) revealed() *Reveal {
-	return &Reveal{Config: engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: t.seed}, Salt: t.salt,
-		Nonces: mixed(t.nonces), Steps: append([]engine.Step(nil), t.log...)}
+	return &Reveal{Config: engine.Config{Rules: t.Set.Rules, Seats: t.Set.Seats, Seed: t.Seed}, Salt: t.salt,
+		Nonces: Mixed(t.Nonces), Steps: append([]engine.Step(nil), t.Log...)}
 }
 
 // backlog sends a returning seat every event it was sent before, for its
 // audit; one back after the game ended is sent the reveal with it, and
 // audits the game as the others did.
 func (t *Table) backlog(seat int) {
-	s := t.seats[seat]
+	s := t.Seats[seat]
 	if s.box == nil || t.sent == nil {
 		return
 	}
-	u := Update{Events: append([]engine.Event(nil), t.sent[seat]...), Table: t.state(seat), Backlog: true, At: t.now()}
+	u := Update{Events: append([]engine.Event(nil), t.sent[seat]...), Table: t.State(seat), Backlog: true, At: t.Now()}
 	if t.cursor != nil {
 		t.cursor[seat] = 0
 	}
 	u.Journal, u.Shares = t.journalFor(seat)
-	if t.game != nil {
-		u.View = t.game.View(seat)
+	if t.Game != nil {
+		u.View = t.Game.View(seat)
 	}
-	s.box.put(u)
-	if t.phase == PhaseOver && t.game != nil {
+	s.box.Put(u)
+	if t.Phase == PhaseOver && t.Game != nil {
 		r := t.revealed()
-		s.box.put(Update{Table: t.state(seat), View: u.View, At: u.At, Reveal: r, Audit: t.audit(seat, r)})
+		s.box.Put(Update{Table: t.State(seat), View: u.View, At: u.At, Reveal: r, Audit: t.audit(seat, r)})
 	}
 }
 
 // sendSpec sends a spectator the public part of events, and at the end the
 // reveal with audit, the audit a remote spectator would make of it (read
 // only: every spectator's update shares it).
-func (t *Table) sendSpec(m *mailbox, events []engine.Event, reveal *Reveal, audit *AuditResult) {
+func (t *Table) sendSpec(m *Mailbox, events []engine.Event, reveal *Reveal, audit *AuditResult) {
 	var pub []engine.Event
 	for _, e := range events {
 		if e.Public() {
 			pub = append(pub, e)
 		}
 	}
-	u := Update{Events: pub, Table: t.state(-1), At: t.now()}
-	if t.game != nil {
-		u.View = t.game.View(-1)
-		u.Deadline, _ = t.game.Deadline()
+	u := Update{Events: pub, Table: t.State(-1), At: t.Now()}
+	if t.Game != nil {
+		u.View = t.Game.View(-1)
+		u.Deadline, _ = t.Game.Deadline()
 	}
 	if reveal != nil {
 		u.Reveal, u.Audit = reveal, audit
 	}
-	m.put(u)
+	m.Put(u)
 }
 
 // specBacklog sends a spectator who comes in after the deal every public
 // event so far, so that its audit at the end has the whole public record
 // to hold the replay against.
-func (t *Table) specBacklog(m *mailbox) {
-	if t.game == nil || len(t.pub) == 0 {
+func (t *Table) specBacklog(m *Mailbox) {
+	if t.Game == nil || len(t.pub) == 0 {
 		return
 	}
-	m.put(Update{Events: append([]engine.Event(nil), t.pub...), Table: t.state(-1), Backlog: true, At: t.now(), View: t.game.View(-1)})
+	m.Put(Update{Events: append([]engine.Event(nil), t.pub...), Table: t.State(-1), Backlog: true, At: t.Now(), View: t.Game.View(-1)})
 }
 
 // About is what the join page shows of the table before anyone sits, as
@@ -1325,14 +1325,14 @@ type About struct {
 
 // about fills in what the join page shows of the table (web.go's About,
 // but the host's words and the code, the server's); false once closed.
-func (t *Table) about(a *About) bool {
-	return t != nil && t.do(func() {
-		a.Name, a.Host, a.Preset, a.Seats, a.Phase = t.set.Name, t.host, t.set.Rules.Preset, len(t.seats), string(t.phase)
+func (t *Table) FillAbout(a *About) bool {
+	return t != nil && t.Do(func() {
+		a.Name, a.Host, a.Preset, a.Seats, a.Phase = t.Set.Name, t.host, t.Set.Rules.Preset, len(t.Seats), string(t.Phase)
 		if a.Preset == "" {
 			a.Preset = "custom"
 		}
-		for _, s := range t.seats {
-			if s.owner != "" || s.botName != "" {
+		for _, s := range t.Seats {
+			if s.Owner != "" || s.BotName != "" {
 				a.Taken++
 			}
 		}
@@ -1344,19 +1344,19 @@ func (t *Table) phaseChanged() {
 		return
 	}
 	taken := 0
-	for _, s := range t.seats {
-		if s.owner != "" || s.botName != "" {
+	for _, s := range t.Seats {
+		if s.Owner != "" || s.BotName != "" {
 			taken++
 		}
 	}
-	t.OnPhase(TableInfoLite{Taken: taken, Seats: len(t.seats), Phase: t.phase})
+	t.OnPhase(TableInfoLite{Taken: taken, Seats: len(t.Seats), Phase: t.Phase})
 }
 
 // LocalSession is a seat's session on a table in this process.
 type LocalSession struct {
 	t    *Table
 	seat int
-	box  *mailbox
+	box  *Mailbox
 	once sync.Once
 }
 
@@ -1364,7 +1364,7 @@ type LocalSession struct {
 func (l *LocalSession) Seat() int { return l.seat }
 
 // Updates delivers what the seat may see.
-func (l *LocalSession) Updates() <-chan Update { return l.box.out }
+func (l *LocalSession) Updates() <-chan Update { return l.box.Out }
 
 // Send submits a move; a refusal comes back as an Update.
 func (l *LocalSession) Send(cmd engine.Command) error {
@@ -1413,12 +1413,12 @@ func Local(set Settings, name string, makeBot BotMaker, fallback func(*engine.Vi
 	return t, sess, nil
 }
 
-func (t *Table) wireID() protocol.TableID { return t.tid }
+func (t *Table) WireID() protocol.TableID { return t.tid }
 
 // Keep journals the table to path from the next deal: every accepted step,
 // fsynced (see Journal).
 func (t *Table) Keep(path string) error {
-	return t.do(func() { t.jpath = path })
+	return t.Do(func() { t.jpath = path })
 }
 
 // Plays is the number of the last play. It doesn't wait on the table.
@@ -1458,15 +1458,15 @@ func hostWords(id string) string {
 
 // settings is the table's settings, as NewTable completed them (they never
 // change after).
-func (t *Table) settings() Settings { return t.set }
+func (t *Table) Config() Settings { return t.Set }
 
 // checkNames refuses a table whose name, code or host's nickname a peer
 // could not be shown.
-func (t *Table) checkNames() error {
-	if err := protocol.CheckTableName(t.set.Name); err != nil {
+func (t *Table) CheckNames() error {
+	if err := protocol.CheckTableName(t.Set.Name); err != nil {
 		return err
 	}
-	if err := protocol.CheckCode(t.set.Code); err != nil {
+	if err := protocol.CheckCode(t.Set.Code); err != nil {
 		return err
 	}
 	return protocol.CheckNick(t.host)
@@ -1474,6 +1474,6 @@ func (t *Table) checkNames() error {
 
 // served tells the table who serves it: the hosting node's peer ID, the
 // addresses it listens on, and the key its chain is signed with.
-func (t *Table) served(hostPeer string, listen []string, key ed25519.PrivateKey) {
-	t.do(func() { t.hostPeer, t.listen = hostPeer, listen; t.signWith(key) })
+func (t *Table) Served(hostPeer string, listen []string, key ed25519.PrivateKey) {
+	t.Do(func() { t.hostPeer, t.listen = hostPeer, listen; t.signWith(key) })
 }

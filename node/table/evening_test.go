@@ -1,4 +1,4 @@
-package node
+package table
 
 import (
 	"reflect"
@@ -86,17 +86,17 @@ func TestEveningWire(t *testing.T) {
 	var e Evening
 	seats := []SeatInfo{{Name: "Ada", Peer: "P-ada"}, {Name: "Ben", Bot: "hard"}}
 	e.Add([32]byte{7}, seats, []int{1, 2}, 0)
-	if got := engEvening(wireEvening(e)); !reflect.DeepEqual(got, e) {
+	if got := EngEvening(WireEvening(e)); !reflect.DeepEqual(got, e) {
 		t.Fatalf("round trip: %+v, want %+v", got, e)
 	}
-	if wireEvening(Evening{}) != nil {
+	if WireEvening(Evening{}) != nil {
 		t.Error("an empty evening goes on the wire")
 	}
 	w := &protocol.Evening{Games: -3}
 	for i := range 100 {
 		w.Lines = append(w.Lines, protocol.EveningLine{Key: "k", Name: strings.Repeat("x", 200) + "\x1b[2J", Games: i, Places: make([]int, 500)})
 	}
-	got := engEvening(w)
+	got := EngEvening(w)
 	if got.Games != 0 || len(got.Lines) != EveningLines || len(got.Lines[0].Places) != EveningPlaces ||
 		strings.Contains(got.Lines[0].Name, "\x1b") || len([]rune(got.Lines[0].Name)) > protocol.MaxNick {
 		t.Fatalf("a peer's evening taken as %d games, %d lines, %d places, name %q", got.Games, len(got.Lines), len(got.Lines[0].Places), got.Lines[0].Name)

@@ -1,25 +1,25 @@
-package node
+package table
 
 import "sync"
 
 // mailbox delivers updates to one reader without ever blocking the table:
 // puts queue up, and a pump goroutine hands them on in order.
-type mailbox struct {
+type Mailbox struct {
 	mu     sync.Mutex
 	queue  []Update
 	wake   chan struct{}
-	out    chan Update
+	Out    chan Update
 	closed bool
 	done   chan struct{}
 }
 
-func newMailbox() *mailbox {
-	m := &mailbox{wake: make(chan struct{}, 1), out: make(chan Update, 16), done: make(chan struct{})}
+func NewMailbox() *Mailbox {
+	m := &Mailbox{wake: make(chan struct{}, 1), Out: make(chan Update, 16), done: make(chan struct{})}
 	go m.pump()
 	return m
 }
 
-func (m *mailbox) put(u Update) {
+func (m *Mailbox) Put(u Update) {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -33,7 +33,7 @@ func (m *mailbox) put(u Update) {
 	}
 }
 
-func (m *mailbox) close() {
+func (m *Mailbox) Close() {
 	m.mu.Lock()
 	if !m.closed {
 		m.closed = true
@@ -42,8 +42,8 @@ func (m *mailbox) close() {
 	m.mu.Unlock()
 }
 
-func (m *mailbox) pump() {
-	defer close(m.out)
+func (m *Mailbox) pump() {
+	defer close(m.Out)
 	for {
 		m.mu.Lock()
 		q := m.queue
@@ -52,7 +52,7 @@ func (m *mailbox) pump() {
 		m.mu.Unlock()
 		for _, u := range q {
 			select {
-			case m.out <- u:
+			case m.Out <- u:
 			case <-m.done:
 				return
 			}

@@ -1,4 +1,4 @@
-package node
+package table
 
 import (
 	"crypto/rand"
@@ -71,14 +71,14 @@ type toss struct {
 
 // tossing reports whether seat s takes part in a toss: a person's node
 // that said it can, connected now.
-func (s *seat) tossing() bool { return s.tosses && s.box != nil && s.owner != "" && s.owner != "local" }
+func (s *seat) tossing() bool { return s.tosses && s.box != nil && s.Owner != "" && s.Owner != "local" }
 
 // startToss begins the toss for a deal from seed and salt, its try-th, or
 // reports false if no seat can take part.
 func (t *Table) startToss(seed uint64, salt [gamewire.SaltSize]byte, try int) bool {
 	tt := &toss{seed: seed, salt: salt, round: gamewire.Commit(seed, salt), asked: map[int]bool{}, try: try,
-		commits: make([][32]byte, len(t.seats)), nonces: make([][gamewire.NonceSize]byte, len(t.seats))}
-	for i, s := range t.seats {
+		commits: make([][32]byte, len(t.Seats)), nonces: make([][gamewire.NonceSize]byte, len(t.Seats))}
+	for i, s := range t.Seats {
 		if s.tossing() {
 			tt.asked[i] = true
 		}
@@ -88,7 +88,7 @@ func (t *Table) startToss(seed uint64, salt [gamewire.SaltSize]byte, try int) bo
 	}
 	t.toss = tt
 	for i := range tt.asked {
-		t.seats[i].box.put(Update{Table: t.state(i), At: t.now(), Toss: &TossAsk{Round: tt.round}})
+		t.Seats[i].box.Put(Update{Table: t.State(i), At: t.Now(), Toss: &TossAsk{Round: tt.round}})
 	}
 	t.tossTimer(tt)
 	return true
@@ -101,7 +101,7 @@ func (t *Table) tossTimer(tt *toss) {
 	if t.tossWait != nil {
 		t.tossWait.Stop()
 	}
-	t.tossWait = t.after(t.set.Timing.Toss, func() {
+	t.tossWait = t.after(t.Set.Timing.Toss, func() {
 		if t.toss != tt || tt.stage != stage {
 			return
 		}
@@ -118,7 +118,7 @@ func (t *Table) tossTimer(tt *toss) {
 // refused (ErrNoToss, ErrNonceMismatch) and changes nothing.
 func (t *Table) Nonce(seatNo int, round [32]byte, hash *[32]byte, nonce *[gamewire.NonceSize]byte) error {
 	var err error
-	derr := t.do(func() { err = t.nonce(seatNo, round, hash, nonce) })
+	derr := t.Do(func() { err = t.nonce(seatNo, round, hash, nonce) })
 	if derr != nil {
 		return derr
 	}
@@ -169,7 +169,7 @@ func (t *Table) relay(tt *toss) {
 	var late []string
 	for i := range tt.asked {
 		if tt.commits[i] == ([32]byte{}) {
-			late = append(late, t.seats[i].name)
+			late = append(late, t.Seats[i].name)
 		}
 	}
 	if len(late) > 0 && tt.try < TossTries {
@@ -192,8 +192,8 @@ func (t *Table) relay(tt *toss) {
 			continue
 		}
 		n++
-		if s := t.seats[i]; s.box != nil {
-			s.box.put(Update{Table: t.state(i), At: t.now(), Toss: &TossAsk{Round: tt.round, Commits: append([][32]byte(nil), tt.commits...)}})
+		if s := t.Seats[i]; s.box != nil {
+			s.box.Put(Update{Table: t.State(i), At: t.Now(), Toss: &TossAsk{Round: tt.round, Commits: append([][32]byte(nil), tt.commits...)}})
 		}
 	}
 	if n == 0 {
@@ -211,12 +211,12 @@ func (t *Table) dealToss(tt *toss) {
 	}
 	var late, away []string
 	stalled := false // a seat sent no commitment in any of the tries
-	for i, s := range t.seats {
+	for i, s := range t.Seats {
 		switch {
 		case tt.asked[i] && tt.nonces[i] == ([gamewire.NonceSize]byte{}):
 			late = append(late, s.name)
 			stalled = stalled || tt.commits[i] == ([32]byte{})
-		case !tt.asked[i] && s.owner != "" && s.owner != "local":
+		case !tt.asked[i] && s.Owner != "" && s.Owner != "local":
 			away = append(away, s.name) // away, or too old a version to toss
 		}
 	}
@@ -238,7 +238,7 @@ func (t *Table) dealToss(tt *toss) {
 
 // mixed is nonces, or nil if it holds none: a game that mixed no nonce
 // looks like one from before the toss.
-func mixed(nonces [][gamewire.NonceSize]byte) [][gamewire.NonceSize]byte {
+func Mixed(nonces [][gamewire.NonceSize]byte) [][gamewire.NonceSize]byte {
 	for _, n := range nonces {
 		if n != ([gamewire.NonceSize]byte{}) {
 			return append([][gamewire.NonceSize]byte(nil), nonces...)
@@ -249,7 +249,7 @@ func mixed(nonces [][gamewire.NonceSize]byte) [][gamewire.NonceSize]byte {
 
 // mustMix is gamewire.MustMix of seats dealt by the node dealer (a peer
 // ID), as self's node checks them.
-func mustMix(seats []SeatInfo, dealer string, self int) []string {
+func MustMix(seats []SeatInfo, dealer string, self int) []string {
 	ts := make([]gamewire.TossSeat, len(seats))
 	for i, s := range seats {
 		ts[i] = gamewire.TossSeat{Name: s.Name, Peer: s.Peer, Bot: s.Bot != ""}

@@ -1,4 +1,4 @@
-package node
+package table
 
 import (
 	"encoding/hex"
@@ -19,7 +19,7 @@ func waitDealt(t *testing.T, tb *Table) {
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		var dealt bool
-		tb.do(func() { dealt = tb.phase == PhasePlaying && tb.toss == nil })
+		tb.Do(func() { dealt = tb.Phase == PhasePlaying && tb.toss == nil })
 		if dealt {
 			return
 		}
@@ -157,7 +157,7 @@ func TestTossDealsFromEveryNonce(t *testing.T) {
 	var salt [gamewire.SaltSize]byte
 	var st TableState
 	var hand []engine.Card
-	tb.do(func() { seed, salt, st, hand = tb.seed, tb.salt, tb.state(0), tb.game.View(0).Hand })
+	tb.Do(func() { seed, salt, st, hand = tb.Seed, tb.salt, tb.State(0), tb.Game.View(0).Hand })
 	if st.Commit != round || gamewire.Commit(seed, salt) != round {
 		t.Fatal("the deal's commitment is not the one the toss was bound to")
 	}
@@ -219,7 +219,7 @@ func TestTossRefusesChangedNonce(t *testing.T) {
 		t.Fatalf("a nonce twice: %v, want ErrNoToss", err)
 	}
 	var dealing bool
-	tb.do(func() { dealing = tb.toss != nil && tb.game == nil })
+	tb.Do(func() { dealing = tb.toss != nil && tb.Game == nil })
 	if !dealing {
 		t.Fatal("the table dealt before seat 1's nonce or its wait")
 	}
@@ -243,7 +243,7 @@ func TestTossGoesOnWithoutALatePlayer(t *testing.T) {
 	var st TableState
 	var seed uint64
 	var salt [gamewire.SaltSize]byte
-	tb.do(func() { st, seed, salt = tb.state(0), tb.seed, tb.salt })
+	tb.Do(func() { st, seed, salt = tb.State(0), tb.Seed, tb.salt })
 	if len(st.Nonces) != 3 || st.Nonces[0] != n0 || st.Nonces[1] != ([gamewire.NonceSize]byte{}) {
 		t.Fatalf("dealt with nonces %x, want seat 0's alone", st.Nonces)
 	}
@@ -407,14 +407,14 @@ func TestTossAsksALateSeatAgain(t *testing.T) {
 	}
 	waitDealt(t, tb)
 	var st TableState
-	tb.do(func() { st = tb.state(0) })
+	tb.Do(func() { st = tb.State(0) })
 	// peerB's own audit and the spectator's both fail for it.
-	own := journal.Toss{Round: st.Commit, Nonces: st.Nonces, Players: mustMix(st.Seats, "", 1)}
+	own := journal.Toss{Round: st.Commit, Nonces: st.Nonces, Players: MustMix(st.Seats, "", 1)}
 	p, _ := checkTossOf(st.Commit, 1, own)
 	if !strings.Contains(strings.Join(p, " "), "this seat's nonce wasn't part of the deal") {
 		t.Fatalf("peerB's audit: %q", p)
 	}
-	spec := journal.Toss{Nonces: st.Nonces, Players: mustMix(st.Seats, "", -1)}
+	spec := journal.Toss{Nonces: st.Nonces, Players: MustMix(st.Seats, "", -1)}
 	if p, _ := checkTossOf(st.Commit, -1, spec); !strings.Contains(strings.Join(p, " "), "peerB (seat 2)") {
 		t.Fatalf("the spectator's audit: %q", p)
 	}
@@ -424,3 +424,13 @@ func TestTossAsksALateSeatAgain(t *testing.T) {
 func checkTossOf(commit [32]byte, seat int, tt journal.Toss) ([]string, []string) {
 	return journal.Verify(journal.SavedGame{Seat: seat, Commitment: commit, Config: engine.Config{Rules: engine.Standard(), Seats: 3}, Toss: tt})
 }
+
+// stillBot never moves: a table that waits for it stands still.
+type stillBot struct{}
+
+func (stillBot) Observe(*engine.Event) {}
+func (stillBot) Act(*engine.View) (engine.Command, time.Duration, bool) {
+	return engine.Command{}, 0, false
+}
+
+func stillMaker(string, int, uint64) (Player, error) { return stillBot{}, nil }

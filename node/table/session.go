@@ -1,4 +1,4 @@
-package node
+package table
 
 import (
 	"time"
@@ -156,7 +156,7 @@ func (a *AuditResult) String() string {
 }
 
 // auditOf audits a game as g's seat saw it (seat -1: a spectator).
-func auditOf(g journal.SavedGame) *AuditResult {
+func AuditOf(g journal.SavedGame) *AuditResult {
 	problems, notes := journal.Verify(g)
 	plays, over := gamewire.Played(g.Config, g.Salt, g.Toss.Nonces, g.Steps)
 	return &AuditResult{Verified: len(problems) == 0, Problems: problems, Notes: notes, Early: !over, Plays: plays}

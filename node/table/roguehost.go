@@ -1,6 +1,6 @@
 //go:build roguehost
 
-package node
+package table
 
 // A dishonest host, for the end-to-end tests of issue 21 only: built with
 // the tag roguehost (cmd/bullshit's tests build such a binary beside the
@@ -37,8 +37,8 @@ func init() {
 // grindDeal deals the host the four aces and the four kings.
 func grindDeal(t *Table, seed uint64, salt [gamewire.SaltSize]byte) bool {
 	mine := -1
-	for i, s := range t.seats {
-		if s.owner == "local" {
+	for i, s := range t.Seats {
+		if s.Owner == "local" {
 			mine = i
 		}
 	}
@@ -48,7 +48,7 @@ func grindDeal(t *Table, seed uint64, salt [gamewire.SaltSize]byte) bool {
 	best, most := seed, -1
 	for try := range uint64(5_000_000) {
 		s := binary.LittleEndian.Uint64(salt[:8]) ^ try*0x9e3779b97f4a7c15
-		g, _, err := engine.New(engine.Config{Rules: t.set.Rules, Seats: t.set.Seats, Seed: s})
+		g, _, err := engine.New(engine.Config{Rules: t.Set.Rules, Seats: t.Set.Seats, Seed: s})
 		if err != nil {
 			return false
 		}
@@ -65,7 +65,7 @@ func grindDeal(t *Table, seed uint64, salt [gamewire.SaltSize]byte) bool {
 			break
 		}
 	}
-	t.seed, t.commits = best, nil
+	t.Seed, t.commits = best, nil
 	fmt.Fprintf(os.Stderr, "rogue host: dealt itself %d of the four aces and four kings (seed %d)\n", most, best)
 	if err := t.dealFrom(best, salt, nil); err != nil {
 		t.notice = "The deal failed: " + err.Error()

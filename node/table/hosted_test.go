@@ -1,4 +1,4 @@
-package node
+package table
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/bullshit-game/bullshit/node/internal/nodetest"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/bot"
@@ -60,17 +62,7 @@ func hostToTheEnd(t *testing.T, set Settings) Update {
 // checkEnded: the game ended with places and every card accounted for.
 func checkEnded(t *testing.T, u Update, r engine.Rules, seats int) {
 	t.Helper()
-	if u.View.Final == nil || u.View.Places == nil {
-		t.Fatalf("the game ended with no final sheet")
-	}
-	total := len(u.View.Final.Pile) + len(u.View.Final.Gone)
-	for _, h := range u.View.Final.Hands {
-		total += len(h)
-	}
-	want := r.DecksFor(seats) * (52 + r.Jokers)
-	if total != want {
-		t.Fatalf("cards at the end: %d, want %d", total, want)
-	}
+	nodetest.CheckEnded(t, u.View, r, seats)
 }
 
 // Every preset is hosted to the end by the node's table with the real bots

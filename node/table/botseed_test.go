@@ -1,4 +1,4 @@
-package node
+package table
 
 import (
 	"sync"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/internal/nodetest"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -22,7 +23,7 @@ func TestBotSeedsAgreeAfterRestore(t *testing.T) {
 			into.mu.Lock()
 			defer into.mu.Unlock()
 			into.seeds[seat] = seed
-			return &dumbBot{seat: seat}, nil
+			return &nodetest.DumbBot{Seat: seat}, nil
 		}
 	}
 	for _, seed := range []uint64{1, 42, 1 << 63} {
@@ -39,12 +40,12 @@ func TestBotSeedsAgreeAfterRestore(t *testing.T) {
 			t.Fatal(err)
 		}
 		var seats []SeatInfo
-		tb.do(func() { seats = tb.state(0).Seats })
+		tb.Do(func() { seats = tb.State(0).Seats })
 		tb.Close()
 
 		restored := &seeded{seeds: map[int]uint64{}}
 		cfg := engine.Config{Rules: set.Rules, Seats: set.Seats, Seed: seed}
-		rt, err := restoreTable(set, tb.ID, protocol.TableID{}, "New", "new-peer", seats, cfg, [gamewire.SaltSize]byte{}, nil, [32]byte{},
+		rt, err := RestoreTable(set, tb.ID, protocol.TableID{}, "New", "new-peer", seats, cfg, [gamewire.SaltSize]byte{}, nil, [32]byte{},
 			nil, nil, 2, maker(restored), dumbFallback, "", nil, Evening{}, nil)
 		if err != nil {
 			t.Fatal(err)
