@@ -18,11 +18,11 @@
 // crashes and restarts with the same identity picks the table up from it
 // (Device.Resume) and its players reconnect to their seats.
 //
-// Before the deal the host commits to the seed (commit.go). Every update a
+// Before the deal the host commits to the seed (node/table's toss.go). Every update a
 // seat receives also carries the journal as that seat may know it (each
 // play's and hand-over's cards left out) and the seat's Shamir share of
 // every hidden part and of the seed, at a threshold of every player node
-// but the host's (journalshare.go, node/shamir): one person with two seats
+// but the host's (node/table's journalshare.go, node/shamir): one person with two seats
 // learns nothing from pooling them. When the host goes silent past
 // Timing.DeadAfter, the player nodes elect the one with the lowest peer ID
 // (election.go); it asks each player that rejoins for its shares, and with
@@ -35,7 +35,7 @@
 // ahead while it rebuilds, finds the other hosting, yields, and joins it
 // with its shares (newhost.go).
 //
-// History is evidence (chain.go, gamewire/chain.go): the journal is a
+// History is evidence (node/table's chain.go, gamewire/chain.go): the journal is a
 // hash chain from the deal's commitment, each step's hidden cards sealed
 // under a key only the seed and salt give, and the host signs the chain
 // with its node's key as it sends it. A player (terminal or phone, with
@@ -89,28 +89,6 @@
 // (host --resume), and every player returns to it. With one player node
 // left there is no second share, and the table waits for its host too.
 //
-// # No one picks the deal
-//
-// The host can't try seeds until one deals it a good hand: before the deal
-// it commits to its seed, every seated player's node (terminal or phone)
-// commits to a fresh nonce, the host relays every commitment, and only then
-// are the nonces revealed; the engine deals from a hash of the host's seed
-// and salt and every nonce in seat order (toss.go, gamewire/toss.go). A
-// player that sends nothing within Timing.Toss (at each of the two
-// stages) is left out: the deal goes ahead without its nonce, the notice
-// names it and every audit notes it. Bots' seats and the host's own have
-// no nonce. Every audit checks each mixed nonce against the commitment it
-// was relayed, and its own seat's nonce among them: a host that leaves out
-// or swaps a nonce, or asks again after seeing one, is caught.
-//
-// The Shamir shares are of the host's seed and salt, not of the dealt
-// seed: the nonces are public (the Lobby carries them, for a new host), so
-// a player who knows them all still learns nothing of the deal without the
-// host's part, which stays behind the same threshold; and a new host that
-// rebuilds the host's part checks it against the commitment, then mixes
-// the nonces itself. Sharing the dealt seed would hide the cards as well,
-// but could not be checked against the commitment at a failover.
-//
 // # Strangers
 //
 // Anyone on the LAN can connect, and identities are free, so what a peer
@@ -126,7 +104,7 @@
 // (protocol.OpenChecked), decodes nothing but a hello before a peer's
 // hello, bounds every name a peer chooses where it enters
 // (protocol.CheckNick), refuses a nickname that reads as one at the table
-// (names.go), and cleans every other string it shows. Seated
+// (node/table's names.go), and cleans every other string it shows. Seated
 // players' connections are never trimmed for a crowd.
 //
 // # Phones
@@ -145,16 +123,19 @@
 //
 // # Where things are
 //
-// The host's side: table.go (the Table actor), server.go (Server and one
-// srvConn per player: join, read, pump, heartbeat), journal.go, chain.go,
-// commit.go, toss.go. The player's side is an actor too: remote.go
-// (Remote: who owns what, its roles and the one goroutine that runs them,
-// the calls), join.go (one attempt to be seated, and the reader of the
-// link it gives), player.go (the player's role: what the host sends, the
-// audit), election.go (the candidate's role: the walk of the line, the
-// standby answer to a rejoin, the takeover), newhost.go (the new host's
-// role: the rebuild wait, our own seat), restore.go (a new host's rebuild
-// of the table, and restoreTable, which Device.Resume shares). Between
-// them: frame.go (stream framing), wire.go (every converter between the
-// engine's types and the wire's).
+// The host's table is package node/table (the actor, its sessions, clock,
+// toss, chain and shares; no libp2p in it), what it writes to disk is
+// node/journal, the seed's shares node/shamir. Here: server.go (Server
+// and one srvConn per player: join, read, pump, heartbeat), limits.go and
+// budget.go (what a stranger may cost), web.go (the door for phones). The
+// player's side is an actor too: remote.go (Remote: who
+// owns what, its roles and the one goroutine that runs them, the calls),
+// join.go (one attempt to be seated, and the reader of the link it
+// gives), player.go (the player's role: what the host sends, the audit),
+// remotetoss.go (its part of the deal's toss), election.go (the
+// candidate's role: the walk of the line, the standby answer to a rejoin,
+// the takeover), newhost.go (the new host's role: the rebuild wait, our
+// own seat), restore.go (a new host's rebuild of the table from the
+// players' journals and shares). Between them: frame.go (stream framing),
+// wire.go (the table's types as they travel, with gamewire).
 package node

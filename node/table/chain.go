@@ -97,7 +97,7 @@ func SeatPubKey(seats []SeatInfo, seat int) ed25519.PublicKey {
 	return pub
 }
 
-// markNames names the people of seats, "" for a bot's seat, for the
+// MarkNames names the people of seats, "" for a bot's seat, for the
 // audit's words on the moves the host made in their name.
 func MarkNames(seats []SeatInfo) []string {
 	out := make([]string, len(seats))
@@ -109,7 +109,7 @@ func MarkNames(seats []SeatInfo) []string {
 	return out
 }
 
-// wireStep is a journal's step as it travels, its link included.
+// WireStep is a journal's step as it travels, its link included.
 func WireStep(p PubStep) protocol.Step {
 	w := protocol.Step{At: int64(p.At), Tick: p.Cmd == nil, Rank: protocol.NoRank, Hidden: p.Hidden,
 		Term: p.Link.Term, Seal: p.Link.Seal, Sig: p.Link.Sig, Mark: p.Link.Mark}

@@ -155,7 +155,7 @@ func (e *Evening) tallyGame(commit [32]byte, seats []SeatInfo, g *engine.Game) b
 // the seats as every player is shown them. It runs on the table goroutine.
 func (t *Table) tally() { t.evening.tallyGame(t.Commit, t.State(-1).Seats, t.Game) }
 
-// wireEvening is e as the Lobby carries it; nil when there is none.
+// WireEvening is e as the Lobby carries it; nil when there is none.
 func WireEvening(e Evening) *protocol.Evening {
 	if e.Games == 0 && len(e.Lines) == 0 {
 		return nil
@@ -168,7 +168,7 @@ func WireEvening(e Evening) *protocol.Evening {
 	return w
 }
 
-// engEvening is a Lobby's evening, bounded and cleaned as anything a peer
+// EngEvening is a Lobby's evening, bounded and cleaned as anything a peer
 // sends: a host (or whoever was elected) is a peer like any other.
 func EngEvening(w *protocol.Evening) Evening {
 	if w == nil {

@@ -46,7 +46,7 @@ func hiddenCards(s engine.Step) []engine.Card {
 	return nil
 }
 
-// public is a step with its hidden cards left out.
+// Public is a step with its hidden cards left out.
 func Public(s engine.Step) PubStep {
 	p := PubStep{Step: s}
 	if h := hiddenCards(s); len(h) > 0 {

@@ -2,7 +2,7 @@ package table
 
 import "sync"
 
-// mailbox delivers updates to one reader without ever blocking the table:
+// Mailbox delivers updates to one reader without ever blocking the table:
 // puts queue up, and a pump goroutine hands them on in order.
 type Mailbox struct {
 	mu     sync.Mutex

@@ -75,7 +75,7 @@ type nameTaken struct{ msg string }
 func (e *nameTaken) Error() string { return e.msg }
 func (e *nameTaken) Unwrap() error { return ErrNameTaken }
 
-// checkNickAmong says whether nick may sit at a table where others are the
+// CheckNickAmong says whether nick may sit at a table where others are the
 // names already seated (people's and bots'): protocol.CheckNick, and not
 // one that reads as one of them.
 func CheckNickAmong(nick string, others []string) error {

@@ -16,7 +16,7 @@ import (
 // gathers the journal and its shares) or when a host restarts from its
 // journal file (Device.Resume).
 
-// restoreTable builds a playing table from a whole journal: after an
+// RestoreTable builds a playing table from a whole journal: after an
 // election, or when a host restarts from its journal file. cfg.Seed is the
 // host's seed, the one commit bound (the shares rebuild it); the engine
 // replays from it mixed with nonces, the players' (toss.go), which every
@@ -36,10 +36,12 @@ func RestoreTable(set Settings, id string, tid protocol.TableID, host, hostPeer 
 		return nil, fmt.Errorf("the journal doesn't replay: %w", err)
 	}
 	set.defaults()
-	t := &Table{ID: id, tid: tid, host: host, Set: set, makeBot: bots, fall: fall,
-		in: make(chan func(), 64), quit: make(chan struct{}), Phase: PhasePlaying, specs: map[*Mailbox]string{},
-		Game: g, Seed: cfg.Seed, salt: salt, Nonces: Mixed(nonces), Commit: commit, term: term, hostPeer: hostPeer, dealtBy: hostPeer, jour: jour,
-		evening: evening.Clone()}
+	t := &Table{tableID: tableID{ID: id, tid: tid, host: host, term: term, hostPeer: hostPeer, dealtBy: hostPeer},
+		tableRules:  tableRules{Set: set, makeBot: bots, fall: fall},
+		actor:       actor{in: make(chan func(), 64), quit: make(chan struct{})},
+		seating:     seating{specs: map[*Mailbox]string{}},
+		dealing:     dealing{Phase: PhasePlaying, Game: g, Seed: cfg.Seed, salt: salt, Nonces: Mixed(nonces), Commit: commit},
+		tableRecord: tableRecord{jour: jour, evening: evening.Clone()}}
 	if jour != nil {
 		t.jpath = jour.Path()
 	}
@@ -157,7 +159,7 @@ func (t *Table) playOn(notice string) {
 	}
 }
 
-// dealOnceBack deals t's first game once the players in returning have
+// DealOnceBack deals t's first game once the players in returning have
 // sat down again, or wait has passed (who isn't back by then is covered by
 // a bot, as at any deal); why goes with the deal, on every screen.
 func DealOnceBack(t *Table, returning []string, wait time.Duration, why string) {
@@ -180,7 +182,7 @@ func DealOnceBack(t *Table, returning []string, wait time.Duration, why string) 
 	t.Start()
 }
 
-// reseat seats a table dealt anew by a new host that couldn't rebuild the
+// Reseat seats a table dealt anew by a new host that couldn't rebuild the
 // old game (a redeal): as table id of term, hosted by self (its peer ID,
 // web its web address, key what signs its chain), its seats as the old
 // table had them, those in out played by a bot, the players' own seats
@@ -215,8 +217,8 @@ func (t *Table) Reseat(id string, tid protocol.TableID, term uint64, self string
 	return returning, err
 }
 
-// setWeb sets the web address the table's Lobby gives for its host.
+// SetWeb sets the web address the table's Lobby gives for its host.
 func (t *Table) SetWeb(u string) { t.Do(func() { t.WebURL = u }) }
 
-// setDealer sets the peer ID of the node whose deal the game is.
+// SetDealer sets the peer ID of the node whose deal the game is.
 func (t *Table) SetDealer(d string) { t.Do(func() { t.dealtBy = d }) }

@@ -155,7 +155,7 @@ func (a *AuditResult) String() string {
 	return gamewire.Summary(a.Verified, a.Early, a.Plays, a.Problems)
 }
 
-// auditOf audits a game as g's seat saw it (seat -1: a spectator).
+// AuditOf audits a game as g's seat saw it (seat -1: a spectator).
 func AuditOf(g journal.SavedGame) *AuditResult {
 	problems, notes := journal.Verify(g)
 	plays, over := gamewire.Played(g.Config, g.Salt, g.Toss.Nonces, g.Steps)

@@ -74,27 +74,89 @@ func (s *Settings) defaults() {
 }
 
 // Table is a hosted table: the authoritative engine, its only clock, and
-// the bots that fill seats. Every change runs on one goroutine, in arrival
-// order; people and bots reach it through Sessions.
+// the bots that fill seats. Every change runs on one goroutine (run), in
+// arrival order; people and bots reach it through Sessions, node through
+// Do.
+//
+// Who owns what: the fields are grouped by what they belong to, as
+// embedded structs so that every method reads them as before.
+//   - tableID and tableRules are set when the table is made (NewTable,
+//     RestoreTable) and by the node that serves it (Served, Reseat,
+//     SetWeb, SetDealer, through Do); tableRules never changes after.
+//   - actor is the goroutine's plumbing: in carries every call to run.
+//   - the rest (seating, dealing, tableClock, tableRecord) is owned by the
+//     run goroutine: read or written only there (Do runs a function
+//     there), but for the atomics, which heartbeats read from elsewhere.
 type Table struct {
-	ID   string
-	tid  protocol.TableID
-	host string // the host's nickname
+	tableID
+	tableRules
+	actor
+	seating
+	dealing
+	tableClock
+	tableRecord
 
+	plays   atomic.Int64 // the last play's number, for heartbeats off the table goroutine
+	startNS atomic.Int64 // the deal's wall clock, likewise
+
+	// OnPhase, if set, is told when the table's phase or seats change (for
+	// the lobby's advert). It runs on the table goroutine.
+	OnPhase func(TableInfoLite)
+}
+
+// tableID is which table this is and who hosts it.
+type tableID struct {
+	ID       string
+	tid      protocol.TableID
+	host     string   // the host's nickname
+	term     uint64   // the host term: 1, more after elections
+	hostPeer string   // the hosting node's peer ID, for the seat it sits at
+	dealtBy  string   // the peer ID of the host that dealt this game (another, after a failover)
+	WebURL   string   // where phones open this table (node's web.go), "" if nowhere
+	listen   []string // where the host listens, for a restart from the journal
+}
+
+// tableRules is what the host chose and what fills a seat.
+type tableRules struct {
 	Set     Settings
 	makeBot BotMaker
 	fall    func(*engine.View) (engine.Command, bool)
+}
 
+// actor is the table goroutine's plumbing.
+type actor struct {
 	in   chan func()
 	quit chan struct{}
 	once sync.Once
+}
 
-	// Owned by the run goroutine.
-	Game       *engine.Game
+// seating is who sits and who watches.
+type seating struct {
+	Seats   []*seat
+	specs   map[*Mailbox]string // spectators, by the name each joined with ("" none)
+	waiting map[int]bool        // seats whose move the reveal pause refused
+}
+
+// dealing is the game in play and the deal it came from: the engine, the
+// seed and salt the commitment binds, the players' toss (toss.go).
+type dealing struct {
+	Game     *engine.Game
+	Phase    TablePhase
+	Seed     uint64
+	salt     [gamewire.SaltSize]byte
+	Commit   [32]byte
+	Nonces   [][gamewire.NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
+	commits  [][32]byte                 // their commitments, as the toss relayed them: a spectator checks the nonces against them
+	toss     *toss                      // a deal waiting on the players' nonces
+	tossWait *time.Timer
+	early    bool // the host ended this game before it finished
+	reveal   bool // the next delivery carries the reveal though no event came with it (an early end)
+}
+
+// tableClock is the host's clock: the table's time is time since start,
+// standing still while the host holds the game.
+type tableClock struct {
 	start      time.Time
-	Phase      TablePhase
-	Seats      []*seat
-	specs      map[*Mailbox]string // spectators, by the name each joined with ("" none)
 	timer      *time.Timer
 	PausedTill time.Duration // no play until then: the reveal
 	// held is a game the host paused (Pause): the table's time stands at
@@ -102,40 +164,22 @@ type Table struct {
 	held      bool
 	heldAt    time.Duration
 	heldSince time.Time
-	Seed      uint64
-	Log       []Entry
-	notice    string
-	salt      [gamewire.SaltSize]byte
-	Commit    [32]byte
-	sent      [][]engine.Event // every event each seat was sent: its audit and its backlog
-	jpath     string
-	jour      *journal.Journal
-	shares    map[int][]shamir.Share     // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
-	cursor    []int                      // how much of the journal each seat has been sent
-	term      uint64                     // the host term: 1, more after elections
-	hostPeer  string                     // the hosting node's peer ID, for the seat it sits at
-	dealtBy   string                     // the peer ID of the host that dealt this game (another, after a failover)
-	Chain     hostChain                  // the journal's signed chain (chain.go)
-	WebURL    string                     // where phones open this table (web.go), "" if nowhere
-	listen    []string                   // where the host listens, for a restart from the journal
-	waiting   map[int]bool               // seats whose move the reveal pause refused
-	evening   Evening                    // the running score of the games at these seats (evening.go)
-	Nonces    [][gamewire.NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
-	commits   [][32]byte                 // their commitments, as the toss relayed them: a spectator checks the nonces against them
-	pub       []engine.Event             // every public event of this game: a spectator's backlog and audit
-	early     bool                       // the host ended this game before it finished
-	reveal    bool                       // the next delivery carries the reveal though no event came with it (an early end)
-	toss      *toss                      // a deal waiting on the players' nonces
-	tossWait  *time.Timer
-	plays     atomic.Int64 // the last play's number, for heartbeats off the table goroutine
-	startNS   atomic.Int64 // the deal's wall clock, likewise
+}
 
-	// OnChange, if set, is told of every accepted command (the journal and
-	// the network hook in here). It runs on the table goroutine.
-	OnChange func(Entry)
-	// OnPhase, if set, is told when the table's phase or seats change (for
-	// the lobby's advert).
-	OnPhase func(TableInfoLite)
+// tableRecord is what the table has said and kept: the journal (on disk
+// and as each seat was sent it, chain.go, journalshare.go), the events,
+// the evening's score.
+type tableRecord struct {
+	Log     []Entry
+	notice  string
+	sent    [][]engine.Event // every event each seat was sent: its audit and its backlog
+	pub     []engine.Event   // every public event of this game: a spectator's backlog and audit
+	jpath   string
+	jour    *journal.Journal
+	shares  map[int][]shamir.Share // each hidden step's shares, one a seat (X = seat+1); -1 the seed's
+	cursor  []int                  // how much of the journal each seat has been sent
+	Chain   hostChain              // the journal's signed chain (chain.go)
+	evening Evening                // the running score of the games at these seats (evening.go)
 }
 
 // Entry is one accepted command or tick with its time: the journal line.
@@ -179,8 +223,10 @@ func NewTable(set Settings, host string, makeBot BotMaker, fallback func(*engine
 	}
 	var id protocol.TableID
 	rand.Read(id[:])
-	t := &Table{ID: hex.EncodeToString(id[:]), tid: id, host: host, Set: set, makeBot: makeBot, fall: fallback,
-		in: make(chan func(), 64), quit: make(chan struct{}), Phase: PhaseWaiting, specs: map[*Mailbox]string{}}
+	t := &Table{tableID: tableID{ID: hex.EncodeToString(id[:]), tid: id, host: host},
+		tableRules: tableRules{Set: set, makeBot: makeBot, fall: fallback},
+		actor:      actor{in: make(chan func(), 64), quit: make(chan struct{})},
+		seating:    seating{specs: map[*Mailbox]string{}}, dealing: dealing{Phase: PhaseWaiting}}
 	t.Seats = make([]*seat, set.Seats)
 	for i := range t.Seats {
 		t.Seats[i] = &seat{away: -1}
@@ -217,7 +263,7 @@ func (t *Table) run() {
 	}
 }
 
-// do runs f on the table goroutine and waits for it.
+// Do runs f on the table goroutine and waits for it.
 func (t *Table) Do(f func()) error {
 	done := make(chan struct{})
 	select {
@@ -878,9 +924,6 @@ func (t *Table) record(e Entry, mark []byte) {
 			t.notice = "The journal could not be written: " + err.Error()
 		}
 	}
-	if t.OnChange != nil {
-		t.OnChange(e)
-	}
 }
 
 // pauseOver is the end of a reveal pause: the bots may move again, and a
@@ -1112,7 +1155,7 @@ func (t *Table) stopTimers() {
 	}
 }
 
-// state is the table around the game, as every session sees it.
+// State is the table around the game, as every session sees it.
 func (t *Table) State(you int) TableState {
 	ts := TableState{ID: t.ID, Name: t.Set.Name, Preset: t.Set.Rules.Preset, Rules: t.Set.Rules, You: you,
 		Host: t.host, Words: hostWords(t.hostPeer), Phase: t.Phase, Reveal: t.Set.Timing.Reveal, TurnClock: t.Set.TurnClock, Commit: t.Commit,
@@ -1460,7 +1503,7 @@ func hostWords(id string) string {
 // change after).
 func (t *Table) Config() Settings { return t.Set }
 
-// checkNames refuses a table whose name, code or host's nickname a peer
+// CheckNames refuses a table whose name, code or host's nickname a peer
 // could not be shown.
 func (t *Table) CheckNames() error {
 	if err := protocol.CheckTableName(t.Set.Name); err != nil {
@@ -1472,7 +1515,7 @@ func (t *Table) CheckNames() error {
 	return protocol.CheckNick(t.host)
 }
 
-// served tells the table who serves it: the hosting node's peer ID, the
+// Served tells the table who serves it: the hosting node's peer ID, the
 // addresses it listens on, and the key its chain is signed with.
 func (t *Table) Served(hostPeer string, listen []string, key ed25519.PrivateKey) {
 	t.Do(func() { t.hostPeer, t.listen = hostPeer, listen; t.signWith(key) })

@@ -40,7 +40,7 @@ func DefaultTiming() Timing {
 		RebuildWait: 30 * time.Second, Reveal: 2 * time.Second, Toss: 3 * time.Second, Stall: 20 * time.Second}
 }
 
-// or is t with each zero field taken from d.
+// Or is t with each zero field taken from d.
 func (t Timing) Or(d Timing) Timing {
 	pick := func(a, b time.Duration) time.Duration {
 		if a == 0 {

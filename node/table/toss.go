@@ -236,7 +236,7 @@ func (t *Table) dealToss(tt *toss) {
 	}
 }
 
-// mixed is nonces, or nil if it holds none: a game that mixed no nonce
+// Mixed is nonces, or nil if it holds none: a game that mixed no nonce
 // looks like one from before the toss.
 func Mixed(nonces [][gamewire.NonceSize]byte) [][gamewire.NonceSize]byte {
 	for _, n := range nonces {
@@ -247,7 +247,7 @@ func Mixed(nonces [][gamewire.NonceSize]byte) [][gamewire.NonceSize]byte {
 	return nil
 }
 
-// mustMix is gamewire.MustMix of seats dealt by the node dealer (a peer
+// MustMix is gamewire.MustMix of seats dealt by the node dealer (a peer
 // ID), as self's node checks them.
 func MustMix(seats []SeatInfo, dealer string, self int) []string {
 	ts := make([]gamewire.TossSeat, len(seats))
