@@ -12,6 +12,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/table"
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // Config is what cmd/bullshit hands the client.
@@ -233,7 +234,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case sentMsg:
 		if msg.err != nil && a.table != nil {
-			a.table.say(msg.err.Error(), true)
+			a.table.say(protocol.Sentence(msg.err), true)
 		}
 		return a, nil
 	case savedMsg:

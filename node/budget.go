@@ -137,12 +137,13 @@ func (g *streamGate) watch(n network.Network) { g.net.Store(&n) }
 // up on the peer as well was tried: the reconnections' handshakes cost the
 // host more than the resets they saved.)
 func (g *streamGate) OpenStream(p peer.ID, dir network.Direction) (network.StreamManagementScope, error) {
+	// The address is the peer's first connection's (a peer has one, on a
+	// LAN): one token per stream, however many connections it holds.
 	if n := g.net.Load(); dir == network.DirInbound && n != nil {
-		for _, c := range (*n).ConnsToPeer(p) {
-			if a, ok := addrOf(c.RemoteMultiaddr()); ok && !g.limiter.Allow(a) {
+		if cs := (*n).ConnsToPeer(p); len(cs) > 0 {
+			if a, ok := addrOf(cs[0].RemoteMultiaddr()); ok && !g.limiter.Allow(a) {
 				return nil, network.ErrResourceLimitExceeded
 			}
-			break
 		}
 	}
 	return g.ResourceManager.OpenStream(p, dir)

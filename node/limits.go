@@ -356,7 +356,7 @@ type serverLimits struct {
 const MaxWatchers = 16
 
 // ErrNoRoom refuses a spectator past MaxWatchers.
-var ErrNoRoom = fmt.Errorf("This table has all the spectators it can take (%d).", MaxWatchers)
+var ErrNoRoom = protocol.Refuse(protocol.CodeTableFull, "no room for a spectator", fmt.Sprintf("This table has all the spectators it can take (%d).", MaxWatchers))
 
 // watch gives the joiner a spectator's place, if the table has room.
 func (c *srvConn) watch(nick string) (*table.LocalSession, error) {

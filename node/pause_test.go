@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/node/table"
+	"github.com/bullshit-game/bullshit/protocol"
 
 	"github.com/bullshit-game/bullshit/engine"
 )
@@ -28,7 +29,7 @@ func TestPauseFreezesTheTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tb.Pause(); err == nil || err.Error() != table.ErrNoPauseText {
+		if _, err := tb.Pause(); err == nil || protocol.Sentence(err) != table.ErrNoPauseText {
 			t.Fatalf("a pause before the deal: %v", err)
 		}
 		if err := tb.Start(); err != nil {

@@ -310,7 +310,7 @@ func (s *Server) serve(st link, br *bufio.Reader, first *protocol.Envelope) {
 				if errors.As(err, &ref) {
 					c.refuse(string(ref.Code), ref.Msg, env.Seq)
 				} else {
-					c.refuse(protocol.CodeBadCommand, err.Error(), env.Seq)
+					c.refuse(protocol.CodeBadCommand, protocol.Sentence(err), env.Seq)
 				}
 			}
 		}
@@ -328,7 +328,7 @@ func (c *srvConn) nonce(seq uint64, round [32]byte, hash *[32]byte, nonce *[game
 	case errors.Is(err, gamewire.ErrNonceMismatch):
 		c.refuse(protocol.CodeBadCommand, err.Error(), seq)
 	case err != nil:
-		c.refuse(protocol.CodeNotAllowed, err.Error(), seq)
+		c.refuse(protocol.CodeNotAllowed, protocol.Sentence(err), seq)
 	}
 }
 
@@ -371,7 +371,7 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 	if l, ok := c.st.(*webLink); ok && l.admit != nil {
 		if err := l.admit(); err != nil {
 			if errors.Is(err, ErrWebFull) {
-				c.refuse(protocol.CodeTableFull, err.Error(), env.Seq)
+				c.refuse(protocol.CodeTableFull, protocol.Sentence(err), env.Seq)
 			}
 			return err
 		}
@@ -408,16 +408,16 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 	}
 	switch {
 	case errors.Is(err, table.ErrTableFull), errors.Is(err, ErrNoRoom):
-		c.refuse(protocol.CodeTableFull, err.Error(), env.Seq)
+		c.refuse(protocol.CodeTableFull, protocol.Sentence(err), env.Seq)
 		return err
 	case errors.Is(err, table.ErrStarted):
-		c.refuse(protocol.CodeStarted, err.Error(), env.Seq)
+		c.refuse(protocol.CodeStarted, protocol.Sentence(err), env.Seq)
 		return err
 	case errors.Is(err, protocol.ErrBadName):
 		c.refuse(protocol.CodeBadName, err.Error(), env.Seq)
 		return err
 	case err != nil:
-		c.refuse(protocol.CodeBadCommand, err.Error(), env.Seq)
+		c.refuse(protocol.CodeBadCommand, protocol.Sentence(err), env.Seq)
 		return err
 	}
 	c.placed()

@@ -516,7 +516,7 @@ func (w *Web) leave(d *doorSlot) {
 
 // ErrWebFull refuses a phone through the door when the entry has all the
 // established connections it takes.
-var ErrWebFull = errors.New("This table has all the connections it can take.")
+var ErrWebFull = protocol.Refuse(protocol.CodeTableFull, "web door full", "This table has all the connections it can take.")
 
 // serveWS is /ws: the door checks, the handshake, then the table's own
 // serve path, as for a libp2p stream.

@@ -620,7 +620,7 @@ func spectators(ctx context.Context, e *env) (flood, error) {
 			s.add(func(t *tally) {
 				t.sent++
 				switch {
-				case errors.As(err, &ref) && ref.Msg == node.ErrNoRoom.Error():
+				case errors.As(err, &ref) && ref.Msg == protocol.Sentence(node.ErrNoRoom):
 					t.refused++
 					t.note("refused: the table has all the spectators it can take")
 				case errors.As(err, &ref):

@@ -209,9 +209,9 @@ type seat struct {
 
 // ErrTableFull and friends are join refusals.
 var (
-	ErrTableFull = errors.New("This table is full.")
-	ErrStarted   = errors.New("This game has started: you can watch it.")
-	ErrClosed    = errors.New("The table has closed.")
+	ErrTableFull = protocol.Refuse(protocol.CodeTableFull, "table full", "This table is full.")
+	ErrStarted   = protocol.Refuse(protocol.CodeStarted, "game started", "This game has started: you can watch it.")
+	ErrClosed    = protocol.Refuse("", "table closed", "The table has closed.")
 )
 
 // NewTable opens a table in its waiting room. host is the nickname shown
@@ -518,10 +518,10 @@ func (t *Table) Start() error {
 
 func (t *Table) deal() error {
 	if t.Phase == PhasePlaying {
-		return errors.New("The game is already on.")
+		return protocol.Refuse("", "game already on", "The game is already on.")
 	}
 	if t.toss != nil {
-		return errors.New("The cards are being dealt.")
+		return protocol.Refuse("", "cards being dealt", "The cards are being dealt.")
 	}
 	seed := t.Set.Seed
 	if seed == 0 {
@@ -684,7 +684,7 @@ func (t *Table) Pause() (bool, error) {
 	var err error
 	derr := t.Do(func() {
 		if t.Game == nil || t.Phase != PhasePlaying {
-			err = errors.New(ErrNoPauseText)
+			err = protocol.Refuse("", "no game to pause", ErrNoPauseText)
 			return
 		}
 		if !t.held {
@@ -725,8 +725,8 @@ func (t *Table) Pause() (bool, error) {
 
 // Refusals of GiveToBot, sentences for the host.
 var (
-	ErrNotPlaying = errors.New("There's no game in play to hand a seat over in.")
-	ErrNoPerson   = errors.New("That seat isn't a player's: only a person's seat goes to a bot.")
+	ErrNotPlaying = protocol.Refuse("", "no game in play", "There's no game in play to hand a seat over in.")
+	ErrNoPerson   = protocol.Refuse("", "not a person's seat", "That seat isn't a player's: only a person's seat goes to a bot.")
 )
 
 // GiveToBot is the host handing seatNo's person to a bot, as if they were
@@ -741,12 +741,12 @@ func (t *Table) GiveToBot(seatNo int) error {
 		case t.Game == nil || t.Phase != PhasePlaying:
 			err = ErrNotPlaying
 		case seatNo < 0 || seatNo >= len(t.Seats):
-			err = fmt.Errorf("There's no seat %d at this table.", seatNo+1)
+			err = protocol.Refuse("", fmt.Sprintf("no seat %d", seatNo+1), fmt.Sprintf("There's no seat %d at this table.", seatNo+1))
 		case t.Seats[seatNo].Owner == "" || t.Seats[seatNo].Owner == "local":
 			err = ErrNoPerson
 		case t.Seats[seatNo].Covered:
 		case !t.coverBot(seatNo):
-			err = errors.New("No bot could take the seat.")
+			err = protocol.Refuse("", "no bot for the seat", "No bot could take the seat.")
 		default:
 			s := t.Seats[seatNo]
 			t.notice = fmt.Sprintf("The host gave %s's seat to a bot until they play again.", s.name)

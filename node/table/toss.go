@@ -2,12 +2,12 @@ package table
 
 import (
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // The deal's coin toss, host side (the why and the hashes are in
@@ -39,7 +39,7 @@ const TossTries = 3
 // ErrNoToss is a nonce or commitment that comes when the host isn't asking
 // for one: no toss, another deal's, the commitments already relayed, or
 // one already sent.
-var ErrNoToss = errors.New("The host isn't asking for that now.")
+var ErrNoToss = protocol.Refuse(protocol.CodeNotAllowed, "no toss asked for", "The host isn't asking for that now.")
 
 // NewNonce draws a nonce from crypto/rand.
 func NewNonce() ([gamewire.NonceSize]byte, error) {
