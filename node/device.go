@@ -19,6 +19,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
+	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -33,9 +34,9 @@ type Device struct {
 	h        host.Host
 	web      *Web  // nil when off
 	webErr   error // why the default web entry is off
-	iface    *Iface
-	browser  Browser
-	advertis func() Advertiser
+	iface    *lan.Iface
+	browser  lan.Browser
+	advertis func() lan.Advertiser
 	bots     table.BotMaker
 	fall     func(*engine.View) (engine.Command, bool)
 	timing   table.Timing
@@ -47,11 +48,11 @@ type DeviceConfig struct {
 	Name string
 	// Iface is the LAN interface to host and browse on (mDNS). Nil means no
 	// discovery: tables are joined by address (tests, blocked networks).
-	Iface *Iface
+	Iface *lan.Iface
 	// Listen overrides the listen addresses (tests: 127.0.0.1).
 	Listen []ma.Multiaddr
 	// Mem, when set, replaces mDNS with an in-memory network (tests).
-	Mem *MemNet
+	Mem *lan.MemNet
 	// Bots makes the bots a hosted table seats; Fallback is the always-legal
 	// move for a seat whose turn clock runs out.
 	Bots     table.BotMaker
@@ -72,7 +73,7 @@ type DeviceConfig struct {
 func NewDevice(ctx context.Context, cfg DeviceConfig) (*Device, error) {
 	hc := HostConfig{Key: cfg.Key, Listen: cfg.Listen}
 	if cfg.Iface != nil && len(cfg.Listen) == 0 {
-		hc.Ifaces = []Iface{*cfg.Iface}
+		hc.Ifaces = []lan.Iface{*cfg.Iface}
 	}
 	h, err := NewHost(ctx, hc)
 	if err != nil {
@@ -93,8 +94,8 @@ func NewDevice(ctx context.Context, cfg DeviceConfig) (*Device, error) {
 		d.advertis = cfg.Mem.Advertiser
 	case cfg.Iface != nil:
 		ifc := *cfg.Iface
-		d.browser = NewMDNSBrowser(ifc)
-		d.advertis = func() Advertiser { return NewMDNSAdvertiser(ifc) }
+		d.browser = lan.NewMDNSBrowser(ifc)
+		d.advertis = func() lan.Advertiser { return lan.NewMDNSAdvertiser(ifc) }
 	}
 	return d, nil
 }
@@ -179,14 +180,14 @@ func (d *Device) remoteWeb(r *Remote) {
 // preset, this node's peer as its host, so that a player who lost it (the
 // old host's person, restarted) finds it in the lobby again. It keeps the
 // advert up to date; nil when there is no discovery.
-func advertiseTaken(newAdv func() Advertiser, srv *Server, ts table.TableState, nick string, private bool) *Hosted {
+func advertiseTaken(newAdv func() lan.Advertiser, srv *Server, ts table.TableState, nick string, private bool) *Hosted {
 	t := srv.tbl()
 	if newAdv == nil || t == nil {
 		return nil
 	}
 	// The table's ID as its first host advertised it: its wire ID in hex
 	// (a Lobby doesn't carry the advert's).
-	info := TableInfo{ID: hex.EncodeToString(srv.tid[:]), Name: ts.Name, Host: nick, HostPeer: srv.h.ID(), Seats: len(ts.Seats), Taken: len(ts.Seats),
+	info := lan.TableInfo{ID: hex.EncodeToString(srv.tid[:]), Name: ts.Name, Host: nick, HostPeer: srv.h.ID(), Seats: len(ts.Seats), Taken: len(ts.Seats),
 		Preset: ts.Preset, Phase: table.PhasePlaying, Version: protocol.Current.String(), Private: private, Addrs: srv.h.Addrs()}
 	ho := &Hosted{Table: t, Server: srv, info: info}
 	if ho.adv = newAdv(); ho.adv == nil || ho.adv.Advertise(info) != nil {
@@ -211,13 +212,13 @@ func (ho *Hosted) unadvertise() {
 }
 
 // Addrs are the addresses a player can join this device's tables by.
-func (d *Device) Addrs() []string { return JoinAddrs(d.h) }
+func (d *Device) Addrs() []string { return lan.JoinAddrs(d.h) }
 
 // Browse lists the tables on the LAN, again on every change, until ctx ends.
 // With no discovery it sends nothing and closes when ctx ends.
-func (d *Device) Browse(ctx context.Context) <-chan []TableInfo {
+func (d *Device) Browse(ctx context.Context) <-chan []lan.TableInfo {
 	if d.browser == nil {
-		ch := make(chan []TableInfo)
+		ch := make(chan []lan.TableInfo)
 		go func() { <-ctx.Done(); close(ch) }()
 		return ch
 	}
@@ -229,10 +230,10 @@ func (d *Device) Browse(ctx context.Context) <-chan []TableInfo {
 type Hosted struct {
 	*table.Table
 	Server *Server
-	adv    Advertiser
+	adv    lan.Advertiser
 	web    *Web
 	mu     sync.Mutex
-	info   TableInfo
+	info   lan.TableInfo
 }
 
 // Open hosts a table on the LAN and advertises it. The host's own seat is
@@ -247,14 +248,14 @@ func (d *Device) Open(set table.Settings) (*Hosted, error) {
 		return nil, err
 	}
 	ts := t.Config()
-	return d.host(t, TableInfo{Name: ts.Name, Seats: ts.Seats, Taken: len(set.Bots), Preset: ts.Rules.Preset,
+	return d.host(t, lan.TableInfo{Name: ts.Name, Seats: ts.Seats, Taken: len(set.Bots), Preset: ts.Rules.Preset,
 		Phase: table.PhaseWaiting, Private: set.Code != ""})
 }
 
 // host puts a table on the network, advertises it (info, with what the
 // device knows filled in), and keeps the advert's phase and seats up to
 // date. It closes t if it can't be served.
-func (d *Device) host(t *table.Table, info TableInfo) (*Hosted, error) {
+func (d *Device) host(t *table.Table, info lan.TableInfo) (*Hosted, error) {
 	srv, err := Serve(d.h, d.Key, t)
 	if err != nil {
 		t.Close()
@@ -320,7 +321,7 @@ func (h *Hosted) Close() {
 }
 
 // Join takes a seat (or watches) at a table found by Browse.
-func (d *Device) Join(ctx context.Context, t TableInfo, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
+func (d *Device) Join(ctx context.Context, t lan.TableInfo, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
 	r, err := dial(ctx, d.h, d.Key, t.AddrInfo(), d.Name, code, watch, onFrame, d.timing, d.remoteWeb)
 	if err == nil {
 		r.UseBots(d.bots, d.fall)
@@ -331,7 +332,7 @@ func (d *Device) Join(ctx context.Context, t TableInfo, code string, watch bool,
 // JoinAddr joins the table at an address a host's screen shows
 // (/ip4/…/tcp/…/p2p/…), for networks where discovery is blocked.
 func (d *Device) JoinAddr(ctx context.Context, addr, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
-	info, err := ParseAddr(addr)
+	info, err := lan.ParseAddr(addr)
 	if err != nil {
 		return nil, err
 	}
@@ -344,10 +345,10 @@ func (d *Device) JoinAddr(ctx context.Context, addr, code string, watch bool, on
 
 // FindTable waits until a table that name names (PickTable) shows up;
 // name "" takes the first table seen.
-func (d *Device) FindTable(ctx context.Context, name string) (TableInfo, error) {
+func (d *Device) FindTable(ctx context.Context, name string) (lan.TableInfo, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var found *TableInfo
+	var found *lan.TableInfo
 	var settle <-chan time.Time
 	feed := d.Browse(ctx)
 	for {
@@ -358,14 +359,14 @@ func (d *Device) FindTable(ctx context.Context, name string) (TableInfo, error) 
 					return *found, nil
 				}
 				if name == "" {
-					return TableInfo{}, fmt.Errorf("no table found on the LAN (is multicast blocked? join by address instead)")
+					return lan.TableInfo{}, fmt.Errorf("no table found on the LAN (is multicast blocked? join by address instead)")
 				}
-				return TableInfo{}, fmt.Errorf("no table named %q found on the LAN", name)
+				return lan.TableInfo{}, fmt.Errorf("no table named %q found on the LAN", name)
 			}
 			t, exact, err := PickTable(ts, name)
 			switch {
 			case err != nil:
-				return TableInfo{}, err
+				return lan.TableInfo{}, err
 			case t == nil:
 			case exact:
 				return *t, nil
@@ -390,7 +391,7 @@ var FindSettle = time.Second
 // ErrTwoTables is a name that more than one table on the LAN has.
 type ErrTwoTables struct {
 	Name   string
-	Tables []TableInfo
+	Tables []lan.TableInfo
 }
 
 func (e *ErrTwoTables) Error() string {
@@ -419,7 +420,7 @@ const IDPrefix = "id:"
 // joiner checks the key it reaches); a name or an ID is anyone's to
 // advertise, so FindTable waits a moment for a second one. nil, false, nil
 // is none yet.
-func PickTable(ts []TableInfo, query string) (t *TableInfo, exact bool, err error) {
+func PickTable(ts []lan.TableInfo, query string) (t *lan.TableInfo, exact bool, err error) {
 	if query == "" {
 		if len(ts) == 0 {
 			return nil, false, nil
@@ -434,7 +435,7 @@ func PickTable(ts []TableInfo, query string) (t *TableInfo, exact bool, err erro
 			}
 		}
 	}
-	var found []TableInfo
+	var found []lan.TableInfo
 	for _, t := range ts {
 		if named(t, query) {
 			found = append(found, t)
@@ -450,7 +451,7 @@ func PickTable(ts []TableInfo, query string) (t *TableInfo, exact bool, err erro
 }
 
 // named says whether query (a name, or IDPrefix and an ID) names t.
-func named(t TableInfo, query string) bool {
+func named(t lan.TableInfo, query string) bool {
 	if id, ok := strings.CutPrefix(query, IDPrefix); ok {
 		return t.ID == id
 	}
@@ -535,7 +536,7 @@ func (d *Device) Resume(path string) (*Hosted, error) {
 		j.Close()
 		return nil, err
 	}
-	return d.host(t, TableInfo{Name: hdr.Name, Seats: hdr.Config.Seats, Taken: hdr.Config.Seats,
+	return d.host(t, lan.TableInfo{Name: hdr.Name, Seats: hdr.Config.Seats, Taken: hdr.Config.Seats,
 		Preset: hdr.Config.Rules.Preset, Phase: table.PhasePlaying, Private: hdr.Settings.Private})
 }
 

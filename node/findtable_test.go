@@ -7,8 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/bullshit-game/bullshit/node/lan"
+	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -22,8 +25,8 @@ func TestPickTable(t *testing.T) {
 	// the ID of the den (issue 21, item 7).
 	named, twin := testTable("den", "decoy"), testTable("d", "attic")
 	named.HostPeer, twin.HostPeer = fake.HostPeer, fake.HostPeer
-	ts := []TableInfo{den, fake, real}
-	withDecoys := []TableInfo{named, den, twin}
+	ts := []lan.TableInfo{den, fake, real}
+	withDecoys := []lan.TableInfo{named, den, twin}
 	if real.Fingerprint() == fake.Fingerprint() {
 		t.Fatal("two hosts with the same words")
 	}
@@ -87,7 +90,7 @@ func TestPickTable(t *testing.T) {
 // FindTable over the in-memory LAN: a second table of the name, heard of
 // while FindTable waits, stops it from guessing.
 func TestFindTableRefusesToGuess(t *testing.T) {
-	n := NewMemNet()
+	n := lan.NewMemNet()
 	d, err := NewDevice(context.Background(), DeviceConfig{Key: newLoopNode(t).key, Name: "p", Mem: n,
 		Listen: []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/0")}})
 	if err != nil {
@@ -111,5 +114,15 @@ func TestFindTableRefusesToGuess(t *testing.T) {
 	var two *ErrTwoTables
 	if _, err := d.FindTable(ctx, "kitchen"); !errors.As(err, &two) || len(two.Tables) != 2 {
 		t.Fatalf("by name with two of it: %v, want ErrTwoTables", err)
+	}
+}
+
+// testTable is a table advertised by a peer that is never dialled.
+func testTable(id, name string) lan.TableInfo {
+	id0, _ := peer.Decode("12D3KooWDXNhvyPC8dkZraZaTWmQSx7AWKwipWy8KVBjjTAwoRMM")
+	return lan.TableInfo{
+		ID: id, Name: name, Host: "ann", HostPeer: id0,
+		Seats: 6, Taken: 1, Preset: "classic", Phase: table.PhaseWaiting, Version: "1",
+		Addrs: []ma.Multiaddr{ma.StringCast("/ip4/10.77.1.1/tcp/4001")},
 	}
 }

@@ -7,9 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/netip"
-	"strconv"
 
+	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/control"
 	"github.com/libp2p/go-libp2p/core/crypto"
@@ -39,7 +38,7 @@ type HostConfig struct {
 	Listen []ma.Multiaddr
 	// Ifaces are the interfaces to listen on when Listen is empty; when both
 	// are empty the host picks them with LAN("").
-	Ifaces []Iface
+	Ifaces []lan.Iface
 	// Port is the TCP port on each interface address; 0 lets the system choose.
 	Port int
 	// AllowPublic lets the host dial and accept public IP addresses. Off, it
@@ -122,7 +121,7 @@ func listenAddrs(cfg HostConfig) ([]ma.Multiaddr, error) {
 	}
 	if len(cfg.Listen) > 0 {
 		for _, a := range cfg.Listen {
-			if !isTCP(a) {
+			if !lan.IsTCP(a) {
 				return nil, fmt.Errorf("listen address %s: only /ip4 or /ip6 with /tcp is supported", a)
 			}
 		}
@@ -131,14 +130,14 @@ func listenAddrs(cfg HostConfig) ([]ma.Multiaddr, error) {
 	ifaces := cfg.Ifaces
 	if len(ifaces) == 0 {
 		var err error
-		if ifaces, err = LAN(""); err != nil {
+		if ifaces, err = lan.LAN(""); err != nil {
 			return nil, err
 		}
 	}
 	var out []ma.Multiaddr
 	for _, ifc := range ifaces {
 		for _, ip := range ifc.Addrs {
-			a, err := tcpAddr(ip, cfg.Port)
+			a, err := lan.TcpAddr(ip, cfg.Port)
 			if err != nil {
 				return nil, err
 			}
@@ -146,27 +145,9 @@ func listenAddrs(cfg HostConfig) ([]ma.Multiaddr, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, ErrNoLAN
+		return nil, lan.ErrNoLAN
 	}
 	return out, nil
-}
-
-func tcpAddr(ip netip.Addr, port int) (ma.Multiaddr, error) {
-	ipProto := "ip4"
-	if !ip.Unmap().Is4() {
-		ipProto = "ip6"
-	}
-	return ma.NewMultiaddr("/" + ipProto + "/" + ip.Unmap().String() + "/tcp/" + strconv.Itoa(port))
-}
-
-// isTCP reports whether a is exactly /ip4|ip6/…/tcp/… (a /p2p suffix aside).
-func isTCP(a ma.Multiaddr) bool {
-	a, _ = peer.SplitAddr(a)
-	if len(a) != 2 {
-		return false
-	}
-	c := a[0].Protocol().Code
-	return (c == ma.P_IP4 || c == ma.P_IP6) && a[1].Protocol().Code == ma.P_TCP
 }
 
 // lanGater refuses connections to and from addresses outside the LAN, in

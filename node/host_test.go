@@ -4,9 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"net"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bullshit-game/bullshit/node/lan"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
@@ -79,7 +83,7 @@ func TestNewHost_Refuses(t *testing.T) {
 			t.Errorf("listen %s: want an error", a)
 		}
 	}
-	if _, err := NewHost(ctx, HostConfig{Key: k, Port: 70000, Ifaces: []Iface{fakeIface(2, "eth0", flagUp, "127.0.0.1")}}); err == nil {
+	if _, err := NewHost(ctx, HostConfig{Key: k, Port: 70000, Ifaces: []lan.Iface{fakeIface(2, "eth0", hostFlagUp, "127.0.0.1")}}); err == nil {
 		t.Error("port 70000: want an error")
 	}
 	done, cancel := context.WithCancel(ctx)
@@ -91,8 +95,8 @@ func TestNewHost_Refuses(t *testing.T) {
 
 // Interfaces turn into one TCP listen address per IP, on the given port.
 func TestListenAddrs_FromIfaces(t *testing.T) {
-	ifc := fakeIface(2, "eth0", flagUp, "10.0.0.1", "192.168.1.5")
-	got, err := listenAddrs(HostConfig{Ifaces: []Iface{ifc}, Port: 4001})
+	ifc := fakeIface(2, "eth0", hostFlagUp, "10.0.0.1", "192.168.1.5")
+	got, err := listenAddrs(HostConfig{Ifaces: []lan.Iface{ifc}, Port: 4001})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +109,7 @@ func TestListenAddrs_FromIfaces(t *testing.T) {
 			t.Fatalf("got %v, want %v", got, want)
 		}
 	}
-	if _, err := listenAddrs(HostConfig{Ifaces: []Iface{{}}}); !errors.Is(err, ErrNoLAN) {
+	if _, err := listenAddrs(HostConfig{Ifaces: []lan.Iface{{}}}); !errors.Is(err, lan.ErrNoLAN) {
 		t.Fatalf("interface without addresses: %v, want ErrNoLAN", err)
 	}
 }
@@ -145,4 +149,40 @@ func TestLANGater(t *testing.T) {
 	if _, err := (noDNS{}).ResolveDNSAddr(context.Background(), "", ma.StringCast("/dnsaddr/example.com"), 1, 1); err == nil {
 		t.Error("noDNS resolved a dnsaddr")
 	}
+}
+
+// What JoinAddrs prints, ParseAddr reads back to the same peer.
+func TestJoinAddrs_RoundTrip(t *testing.T) {
+	h := newLoopHost(t)
+	as := lan.JoinAddrs(h)
+	if len(as) == 0 {
+		t.Fatal("no join address")
+	}
+	for _, s := range as {
+		ai, err := lan.ParseAddr(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ai.ID != h.ID() {
+			t.Fatalf("%s parses to %s, want %s", s, ai.ID, h.ID())
+		}
+	}
+	ti := lan.TableInfo{HostPeer: h.ID(), Addrs: h.Addrs()}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := newLoopHost(t).Connect(ctx, ti.AddrInfo()); err != nil {
+		t.Fatalf("dial a table's AddrInfo: %v", err)
+	}
+}
+
+// hostFlagUp is a LAN interface's flags: up, running, multicast.
+const hostFlagUp = net.FlagUp | net.FlagMulticast | net.FlagBroadcast | net.FlagRunning
+
+// fakeIface is an interface of the given flags and addresses.
+func fakeIface(idx int, name string, flags net.Flags, addrs ...string) lan.Iface {
+	ifc := lan.Iface{Interface: net.Interface{Index: idx, Name: name, Flags: flags, MTU: 1500}}
+	for _, a := range addrs {
+		ifc.Addrs = append(ifc.Addrs, netip.MustParseAddr(a))
+	}
+	return ifc
 }

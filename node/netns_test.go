@@ -31,6 +31,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine/bench"
 	"github.com/bullshit-game/bullshit/node/echo"
+	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/netns"
 	"github.com/bullshit-game/bullshit/node/table"
 )
@@ -110,7 +111,7 @@ func runNetnsDiscovery(tb testing.TB, rounds int) (found, dropped []time.Duratio
 			tb.Logf("namespaces %s down: %v", prefix, err)
 		}
 	})
-	lan, err := netns.Up(3, prefix)
+	nsLAN, err := netns.Up(3, prefix)
 	if err != nil {
 		if strings.Contains(err.Error(), "Operation not permitted") {
 			tb.Skipf("cannot create network namespaces here: %v", err)
@@ -135,7 +136,7 @@ func runNetnsDiscovery(tb testing.TB, rounds int) (found, dropped []time.Duratio
 		if i == 1 {
 			mode = "advertise"
 		}
-		cmd := lan.Command(i, exe, "-test.run=^TestNetnsHelper$", "-test.timeout=2m")
+		cmd := nsLAN.Command(i, exe, "-test.run=^TestNetnsHelper$", "-test.timeout=2m")
 		cmd.Env = append(os.Environ(), helperEnv+"="+mode, parentNetnsEnv+"="+ownNetns)
 		// ip netns exec execs the helper in place, so it inherits this: the
 		// helper dies with the test, whatever happens to the test.
@@ -246,7 +247,7 @@ func runNetnsDiscovery(tb testing.TB, rounds int) (found, dropped []time.Duratio
 
 	for r := 1; r <= rounds; r++ {
 		// Start at a random point of the browsers' poll cycle.
-		time.Sleep(mrand.N(DefaultPoll))
+		time.Sleep(mrand.N(lan.DefaultPoll))
 		id := fmt.Sprintf("t%d", r)
 		fmt.Fprintf(stdin, "adv %s\n", id)
 		sent := acted("advertiser", "adv")
@@ -339,7 +340,7 @@ func netnsHelper(mode string, say func(kind, format string, args ...any)) error 
 	if parent := os.Getenv(parentNetnsEnv); err != nil || parent == "" || parent == self {
 		return errors.New("refusing to run mDNS outside a test network namespace")
 	}
-	ifaces, err := LAN("") // lan0 must win on its own: this tests the choice too
+	ifaces, err := lan.LAN("") // lan0 must win on its own: this tests the choice too
 	if err != nil {
 		return err
 	}
@@ -360,7 +361,7 @@ func netnsHelper(mode string, say func(kind, format string, args ...any)) error 
 
 	switch mode {
 	case "advertise":
-		adv := NewMDNSAdvertiser(ifaces[0])
+		adv := lan.NewMDNSAdvertiser(ifaces[0])
 		defer adv.Stop()
 		sc := bufio.NewScanner(os.Stdin)
 		for sc.Scan() { // until the test closes stdin
@@ -370,7 +371,7 @@ func netnsHelper(mode string, say func(kind, format string, args ...any)) error 
 				// A fresh server each time: the path a new table takes.
 				adv.Stop()
 				say("adv", "%s", arg)
-				err := adv.Advertise(TableInfo{
+				err := adv.Advertise(lan.TableInfo{
 					ID: arg, Name: "Table " + arg, Host: "ann", HostPeer: h.ID(),
 					Seats: 6, Taken: 1, Preset: "classic", Phase: table.PhaseWaiting, Version: "1",
 					Addrs: h.Addrs(),
@@ -392,7 +393,7 @@ func netnsHelper(mode string, say func(kind, format string, args ...any)) error 
 			io.Copy(io.Discard, os.Stdin)
 			cancel()
 		}()
-		b := NewMDNSBrowser(ifaces[0])
+		b := lan.NewMDNSBrowser(ifaces[0])
 		b.OnError = func(err error) {
 			if err != nil {
 				say("mdnserr", "%v", err)
@@ -413,7 +414,7 @@ func netnsHelper(mode string, say func(kind, format string, args ...any)) error 
 			if len(ts) > 0 && !dialled {
 				// Once: a table found must be one we can play at.
 				dialled = true
-				go func(ti TableInfo) {
+				go func(ti lan.TableInfo) {
 					dctx, dcancel := context.WithTimeout(ctx, 5*time.Second)
 					defer dcancel()
 					err := h.Connect(dctx, ti.AddrInfo())

@@ -20,6 +20,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
+	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/shamir"
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -61,9 +62,9 @@ type Remote struct {
 	code     string
 	watch    bool
 	timing   table.Timing
-	webAddr  string            // our node's web URL, told the host so that phones find us (web.go)
-	web      *Web              // where a table we take over seats phones
-	advertis func() Advertiser // how a table we take over is put on the LAN (nil: no discovery)
+	webAddr  string                // our node's web URL, told the host so that phones find us (web.go)
+	web      *Web                  // where a table we take over seats phones
+	advertis func() lan.Advertiser // how a table we take over is put on the LAN (nil: no discovery)
 	box      *table.Mailbox
 	replay   protocol.Replay // the hosts' envelopes seen: locked inside
 	ctx      context.Context // ends at Close, and with it every walk and join

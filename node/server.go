@@ -25,6 +25,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -118,7 +119,7 @@ func (s *Server) addrsOf(id peer.ID) []string {
 	add := func(a ma.Multiaddr) {
 		// What a peer told us through identify is its to choose: only
 		// short TCP addresses, and a few (seatAddrs).
-		if str := a.String(); len(out) < seatAddrs && len(str) <= maxSeatAddr && isTCP(a) && !seen[str] {
+		if str := a.String(); len(out) < seatAddrs && len(str) <= maxSeatAddr && lan.IsTCP(a) && !seen[str] {
 			seen[str] = true
 			out = append(out, str)
 		}
@@ -145,7 +146,7 @@ func (s *Server) Close() {
 }
 
 // Addrs are the addresses a player can join by hand.
-func (s *Server) Addrs() []string { return JoinAddrs(s.h) }
+func (s *Server) Addrs() []string { return lan.JoinAddrs(s.h) }
 
 // link is one player's connection to the host: a libp2p stream, or a
 // phone's webwire channel (web.go). The host serves both the same way.

@@ -39,6 +39,7 @@ import (
 	"github.com/libp2p/go-libp2p/x/rate"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/node/webwire"
 	"github.com/bullshit-game/bullshit/node/webwire/coderws"
@@ -146,7 +147,7 @@ var ErrWebAddr = errors.New("node: the web address must be a LAN or loopback add
 
 // ListenWeb starts the web entry of a node with identity key. lan is the
 // node's LAN address, for an Addr without a host.
-func ListenWeb(key crypto.PrivKey, lan netip.Addr, cfg WebConfig) (*Web, error) {
+func ListenWeb(key crypto.PrivKey, lanIP netip.Addr, cfg WebConfig) (*Web, error) {
 	raw, err := key.Raw()
 	if err != nil || key.Type() != crypto.Ed25519 || len(raw) != ed25519.PrivateKeySize {
 		return nil, errors.New("node: the web entry needs an ed25519 identity")
@@ -159,7 +160,7 @@ func ListenWeb(key crypto.PrivKey, lan netip.Addr, cfg WebConfig) (*Web, error) 
 	if err != nil {
 		return nil, err
 	}
-	ln, err := webListen(cfg.Addr, lan)
+	ln, err := webListen(cfg.Addr, lanIP)
 	if err != nil {
 		return nil, err
 	}
@@ -206,19 +207,19 @@ func (l *gateListener) Accept() (net.Conn, error) {
 }
 
 // webListen listens where cfg asks, on the LAN (or loopback) only.
-func webListen(addr string, lan netip.Addr) (net.Listener, error) {
+func webListen(addr string, lanIP netip.Addr) (net.Listener, error) {
 	if addr == "" {
-		if !lan.IsValid() {
-			return nil, ErrNoLAN
+		if !lanIP.IsValid() {
+			return nil, lan.ErrNoLAN
 		}
 		var err error
 		for p := WebPort; p <= WebPortLast; p++ {
 			var ln net.Listener
-			if ln, err = net.Listen("tcp", netip.AddrPortFrom(lan, uint16(p)).String()); err == nil {
+			if ln, err = net.Listen("tcp", netip.AddrPortFrom(lanIP, uint16(p)).String()); err == nil {
 				return ln, nil
 			}
 		}
-		return nil, fmt.Errorf("no free port from %d to %d on %s: %w", WebPort, WebPortLast, lan, err)
+		return nil, fmt.Errorf("no free port from %d to %d on %s: %w", WebPort, WebPortLast, lanIP, err)
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -227,14 +228,14 @@ func webListen(addr string, lan netip.Addr) (net.Listener, error) {
 	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
 		return nil, fmt.Errorf("%w: port %q", ErrWebAddr, port)
 	}
-	ip := lan
+	ip := lanIP
 	if host != "" {
 		if ip, err = netip.ParseAddr(host); err != nil {
 			return nil, fmt.Errorf("%w: %q is not an IP address", ErrWebAddr, host)
 		}
 	}
 	if !ip.IsValid() {
-		return nil, ErrNoLAN
+		return nil, lan.ErrNoLAN
 	}
 	if ip = ip.Unmap(); ip.IsUnspecified() || !privateSource(ip) {
 		return nil, fmt.Errorf("%w: not %s", ErrWebAddr, ip)

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/node/internal/nodetest"
+	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/table"
 
 	"github.com/coder/websocket"
@@ -486,7 +487,7 @@ func TestWebListen(t *testing.T) {
 		t.Errorf(":0 listened on %s, want the LAN address's port", a)
 	}
 	ln.Close()
-	if _, err := webListen("", netip.Addr{}); !errors.Is(err, ErrNoLAN) {
+	if _, err := webListen("", netip.Addr{}); !errors.Is(err, lan.ErrNoLAN) {
 		t.Errorf("no LAN address: %v", err)
 	}
 }

@@ -31,8 +31,8 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/bench"
-	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/flood"
+	nodelan "github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/latency"
 	"github.com/bullshit-game/bullshit/node/netns"
 	protobench "github.com/bullshit-game/bullshit/protocol/bench"
@@ -537,14 +537,14 @@ func procStatus(path string) (rss, hwm int, err error) {
 
 func benchNetns(ctx context.Context, rep *benchReport, c benchConfig) {
 	disc, fail := "discovery (mDNS, table opened → player seated)", "failover (host killed → next accepted move)"
-	lan, err := newNetnsLAN()
+	nsLAN, err := newNetnsLAN()
 	if err != nil {
 		rep.add(figure{Section: secLAN, Name: disc, Note: "not measured: " + err.Error()})
 		rep.add(figure{Section: secLAN, Name: fail, Note: "not measured: " + err.Error()})
 		return
 	}
-	defer lan.down()
-	found, err := lan.discovery(ctx, c.nsTries)
+	defer nsLAN.down()
+	found, err := nsLAN.discovery(ctx, c.nsTries)
 	if err != nil {
 		rep.add(figure{Section: secLAN, Name: disc, Note: "not measured: " + err.Error()})
 	} else {
@@ -553,7 +553,7 @@ func benchNetns(ctx context.Context, rep *benchReport, c benchConfig) {
 			Text:  fmt.Sprintf("median %.0f ms, worst %.0f ms over %d tables", ms(p50), ms(worst), len(found)),
 			Extra: map[string]float64{"median_ms": ms(p50), "worst_ms": ms(worst)},
 			Goal:  "≤ 2 s", Met: goal(worst <= 2*time.Second),
-			Note: fmt.Sprintf("browser polls every %v", node.DefaultPoll)})
+			Note: fmt.Sprintf("browser polls every %v", nodelan.DefaultPoll)})
 	}
 	// Longer than the grace period (30 s) after which a bot covers a
 	// person's seat: the dead host's seat may be next to play.
@@ -561,7 +561,7 @@ func benchNetns(ctx context.Context, rep *benchReport, c benchConfig) {
 	var hosts, moves []time.Duration
 	var stuck []string
 	for i := 0; i < c.foTries; i++ {
-		h, m, err := lan.failover(ctx, i, patience)
+		h, m, err := nsLAN.failover(ctx, i, patience)
 		if h > 0 {
 			hosts = append(hosts, h)
 		}
@@ -717,7 +717,7 @@ func (l *netnsLAN) discovery(ctx context.Context, tries int) ([]time.Duration, e
 		if err != nil {
 			return found, err
 		}
-		time.Sleep(500*time.Millisecond + mrand.N(node.DefaultPoll))
+		time.Sleep(500*time.Millisecond + mrand.N(nodelan.DefaultPoll))
 		host, err := l.start(1, "host", "--headless", "--json", "--iface", "lan0", "--name", name, "--seats", "2", "--bots", "0",
 			"--players", "1", "--pace", "fast", "--wait", "20s")
 		if err != nil {

@@ -29,6 +29,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	nodelan "github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -59,7 +60,7 @@ const (
 func runCodeFlood(say func(string, map[string]any)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	at, err := node.ParseAddr(os.Getenv(rogueAddrEnv))
+	at, err := nodelan.ParseAddr(os.Getenv(rogueAddrEnv))
 	if err != nil {
 		return err
 	}

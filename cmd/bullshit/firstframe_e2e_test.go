@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/flood"
+	nodelan "github.com/bullshit-game/bullshit/node/lan"
 )
 
 const (
@@ -32,7 +32,7 @@ const (
 func runFirstState(say func(string, map[string]any)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	at, err := node.ParseAddr(os.Getenv(rogueAddrEnv))
+	at, err := nodelan.ParseAddr(os.Getenv(rogueAddrEnv))
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/extbot"
+	nodelan "github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -96,7 +97,7 @@ func (n *netFlags) device(ctx context.Context) (*node.Device, error) {
 		cfg.Listen = []ma.Multiaddr{a}
 	}
 	if !n.noMDNS || n.listen == "" {
-		ifcs, err := node.LAN(n.iface)
+		ifcs, err := nodelan.LAN(n.iface)
 		if err != nil {
 			if !n.noMDNS {
 				return nil, err

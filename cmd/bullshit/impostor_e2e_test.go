@@ -31,6 +31,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	nodelan "github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -107,7 +108,7 @@ func runImpostor(say func(string, map[string]any)) error {
 	if err != nil {
 		return err
 	}
-	ifcs, err := node.LAN("")
+	ifcs, err := nodelan.LAN("")
 	if err != nil {
 		return err
 	}
@@ -129,7 +130,7 @@ func runImpostor(say func(string, map[string]any)) error {
 		}
 		say("exchange", impostorExchange(st, kind, seal, tid, codes))
 	})
-	say("listening", map[string]any{"addrs": node.JoinAddrs(h)})
+	say("listening", map[string]any{"addrs": nodelan.JoinAddrs(h)})
 	<-ctx.Done()
 	return nil
 }

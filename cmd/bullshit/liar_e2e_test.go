@@ -57,6 +57,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	nodelan "github.com/bullshit-game/bullshit/node/lan"
 	roguepeer "github.com/bullshit-game/bullshit/node/rogue"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -109,7 +110,7 @@ type liar struct {
 func runLiar(mode string, say func(string, map[string]any)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	info, err := node.ParseAddr(os.Getenv(rogueAddrEnv))
+	info, err := nodelan.ParseAddr(os.Getenv(rogueAddrEnv))
 	if err != nil {
 		return err
 	}
@@ -128,7 +129,7 @@ func runLiar(mode string, say func(string, map[string]any)) error {
 	if err != nil {
 		return err
 	}
-	ifcs, err := node.LAN("")
+	ifcs, err := nodelan.LAN("")
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/flood"
+	nodelan "github.com/bullshit-game/bullshit/node/lan"
 )
 
 // The stranger's addresses, each flood's own, 150 in all as in the issue.
@@ -65,7 +66,7 @@ func lockoutAddrs() []string { return strangerAddrs(lorisAddrs + connectAddrs + 
 func runLockout(say func(string, map[string]any)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	at, err := node.ParseAddr(os.Getenv(rogueAddrEnv))
+	at, err := nodelan.ParseAddr(os.Getenv(rogueAddrEnv))
 	if err != nil {
 		return err
 	}

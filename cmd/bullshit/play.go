@@ -22,6 +22,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/extbot"
+	nodelan "github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -135,13 +136,13 @@ type lanLobby struct {
 
 	mu      sync.Mutex
 	tables  []cli.TableSummary
-	infos   map[string]node.TableInfo
+	infos   map[string]nodelan.TableInfo
 	changed chan struct{}
 }
 
 // start brings up the device on the LAN and browses it.
 func (l *lanLobby) start(ctx context.Context, prof *node.Profile, iface string, web *node.WebConfig) error {
-	ifcs, err := node.LAN(iface)
+	ifcs, err := nodelan.LAN(iface)
 	if err != nil {
 		return err
 	}
@@ -156,7 +157,7 @@ func (l *lanLobby) start(ctx context.Context, prof *node.Profile, iface string, 
 	go func() {
 		for ts := range feed {
 			list := make([]cli.TableSummary, 0, len(ts))
-			infos := make(map[string]node.TableInfo, len(ts))
+			infos := make(map[string]nodelan.TableInfo, len(ts))
 			for _, t := range ts {
 				id := string(t.HostPeer) + "/" + t.ID
 				infos[id] = t
@@ -190,7 +191,7 @@ var errNoNet = errors.New("there is no network here: P plays against bots on thi
 // waited on for ever.
 const joinTimeout = 15 * time.Second
 
-func (l *lanLobby) info(id string) (node.TableInfo, error) {
+func (l *lanLobby) info(id string) (nodelan.TableInfo, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	t, ok := l.infos[id]

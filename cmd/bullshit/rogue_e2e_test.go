@@ -43,6 +43,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node"
+	nodelan "github.com/bullshit-game/bullshit/node/lan"
 	roguepeer "github.com/bullshit-game/bullshit/node/rogue"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -110,7 +111,7 @@ func rogueMain(mode string) int {
 func runRogue(mode string, say func(string, map[string]any)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	info, err := node.ParseAddr(os.Getenv(rogueAddrEnv))
+	info, err := nodelan.ParseAddr(os.Getenv(rogueAddrEnv))
 	if err != nil {
 		return err
 	}
@@ -123,7 +124,7 @@ func runRogue(mode string, say func(string, map[string]any)) error {
 	if err != nil {
 		return err
 	}
-	ifcs, err := node.LAN("")
+	ifcs, err := nodelan.LAN("")
 	if err != nil {
 		return err
 	}

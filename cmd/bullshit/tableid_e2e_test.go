@@ -24,6 +24,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	nodelan "github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -44,7 +45,7 @@ func runTableID(say func(string, map[string]any)) error {
 	if err != nil {
 		return err
 	}
-	ifcs, err := node.LAN("")
+	ifcs, err := nodelan.LAN("")
 	if err != nil {
 		return err
 	}
@@ -80,8 +81,8 @@ func runTableID(say func(string, map[string]any)) error {
 		}
 		time.Sleep(2 * time.Second)
 	})
-	adv := node.NewMDNSAdvertiser(ifcs[0])
-	if err := adv.Advertise(node.TableInfo{ID: os.Getenv(tableIDEnv), Name: "decoy", Host: "Mallory", HostPeer: h.ID(),
+	adv := nodelan.NewMDNSAdvertiser(ifcs[0])
+	if err := adv.Advertise(nodelan.TableInfo{ID: os.Getenv(tableIDEnv), Name: "decoy", Host: "Mallory", HostPeer: h.ID(),
 		Seats: 3, Taken: 1, Preset: "standard", Phase: table.PhaseWaiting, Version: protocol.Current.String(), Addrs: h.Addrs()}); err != nil {
 		return err
 	}

@@ -8,19 +8,20 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/bullshit-game/bullshit/node"
+	nodelan "github.com/bullshit-game/bullshit/node/lan"
 )
 
 // `join --table kitchen` with two kitchens on the LAN says which two and
 // what to type instead, rather than guessing.
 func TestJoinRefusesToGuessBetweenTwoTables(t *testing.T) {
 	ids := []string{"12D3KooWDXNhvyPC8dkZraZaTWmQSx7AWKwipWy8KVBjjTAwoRMM", "12D3KooWEiW4cct8LU8akzZNWT541RdWroZEttm29vbsU1M19ggy"}
-	var ts []node.TableInfo
+	var ts []nodelan.TableInfo
 	for i, s := range ids {
 		id, err := peer.Decode(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts = append(ts, node.TableInfo{ID: string(rune('a' + i)), Name: "kitchen", HostPeer: id})
+		ts = append(ts, nodelan.TableInfo{ID: string(rune('a' + i)), Name: "kitchen", HostPeer: id})
 	}
 	_, _, err := node.PickTable(ts, "kitchen")
 	msg := twoTables(err).Error()

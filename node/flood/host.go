@@ -25,6 +25,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine/bench"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/latency"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -137,7 +138,7 @@ func ServeLines(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 	defer h.Close()
 	enc := json.NewEncoder(out)
-	addrs := node.JoinAddrs(h.dev.Host())
+	addrs := lan.JoinAddrs(h.dev.Host())
 	if len(addrs) == 0 {
 		return errors.New("flood: the host listens nowhere")
 	}
@@ -204,7 +205,7 @@ func Spawn(cmd *exec.Cmd, seats int) (*Child, error) {
 		err := c.read(&h)
 		if err == nil {
 			c.web = h.Web
-			c.addr, err = node.ParseAddr(h.Addr)
+			c.addr, err = lan.ParseAddr(h.Addr)
 		}
 		hello <- err
 	}()

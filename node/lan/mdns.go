@@ -1,4 +1,4 @@
-package node
+package lan
 
 // Tables on a real LAN, over multicast DNS (github.com/hashicorp/mdns). What
 // that library needs, measured on v1.0.7 (see also node/netns):
@@ -153,7 +153,7 @@ func ifaceEndpoint(addrs []ma.Multiaddr, ifc Iface) ([]net.IP, int) {
 	var ips []net.IP
 	port := 0
 	for _, a := range addrs {
-		if !isTCP(a) {
+		if !IsTCP(a) {
 			continue
 		}
 		a, _ = peer.SplitAddr(a)
@@ -283,7 +283,7 @@ func decodeEntry(e *mdns.ServiceEntry) (t TableInfo, ok bool) {
 	if !okIP || !ip.Unmap().Is4() {
 		return t, false
 	}
-	addr, err := tcpAddr(ip, e.Port)
+	addr, err := TcpAddr(ip, e.Port)
 	if err != nil {
 		return t, false
 	}

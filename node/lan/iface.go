@@ -1,4 +1,4 @@
-package node
+package lan
 
 // Choosing the network interface a table lives on. A laptop has many
 // interfaces and most of them lead nowhere a friend could be: loopback,
@@ -12,7 +12,11 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 )
 
 // ErrNoLAN says that no interface looks like a LAN; the text is for the player.
@@ -164,4 +168,23 @@ func virtualName(name string) bool {
 		}
 	}
 	return false
+}
+
+// tcpAddr is the multiaddress of ip and a TCP port.
+func TcpAddr(ip netip.Addr, port int) (ma.Multiaddr, error) {
+	ipProto := "ip4"
+	if !ip.Unmap().Is4() {
+		ipProto = "ip6"
+	}
+	return ma.NewMultiaddr("/" + ipProto + "/" + ip.Unmap().String() + "/tcp/" + strconv.Itoa(port))
+}
+
+// isTCP reports whether a is exactly /ip4|ip6/…/tcp/… (a /p2p suffix aside).
+func IsTCP(a ma.Multiaddr) bool {
+	a, _ = peer.SplitAddr(a)
+	if len(a) != 2 {
+		return false
+	}
+	c := a[0].Protocol().Code
+	return (c == ma.P_IP4 || c == ma.P_IP6) && a[1].Protocol().Code == ma.P_TCP
 }

@@ -1,4 +1,4 @@
-package node
+package lan
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 // testPeer is a valid peer ID for tables that are never dialled.
 const testPeer = "12D3KooWDXNhvyPC8dkZraZaTWmQSx7AWKwipWy8KVBjjTAwoRMM"
 
+// testTable is a table advertised by testPeer.
 func testTable(id, name string) TableInfo {
 	return TableInfo{
 		ID: id, Name: name, Host: "ann", HostPeer: mustPeer(testPeer),
@@ -205,30 +206,6 @@ func TestParseAddr(t *testing.T) {
 		} else if !strings.Contains(err.Error(), "/p2p/") {
 			t.Errorf("ParseAddr(%q) error %q does not show the expected form", bad, err)
 		}
-	}
-}
-
-// What JoinAddrs prints, ParseAddr reads back to the same peer.
-func TestJoinAddrs_RoundTrip(t *testing.T) {
-	h := newLoopHost(t)
-	as := JoinAddrs(h)
-	if len(as) == 0 {
-		t.Fatal("no join address")
-	}
-	for _, s := range as {
-		ai, err := ParseAddr(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ai.ID != h.ID() {
-			t.Fatalf("%s parses to %s, want %s", s, ai.ID, h.ID())
-		}
-	}
-	ti := TableInfo{HostPeer: h.ID(), Addrs: h.Addrs()}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := newLoopHost(t).Connect(ctx, ti.AddrInfo()); err != nil {
-		t.Fatalf("dial a table's AddrInfo: %v", err)
 	}
 }
 

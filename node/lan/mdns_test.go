@@ -1,4 +1,4 @@
-package node
+package lan
 
 // mDNS without a network: the records and their decoding. The real multicast
 // test is in netns_test.go.

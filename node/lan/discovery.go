@@ -1,4 +1,4 @@
-package node
+package lan
 
 // Finding tables: a host advertises its table, every player's program
 // browses. Two implementations: mDNS on a real LAN (mdns.go) and MemNet for
@@ -256,7 +256,7 @@ func ParseAddr(s string) (peer.AddrInfo, error) {
 	if err != nil {
 		return peer.AddrInfo{}, fmt.Errorf("%q has no /p2p/ part: want %s", s, want)
 	}
-	if len(ai.Addrs) != 1 || !isTCP(ai.Addrs[0]) {
+	if len(ai.Addrs) != 1 || !IsTCP(ai.Addrs[0]) {
 		return peer.AddrInfo{}, fmt.Errorf("%q must be an IP address and a TCP port: want %s", s, want)
 	}
 	return *ai, nil
@@ -267,7 +267,7 @@ func ParseAddr(s string) (peer.AddrInfo, error) {
 func JoinAddrs(h host.Host) []string {
 	var lan, lo []string
 	for _, a := range h.Addrs() {
-		if !isTCP(a) || manet.IsIPUnspecified(a) {
+		if !IsTCP(a) || manet.IsIPUnspecified(a) {
 			continue
 		}
 		s := a.String() + "/p2p/" + h.ID().String()
