@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/guard"
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/network"
@@ -194,9 +195,9 @@ func TestStrangersCantCrowdOutPlayers(t *testing.T) {
 // When the connection manager trims (more than connHigh connections), idle
 // strangers go first, then spectators, never a seated player.
 func TestTrimSparesSeats(t *testing.T) {
-	low, high, grace := connLow, connHigh, connGrace
-	connLow, connHigh, connGrace = 4, 8, 0
-	defer func() { connLow, connHigh, connGrace = low, high, grace }()
+	low, high, grace := guard.ConnLow, guard.ConnHigh, guard.ConnGrace
+	guard.ConnLow, guard.ConnHigh, guard.ConnGrace = 4, 8, 0
+	defer func() { guard.ConnLow, guard.ConnHigh, guard.ConnGrace = low, high, grace }()
 	hn, _, _ := hostTable(t, table.Settings{Seats: 3, Bots: []string{"b"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -260,11 +261,11 @@ func TestTrimSparesSeats(t *testing.T) {
 // it is reset as it opens, before its protocol is negotiated or a handler
 // runs; this machine's own loopback is not counted.
 func TestStreamFloodRefusedAsItOpens(t *testing.T) {
-	saved := StreamsInPerAddr
+	saved := guard.StreamsInPerAddr
 	// The burst and next to no more (a stream a day: x/rate forgets a
 	// bucket that never refills), so that nothing here depends on time.
-	StreamsInPerAddr = rate.Limit{RPS: 1.0 / 86400, Burst: 8}
-	defer func() { StreamsInPerAddr = saved }()
+	guard.StreamsInPerAddr = rate.Limit{RPS: 1.0 / 86400, Burst: 8}
+	defer func() { guard.StreamsInPerAddr = saved }()
 	hn := newLoopNode(t)
 	const proto = "/bullshit-test/flood"
 	var handled atomic.Int64
@@ -299,8 +300,8 @@ func TestStreamFloodRefusedAsItOpens(t *testing.T) {
 	refused := open(newLoopNodeAt(t, 231), streams)
 	h := handled.Load()
 	t.Logf("a stranger opened %d streams: %d handled, %d reset as they opened", streams, h, refused)
-	if h < 1 || h > int64(StreamsInPerAddr.Burst) {
-		t.Errorf("%d streams reached the handler, want 1 to the burst of %d (identify's count too)", h, StreamsInPerAddr.Burst)
+	if h < 1 || h > int64(guard.StreamsInPerAddr.Burst) {
+		t.Errorf("%d streams reached the handler, want 1 to the burst of %d (identify's count too)", h, guard.StreamsInPerAddr.Burst)
 	}
 	if refused != streams-int(h) {
 		t.Errorf("%d refused as they opened, want the %d that were not handled", refused, streams-int(h))

@@ -91,18 +91,11 @@
 //
 // # Strangers
 //
-// Anyone on the LAN can connect, and identities are free, so what a peer
-// may cost a node is bounded per address and in total, never per peer ID
-// alone (budget.go: libp2p's resource and connection managers set for a
-// card table, the handshake cut short, how fast an address may open
-// streams of any protocol, checked as a stream opens; limits.go: how fast
-// a connection's frames are read, a budget the spectators share, how often
-// an address may open the game's stream, wrong join codes per address and
-// per table).
-// A host checks an envelope's table, term, sequence number and type on its
-// header before it verifies the signature or decodes the body
-// (protocol.OpenChecked), decodes nothing but a hello before a peer's
-// hello, bounds every name a peer chooses where it enters
+// What a stranger may cost a node is bounded per address and in total
+// (node/guard). A host checks an envelope's table, term, sequence number
+// and type on its header before it verifies the signature or decodes the
+// body (protocol.OpenChecked, gates.go), decodes nothing but a hello
+// before a peer's hello, bounds every name a peer chooses where it enters
 // (protocol.CheckNick), refuses a nickname that reads as one at the table
 // (node/table's names.go), and cleans every other string it shows. Seated
 // players' connections are never trimmed for a crowd.
@@ -123,19 +116,27 @@
 //
 // # Where things are
 //
-// The host's table is package node/table (the actor, its sessions, clock,
-// toss, chain and shares; no libp2p in it), what it writes to disk is
-// node/journal, the seed's shares node/shamir. Here: server.go (Server
-// and one srvConn per player: join, read, pump, heartbeat), limits.go and
-// budget.go (what a stranger may cost), web.go (the door for phones). The
-// player's side is an actor too: remote.go (Remote: who
-// owns what, its roles and the one goroutine that runs them, the calls),
-// join.go (one attempt to be seated, and the reader of the link it
-// gives), player.go (the player's role: what the host sends, the audit),
-// remotetoss.go (its part of the deal's toss), election.go (the
+// Packages, each with its own doc: node/table (the host's table actor,
+// its sessions, clock, toss, chain and shares; no libp2p in it),
+// node/journal (what a host and a seat write to disk), node/shamir (the
+// seed's shares), node/lan (interfaces, mDNS, discovery), node/guard (what
+// a stranger may cost). They import each other in one direction: node
+// imports them all, lan imports table (for the phase words), table
+// imports journal and shamir, and none imports node.
+//
+// Here, the host's side: device.go (a player's program: its host, its
+// tables), host.go (the libp2p host, LAN addresses only), server.go
+// (Server and one srvConn per player: join, read, pump, heartbeat),
+// gates.go (what a connection must pass), web.go (the door for phones),
+// restore.go (a new host's rebuild of the table from the players'
+// journals and shares). The player's side is an actor too: remote.go
+// (Remote: who owns what, its roles and the one goroutine that runs them,
+// the calls), join.go (one attempt to be seated, and the reader of the
+// link it gives), player.go (the player's role: what the host sends, the
+// audit), remotetoss.go (its part of the deal's toss), election.go (the
 // candidate's role: the walk of the line, the standby answer to a rejoin,
 // the takeover), newhost.go (the new host's role: the rebuild wait, our
-// own seat), restore.go (a new host's rebuild of the table from the
-// players' journals and shares). Between them: frame.go (stream framing),
-// wire.go (the table's types as they travel, with gamewire).
+// own seat). Between them: wire.go (the table's types as they travel,
+// with gamewire), ids.go (libp2p's peers and keys as protocol names
+// them).
 package node

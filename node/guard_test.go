@@ -12,6 +12,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/guard"
 	"github.com/bullshit-game/bullshit/node/rogue"
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -43,7 +44,7 @@ func TestNetCodeGuessesCountedPerAddress(t *testing.T) {
 		return ref.Msg
 	}
 	const wrong = "That join code is wrong."
-	for i := range CodeTriesPerAddr {
+	for i := range guard.CodeTriesPerAddr {
 		if got := try(40, "nope"); got != wrong {
 			t.Fatalf("guess %d from one address: %q", i+1, got)
 		}
@@ -60,13 +61,13 @@ func TestNetCodeGuessesCountedPerAddress(t *testing.T) {
 		t.Fatalf("the right code from another address: %q", got)
 	}
 	// Many addresses: the table's count is spent at CodeTriesPerWindow.
-	guesses := CodeTriesPerAddr
-	for ip := 42; guesses < CodeTriesPerWindow; ip++ {
-		for range CodeTriesPerAddr {
+	guesses := guard.CodeTriesPerAddr
+	for ip := 42; guesses < guard.CodeTriesPerWindow; ip++ {
+		for range guard.CodeTriesPerAddr {
 			if got := try(ip, "nope"); got != wrong {
 				t.Fatalf("guess %d (from 127.0.0.%d): %q", guesses+1, ip, got)
 			}
-			if guesses++; guesses == CodeTriesPerWindow {
+			if guesses++; guesses == guard.CodeTriesPerWindow {
 				break
 			}
 		}

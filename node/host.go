@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 
+	"github.com/bullshit-game/bullshit/node/guard"
 	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/control"
@@ -72,12 +73,12 @@ func NewHost(ctx context.Context, cfg HostConfig) (host.Host, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	base, err := newResourceManager()
+	base, err := guard.NewResourceManager(ProtocolID)
 	if err != nil {
 		return nil, fmt.Errorf("resource manager: %w", err)
 	}
-	rm := newStreamGate(base)
-	cm, err := connmgr.NewConnManager(connLow, connHigh, connmgr.WithGracePeriod(connGrace))
+	rm := guard.NewStreamGate(base)
+	cm, err := connmgr.NewConnManager(guard.ConnLow, guard.ConnHigh, connmgr.WithGracePeriod(guard.ConnGrace))
 	if err != nil {
 		rm.Close()
 		return nil, fmt.Errorf("connection manager: %w", err)
@@ -88,7 +89,7 @@ func NewHost(ctx context.Context, cfg HostConfig) (host.Host, error) {
 		// TCP only: QUIC, WebTransport, WebRTC and WebSocket add nothing on
 		// a LAN but sockets and build weight. Its handshake is cut short
 		// (HandshakeTimeout).
-		libp2p.Transport(newTCP(cfg.DialFrom)),
+		libp2p.Transport(guard.NewTCP(cfg.DialFrom)),
 		libp2p.ResourceManager(rm),
 		libp2p.ConnectionManager(cm),
 		// The defaults this replaces are the ones that reach the internet.
@@ -106,7 +107,7 @@ func NewHost(ctx context.Context, cfg HostConfig) (host.Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start libp2p host: %w", err)
 	}
-	rm.watch(h.Network())
+	rm.Watch(h.Network())
 	if err := ctx.Err(); err != nil {
 		h.Close()
 		return nil, err

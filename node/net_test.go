@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine/bot"
+	"github.com/bullshit-game/bullshit/node/guard"
 	"github.com/bullshit-game/bullshit/node/internal/nodetest"
 	"github.com/bullshit-game/bullshit/node/table"
 
@@ -247,12 +248,12 @@ func TestNetJoinCode(t *testing.T) {
 	}
 	r.Close()
 	guesser := newLoopNode(t)
-	for i := 0; i < CodeTriesPerAddr; i++ {
+	for i := 0; i < guard.CodeTriesPerAddr; i++ {
 		Dial(ctx, guesser.h, guesser.key, info(hn), "g", "nope", false, nil)
 	}
 	_, err = Dial(ctx, guesser.h, guesser.key, info(hn), "g", "tulip-42", false, nil)
 	if !errors.As(err, &ref) || !strings.Contains(ref.Msg, "Too many") {
-		t.Fatalf("after %d wrong codes the right one got %v, want a rate-limit refusal", CodeTriesPerAddr, err)
+		t.Fatalf("after %d wrong codes the right one got %v, want a rate-limit refusal", guard.CodeTriesPerAddr, err)
 	}
 }
 

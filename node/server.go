@@ -25,6 +25,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/guard"
 	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -165,7 +166,7 @@ type p2pLink struct{ network.Stream }
 
 func (l p2pLink) RemotePeer() peer.ID { return l.Conn().RemotePeer() }
 
-func (l p2pLink) Source() netip.Addr { return sourceOf(l.Stream) }
+func (l p2pLink) Source() netip.Addr { return guard.SourceOf(l.Stream) }
 
 // markedSince is the version from which a player signs its own moves
 // (gamewire: movesig.go); an older one's are kept unmarked, as the host's.
@@ -185,9 +186,9 @@ type srvConn struct {
 	last table.TableState
 	sent bool
 
-	lim     *frameLimit // how fast its frames are read (limits.go)
-	joining bool        // before a seat or a place: the first refusal ends it
-	greeted bool        // its hello has come: before it, only a hello is decoded
+	lim     *guard.FrameLimit // how fast its frames are read (limits.go)
+	joining bool              // before a seat or a place: the first refusal ends it
+	greeted bool              // its hello has come: before it, only a hello is decoded
 }
 
 func (c *srvConn) send(m protocol.Message) error {
@@ -218,7 +219,7 @@ func (c *srvConn) refuse(code, msg string, ref uint64) {
 func (c *srvConn) read() (*protocol.Envelope, error) {
 	for {
 		c.st.SetReadDeadline(time.Now().Add(c.s.timing.DeadAfter))
-		b, err := c.lim.read(c.r, c.st, c.s.timing.DeadAfter)
+		b, err := c.lim.ReadFrame(c.r, c.st, c.s.timing.DeadAfter)
 		if err != nil {
 			if errors.Is(err, gamewire.ErrFrameTooBig) {
 				c.refuse(protocol.CodeBadCommand, "That message is over the size limit.", 0)
@@ -255,7 +256,7 @@ func (s *Server) handle(st network.Stream) { s.serve(p2pLink{st}, bufio.NewReade
 func (s *Server) serve(st link, br *bufio.Reader, first *protocol.Envelope) {
 	_, web := st.(*webLink)
 	c := &srvConn{s: s, st: st, r: br, w: bufio.NewWriter(st), peer: st.RemotePeer(), seat: -1,
-		lim: newFrameLimit(), joining: true, web: web}
+		lim: guard.NewFrameLimit(), joining: true, web: web}
 	s.mu.Lock()
 	s.conns[c] = true
 	s.mu.Unlock()
@@ -441,7 +442,7 @@ func (c *srvConn) proveCode(hello protocol.Hello, env *protocol.Envelope) ([]byt
 	// place is taken when the answer comes, before it is checked
 	// (limits.go).
 	src, codes := c.st.Source(), c.s.codes()
-	if why := codes.blocked(src); why != "" {
+	if why := codes.Blocked(src); why != "" {
 		c.refuse(protocol.CodeBadCode, why, env.Seq)
 		return nil, errors.New("rate limited")
 	}
@@ -459,7 +460,7 @@ func (c *srvConn) proveCode(hello protocol.Hello, env *protocol.Envelope) ([]byt
 	if env, err = c.read(); err != nil {
 		return nil, err
 	}
-	at, why := codes.take(src)
+	at, why := codes.Take(src)
 	if why != "" {
 		c.refuse(protocol.CodeBadCode, why, env.Seq)
 		return nil, errors.New("rate limited")
@@ -469,7 +470,7 @@ func (c *srvConn) proveCode(hello protocol.Hello, env *protocol.Envelope) ([]byt
 		c.refuse(protocol.CodeBadCode, "That join code is wrong.", env.Seq)
 		return nil, errors.New("bad code")
 	}
-	codes.give(src, at)
+	codes.Give(src, at)
 	return px.Confirm(), nil
 }
 

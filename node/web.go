@@ -39,6 +39,7 @@ import (
 	"github.com/libp2p/go-libp2p/x/rate"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/guard"
 	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/node/webwire"
@@ -165,8 +166,8 @@ func ListenWeb(key crypto.PrivKey, lanIP netip.Addr, cfg WebConfig) (*Web, error
 		return nil, err
 	}
 	w := &Web{id: id, key: ed25519.PrivateKey(raw), signer: signer, assets: cfg.Assets, ln: ln,
-		opens: webLimiter(unlimited), open: map[netip.Addr]int{}, fresh: map[*doorSlot]bool{}, freshN: map[netip.Addr]int{},
-		files: addrLimiter(WebFilesPerAddr, unlimited), player: addrLimiter(WebPlayerPerAddr, unlimited),
+		opens: webLimiter(guard.Unlimited), open: map[netip.Addr]int{}, fresh: map[*doorSlot]bool{}, freshN: map[netip.Addr]int{},
+		files: guard.AddrLimiter(WebFilesPerAddr, guard.Unlimited), player: guard.AddrLimiter(WebPlayerPerAddr, guard.Unlimited),
 		newcomers: WebNewcomers, handshake: WebHandshake}
 	w.url = "http://" + ln.Addr().String()
 	if ap, err := netip.ParseAddrPort(ln.Addr().String()); err == nil {
@@ -178,7 +179,7 @@ func ListenWeb(key crypto.PrivKey, lanIP netip.Addr, cfg WebConfig) (*Web, error
 	mux.HandleFunc("/", w.serveAsset)
 	w.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute,
 		MaxHeaderBytes: 16 << 10}
-	go w.srv.Serve(&gateListener{Listener: ln, dials: addrLimiter(WebDialsPerAddr, unlimited), refused: &w.Refused})
+	go w.srv.Serve(&gateListener{Listener: ln, dials: guard.AddrLimiter(WebDialsPerAddr, guard.Unlimited), refused: &w.Refused})
 	return w, nil
 }
 
@@ -598,7 +599,9 @@ func phoneID(pub ed25519.PublicKey) (peer.ID, error) {
 
 // webLimiter rate-limits opening /ws per address (StreamsPerAddr), free
 // for the prefixes given (this machine's loopback).
-func webLimiter(free []netip.Prefix) *rate.Limiter { return addrLimiter(StreamsPerAddr, free) }
+func webLimiter(free []netip.Prefix) *rate.Limiter {
+	return guard.AddrLimiter(guard.StreamsPerAddr, free)
+}
 
 // webLink is a phone's webwire channel as a link.
 type webLink struct {

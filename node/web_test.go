@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/guard"
 	"github.com/bullshit-game/bullshit/node/internal/nodetest"
 	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/table"
@@ -1044,9 +1045,9 @@ func TestWebCodeGuessesCountedAtCheck(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	if checked > CodeTriesPerWindow || checked == 0 || checked+table != phones {
+	if checked > guard.CodeTriesPerWindow || checked == 0 || checked+table != phones {
 		t.Fatalf("%d phones guessing at once: %d codes checked, %d turned away for the table; want at most %d checked",
-			phones, checked, table, CodeTriesPerWindow)
+			phones, checked, table, guard.CodeTriesPerWindow)
 	}
 }
 

@@ -29,6 +29,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/guard"
 	nodelan "github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -36,7 +37,7 @@ import (
 const codeFromEnv = "BS_E2E_CODE_FROM" // codeflood: the stranger's addresses, comma-separated
 
 // The stranger's rounds: codeFloodPer exchanges from each address at once
-// (under node.ConnsPerAddr), a round every codeFloodGap, for more than a
+// (under guard.ConnsPerAddr), a round every codeFloodGap, for more than a
 // minute.
 const (
 	codeFloodAddrs  = 60
@@ -236,8 +237,8 @@ func mostWithin(ts []int64, d time.Duration) int {
 // private table with a 6-digit code; a stranger with 60 addresses runs
 // the real CPace exchange with wrong codes, three at once from each
 // address (180 together), a fresh identity each, in 5 rounds 15 s apart.
-// In no minute does the host check more codes than node.CodeTriesPerTable
-// (30), nor more than node.CodeTriesPerAddr (5) from one address; and a
+// In no minute does the host check more codes than guard.CodeTriesPerTable
+// (30), nor more than guard.CodeTriesPerAddr (5) from one address; and a
 // player with the right code, coming as the attack stops, is seated
 // within a minute.
 //
@@ -319,9 +320,9 @@ func TestE2ECodeFlood(t *testing.T) {
 		t.Errorf("no exchange was turned away for the table: %v", rounds)
 	}
 	perMin := mostWithin(at, time.Minute)
-	if perMin > node.CodeTriesPerTable {
+	if perMin > guard.CodeTriesPerTable {
 		t.Errorf("the host checked %d wrong codes within one minute, more than the %d it states (%d in all of %d sent)",
-			perMin, node.CodeTriesPerTable, len(at), sent)
+			perMin, guard.CodeTriesPerTable, len(at), sent)
 	}
 	mostAddr, worst := 0, ""
 	for a, ts := range byAddr {
@@ -330,8 +331,8 @@ func TestE2ECodeFlood(t *testing.T) {
 			mostAddr, worst = n, a
 		}
 	}
-	if mostAddr > node.CodeTriesPerAddr {
-		t.Errorf("the host checked %d wrong codes from %s within one minute, more than the %d it states", mostAddr, worst, node.CodeTriesPerAddr)
+	if mostAddr > guard.CodeTriesPerAddr {
+		t.Errorf("the host checked %d wrong codes from %s within one minute, more than the %d it states", mostAddr, worst, guard.CodeTriesPerAddr)
 	}
 	if seatedAfter == 0 {
 		t.Errorf("the player with the right code was not seated within %v after the attack stopped; refused: %v", 75*time.Second, refusals)
@@ -344,7 +345,7 @@ func TestE2ECodeFlood(t *testing.T) {
 	}
 	t.Logf("FIGURE code flood: %d exchanges from %d addresses (%d at once, %d rounds %v apart): %d codes checked over %v, at most %d within a minute (%d within %v), at most %d from one address within a minute; %v",
 		sent, codeFloodAddrs, codeFloodAddrs*codeFloodPer, codeFloodRounds, codeFloodGap, len(at), span.Round(time.Second), perMin,
-		mostWithin(at, node.CodeTableWindow), node.CodeTableWindow, mostAddr, rounds)
+		mostWithin(at, guard.CodeTableWindow), guard.CodeTableWindow, mostAddr, rounds)
 	t.Logf("FIGURE code flood: the player with the right code seated %v after the attack stopped, after %d refusals: %v", seatedAfter.Round(100*time.Millisecond), tries, refusals)
 	host.kill()
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/guard"
 )
 
 // TestE2ECodeGuessesLimited is issue 13's attack 5 against the real
@@ -26,7 +26,7 @@ func TestE2ECodeGuessesLimited(t *testing.T) {
 	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 1, 1, "--code", code)...)
 	host.waitFor(20*time.Second, "the table line", isType("table"))
 
-	guesses := node.CodeTriesPerAddr + 3
+	guesses := guard.CodeTriesPerAddr + 3
 	wrong, limited := 0, 0
 	start := time.Now()
 	for n := range guesses {
@@ -50,12 +50,12 @@ func TestE2ECodeGuessesLimited(t *testing.T) {
 	}
 	// The limit is a minute's: on a machine so slow that the guesses
 	// spanned more, each minute begun allows its own.
-	allowed := node.CodeTriesPerAddr * (1 + int(time.Since(start)/time.Minute))
+	allowed := guard.CodeTriesPerAddr * (1 + int(time.Since(start)/time.Minute))
 	if wrong > allowed || wrong+limited != guesses {
 		t.Errorf("%d guesses from one address in %v: %d checked and found wrong, %d turned away; want at most %d checked",
 			guesses, time.Since(start).Round(time.Second), wrong, limited, allowed)
 	}
-	t.Logf("FIGURE code guesses from one address: %d checked, %d turned away (limit %d a minute)", wrong, limited, node.CodeTriesPerAddr)
+	t.Logf("FIGURE code guesses from one address: %d checked, %d turned away (limit %d a minute)", wrong, limited, guard.CodeTriesPerAddr)
 
 	player := l.start(2, "player", joinArgs(filepath.Join(dir, "player"), name, "--code", code)...)
 	finishGame(t, 3, 1, []*proc{host, player}, 2*time.Minute)

@@ -26,11 +26,12 @@ import (
 
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/flood"
+	"github.com/bullshit-game/bullshit/node/guard"
 	nodelan "github.com/bullshit-game/bullshit/node/lan"
 )
 
 // The stranger's addresses, each flood's own, 150 in all as in the issue.
-// The slowloris wants 2 × node.ConnsPerAddr half-open connections at each
+// The slowloris wants 2 × guard.ConnsPerAddr half-open connections at each
 // of its addresses, 128 in all: more than the inbound connections that
 // libp2p's default resource manager, which the code before the defences
 // had, lets be in the handshake at once (32, and 16 a GiB of an eighth of
@@ -142,14 +143,14 @@ func runLockout(say func(string, map[string]any)) error {
 		}
 		return nil
 	}
-	if err := throw("flooding", node.HandshakeTimeout+2*time.Second, attacks[0], attacks[1]); err != nil {
+	if err := throw("flooding", guard.HandshakeTimeout+2*time.Second, attacks[0], attacks[1]); err != nil {
 		return err
 	}
 	return throw("swarm", 0, nil, attacks[2])
 }
 
 // holding waits until the slowloris holds what the host lets it, and
-// says how many: at least node.ConnsPerAddr at each address, then until
+// says how many: at least guard.ConnsPerAddr at each address, then until
 // none has opened or closed for 300 ms (an older host let an address hold
 // more, up to its total of connections in the handshake), or for a second
 // at most.
@@ -158,10 +159,10 @@ func holding(ctx context.Context, a *flood.Attack) (int, error) {
 	defer cancel()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-	for a.Open() < lorisAddrs*node.ConnsPerAddr {
+	for a.Open() < lorisAddrs*guard.ConnsPerAddr {
 		select {
 		case <-ctx.Done():
-			return 0, fmt.Errorf("the slowloris never held %d connections (%d open)", lorisAddrs*node.ConnsPerAddr, a.Open())
+			return 0, fmt.Errorf("the slowloris never held %d connections (%d open)", lorisAddrs*guard.ConnsPerAddr, a.Open())
 		case <-tick.C:
 		}
 	}
@@ -327,17 +328,17 @@ func TestE2ELockoutFloods(t *testing.T) {
 
 	// The stranger's tally: what the host's limits turned away.
 	if loris.outcome["closed by the host mid-handshake"] == 0 {
-		t.Errorf("slowloris: no half-open connection was closed by the host's handshake timeout (%v)", node.HandshakeTimeout)
+		t.Errorf("slowloris: no half-open connection was closed by the host's handshake timeout (%v)", guard.HandshakeTimeout)
 	}
 	if loris.outcome["closed by the host at once"] == 0 {
 		t.Errorf("slowloris: %d half-open connections from each of %d addresses, none closed at once (%d an address)",
-			2*node.ConnsPerAddr, lorisAddrs, node.ConnsPerAddr)
+			2*guard.ConnsPerAddr, lorisAddrs, guard.ConnsPerAddr)
 	}
-	if loris.held > lorisAddrs*node.ConnsPerAddr {
-		t.Errorf("slowloris: %d half-open connections open at the end, more than %d addresses × %d", loris.held, lorisAddrs, node.ConnsPerAddr)
+	if loris.held > lorisAddrs*guard.ConnsPerAddr {
+		t.Errorf("slowloris: %d half-open connections open at the end, more than %d addresses × %d", loris.held, lorisAddrs, guard.ConnsPerAddr)
 	}
 	// An address gets its burst of handshakes, then one every 1/RPS s.
-	rate := node.ConnRate
+	rate := guard.ConnRate
 	if most := connectAddrs * (rate.Burst + int(math.Ceil(rate.RPS*connect.seconds)) + 1); connect.outcome["connected"] > most {
 		t.Errorf("connect: %d handshakes from %d addresses in %.1f s, more than the %d their rate allows", connect.outcome["connected"],
 			connectAddrs, connect.seconds, most)

@@ -71,7 +71,7 @@ const (
 )
 
 // webFlood is how many frames the rogue floods its channel with: past the
-// host's burst (node.FrameBurst), so that most wait for the budget.
+// host's burst (guard.FrameBurst), so that most wait for the budget.
 const webFlood = 300
 
 func runWebRogue(say func(string, map[string]any)) error {

@@ -32,6 +32,7 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/guard"
 	"github.com/bullshit-game/bullshit/node/rogue"
 	"github.com/bullshit-game/bullshit/node/webwire"
 	"github.com/bullshit-game/bullshit/node/webwire/coderws"
@@ -204,7 +205,7 @@ func seatedFlood(ctx context.Context, e *env, kind string) *tally {
 
 // rejoin takes the rogue's seat back after its stream ended. Its address
 // opens the game's stream once a second after a burst of ten
-// (node.StreamsPerAddr): past the burst, it waits its turn.
+// (guard.StreamsPerAddr): past the burst, it waits its turn.
 func rejoin(e *env) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -290,7 +291,7 @@ func strangers(ctx context.Context, n int, gap time.Duration, each func(ctx cont
 // oversize: strangers, two at each address, open the game's stream and
 // send a frame's length over the limit, and nothing else. The host refuses
 // it from the length (one signed refusal) and hangs up; past an address's
-// budget of stream opens (node.StreamsPerAddr) it resets the stream
+// budget of stream opens (guard.StreamsPerAddr) it resets the stream
 // unread.
 func oversize(ctx context.Context, e *env) (flood, error) {
 	ns, err := newNodes(ctx, e, 2)
@@ -430,8 +431,8 @@ func readRefusal(br *bufio.Reader) (protocol.Refusal, error) {
 
 // resetUnread says why the host reset a stream before reading a byte of
 // it, "" if it didn't: the address opened streams too fast, of any
-// protocol (node.StreamsInPerAddr, before the protocol is negotiated) or
-// the game's (node.StreamsPerAddr, at the game's handler).
+// protocol (guard.StreamsInPerAddr, before the protocol is negotiated) or
+// the game's (guard.StreamsPerAddr, at the game's handler).
 func resetUnread(err error) string {
 	var se *network.StreamError
 	switch {
@@ -494,8 +495,8 @@ func connectFlood(ctx context.Context, e *env) (flood, error) {
 
 // slowloris: strangers hold TCP connections open without finishing the
 // handshake, a byte a second, twice as many an address as the host lets
-// one address hold (node.ConnsPerAddr); each is opened again as soon as
-// the host closes it (node.HandshakeTimeout).
+// one address hold (guard.ConnsPerAddr); each is opened again as soon as
+// the host closes it (guard.HandshakeTimeout).
 func slowloris(_ context.Context, e *env) (flood, error) {
 	target := ""
 	for _, a := range e.at.Addrs {
@@ -507,7 +508,7 @@ func slowloris(_ context.Context, e *env) (flood, error) {
 	if target == "" {
 		return nil, errors.New("the host has no TCP address")
 	}
-	per := 2 * node.ConnsPerAddr
+	per := 2 * guard.ConnsPerAddr
 	addrs := e.addrs
 	return func(ctx context.Context) *tally {
 		t := strangers(ctx, per*len(addrs), 50*time.Millisecond, func(ctx context.Context, i int, s *safe) {
@@ -559,13 +560,13 @@ func slowloris(_ context.Context, e *env) (flood, error) {
 }
 
 // spectators: fresh identities, twice as many as the table takes
-// (node.MaxWatchers) where the addresses hold them (node.ConnsPerAddr) and
+// (node.MaxWatchers) where the addresses hold them (guard.ConnsPerAddr) and
 // at least two at each address, ask to watch; those
 // refused ask again, those given a place keep it and read what the host
 // sends them, until the host hangs up on them (then they ask again). Held
 // is the most that held a place at once, as they saw it.
 func spectators(ctx context.Context, e *env) (flood, error) {
-	per := min(max(2, (2*node.MaxWatchers+len(e.addrs)-1)/len(e.addrs)), node.ConnsPerAddr)
+	per := min(max(2, (2*node.MaxWatchers+len(e.addrs)-1)/len(e.addrs)), guard.ConnsPerAddr)
 	ns, err := newNodes(ctx, e, per)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package node
+package guard
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // A bucket lends its burst, then a token per 1/rate, in the order asked.
@@ -50,12 +51,12 @@ func TestFrameLimitRead(t *testing.T) {
 		frame(10)
 	}
 	t0 := time.Unix(1000, 0)
-	l := &frameLimit{frames: newBucket(1, 1, t0), bytes: newBucket(1e9, 1e9, t0), now: func() time.Time { return t0 }}
+	l := &FrameLimit{frames: newBucket(1, 1, t0), bytes: newBucket(1e9, 1e9, t0), now: func() time.Time { return t0 }}
 	var slept []time.Duration
 	l.sleep = func(d time.Duration) { slept = append(slept, d) }
 	r := bufio.NewReader(&in)
 	for range 3 {
-		if b, err := l.read(r, nil, time.Second); err != nil || len(b) != 10 {
+		if b, err := l.ReadFrame(r, nil, time.Second); err != nil || len(b) != 10 {
 			t.Fatalf("read %d bytes, %v", len(b), err)
 		}
 	}
@@ -65,15 +66,15 @@ func TestFrameLimitRead(t *testing.T) {
 	// A length over the limit: refused with the body never read.
 	var p [binary.MaxVarintLen64]byte
 	in.Reset()
-	in.Write(p[:binary.PutUvarint(p[:], maxFrame+1)])
-	if _, err := l.read(bufio.NewReader(&in), nil, time.Second); !errors.Is(err, gamewire.ErrFrameTooBig) {
+	in.Write(p[:binary.PutUvarint(p[:], protocol.MaxSize+1)])
+	if _, err := l.ReadFrame(bufio.NewReader(&in), nil, time.Second); !errors.Is(err, gamewire.ErrFrameTooBig) {
 		t.Fatalf("oversize: %v", err)
 	}
 	// Spectators share one budget: two of them wait for each other.
-	w := &watchers{frames: newBucket(1, 1, t0), bytes: newBucket(1e9, 1e9, t0)}
+	w := &Watchers{frames: newBucket(1, 1, t0), bytes: newBucket(1e9, 1e9, t0)}
 	var waits []time.Duration
 	for range 2 {
-		l := &frameLimit{frames: newBucket(100, 100, t0), bytes: newBucket(1e9, 1e9, t0), shared: w,
+		l := &FrameLimit{frames: newBucket(100, 100, t0), bytes: newBucket(1e9, 1e9, t0), Shared: w,
 			now: func() time.Time { return t0 }, sleep: func(d time.Duration) { waits = append(waits, d) }}
 		l.wait(10)
 	}
@@ -89,39 +90,39 @@ func TestFrameLimitRead(t *testing.T) {
 // it has open; a hello takes no place, and a right code gives its back.
 func TestCodeGuard(t *testing.T) {
 	now := time.Unix(1000, 0)
-	g := newCodeGuard()
+	g := NewCodeGuard()
 	g.now = func() time.Time { return now }
 	one := netip.MustParseAddr("192.168.1.50")
 	// Many hellos, none answered yet: each may start, none takes a place.
 	for i := range 3 * CodeTriesPerAddr {
-		if why := g.blocked(one); why != "" {
+		if why := g.Blocked(one); why != "" {
 			t.Fatalf("hello %d blocked: %s", i, why)
 		}
 	}
 	// Their answers, all at once: only CodeTriesPerAddr are checked.
 	var at []time.Time
 	for i := range CodeTriesPerAddr {
-		a, why := g.take(one)
+		a, why := g.Take(one)
 		if why != "" {
 			t.Fatalf("answer %d refused: %s", i, why)
 		}
 		at = append(at, a)
 	}
-	if _, why := g.take(one); !strings.Contains(why, "from your address") {
+	if _, why := g.Take(one); !strings.Contains(why, "from your address") {
 		t.Fatalf("answer %d from one address: %q", CodeTriesPerAddr+1, why)
 	}
-	if why := g.blocked(one); !strings.Contains(why, "from your address") {
+	if why := g.Blocked(one); !strings.Contains(why, "from your address") {
 		t.Fatalf("a hello from a spent address: %q", why)
 	}
 	// A right code gives its place back.
-	g.give(one, at[0])
-	if _, why := g.take(one); why != "" {
+	g.Give(one, at[0])
+	if _, why := g.Take(one); why != "" {
 		t.Fatalf("a place given back: %s", why)
 	}
 	// Other addresses go on until the table's count is spent.
 	checked := CodeTriesPerAddr
 	for i := 0; i < 150; i++ {
-		if _, why := g.take(netip.AddrFrom4([4]byte{192, 168, 2, byte(i)})); why != "" {
+		if _, why := g.Take(netip.AddrFrom4([4]byte{192, 168, 2, byte(i)})); why != "" {
 			break
 		}
 		checked++
@@ -130,20 +131,20 @@ func TestCodeGuard(t *testing.T) {
 		t.Fatalf("150 addresses had %d codes checked, want %d in all", checked, CodeTriesPerWindow)
 	}
 	fresh := netip.MustParseAddr("192.168.3.1")
-	if why := g.blocked(fresh); !strings.Contains(why, "for this table") {
+	if why := g.Blocked(fresh); !strings.Contains(why, "for this table") {
 		t.Fatalf("a fresh address once the table's count is spent: %q", why)
 	}
 	// A span on, the table's count is free again; the address's minute not.
 	now = now.Add(CodeTableWindow)
-	if _, why := g.take(fresh); why != "" {
+	if _, why := g.Take(fresh); why != "" {
 		t.Fatalf("a span later: %s", why)
 	}
-	if why := g.blocked(one); !strings.Contains(why, "from your address") {
+	if why := g.Blocked(one); !strings.Contains(why, "from your address") {
 		t.Fatalf("one address within its minute: %q", why)
 	}
 	// A minute on, every count is gone.
 	now = now.Add(codeWindow)
-	if why := g.blocked(one); why != "" {
+	if why := g.Blocked(one); why != "" {
 		t.Fatalf("a minute later: %s", why)
 	}
 	if len(g.byAddr) != 0 || len(g.table) != 0 {

@@ -4,7 +4,7 @@
 // public network), so that a slowloris, a connect flood or a spectator
 // swarm never keeps a player from joining nor drops a seated one.
 
-package node
+package guard
 
 import (
 	"math"
@@ -71,9 +71,9 @@ const (
 // Remote), so idle strangers go first, then spectators, never a seat.
 // Variables for the tests.
 var (
-	connLow   = 192
-	connHigh  = 384
-	connGrace = 20 * time.Second
+	ConnLow   = 192
+	ConnHigh  = 384
+	ConnGrace = 20 * time.Second
 )
 
 // ConnRate is how fast one address may open connections: a burst of 16,
@@ -86,11 +86,11 @@ var ConnRate = rate.Limit{RPS: 0.2, Burst: 16}
 // loopback, where tests and a second program on the same laptop connect
 // from. Only 127.0.0.1 and ::1: the rest of 127/8 counts as addresses of
 // their own (tests play strangers from there).
-var unlimited = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
+var Unlimited = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
 
 // limits are the resource manager's limits: libp2p's defaults scaled to the
-// machine, with the game's budgets above.
-func limits() rcmgr.ConcreteLimitConfig {
+// machine, with the game's budgets above (pid is the game's stream protocol).
+func limits(pid protocol.ID) rcmgr.ConcreteLimitConfig {
 	n := func(v int) rcmgr.LimitVal { return rcmgr.LimitVal(v) }
 	game := rcmgr.ResourceLimits{StreamsInbound: n(gameStreamsPerPeer), Streams: n(2 * gameStreamsPerPeer)}
 	cfg := rcmgr.PartialLimitConfig{
@@ -101,7 +101,7 @@ func limits() rcmgr.ConcreteLimitConfig {
 		PeerDefault: rcmgr.ResourceLimits{ConnsInbound: n(connsPerPeer), ConnsOutbound: n(connsPerPeer), Conns: n(2 * connsPerPeer),
 			StreamsInbound: n(streamsPerPeer), StreamsOutbound: n(streamsPerPeer), Streams: n(2 * streamsPerPeer),
 			Memory: rcmgr.LimitVal64(memPerPeer)},
-		ProtocolPeer: map[protocol.ID]rcmgr.ResourceLimits{ProtocolID: game},
+		ProtocolPeer: map[protocol.ID]rcmgr.ResourceLimits{pid: game},
 	}
 	return cfg.Build(rcmgr.DefaultLimits.AutoScale())
 }
@@ -126,12 +126,12 @@ type streamGate struct {
 	net     atomic.Pointer[network.Network]
 }
 
-func newStreamGate(rm network.ResourceManager) *streamGate {
-	return &streamGate{ResourceManager: rm, limiter: addrLimiter(StreamsInPerAddr, unlimited)}
+func NewStreamGate(rm network.ResourceManager) *streamGate {
+	return &streamGate{ResourceManager: rm, limiter: AddrLimiter(StreamsInPerAddr, Unlimited)}
 }
 
 // watch gives the gate the host's network, where it finds a peer's address.
-func (g *streamGate) watch(n network.Network) { g.net.Store(&n) }
+func (g *streamGate) Watch(n network.Network) { g.net.Store(&n) }
 
 // OpenStream refuses an inbound stream over its address's rate. (Hanging
 // up on the peer as well was tried: the reconnections' handshakes cost the
@@ -149,14 +149,14 @@ func (g *streamGate) OpenStream(p peer.ID, dir network.Direction) (network.Strea
 	return g.ResourceManager.OpenStream(p, dir)
 }
 
-func newResourceManager() (network.ResourceManager, error) {
+func NewResourceManager(pid protocol.ID) (network.ResourceManager, error) {
 	v4 := []rcmgr.ConnLimitPerSubnet{{PrefixLength: 32, ConnCount: ConnsPerAddr}}
 	// The game listens on IPv4 only (PickLAN); for a dial over IPv6 the
 	// counts go by /64, a LAN's whole prefix, as privacy addresses are free.
 	v6 := []rcmgr.ConnLimitPerSubnet{{PrefixLength: 64, ConnCount: 4 * ConnsPerAddr}}
 	var free4, free6 []rcmgr.NetworkPrefixLimit
 	var freeRate []rate.PrefixLimit
-	for _, p := range unlimited {
+	for _, p := range Unlimited {
 		l := rcmgr.NetworkPrefixLimit{Network: p, ConnCount: math.MaxInt}
 		if p.Addr().Is4() {
 			free4 = append(free4, l)
@@ -173,7 +173,7 @@ func newResourceManager() (network.ResourceManager, error) {
 			GracePeriod:      time.Minute,
 		},
 	}
-	return rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(limits()),
+	return rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(limits(pid)),
 		rcmgr.WithLimitPerSubnet(v4, v6),
 		rcmgr.WithNetworkPrefixLimit(free4, free6),
 		rcmgr.WithConnRateLimiters(connRates),
@@ -196,7 +196,7 @@ type tcpDeps struct {
 // newTCP is the TCP transport with an upgrader whose handshakes end after
 // HandshakeTimeout, and whose dials come from the address from, if set
 // (HostConfig.DialFrom).
-func newTCP(from net.IP) func(d tcpDeps) (*tcp.TcpTransport, error) {
+func NewTCP(from net.IP) func(d tcpDeps) (*tcp.TcpTransport, error) {
 	opts := []tcp.Option{tcp.WithConnectionTimeout(DialTimeout)}
 	if from != nil {
 		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: from}}

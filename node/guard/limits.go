@@ -2,12 +2,11 @@
 // connection's frames are read (before anything is parsed), and how many
 // wrong join codes an address, and the table, may try.
 
-package node
+package guard
 
 import (
 	"bufio"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"net/netip"
@@ -20,7 +19,6 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
-	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -58,11 +56,11 @@ var StreamsPerAddr = rate.Limit{RPS: 1, Burst: 10}
 
 // streamLimiter rate-limits opening the game's stream, per address (IPv4,
 // or an IPv6 /64) and not in total; this machine's loopback is free.
-func streamLimiter() *rate.Limiter { return addrLimiter(StreamsPerAddr, unlimited) }
+func StreamLimiter() *rate.Limiter { return AddrLimiter(StreamsPerAddr, Unlimited) }
 
 // addrLimiter is a rate per address (an IPv4 address, an IPv6 /64) and
 // none in total, free for the prefixes given.
-func addrLimiter(l rate.Limit, free []netip.Prefix) *rate.Limiter {
+func AddrLimiter(l rate.Limit, free []netip.Prefix) *rate.Limiter {
 	var pl []rate.PrefixLimit
 	for _, p := range free {
 		pl = append(pl, rate.PrefixLimit{Prefix: p}) // zero: no limit
@@ -108,9 +106,9 @@ func (b *bucket) take(n float64, now time.Time) time.Duration {
 
 // frameLimit is the budgets one connection's frames are read under: its
 // own, and a spectator's the watchers' shared one too.
-type frameLimit struct {
+type FrameLimit struct {
 	frames, bytes *bucket // this connection's
-	shared        *watchers
+	Shared        *Watchers
 
 	now   func() time.Time
 	sleep func(time.Duration)
@@ -119,27 +117,27 @@ type frameLimit struct {
 }
 
 // watchers is the budget a server's spectators share.
-type watchers struct{ frames, bytes *bucket }
+type Watchers struct{ frames, bytes *bucket }
 
-func newWatchers() *watchers {
+func NewWatchers() *Watchers {
 	now := time.Now()
-	return &watchers{frames: newBucket(WatcherFramesPerSec, WatcherFrameBurst, now),
+	return &Watchers{frames: newBucket(WatcherFramesPerSec, WatcherFrameBurst, now),
 		bytes: newBucket(WatcherBytesPerSec, WatcherByteBurst, now)}
 }
 
-func newFrameLimit() *frameLimit {
+func NewFrameLimit() *FrameLimit {
 	now := time.Now()
-	return &frameLimit{frames: newBucket(FramesPerSec, FrameBurst, now), bytes: newBucket(BytesPerSec, ByteBurst, now),
+	return &FrameLimit{frames: newBucket(FramesPerSec, FrameBurst, now), bytes: newBucket(BytesPerSec, ByteBurst, now),
 		now: time.Now, sleep: time.Sleep}
 }
 
 // wait holds a frame of n bytes until every budget it falls under has its
 // tokens.
-func (l *frameLimit) wait(n int) {
+func (l *FrameLimit) wait(n int) {
 	now := l.now()
 	d := max(l.frames.take(1, now), l.bytes.take(float64(n), now))
-	if l.shared != nil {
-		d = max(d, l.shared.frames.take(1, now), l.shared.bytes.take(float64(n), now))
+	if l.Shared != nil {
+		d = max(d, l.Shared.frames.take(1, now), l.Shared.bytes.take(float64(n), now))
 	}
 	if d > 0 {
 		l.waited += d
@@ -151,12 +149,12 @@ func (l *frameLimit) wait(n int) {
 // is refused before its bytes are read; a frame that fits waits for its
 // tokens before its body is read, with the stream's read deadline moved on
 // by the wait (st may be nil).
-func (l *frameLimit) read(r *bufio.Reader, st deadliner, deadline time.Duration) ([]byte, error) {
+func (l *FrameLimit) ReadFrame(r *bufio.Reader, st deadliner, deadline time.Duration) ([]byte, error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		return nil, err
 	}
-	if n > maxFrame {
+	if n > protocol.MaxSize {
 		return nil, fmt.Errorf("%w: %d bytes", gamewire.ErrFrameTooBig, n)
 	}
 	if l != nil {
@@ -228,15 +226,15 @@ const (
 )
 
 // codeGuard counts the join codes a table checks.
-type codeGuard struct {
+type CodeGuard struct {
 	mu     sync.Mutex
 	now    func() time.Time
 	byAddr map[netip.Addr][]time.Time
 	table  []time.Time
 }
 
-func newCodeGuard() *codeGuard {
-	return &codeGuard{now: time.Now, byAddr: map[netip.Addr][]time.Time{}}
+func NewCodeGuard() *CodeGuard {
+	return &CodeGuard{now: time.Now, byAddr: map[netip.Addr][]time.Time{}}
 }
 
 // recent drops the times older than the window w.
@@ -250,7 +248,7 @@ func recent(ts []time.Time, now time.Time, w time.Duration) []time.Time {
 
 // full says why addr may have no code checked now, or "". Called with mu
 // held.
-func (g *codeGuard) full(addr netip.Addr, now time.Time) string {
+func (g *CodeGuard) full(addr netip.Addr, now time.Time) string {
 	g.prune(now)
 	if len(g.byAddr[addr]) >= CodeTriesPerAddr {
 		return fmt.Sprintf("Too many wrong join codes from your address (%d a minute): wait a minute before trying again.", CodeTriesPerAddr)
@@ -263,7 +261,7 @@ func (g *codeGuard) full(addr netip.Addr, now time.Time) string {
 
 // blocked says why an exchange from addr is refused before it starts, or
 // "" when it may start (it takes no place).
-func (g *codeGuard) blocked(addr netip.Addr) string {
+func (g *CodeGuard) Blocked(addr netip.Addr) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.full(addr, g.now())
@@ -272,7 +270,7 @@ func (g *codeGuard) blocked(addr netip.Addr) string {
 // take takes a place for checking a code from addr, or says why the code
 // is refused unchecked. A place taken is kept, as a wrong code, unless
 // given back (give) with the time take returned.
-func (g *codeGuard) take(addr netip.Addr) (time.Time, string) {
+func (g *CodeGuard) Take(addr netip.Addr) (time.Time, string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := g.now()
@@ -285,7 +283,7 @@ func (g *codeGuard) take(addr netip.Addr) (time.Time, string) {
 }
 
 // give gives back the place take took at at: the code was right.
-func (g *codeGuard) give(addr netip.Addr, at time.Time) {
+func (g *CodeGuard) Give(addr netip.Addr, at time.Time) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	drop := func(ts []time.Time) []time.Time {
@@ -304,7 +302,7 @@ func (g *codeGuard) give(addr netip.Addr, at time.Time) {
 	}
 }
 
-func (g *codeGuard) prune(now time.Time) {
+func (g *CodeGuard) prune(now time.Time) {
 	g.table = recent(g.table, now, CodeTableWindow)
 	for a, ts := range g.byAddr {
 		if ts = recent(ts, now, codeWindow); len(ts) == 0 {
@@ -319,7 +317,7 @@ func (g *codeGuard) prune(now time.Time) {
 // limits count it: an IPv4 address, or an IPv6 address's /64 (a host
 // picks any number of addresses inside its prefix). The zero Addr when
 // there is none (an in-memory test network).
-func sourceOf(st network.Stream) netip.Addr {
+func SourceOf(st network.Stream) netip.Addr {
 	a, ok := addrOf(st.Conn().RemoteMultiaddr())
 	if !ok {
 		return netip.Addr{}
@@ -340,188 +338,3 @@ func addrOf(m ma.Multiaddr) (netip.Addr, bool) {
 	a, ok := netip.AddrFromSlice(ip)
 	return a.Unmap(), ok
 }
-
-// ---- The server's gates ----
-
-// serverLimits is what a Server keeps for its limits, made on first use (a
-// server an election makes has none to begin with).
-type serverLimits struct {
-	codes    *codeGuard
-	watchers *watchers
-	watching int // spectators placed
-}
-
-// MaxWatchers is how many spectators a hosted table takes. Each costs the
-// host a signed update at every step, so past this they are refused.
-const MaxWatchers = 16
-
-// ErrNoRoom refuses a spectator past MaxWatchers.
-var ErrNoRoom = protocol.Refuse(protocol.CodeTableFull, "no room for a spectator", fmt.Sprintf("This table has all the spectators it can take (%d).", MaxWatchers))
-
-// watch gives the joiner a spectator's place, if the table has room.
-func (c *srvConn) watch(nick string) (*table.LocalSession, error) {
-	c.s.mu.Lock()
-	if c.s.lims.watching >= MaxWatchers {
-		c.s.mu.Unlock()
-		return nil, ErrNoRoom
-	}
-	c.s.lims.watching++
-	c.s.mu.Unlock()
-	sess, err := c.s.tbl().WatchAs(protocol.Clean(nick, protocol.MaxNick))
-	if err != nil {
-		c.unwatch()
-	}
-	return sess, err
-}
-
-func (c *srvConn) unwatch() {
-	c.s.mu.Lock()
-	c.s.lims.watching--
-	c.s.mu.Unlock()
-}
-
-func (s *Server) codes() *codeGuard {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.lims.codes == nil {
-		s.lims.codes = newCodeGuard()
-	}
-	return s.lims.codes
-}
-
-func (s *Server) watchers() *watchers {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.lims.watchers == nil {
-		s.lims.watchers = newWatchers()
-	}
-	return s.lims.watchers
-}
-
-// handler is the game's stream handler, behind the rate at which one
-// address may open the stream (StreamsPerAddr).
-func (s *Server) handler() network.StreamHandler {
-	return streamLimiter().Limit(s.handle)
-}
-
-// A seat's addresses in a Lobby (for an election) are a few short ones:
-// with MaxNick names, ten seats of them stay far under the frame limit.
-const (
-	seatAddrs   = 4
-	maxSeatAddr = 64 // bytes of a multiaddr's text: /ip6/…/tcp/65535 is 50
-)
-
-// refusal is a check's answer that the peer is told as it is.
-type refusal struct{ code, msg string }
-
-func (r *refusal) Error() string { return r.msg }
-
-// playerTypes are the messages a host takes from a player's connection;
-// State only while it joins a table being rebuilt.
-var playerTypes = map[protocol.Type]bool{
-	protocol.TypeHello: true, protocol.TypeLeave: true, protocol.TypeHeartbeat: true, protocol.TypeState: true,
-	protocol.TypePlay: true, protocol.TypeCall: true, protocol.TypePass: true, protocol.TypeGive: true,
-	protocol.TypeQuads: true, protocol.TypeDoubt: true, protocol.TypeBelieve: true, protocol.TypeSkip: true,
-	protocol.TypeNonceCommit: true, protocol.TypeNonceReveal: true,
-}
-
-// admit is the check on an envelope's header, before its signature is
-// verified or its body decoded: everything a host refuses without needing
-// to know the envelope is genuine. It records nothing.
-func (c *srvConn) admit(h *protocol.Header) error {
-	// A joiner who dialled an address may not know the table's ID yet.
-	if h.Table != c.s.tid && !(c.sess == nil && h.Table == (protocol.TableID{})) {
-		return &refusal{protocol.CodeBadCommand, "That message is for another table."}
-	}
-	// Only an elected host raises the term: a player's envelope must carry
-	// the table's current one, or anyone could fence everyone else out.
-	if t := c.s.term.Load(); h.Term != t {
-		return &refusal{protocol.CodeBadCommand, fmt.Sprintf("Refused: term %d, the table is at term %d.", h.Term, t)}
-	}
-	if err := c.s.replay.Peek(h.Sender, h.Term, h.Seq); err != nil {
-		return err
-	}
-	switch {
-	case !h.Type.Known():
-		return &protocol.DecodeError{Kind: protocol.ErrUnknownType, Type: h.Type}
-	case !c.greeted && h.Type != protocol.TypeHello:
-		// A stranger's first frame costs a hello's decoding at most.
-		return &refusal{protocol.CodeBadCommand, "Say hello first."}
-	case !playerTypes[h.Type], h.Type == protocol.TypeState && !c.joining:
-		return &refusal{protocol.CodeBadCommand, "A player can't send that message."}
-	}
-	return nil
-}
-
-// ship sends one message of a connection's updates. One that can't be
-// sealed (over the size limit: the host's bounds should make it
-// impossible) goes without what can be left out, counted in Dropped: a
-// lobby without the seats' addresses (they are for an election), an update
-// with its view and notice but not its events and journal (the player's
-// audit will say what it missed); the updates go on. One that can't be
-// written ends the connection, reset, so the player notices and reconnects
-// for its backlog. The updates never stop in silence. It says whether to
-// go on.
-func (c *srvConn) ship(m protocol.Message) bool {
-	err := c.send(m)
-	if errors.Is(err, protocol.ErrTooBig) {
-		switch m := m.(type) {
-		case protocol.Lobby:
-			m.Players = append([]protocol.Player(nil), m.Players...)
-			for i := range m.Players {
-				m.Players[i].Addrs = nil
-			}
-			c.s.Dropped.Add(1)
-			err = c.send(m)
-		case protocol.Update:
-			m.Events, m.Steps, m.Shares = nil, nil, nil
-			c.s.Dropped.Add(1)
-			err = c.send(m)
-		}
-	}
-	switch {
-	case err == nil:
-		return true
-	case errors.Is(err, protocol.ErrTooBig):
-		c.s.Dropped.Add(1)
-		return true
-	}
-	c.st.Reset()
-	return false
-}
-
-// placed is a joiner seated or watching: its frames are read under a
-// player's budget or the spectators' shared one, and a seated player's
-// connection is one the connection manager never trims.
-func (c *srvConn) placed() {
-	c.joining = false
-	if c.seat < 0 {
-		c.lim.shared = c.s.watchers()
-	}
-	if c.web {
-		return // no libp2p connection to keep
-	}
-	if c.seat < 0 {
-		c.s.h.ConnManager().TagPeer(c.peer, c.tag(), 10)
-		return
-	}
-	c.s.h.ConnManager().Protect(c.peer, c.tag())
-}
-
-func (c *srvConn) unplaced() {
-	if c.seat < 0 {
-		c.unwatch()
-	}
-	if c.web {
-		return
-	}
-	if c.seat < 0 {
-		c.s.h.ConnManager().UntagPeer(c.peer, c.tag())
-		return
-	}
-	c.s.h.ConnManager().Unprotect(c.peer, c.tag())
-}
-
-// tag is this connection's own, so that a seat's new connection and its
-// old one don't undo each other.
-func (c *srvConn) tag() string { return fmt.Sprintf("bullshit/%p", c) }
