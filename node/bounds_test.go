@@ -166,7 +166,7 @@ func TestNetFailedSendNeverStalls(t *testing.T) {
 			hn, tb, srv := hostTable(t, table.Settings{Seats: 2, Bots: []string{"b"}})
 			var armed atomic.Bool
 			var failed atomic.Int64
-			srv.failSend = func(_ *srvConn, m protocol.Message) error {
+			srv.sealer = failingSealer{srv.sealer, func(m protocol.Message) error {
 				// The first such message once the game starts, once; "too
 				// big" only while it carries what the host can leave out (a
 				// lobby's addresses, an update's events and journal).
@@ -187,7 +187,7 @@ func TestNetFailedSendNeverStalls(t *testing.T) {
 				}
 				failed.Add(1)
 				return c.err
-			}
+			}}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			r := dialPlayer(t, ctx, hn, "Ada")
@@ -216,4 +216,18 @@ func gen(r *Remote) int {
 	n := 0
 	r.do(func() { n = r.links })
 	return n
+}
+
+// failingSealer seals as its sealer does, but for a message fail refuses:
+// a send that fails before it is sealed.
+type failingSealer struct {
+	sealer
+	fail func(protocol.Message) error
+}
+
+func (f failingSealer) Seal(tid protocol.TableID, term uint64, m protocol.Message) ([]byte, uint64, error) {
+	if err := f.fail(m); err != nil {
+		return nil, 0, err
+	}
+	return f.sealer.Seal(tid, term, m)
 }

@@ -121,7 +121,7 @@ func (r *Remote) newRecovery(term uint64) *recovery {
 // newServer is the server of the term we take over, not ready until rec
 // has rebuilt the table.
 func (r *Remote) newServer(signer *protocol.Signer, term uint64, rec *recovery) *Server {
-	srv := &Server{h: r.h, signer: signer, tid: r.tid, code: r.code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64), rec: rec,
+	srv := &Server{h: r.h, sealer: signer, tid: r.tid, code: r.code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64), rec: rec,
 		ready: make(chan struct{}), timing: r.timing}
 	srv.term.Store(term)
 	rec.srv = srv

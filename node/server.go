@@ -34,12 +34,30 @@ import (
 // Server puts a Table on the network: it answers joiners on the game's
 // stream protocol, applies their moves in arrival order and sends each seat
 // what it may see, signed.
+//
+// Who owns what. The Server owns no goroutine of its own; libp2p's (or the
+// web door's) goroutine for each stream runs handle, which makes one
+// srvConn and, once it is seated, a reader (handle's loop), a pump and a
+// heartbeat for it (see srvConn). Between them:
+//
+//   - set by Serve or newServer before the stream handler is set, never
+//     changed: h, sealer, rec, ready, tid, code, timing; any goroutine
+//     reads them;
+//   - term and replay are safe for any goroutine (an atomic; Replay locks
+//     itself); term goes up when an elected host takes over;
+//   - under mu: table (nil while a new host rebuilds the game, rec; set
+//     once when it is rebuilt, read through tbl), conns, lims, web and
+//     selfWeb, which every connection's goroutines share;
+//   - the counters (Refused, Dropped) and revealed are for any goroutine.
+//
+// The Table itself is its own actor (node/table): the Server only calls
+// its methods, which run on the table's goroutine.
 type Server struct {
 	h      host.Host
-	signer *protocol.Signer
-	table  *table.Table // nil while a new host rebuilds the game (rec)
-	rec    *recovery    // set on a host elected mid-game
-	ready  chan struct{}
+	sealer sealer        // seals every envelope the server sends (a *protocol.Signer)
+	table  *table.Table  // under mu; nil while a new host rebuilds the game (rec)
+	rec    *recovery     // set on a host elected mid-game
+	ready  chan struct{} // closed once the table is there to serve
 	tid    protocol.TableID
 	code   string
 	term   atomic.Uint64
@@ -48,7 +66,7 @@ type Server struct {
 
 	mu      sync.Mutex
 	conns   map[*srvConn]bool
-	lims    serverLimits       // limits.go
+	lims    serverLimits       // gates.go
 	web     map[string]webSeat // by peer ID: phones, and player nodes' web URLs (web.go)
 	selfWeb string             // this node's web base URL, "" without one
 
@@ -59,9 +77,15 @@ type Server struct {
 	// size limit) and were left out; the connection's updates go on.
 	Dropped atomic.Int64
 
-	failSend func(*srvConn, protocol.Message) error // tests: a send that fails before it is sealed
-
 	revealed chan struct{} // a reveal went out whole on one connection (awaitReveals)
+}
+
+// sealer seals a message for the wire: a *protocol.Signer, whose sequence
+// numbers every envelope the server sends takes in turn. (A test gives the
+// server one that fails on the message it picks, to see a send that fails
+// before it is sealed.)
+type sealer interface {
+	Seal(table protocol.TableID, term uint64, m protocol.Message) ([]byte, uint64, error)
 }
 
 // RevealFlush is the longest a host that is closing waits for the reveal
@@ -99,7 +123,7 @@ func Serve(h host.Host, key crypto.PrivKey, t *table.Table) (*Server, error) {
 		return nil, err
 	}
 	set := t.Config()
-	s := &Server{h: h, signer: signer, table: t, tid: t.WireID(), code: set.Code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64),
+	s := &Server{h: h, sealer: signer, table: t, tid: t.WireID(), code: set.Code, conns: map[*srvConn]bool{}, revealed: make(chan struct{}, 64),
 		ready: make(chan struct{}), timing: set.Timing}
 	close(s.ready)
 	s.term.Store(1)
@@ -172,6 +196,18 @@ func (l p2pLink) Source() netip.Addr { return guard.SourceOf(l.Stream) }
 // (gamewire: movesig.go); an older one's are kept unmarked, as the host's.
 var markedSince = protocol.MakeVersion(1, 6)
 
+// srvConn is one player's (or phone's, or spectator's) connection to the
+// Server.
+//
+// Who owns what. handle's goroutine (the stream's) makes it, runs the
+// join (join, gates.go's admit) and then reads the player's envelopes
+// until the link ends; it alone reads r, writes ver, seat, sess, joining
+// and greeted (before the pump starts: the pump reads seat and sess
+// after). pump, started once it is placed, alone writes last and sent.
+// Everything written to the link goes through send, under wmu, from any
+// of the three (the reader's refusals, the pump's updates, heartbeat's
+// beats): the write lock keeps the sequence numbers in order. st, web,
+// peer and lim are set before any of them runs.
 type srvConn struct {
 	s    *Server
 	st   link
@@ -196,12 +232,7 @@ func (c *srvConn) send(m protocol.Message) error {
 	// order, or it drops the late one as a replay.
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	if f := c.s.failSend; f != nil {
-		if err := f(c, m); err != nil {
-			return err
-		}
-	}
-	b, _, err := c.s.signer.Seal(c.s.tid, c.s.term.Load(), m)
+	b, _, err := c.s.sealer.Seal(c.s.tid, c.s.term.Load(), m)
 	if err != nil {
 		return err
 	}
@@ -485,48 +516,65 @@ func (c *srvConn) pump(done chan struct{}) {
 				c.st.Reset()
 				return
 			}
-			if u.Refusal != nil {
-				continue // answered with the move's sequence number in handle
-			}
-			if u.Toss != nil {
-				if !c.ship(protocol.Toss{Round: u.Toss.Round, Commits: u.Toss.Commits}) {
-					return
-				}
-				continue
-			}
-			if !c.sent || !reflect.DeepEqual(u.Table, c.last) {
-				c.last, c.sent = u.Table, true
-				ts := u.Table
-				ts.Seats = append([]table.SeatInfo(nil), ts.Seats...)
-				for i, si := range ts.Seats {
-					if id, err := peer.Decode(si.Peer); err == nil {
-						ws := c.s.webOf(si.Peer)
-						ts.Seats[i].Web, ts.Seats[i].WebAddr = ws.phone, ws.addr
-						if !ws.phone {
-							ts.Seats[i].Addrs = c.s.addrsOf(id)
-						}
-					}
-				}
-				if !c.ship(wireLobby(&ts)) {
-					return
-				}
-			}
-			if !c.ship(wireUpdate(&u)) {
+			if !c.deliver(u) {
 				return
-			}
-			if u.Reveal != nil {
-				for _, a := range wireAudit(u.Reveal) {
-					if !c.ship(a) {
-						return
-					}
-				}
-				select {
-				case c.s.revealed <- struct{}{}:
-				default:
-				}
 			}
 		}
 	}
+}
+
+// deliver ships one update from the table: the toss's ask, the table's
+// lobby when it changed, the update, then the reveal in parts. It reports
+// false when the link failed.
+func (c *srvConn) deliver(u table.Update) bool {
+	if u.Refusal != nil {
+		return true // answered with the move's sequence number in handle
+	}
+	if u.Toss != nil {
+		return c.ship(protocol.Toss{Round: u.Toss.Round, Commits: u.Toss.Commits})
+	}
+	if !c.sent || !reflect.DeepEqual(u.Table, c.last) {
+		c.last, c.sent = u.Table, true
+		ts := c.lobbyFor(u.Table)
+		if !c.ship(wireLobby(&ts)) {
+			return false
+		}
+	}
+	if !c.ship(wireUpdate(&u)) {
+		return false
+	}
+	if u.Reveal == nil {
+		return true
+	}
+	for _, a := range wireAudit(u.Reveal) {
+		if !c.ship(a) {
+			return false
+		}
+	}
+	select {
+	case c.s.revealed <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+// lobbyFor is the table's state as this connection is sent it: each
+// person's seat with its web side, and a player node's addresses (for an
+// election).
+func (c *srvConn) lobbyFor(ts table.TableState) table.TableState {
+	ts.Seats = append([]table.SeatInfo(nil), ts.Seats...)
+	for i, si := range ts.Seats {
+		id, err := peer.Decode(si.Peer)
+		if err != nil {
+			continue
+		}
+		ws := c.s.webOf(si.Peer)
+		ts.Seats[i].Web, ts.Seats[i].WebAddr = ws.phone, ws.addr
+		if !ws.phone {
+			ts.Seats[i].Addrs = c.s.addrsOf(id)
+		}
+	}
+	return ts
 }
 
 func (c *srvConn) heartbeat(done chan struct{}) {
