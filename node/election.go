@@ -15,8 +15,8 @@ package node
 //
 // What: the new host knows the public journal (every step, its hidden cards
 // left out; a journal a player relays counts only if the old host's
-// signed chain covers it, chain.go) and one share of each hidden part and of the seed
-// (journalshare.go), at a threshold of every player node but the old
+// signed chain covers it, node/table's chain.go) and one share of each hidden part and of the seed
+// (node/table's journalshare.go), at a threshold of every player node but the old
 // host's. It asks each player that rejoins for its shares; with every
 // other player's it rebuilds the exact journal, checks the seed against
 // the commitment published before the deal, replays the game, restarts an

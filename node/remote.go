@@ -50,7 +50,7 @@ import (
 //     hands run the link that seats us, or has run take over (do);
 //   - standby, libp2p's goroutine for a player who rejoins us: it asks
 //     run whether we host (do), then serves the player on our Server;
-//   - the Server's and the Table's own goroutines (server.go, table.go,
+//   - the Server's and the Table's own goroutines (server.go, node/table,
 //     restore.go), which run reaches through the Server and our seat.
 type Remote struct {
 	// Set by dial (webAddr and web by its setup) before run starts, never
@@ -102,7 +102,7 @@ type Remote struct {
 	parts   []protocol.Audit     // the host's reveal, as it arrives
 	chain   gamewire.Journal     // the host's journal as we may know it, as far as its chain verifies
 	shares  map[int]shamir.Share // our shares of its hidden parts
-	toss    journal.Toss         // our part in the deal's toss (toss.go), for the audit
+	toss    journal.Toss         // our part in the deal's toss (remotetoss.go), for the audit
 	rerun   bool                 // the host asked again after we had revealed a nonce it never dealt from
 	watched struct {             // a spectator's record of the nonce commitments, as first published with the deal
 		round   [32]byte

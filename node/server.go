@@ -222,7 +222,7 @@ type srvConn struct {
 	last table.TableState
 	sent bool
 
-	lim     *guard.FrameLimit // how fast its frames are read (limits.go)
+	lim     *guard.FrameLimit // how fast its frames are read (node/guard)
 	joining bool              // before a seat or a place: the first refusal ends it
 	greeted bool              // its hello has come: before it, only a hello is decoded
 }
@@ -462,7 +462,7 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 // wrong code is learnt only from the joiner's confirmation failing: one
 // guess per run, counted per address and for the table when the answer
 // comes, before it is checked, not per peer ID, since identities are free
-// (limits.go has the arithmetic).
+// (node/guard's limits.go has the arithmetic).
 func (c *srvConn) proveCode(hello protocol.Hello, env *protocol.Envelope) ([]byte, error) {
 	if len(hello.Nonce) < protocol.NonceSize {
 		// A 1.1 joiner would prove the code in a way that gives it away.
@@ -471,7 +471,7 @@ func (c *srvConn) proveCode(hello protocol.Hello, env *protocol.Envelope) ([]byt
 	}
 	// A spent count refuses the exchange before it costs anything; the
 	// place is taken when the answer comes, before it is checked
-	// (limits.go).
+	// (node/guard's limits.go).
 	src, codes := c.st.Source(), c.s.codes()
 	if why := codes.Blocked(src); why != "" {
 		c.refuse(protocol.CodeBadCode, why, env.Seq)

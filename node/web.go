@@ -64,7 +64,7 @@ const (
 	WebPortLast = 8090
 )
 
-// The web entry's limits, per source address as node/limits.go counts it
+// The web entry's limits, per source address as node/guard/limits.go counts it
 // (an IPv4 address or an IPv6 /64) and in all. A phone holds one /ws; a
 // reload overlaps the next with the last for a moment.
 //

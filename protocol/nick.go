@@ -6,7 +6,7 @@ import "unicode"
 // one of them "Hosty" and an invisible Hangul filler, make the table's
 // news ("Hosty claims 1 three") useless. A nickname may hold no invisible
 // letter (Invisible, refused by CheckNick); the host refuses one that
-// reads as a name its table has (node/names.go), which needs
+// reads as a name its table has (node/table/names.go), which needs
 // golang.org/x/text's folding, kept out of this package.
 
 // Invisible reports a rune that shows as nothing, or as a blank that isn't

@@ -17,7 +17,7 @@ import (
 // same code. Each side then proves the key with a MAC. Unlike a MAC keyed
 // with the code itself, nothing on the wire lets a listener, a joiner or an
 // impostor table test codes offline: each run of the exchange is worth one
-// guess, made online, which the host counts (node/limits.go).
+// guess, made online, which the host counts (node/guard/limits.go).
 //
 // What the session's context binds: both peer IDs and the table ID (the
 // draft's channel identifier) and a nonce from each side (its session ID),
@@ -37,7 +37,7 @@ const NonceSize = 16
 const SecretSize = 64
 
 // MinCodeLen is the shortest join code a table may have, in the
-// characters that count (dashes and spaces don't). node/limits.go has the
+// characters that count (dashes and spaces don't). node/guard/limits.go has the
 // arithmetic: at the attempt limits, 6 digits is a 1-in-90 chance for a
 // guesser with a whole evening; letters make a code of this length far
 // stronger.

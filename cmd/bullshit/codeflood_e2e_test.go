@@ -46,7 +46,7 @@ const (
 	codeFloodGap    = 15 * time.Second
 )
 
-// The host's words, as node/server.go and node/limits.go give them.
+// The host's words, as node/server.go and node/guard/limits.go give them.
 const (
 	codeWrong       = "That join code is wrong."
 	codeAddrLimited = "Too many wrong join codes from your address"

@@ -235,7 +235,7 @@ func runPhone(say func(string, map[string]any)) error {
 // take." most of the time: it fails all three floods. The stall flood
 // also fails a count of join codes that takes its place at the hello
 // (the stallers hold the table's count without a guess): the count takes
-// it when the answer comes (node/limits.go).
+// it when the answer comes (node/guard/limits.go).
 func TestE2EDoorFlood(t *testing.T) {
 	const code = "door-plum-5150"
 	l := newLAN(t, 3, false)

@@ -50,7 +50,7 @@ func TestPlayBotEndsOnTheFinalView(t *testing.T) {
 		t.Fatal(err)
 	}
 	if last.View.Phase != engine.PhaseOver || last.View.Places == nil {
-		t.Errorf("PlayBot ended on a view in phase %v with places %v; want the final view (node/headless.go: the end is taken from the table's phase and awaitAudit keeps the view it had)",
+		t.Errorf("PlayBot ended on a view in phase %v with places %v; want the final view (node/table/headless.go: the end is taken from the table's phase and awaitAudit keeps the view it had)",
 			last.View.Phase, last.View.Places)
 	}
 	if last.Audit == nil || !last.Audit.Verified {
@@ -120,7 +120,7 @@ func TestCoveringBotPlays(t *testing.T) {
 			}
 		case <-time.After(time.Minute): // a hang, however slow the machine: the bot plays within a second
 			t.Fatalf("seat 0 was covered (%v) but nobody played it for a minute after the 200 ms grace "+
-				"(node/table.go cover gives the seat a bot but never asks it to act: it needs t.schedule())", covered)
+				"(node/table/table.go cover gives the seat a bot but never asks it to act: it needs t.schedule())", covered)
 		}
 	}
 }

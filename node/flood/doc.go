@@ -14,7 +14,7 @@
 // (Spawn, ServeLines: `bullshit bench` runs itself), so that its CPU is
 // its own and not the flooders' or the players'. The flooders come from
 // addresses of 127/8 other than 127.0.0.1, which the host exempts from its
-// per-address limits (node/budget.go): Linux routes all of 127/8 to
+// per-address limits (node/guard/budget.go): Linux routes all of 127/8 to
 // loopback; elsewhere Run says it can't.
 //
 // It is measurement and attack code, not the game: node never imports it,

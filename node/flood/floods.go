@@ -461,7 +461,7 @@ func short(err error) string {
 // connectFlood: a stranger at each address connects (TCP, the security
 // handshake, the muxer) and hangs up, again and again. Past an address's
 // burst the host turns a connection away before the handshake
-// (node/budget.go: ConnRate, ConnsPerAddr).
+// (node/guard/budget.go: ConnRate, ConnsPerAddr).
 func connectFlood(ctx context.Context, e *env) (flood, error) {
 	ns, err := newNodes(ctx, e, 1)
 	if err != nil {

@@ -85,7 +85,7 @@ type JournalHeader struct {
 	Bots     []string
 	Settings SettingsJSON
 	Listen   []string
-	// Nonces are the players' nonces the deal mixed (toss.go): the engine
+	// Nonces are the players' nonces the deal mixed (node/table's toss.go): the engine
 	// deals from DealSeed(Config.Seed, Salt, Nonces).
 	Nonces [][gamewire.NonceSize]byte
 }

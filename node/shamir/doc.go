@@ -2,7 +2,7 @@
 // and rebuild of a game's seed and salt that a new host needs when the old
 // one vanishes (shamir.go says what is shared, with whom, and what that
 // protects against). It is pure arithmetic: node decides who gets which
-// share (node/journalshare.go) and when they are combined
+// share (node/table/journalshare.go) and when they are combined
 // (node/restore.go).
 //
 // It must never do I/O beyond the random reader it is handed, keep a

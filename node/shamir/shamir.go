@@ -17,7 +17,7 @@ package shamir
 // How it is shared. At the deal the host splits the secret into one share
 // per seat with a threshold of every player node but its own, and never
 // fewer than two (Shamir's scheme over GF(2^8), for every byte a random
-// polynomial of degree threshold − 1 through the secret; journalshare.go)
+// polynomial of degree threshold − 1 through the secret; node/table's journalshare.go)
 // and sends each player its own share, privately and signed. If the host
 // vanishes, the elected new host asks every other player node for its
 // share and combines them with its own: it has the seed and the salt,

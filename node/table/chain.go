@@ -80,7 +80,7 @@ func (t *Table) signWith(key ed25519.PrivateKey) {
 	}
 }
 
-// seatKey is the key of the person at seat of seats, nil for a bot's seat
+// SeatPubKey is the key of the person at seat of seats, nil for a bot's seat
 // or a peer ID that names no key: what a seat's Mark is checked against.
 func SeatPubKey(seats []SeatInfo, seat int) ed25519.PublicKey {
 	if seat < 0 || seat >= len(seats) || seats[seat].Bot != "" || seats[seat].Peer == "" {

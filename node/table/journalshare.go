@@ -9,7 +9,7 @@ import (
 // cards of each play and hand-over split into Shamir shares, one a seat.
 // The threshold is every player node but the host's (at least two): only
 // all of them together can rebuild the whole journal, and so the exact
-// game, when the host vanishes (election.go). The deal's seed and salt are
+// game, when the host vanishes (node's election.go). The deal's seed and salt are
 // shared the same way.
 //
 // Why all of them: identities are free, so one person can hold two seats

@@ -131,7 +131,7 @@ type SeatInfo struct {
 	Covered   bool     // a bot plays for a person who is away
 	Peer      string   // the person's node (a peer ID), "" for a bot
 	Addrs     []string // where that node listens, for an election
-	Web       bool     // a phone's seat (web.go): never a host
+	Web       bool     // a phone's seat (node's web.go): never a host
 	WebAddr   string   // the node's web base URL, where phones go next
 	// MadeFor counts the person's own moves (plays, quads, judgements)
 	// the host made for them this game: a covering bot's or the clock's.

@@ -1366,8 +1366,8 @@ type About struct {
 	Code   bool   `json:"code"`  // joining takes a code (never the code)
 }
 
-// about fills in what the join page shows of the table (web.go's About,
-// but the host's words and the code, the server's); false once closed.
+// FillAbout fills in what the join page shows of the table (node's web.go),
+// About but the host's words and the code, the server's; false once closed.
 func (t *Table) FillAbout(a *About) bool {
 	return t != nil && t.Do(func() {
 		a.Name, a.Host, a.Preset, a.Seats, a.Phase = t.Set.Name, t.host, t.Set.Rules.Preset, len(t.Seats), string(t.Phase)
@@ -1499,7 +1499,7 @@ func hostWords(id string) string {
 	return protocol.Fingerprint(string(pid))
 }
 
-// settings is the table's settings, as NewTable completed them (they never
+// Config is the table's settings, as NewTable completed them (they never
 // change after).
 func (t *Table) Config() Settings { return t.Set }
 

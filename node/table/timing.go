@@ -28,7 +28,7 @@ type Timing struct {
 	Toss time.Duration
 	// Stall is how long a new host waits for every seated player's shares
 	// of the hidden cards before it deals a new game without the game so
-	// far, a bot in the seat of whoever held them back (restore.go,
+	// far, a bot in the seat of whoever held them back (node's restore.go,
 	// redeal). Under RebuildWait: with no other player here at all, the
 	// new host gives hosting up at RebuildWait instead.
 	Stall time.Duration
