@@ -19,7 +19,7 @@
 // clock but its own: the table's time is time since its start, given to
 // the engine as a value.
 //
-// It is larger than node's other packages (about 4k lines) for a reason:
+// It is the largest of node's packages (about 3k lines) for a reason:
 // everything in it is one actor's state, which only its goroutine may
 // touch, so its files (by what they own: the deal's toss, the chain, the
 // shares, the rebuild, the evening) share one struct rather than talking
