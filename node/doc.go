@@ -139,4 +139,11 @@
 // own seat). Between them: wire.go (the table's types as they travel,
 // with gamewire), ids.go (libp2p's peers and keys as protocol names
 // them).
+//
+// This package stays larger than the others (about 5k lines) because what
+// is left in it is one thing seen from two sides: the libp2p host and the
+// Server that serves a table on it, and the Remote that plays at one and
+// becomes its Server when the host is gone (election.go, newhost.go and
+// restore.go hand a Server and its recovery from one to the other). Cut
+// apart, the two would have to export their insides to each other.
 package node
