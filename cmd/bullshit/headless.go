@@ -29,11 +29,6 @@ import (
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
-func init() {
-	commands["host"] = runHost
-	commands["join"] = runJoin
-}
-
 // rulesFlag collects repeated --rules key=value.
 type rulesFlag []string
 
