@@ -1,0 +1,299 @@
+package main
+
+// The lines a headless seat prints, pinned: scripts and the end-to-end
+// tests parse them, so a change to the printers shows here first. The
+// games are recorded once from a live table (-record) into
+// testdata/headless/*.rec.jsonl, and played back through the printer into
+// the golden *.txt and *.jsonl (-update-headless rewrites those).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/bot"
+	"github.com/bullshit-game/bullshit/node"
+)
+
+var (
+	recordHeadless = flag.Bool("record", false, "record the games of testdata/headless again from live tables")
+	updateHeadless = flag.Bool("update-headless", false, "rewrite the printed lines in testdata/headless")
+)
+
+// headlessGames are the recorded games: a preset each, so that most kinds
+// of event are printed.
+var headlessGames = []struct {
+	name, preset string
+	rules        []string
+	seed         uint64
+}{
+	{"standard", "standard", []string{"window=1"}, 11},
+	{"twist", "twist", []string{"window=1"}, 12},
+	{"doubt", "doubt", []string{"window=1"}, 13},
+}
+
+// recordGame plays a table of three, the seat recorded a bot too, and
+// keeps of each update what the printer reads, a line each.
+func recordGame(t *testing.T, preset string, kv []string, seed uint64) []byte {
+	rules, err := parseRules(preset, kv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := node.NewTable(node.Settings{Name: "Golden", Rules: rules, Seats: 3, Bots: []string{"medium", "easy"}, Pace: "fast",
+		Timing: node.Timing{Reveal: 10 * time.Millisecond}, Seed: seed}, "Host", makeAnyBot, bot.Fallback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	_, sess, err := tbl.Sit("hana", "Hana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	p, _ := makeAnyBot("medium", 0, seed)
+	var got []node.Update
+	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, "fast", func(u node.Update) { got = append(got, u) })
+	if err != nil || last.View.Phase != engine.PhaseOver {
+		t.Fatalf("the recorded game did not finish: %v", err)
+	}
+	var b bytes.Buffer
+	var back []node.Update
+	for i, u := range got {
+		l, err := json.Marshal(recorded(u, i == len(got)-1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(append(l, '\n'))
+		var r recUpdate
+		if err := json.Unmarshal(l, &r); err != nil {
+			t.Fatal(err)
+		}
+		back = append(back, r.update())
+	}
+	// The recording prints as the live game did.
+	if live, rec := printGame(got), printGame(back); live != rec {
+		t.Fatalf("the recording does not print as the live game did:\n%s", lineDiff(live, rec))
+	}
+	return b.Bytes()
+}
+
+// recUpdate is what the printer reads of an update, as recorded: the
+// rest is left out. The view only on the last, which the result reads.
+type recUpdate struct {
+	Events  []recEvent        `json:"events,omitempty"`
+	You     int               `json:"you"`
+	Seats   []string          `json:"seats"`
+	Phase   node.TablePhase   `json:"phase"`
+	Notice  string            `json:"notice,omitempty"`
+	Refusal *engine.Refusal   `json:"refusal,omitempty"`
+	Audit   *node.AuditResult `json:"audit,omitempty"`
+	End     *recEnd           `json:"end,omitempty"`
+}
+
+// recEvent is an event as recorded, every field (the referee's JSON of an
+// event leaves some out, and can't be read back).
+type recEvent struct {
+	Type    engine.EventType `json:"type"`
+	To      []int            `json:"to"`
+	Seat    int              `json:"seat"`
+	Target  int              `json:"target"`
+	No      int              `json:"no,omitempty"`
+	Rank    engine.Rank      `json:"rank"`
+	Claim   int              `json:"claim,omitempty"`
+	Out     bool             `json:"out,omitempty"`
+	Truth   bool             `json:"truth,omitempty"`
+	Auto    bool             `json:"auto,omitempty"`
+	Sneaked int              `json:"sneaked,omitempty"`
+	Place   int              `json:"place,omitempty"`
+	Count   engine.Count     `json:"count"`
+	Cards   []engine.Card    `json:"cards"`
+	Sizes   [4]engine.Count  `json:"sizes"` // hand before, after; pile before, after
+	Counts  []engine.Count   `json:"counts"`
+	Places  []int            `json:"places"`
+	Hands   [][]engine.Card  `json:"hands"`
+}
+
+func recEvents(es []engine.Event) []recEvent {
+	var out []recEvent
+	for _, e := range es {
+		z := e.Sizes
+		out = append(out, recEvent{e.Type, e.To, e.Seat, e.Target, e.No, e.Rank, e.Claim, e.Out, e.Truth, e.Auto, e.Sneaked, e.Place,
+			e.Count, e.Cards, [4]engine.Count{z.HandBefore, z.HandAfter, z.PileBefore, z.PileAfter}, e.Counts, e.Places, e.Hands})
+	}
+	return out
+}
+
+func (r recEvent) event() engine.Event {
+	z := engine.Sizes{HandBefore: r.Sizes[0], HandAfter: r.Sizes[1], PileBefore: r.Sizes[2], PileAfter: r.Sizes[3]}
+	return engine.Event{Type: r.Type, To: r.To, Seat: r.Seat, Target: r.Target, No: r.No, Rank: r.Rank, Claim: r.Claim, Out: r.Out,
+		Truth: r.Truth, Auto: r.Auto, Sneaked: r.Sneaked, Place: r.Place, Count: r.Count, Cards: r.Cards, Sizes: z,
+		Counts: r.Counts, Places: r.Places, Hands: r.Hands}
+}
+
+// recEnd is the last view's end of the game.
+type recEnd struct {
+	Over   bool          `json:"over"`
+	No     int           `json:"no"`
+	Places []int         `json:"places"`
+	Winner *int          `json:"winner"`
+	Final  *engine.Final `json:"final"`
+}
+
+func recorded(u node.Update, last bool) recUpdate {
+	r := recUpdate{Events: recEvents(u.Events), You: u.Table.You, Phase: u.Table.Phase, Notice: u.Notice, Refusal: u.Refusal, Audit: u.Audit}
+	for _, s := range u.Table.Seats {
+		r.Seats = append(r.Seats, s.Name)
+	}
+	if last {
+		r.End = &recEnd{u.View.Phase == engine.PhaseOver, u.View.No, u.View.Places, u.View.Winner, u.View.Final}
+	}
+	return r
+}
+
+func (r recUpdate) update() node.Update {
+	u := node.Update{Notice: r.Notice, Refusal: r.Refusal, Audit: r.Audit}
+	u.Table.You, u.Table.Phase = r.You, r.Phase
+	for _, e := range r.Events {
+		u.Events = append(u.Events, e.event())
+	}
+	for _, s := range r.Seats {
+		u.Table.Seats = append(u.Table.Seats, node.SeatInfo{Name: s})
+	}
+	if e := r.End; e != nil {
+		u.View.No, u.View.Places, u.View.Winner, u.View.Final = e.No, e.Places, e.Winner, e.Final
+		if e.Over {
+			u.View.Phase = engine.PhaseOver
+		}
+	}
+	return u
+}
+
+// playBack prints a recorded game as a headless seat does, and then the
+// lines around a game: the host's head, a notice, a refusal and each way
+// a game may end unfinished.
+func playBack(p printer, ups []node.Update) {
+	p.line(map[string]any{"type": "table", "id": "t1", "name": "Golden", "seats": 3, "addrs": []string{"/ip4/127.0.0.1/tcp/4001/p2p/x"},
+		"join": joinLines([]string{"/ip4/127.0.0.1/tcp/4001/p2p/x"}, "482913"), "web": "", "words": "maple-otter-lunar"},
+		tableText(hostingHead("Golden", 3, "Hana", true), []string{"/ip4/127.0.0.1/tcp/4001/p2p/x"}, "482913", "maple-otter-lunar"))
+	p.line(map[string]any{"type": "table", "id": "t1", "resumed": true},
+		tableText(hostingHead("Golden", 3, "", false), nil, "", "maple-otter-lunar"))
+	p.seated(0)
+	p.seated(-1)
+	for _, u := range ups {
+		p.update(u)
+	}
+	last := ups[len(ups)-1]
+	p.result(last, 0, nil)
+	p.result(last, 1, nil)
+	p.update(node.Update{Notice: "Host left; Ada is now hosting", Refusal: &engine.Refusal{Code: "not-your-turn", Msg: "it is not your turn"}})
+	// Unfinished: the table closed, a signal before and during the game,
+	// and a host that ended its game early on its way out.
+	mid := node.Update{Table: last.Table}
+	mid.View.No = 7
+	mid.Table.Phase = node.PhasePlaying
+	p.result(mid, 0, nil)
+	p.result(node.Update{}, -1, syscall.SIGTERM)
+	p.result(mid, 0, os.Interrupt)
+	early := mid
+	early.Audit = &node.AuditResult{Verified: true, Early: true, Plays: 7}
+	p.result(early, 0, syscall.SIGTERM)
+	early.Audit = &node.AuditResult{Early: true, Plays: 7, Problems: []string{"play 3 is not the card dealt"}}
+	p.result(early, 0, nil)
+	bad := last
+	bad.Audit = &node.AuditResult{Problems: []string{"the seed does not match", "play 2 differs"}}
+	p.result(bad, 0, nil)
+	bad.Audit = nil
+	p.result(bad, 2, nil)
+}
+
+// printGame is a game's updates and result printed, as text and as JSON.
+func printGame(ups []node.Update) string {
+	var out bytes.Buffer
+	for _, js := range []bool{false, true} {
+		p := printer{&out, js}
+		for _, u := range ups {
+			p.update(u)
+		}
+		p.result(ups[len(ups)-1], 0, nil)
+	}
+	return out.String()
+}
+
+func TestHeadlessGolden(t *testing.T) {
+	dir := filepath.Join("testdata", "headless")
+	for _, g := range headlessGames {
+		t.Run(g.name, func(t *testing.T) {
+			rec := filepath.Join(dir, g.name+".rec.jsonl")
+			if *recordHeadless {
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(rec, recordGame(t, g.preset, g.rules, g.seed), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b, err := os.ReadFile(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ups []node.Update
+			for l := range bytes.Lines(b) {
+				var r recUpdate
+				if err := json.Unmarshal(l, &r); err != nil {
+					t.Fatal(err)
+				}
+				ups = append(ups, r.update())
+			}
+			if len(ups) == 0 {
+				t.Fatal("an empty recording")
+			}
+			for _, js := range []bool{false, true} {
+				var out bytes.Buffer
+				playBack(printer{&out, js}, ups)
+				golden := filepath.Join(dir, g.name+map[bool]string{false: ".txt", true: ".jsonl"}[js])
+				if *updateHeadless || *recordHeadless {
+					if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(out.Bytes(), want) {
+					t.Errorf("%s: the printed lines changed (-update-headless rewrites them if they should):\n%s", golden, lineDiff(string(want), out.String()))
+				}
+			}
+		})
+	}
+}
+
+// lineDiff is the first line where got and want part.
+func lineDiff(want, got string) string {
+	w, g := bytes.Split([]byte(want), []byte("\n")), bytes.Split([]byte(got), []byte("\n"))
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var a, b []byte
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if !bytes.Equal(a, b) {
+			return "line " + strconv.Itoa(i+1) + ":\nwant " + string(a) + "\n got " + string(b)
+		}
+	}
+	return "(same lines)"
+}
