@@ -197,6 +197,17 @@ func playBack(p printer, ups []node.Update) {
 	last := ups[len(ups)-1]
 	p.result(last, 0, nil)
 	p.result(last, 1, nil)
+	// The events the recorded games lack, and one of a kind no printer
+	// knows.
+	seven, _ := engine.ParseRank("7")
+	quads, _ := engine.ParseCards([]string{"7C", "7D", "7H", "7S"})
+	p.update(node.Update{Table: last.Table, Events: []engine.Event{
+		{Type: engine.EventQuads, Seat: 1, Rank: seven, Cards: quads}, {Type: engine.EventQuads, Seat: 0, Rank: seven, Cards: quads},
+		{Type: engine.EventOut, Seat: 0, Place: 1}, {Type: engine.EventOut, Seat: 2, Place: 2},
+		{Type: engine.EventSkip, Seat: 0, No: 4}, {Type: engine.EventSkip, Seat: 1, No: 4},
+		{Type: engine.EventResume, No: 5}, {Type: engine.EventOver, Seat: -1},
+		{Type: engine.EventGive, Seat: 1, Target: 0, Auto: true}, {Type: "mystery", Seat: 1, No: 3},
+	}})
 	p.update(node.Update{Notice: "Host left; Ada is now hosting", Refusal: &engine.Refusal{Code: "not-your-turn", Msg: "it is not your turn"}})
 	// Unfinished: the table closed, a signal before and during the game,
 	// and a host that ended its game early on its way out.
