@@ -172,9 +172,10 @@ func (p printer) seated(seat int) {
 }
 
 // result is the end of a seat's game: the places and the audit when the game
-// finished; when it did not (a signal stopped this program, or the table
-// ended without a result), a line that says so and never "game over".
-func (p printer) result(u node.Update, seat int, stop os.Signal) {
+// finished; when it did not (a signal stopped this program, stop names
+// it, or the table ended without a result), a line that says so and never
+// "game over".
+func (p printer) result(u node.Update, seat int, stop string) {
 	v := u.View
 	left := []int{}
 	if v.Final != nil {
@@ -198,22 +199,22 @@ func (p printer) result(u node.Update, seat int, stop os.Signal) {
 		// The host ended the game: its reveal came all the same, and the
 		// plays so far were audited.
 		m["early"], m["plays"] = true, u.Audit.Plays
-		if stop != nil {
+		if stop != "" {
 			// This program was stopped, and ended the game it hosted on
 			// its way out: both are said.
-			m["stopped"] = signalName(stop)
-			text = fmt.Sprintf("Stopped (%s) after %d plays; the game did not finish.\n", signalName(stop), u.Audit.Plays)
+			m["stopped"] = stop
+			text = fmt.Sprintf("Stopped (%s) after %d plays; the game did not finish.\n", stop, u.Audit.Plays)
 		}
 		text += "Game " + u.Audit.String() + "."
 		for _, pr := range u.Audit.Problems {
 			text += "\n  ✘ " + pr
 		}
-	case stop != nil && u.Table.Phase != "" && u.Table.Phase != node.PhaseWaiting:
-		m["stopped"] = signalName(stop)
-		text = fmt.Sprintf("Stopped (%s) after %d plays; the game did not finish.", signalName(stop), v.No)
-	case stop != nil:
-		m["stopped"] = signalName(stop)
-		text = fmt.Sprintf("Stopped (%s) before the game began.", signalName(stop))
+	case stop != "" && u.Table.Phase != "" && u.Table.Phase != node.PhaseWaiting:
+		m["stopped"] = stop
+		text = fmt.Sprintf("Stopped (%s) after %d plays; the game did not finish.", stop, v.No)
+	case stop != "":
+		m["stopped"] = stop
+		text = fmt.Sprintf("Stopped (%s) before the game began.", stop)
 	default:
 		text = fmt.Sprintf("The game did not finish: the table closed after %d plays without a result.", v.No)
 	}
@@ -266,6 +267,14 @@ func (s *stopper) or(err error) error {
 		code = 128 + int(n)
 	}
 	return &exitError{code: code, err: fmt.Errorf("stopped by %s; the game did not finish", signalName(sig))}
+}
+
+// name is the name of the signal that stopped the run, "" if none did.
+func (s *stopper) name() string {
+	if sig := s.signal(); sig != nil {
+		return signalName(sig)
+	}
+	return ""
 }
 
 func signalName(sig os.Signal) string {
@@ -321,6 +330,39 @@ func tableText(head string, addrs []string, code, words string) string {
 	lines = append(lines, "The lobby shows this table with its host's words: "+words+
 		" (a table of the same name with other words is not this one).")
 	return strings.Join(lines, "\n")
+}
+
+// hostLine is what the host's first lines say: the table, how to join it,
+// and where phones open it.
+type hostLine struct {
+	ID      string
+	Name    string // the table's name, "" when Resumed
+	Seats   int
+	Nick    string // the host's seat's name
+	Sit     bool   // the host takes a seat
+	Resumed string // the journal a table is hosted again from, "" for a new one
+	Addrs   []string
+	Code    string
+	Web     string // where phones open the table, "" if nowhere
+	WebErr  error  // why phones can't, if the page did not start
+	Words   string // the host's key as three words
+}
+
+// table prints the host's first lines: the table and how to join it, and
+// (in text) where phones open it.
+func (p printer) table(h hostLine) {
+	if h.Resumed != "" {
+		p.line(map[string]any{"type": "table", "id": h.ID, "resumed": true, "addrs": h.Addrs, "join": joinLines(h.Addrs, h.Code),
+			"web": h.Web, "words": h.Words},
+			tableText("Hosting again from "+h.Resumed, h.Addrs, h.Code, h.Words))
+	} else {
+		p.line(map[string]any{"type": "table", "id": h.ID, "name": h.Name, "seats": h.Seats, "addrs": h.Addrs,
+			"join": joinLines(h.Addrs, h.Code), "web": h.Web, "words": h.Words},
+			tableText(hostingHead(h.Name, h.Seats, h.Nick, h.Sit), h.Addrs, h.Code, h.Words))
+	}
+	if t := phonesText(h.Web, h.WebErr); t != "" && !p.json {
+		p.line(nil, t)
+	}
 }
 
 // hostConfig is host's flags.
@@ -426,13 +468,8 @@ func runHost(args []string) error {
 		}
 	}
 	out := printer{os.Stdout, nf.json}
-	words := dev.Words()
-	out.line(map[string]any{"type": "table", "id": hosted.ID, "name": c.name, "seats": n, "addrs": dev.Addrs(),
-		"join": joinLines(dev.Addrs(), c.code), "web": dev.WebURL(), "words": words},
-		tableText(hostingHead(c.name, n, dev.Name, c.sit), dev.Addrs(), c.code, words))
-	if p := phonesText(dev); p != "" && !nf.json {
-		out.line(nil, p)
-	}
+	out.table(hostLine{ID: hosted.ID, Name: c.name, Seats: n, Nick: dev.Name, Sit: c.sit, Addrs: dev.Addrs(), Code: c.code,
+		Web: dev.WebURL(), WebErr: dev.WebErr(), Words: dev.Words()})
 	var sess *node.LocalSession
 	seatNo := -1
 	if c.sit {
@@ -450,7 +487,7 @@ func runHost(args []string) error {
 	err = hosted.WaitSeated(wctx, n)
 	wcancel()
 	if err != nil && ctx.Err() != nil {
-		out.result(node.Update{}, seatNo, stop.signal())
+		out.result(node.Update{}, seatNo, stop.name())
 		return stop.or(ctx.Err())
 	}
 	if err := hosted.Start(); err != nil {
@@ -466,7 +503,7 @@ func runHost(args []string) error {
 	if stop.signal() != nil {
 		last = endEarly(hosted, sess, last, out.update)
 	}
-	out.result(last, seatNo, stop.signal())
+	out.result(last, seatNo, stop.name())
 	if last.View.Phase == engine.PhaseOver {
 		// Stay a moment so the players' screens get the end.
 		time.Sleep(300 * time.Millisecond)
@@ -591,7 +628,7 @@ func runJoin(args []string) error {
 	out := printer{os.Stdout, nf.json}
 	if err != nil {
 		if stop.signal() != nil {
-			out.result(node.Update{}, -1, stop.signal())
+			out.result(node.Update{}, -1, stop.name())
 		}
 		return stop.or(err)
 	}
@@ -621,7 +658,7 @@ func runJoin(args []string) error {
 		show = func(u node.Update) { out.update(u); lat.answered(u) }
 	}
 	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, c.pace, show)
-	out.result(last, r.Seat(), stop.signal())
+	out.result(last, r.Seat(), stop.name())
 	if lat != nil {
 		lat.close(last)
 	}
@@ -828,12 +865,7 @@ func resumeHost(ctx context.Context, stop *stopper, nf netFlags, path, pace stri
 	}
 	defer hosted.Close()
 	out := printer{os.Stdout, nf.json}
-	out.line(map[string]any{"type": "table", "id": hosted.ID, "resumed": true, "addrs": dev.Addrs(), "join": joinLines(dev.Addrs(), ""),
-		"web": dev.WebURL(), "words": dev.Words()},
-		tableText("Hosting again from "+path, dev.Addrs(), "", dev.Words()))
-	if p := phonesText(dev); p != "" && !nf.json {
-		out.line(nil, p)
-	}
+	out.table(hostLine{ID: hosted.ID, Resumed: path, Addrs: dev.Addrs(), Web: dev.WebURL(), WebErr: dev.WebErr(), Words: dev.Words()})
 	seatNo, sess, err := hosted.Sit("local", dev.Name)
 	var p node.Player
 	if err != nil {
@@ -846,7 +878,7 @@ func resumeHost(ctx context.Context, stop *stopper, nf netFlags, path, pace stri
 		return err
 	}
 	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, pace, out.update)
-	out.result(last, seatNo, stop.signal())
+	out.result(last, seatNo, stop.name())
 	if last.View.Phase == engine.PhaseOver {
 		time.Sleep(300 * time.Millisecond)
 	}

@@ -10,11 +10,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -184,19 +184,20 @@ func (r recUpdate) update() node.Update {
 // lines around a game: the host's head, a notice, a refusal and each way
 // a game may end unfinished.
 func playBack(p printer, ups []node.Update) {
-	p.line(map[string]any{"type": "table", "id": "t1", "name": "Golden", "seats": 3, "addrs": []string{"/ip4/127.0.0.1/tcp/4001/p2p/x"},
-		"join": joinLines([]string{"/ip4/127.0.0.1/tcp/4001/p2p/x"}, "482913"), "web": "", "words": "maple-otter-lunar"},
-		tableText(hostingHead("Golden", 3, "Hana", true), []string{"/ip4/127.0.0.1/tcp/4001/p2p/x"}, "482913", "maple-otter-lunar"))
-	p.line(map[string]any{"type": "table", "id": "t1", "resumed": true},
-		tableText(hostingHead("Golden", 3, "", false), nil, "", "maple-otter-lunar"))
+	addrs := []string{"/ip4/127.0.0.1/tcp/4001/p2p/x", "/ip4/10.0.0.1/tcp/4001/p2p/x"}
+	p.table(hostLine{ID: "t1", Name: "Golden", Seats: 3, Nick: "Hana", Sit: true, Addrs: addrs, Code: "482913",
+		Web: "http://10.0.0.1:8080", Words: "maple-otter-lunar"})
+	p.table(hostLine{ID: "t1", Name: "Golden", Seats: 3, Nick: "Hana", Addrs: addrs[:1],
+		WebErr: errors.New("listen tcp :8080: address already in use"), Words: "maple-otter-lunar"})
+	p.table(hostLine{ID: "t1", Resumed: "/tmp/golden.journal", Addrs: addrs, Words: "maple-otter-lunar"})
 	p.seated(0)
 	p.seated(-1)
 	for _, u := range ups {
 		p.update(u)
 	}
 	last := ups[len(ups)-1]
-	p.result(last, 0, nil)
-	p.result(last, 1, nil)
+	p.result(last, 0, "")
+	p.result(last, 1, "")
 	// The events the recorded games lack, and one of a kind no printer
 	// knows.
 	seven, _ := engine.ParseRank("7")
@@ -214,19 +215,19 @@ func playBack(p printer, ups []node.Update) {
 	mid := node.Update{Table: last.Table}
 	mid.View.No = 7
 	mid.Table.Phase = node.PhasePlaying
-	p.result(mid, 0, nil)
-	p.result(node.Update{}, -1, syscall.SIGTERM)
-	p.result(mid, 0, os.Interrupt)
+	p.result(mid, 0, "")
+	p.result(node.Update{}, -1, "SIGTERM")
+	p.result(mid, 0, "SIGINT")
 	early := mid
 	early.Audit = &node.AuditResult{Verified: true, Early: true, Plays: 7}
-	p.result(early, 0, syscall.SIGTERM)
+	p.result(early, 0, "SIGTERM")
 	early.Audit = &node.AuditResult{Early: true, Plays: 7, Problems: []string{"play 3 is not the card dealt"}}
-	p.result(early, 0, nil)
+	p.result(early, 0, "")
 	bad := last
 	bad.Audit = &node.AuditResult{Problems: []string{"the seed does not match", "play 2 differs"}}
-	p.result(bad, 0, nil)
+	p.result(bad, 0, "")
 	bad.Audit = nil
-	p.result(bad, 2, nil)
+	p.result(bad, 2, "")
 }
 
 // printGame is a game's updates and result printed, as text and as JSON.
@@ -237,7 +238,7 @@ func printGame(ups []node.Update) string {
 		for _, u := range ups {
 			p.update(u)
 		}
-		p.result(ups[len(ups)-1], 0, nil)
+		p.result(ups[len(ups)-1], 0, "")
 	}
 	return out.String()
 }

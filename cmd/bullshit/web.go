@@ -90,11 +90,11 @@ func serveHelp(rw http.ResponseWriter, r *http.Request) {
 
 // phonesText is the host's line for phones: where to open the game, or
 // why it can't be.
-func phonesText(dev *node.Device) string {
-	if u := dev.WebURL(); u != "" {
-		return "Phones: " + u
+func phonesText(url string, err error) string {
+	if url != "" {
+		return "Phones: " + url
 	}
-	if err := dev.WebErr(); err != nil {
+	if err != nil {
 		return "Phones: off (" + err.Error() + ")"
 	}
 	return ""
