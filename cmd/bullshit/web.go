@@ -87,15 +87,3 @@ func serveHelp(rw http.ResponseWriter, r *http.Request) {
 	rw.Header().Set("Cache-Control", "no-store")
 	io.WriteString(rw, strings.Join(cli.PageHelpText(width), "\n")+"\n")
 }
-
-// phonesText is the host's line for phones: where to open the game, or
-// why it can't be.
-func phonesText(url string, err error) string {
-	if url != "" {
-		return "Phones: " + url
-	}
-	if err != nil {
-		return "Phones: off (" + err.Error() + ")"
-	}
-	return ""
-}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 // The lines a headless seat prints, pinned: scripts and the end-to-end
 // tests parse them, so a change to the printers shows here first. The
@@ -15,12 +15,14 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/extbot"
 )
 
 var (
@@ -43,12 +45,15 @@ var headlessGames = []struct {
 // recordGame plays a table of three, the seat recorded a bot too, and
 // keeps of each update what the printer reads, a line each.
 func recordGame(t *testing.T, preset string, kv []string, seed uint64) []byte {
-	rules, err := parseRules(preset, kv)
-	if err != nil {
-		t.Fatal(err)
+	rules, _ := engine.Preset(preset)
+	for _, s := range kv {
+		k, v, _ := strings.Cut(s, "=")
+		if err := rules.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
 	}
 	tbl, err := node.NewTable(node.Settings{Name: "Golden", Rules: rules, Seats: 3, Bots: []string{"medium", "easy"}, Pace: "fast",
-		Timing: node.Timing{Reveal: 10 * time.Millisecond}, Seed: seed}, "Host", makeAnyBot, bot.Fallback)
+		Timing: node.Timing{Reveal: 10 * time.Millisecond}, Seed: seed}, "Host", anyBot, bot.Fallback)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +67,7 @@ func recordGame(t *testing.T, preset string, kv []string, seed uint64) []byte {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	p, _ := makeAnyBot("medium", 0, seed)
+	p, _ := anyBot("medium", 0, seed)
 	var got []node.Update
 	last, err := node.PlayBot(ctx, sess, p, bot.Fallback, "fast", func(u node.Update) { got = append(got, u) })
 	if err != nil || last.View.Phase != engine.PhaseOver {
@@ -87,6 +92,11 @@ func recordGame(t *testing.T, preset string, kv []string, seed uint64) []byte {
 		t.Fatalf("the recording does not print as the live game did:\n%s", lineDiff(live, rec))
 	}
 	return b.Bytes()
+}
+
+// anyBot seats the engine's bots, as cmd/bullshit does.
+func anyBot(name string, seat int, seed uint64) (node.Player, error) {
+	return extbot.Resolve(name, seat, seed)
 }
 
 // recUpdate is what the printer reads of an update, as recorded: the
@@ -183,62 +193,62 @@ func (r recUpdate) update() node.Update {
 // playBack prints a recorded game as a headless seat does, and then the
 // lines around a game: the host's head, a notice, a refusal and each way
 // a game may end unfinished.
-func playBack(p printer, ups []node.Update) {
+func playBack(p Printer, ups []node.Update) {
 	addrs := []string{"/ip4/127.0.0.1/tcp/4001/p2p/x", "/ip4/10.0.0.1/tcp/4001/p2p/x"}
-	p.table(hostLine{ID: "t1", Name: "Golden", Seats: 3, Nick: "Hana", Sit: true, Addrs: addrs, Code: "482913",
+	p.Table(HostLine{ID: "t1", Name: "Golden", Seats: 3, Nick: "Hana", Sit: true, Addrs: addrs, Code: "482913",
 		Web: "http://10.0.0.1:8080", Words: "maple-otter-lunar"})
-	p.table(hostLine{ID: "t1", Name: "Golden", Seats: 3, Nick: "Hana", Addrs: addrs[:1],
+	p.Table(HostLine{ID: "t1", Name: "Golden", Seats: 3, Nick: "Hana", Addrs: addrs[:1],
 		WebErr: errors.New("listen tcp :8080: address already in use"), Words: "maple-otter-lunar"})
-	p.table(hostLine{ID: "t1", Resumed: "/tmp/golden.journal", Addrs: addrs, Words: "maple-otter-lunar"})
-	p.seated(0)
-	p.seated(-1)
+	p.Table(HostLine{ID: "t1", Resumed: "/tmp/golden.journal", Addrs: addrs, Words: "maple-otter-lunar"})
+	p.Seated(0)
+	p.Seated(-1)
 	for _, u := range ups {
-		p.update(u)
+		p.Update(u)
 	}
 	last := ups[len(ups)-1]
-	p.result(last, 0, "")
-	p.result(last, 1, "")
+	p.Result(last, 0, "")
+	p.Result(last, 1, "")
 	// The events the recorded games lack, and one of a kind no printer
 	// knows.
 	seven, _ := engine.ParseRank("7")
 	quads, _ := engine.ParseCards([]string{"7C", "7D", "7H", "7S"})
-	p.update(node.Update{Table: last.Table, Events: []engine.Event{
+	p.Update(node.Update{Table: last.Table, Events: []engine.Event{
 		{Type: engine.EventQuads, Seat: 1, Rank: seven, Cards: quads}, {Type: engine.EventQuads, Seat: 0, Rank: seven, Cards: quads},
 		{Type: engine.EventOut, Seat: 0, Place: 1}, {Type: engine.EventOut, Seat: 2, Place: 2},
 		{Type: engine.EventSkip, Seat: 0, No: 4}, {Type: engine.EventSkip, Seat: 1, No: 4},
 		{Type: engine.EventResume, No: 5}, {Type: engine.EventOver, Seat: -1},
 		{Type: engine.EventGive, Seat: 1, Target: 0, Auto: true}, {Type: "mystery", Seat: 1, No: 3},
 	}})
-	p.update(node.Update{Notice: "Host left; Ada is now hosting", Refusal: &engine.Refusal{Code: "not-your-turn", Msg: "it is not your turn"}})
+	p.Update(node.Update{Notice: "Host left; Ada is now hosting", Refusal: &engine.Refusal{Code: "not-your-turn", Msg: "it is not your turn"}})
 	// Unfinished: the table closed, a signal before and during the game,
 	// and a host that ended its game early on its way out.
 	mid := node.Update{Table: last.Table}
 	mid.View.No = 7
 	mid.Table.Phase = node.PhasePlaying
-	p.result(mid, 0, "")
-	p.result(node.Update{}, -1, "SIGTERM")
-	p.result(mid, 0, "SIGINT")
+	p.Result(mid, 0, "")
+	p.Result(node.Update{}, -1, "SIGTERM")
+	p.Result(mid, 0, "SIGINT")
 	early := mid
 	early.Audit = &node.AuditResult{Verified: true, Early: true, Plays: 7}
-	p.result(early, 0, "SIGTERM")
+	p.Result(early, 0, "SIGTERM")
 	early.Audit = &node.AuditResult{Early: true, Plays: 7, Problems: []string{"play 3 is not the card dealt"}}
-	p.result(early, 0, "")
+	p.Result(early, 0, "")
 	bad := last
 	bad.Audit = &node.AuditResult{Problems: []string{"the seed does not match", "play 2 differs"}}
-	p.result(bad, 0, "")
+	p.Result(bad, 0, "")
 	bad.Audit = nil
-	p.result(bad, 2, "")
+	p.Result(bad, 2, "")
 }
 
 // printGame is a game's updates and result printed, as text and as JSON.
 func printGame(ups []node.Update) string {
 	var out bytes.Buffer
 	for _, js := range []bool{false, true} {
-		p := printer{&out, js}
+		p := Printer{&out, js}
 		for _, u := range ups {
-			p.update(u)
+			p.Update(u)
 		}
-		p.result(ups[len(ups)-1], 0, "")
+		p.Result(ups[len(ups)-1], 0, "")
 	}
 	return out.String()
 }
@@ -273,7 +283,7 @@ func TestHeadlessGolden(t *testing.T) {
 			}
 			for _, js := range []bool{false, true} {
 				var out bytes.Buffer
-				playBack(printer{&out, js}, ups)
+				playBack(Printer{&out, js}, ups)
 				golden := filepath.Join(dir, g.name+map[bool]string{false: ".txt", true: ".jsonl"}[js])
 				if *updateHeadless || *recordHeadless {
 					if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
@@ -308,4 +318,23 @@ func lineDiff(want, got string) string {
 		}
 	}
 	return "(same lines)"
+}
+
+// The host's first line names the table and the seat's nickname apart:
+// `host --name Hal` sat as "Player" with nothing to say so.
+func TestHostingHeadSaysTableAndNick(t *testing.T) {
+	if got := hostingHead("Hal", 4, "Player", true); got != `Hosting "Hal" (4 seats); you sit as "Player" (--nick sets it)` {
+		t.Errorf("head %q", got)
+	}
+	if got := hostingHead("Den", 3, "Hal", false); !strings.Contains(got, "you don't sit") {
+		t.Errorf("head %q", got)
+	}
+}
+
+// The host's screen names its words, as the lobby will show them.
+func TestHostTextShowsItsWords(t *testing.T) {
+	txt := tableText(`Hosting "kitchen" (4 seats)`, []string{"/ip4/10.0.0.1/tcp/4001/p2p/x"}, "482913", "maple-otter-lunar")
+	if !strings.Contains(txt, "host's words: maple-otter-lunar") {
+		t.Errorf("host text lacks its words:\n%s", txt)
+	}
 }
