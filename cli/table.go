@@ -9,7 +9,6 @@ import (
 	bkey "charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/node"
@@ -42,13 +41,11 @@ type tableModel struct {
 	bubbles   map[int]bubble
 	log       []string
 	reveal    *revealPanel
-	lastCall  []string // the reveal of a call that ended the game, for the sheet
-	status    string   // a refusal, or news from the table
-	bad       bool     // status is a refusal
+	status    string // a refusal, or news from the table
+	bad       bool   // status is a refusal
 	until     time.Time
-	hint      string // the first-run hint on screen
-	rang2s    int    // the window whose 2-second bell rang
-	audit     *node.AuditResult
+	hint      string        // the first-run hint on screen
+	rang2s    int           // the window whose 2-second bell rang
 	start     time.Duration // the host clock at the deal
 	end       time.Duration // and at the end
 	plays     int
@@ -61,16 +58,8 @@ type tableModel struct {
 	help    bool
 	qr      bool // the web address's QR code is up (qr.go)
 
-	// The result sheet's: the ratings and the share (sheet.go).
-	covered    CoverCount      // moves bots made for away people this game
-	rating     bool            // the game is recorded, or on its way
-	ratings    []rating.Change // its changes, a seat each
-	rateErr    string
-	final      *node.Reveal // the host's reveal at the end: the highlights
-	dealtAt    time.Time    // when the deal came, on our clock
-	shareDone  bool
-	sharedPath string
-	savedGame  string // where the game was saved for bullshit verify, "" none
+	// The result sheet: the audit, the ratings and the share (sheet.go).
+	sheetModel
 }
 
 // bubble is what a seat is doing, under its name.
@@ -202,13 +191,8 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 // newGame forgets the last game at a deal: the first, or a new game at
 // the same seats.
 func (t *tableModel) newGame(u node.Update, at time.Time) {
-	t.start, t.end, t.audit, t.reveal, t.mine, t.log = u.At, 0, nil, nil, "", nil
-	t.lastCall = nil
-	t.covered, t.rating, t.ratings, t.rateErr = nil, false, nil, ""
-	t.final, t.dealtAt, t.shareDone, t.sharedPath, t.savedGame = nil, at, false, "", ""
-	if u.Reveal != nil {
-		t.final = u.Reveal
-	}
+	t.start, t.end, t.reveal, t.mine, t.log = u.At, 0, nil, "", nil
+	t.sheetModel = newSheet(at, u.Reveal)
 }
 
 // setUpMove readies the hand for a move that is now this seat's (a
