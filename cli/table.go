@@ -16,7 +16,9 @@ import (
 
 // tableModel is one seat (or a spectator) at a table, in every phase: the
 // waiting room, the game, the result sheet. It holds the last update from
-// the host and what the player is doing with their hand.
+// the host, and composes two sub-models: the hand the player is working
+// with (handModel, hand.go) and the result sheet (sheetModel, sheet.go),
+// each with its own Update and View pieces.
 type tableModel struct {
 	env  *env
 	sess node.Session
