@@ -42,6 +42,8 @@ func (p Printer) line(v map[string]any, text string) {
 	fmt.Fprintln(p.W, text)
 }
 
+// Update prints an update from the table: its notice, its refusal, and
+// its events, a line each.
 func (p Printer) Update(u node.Update) {
 	if u.Notice != "" {
 		p.line(map[string]any{"type": "notice", "text": u.Notice}, "* "+u.Notice)
