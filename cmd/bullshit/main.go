@@ -117,12 +117,10 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, "Usage: bullshit [command] [flags]\n\n")
 	fmt.Fprintf(w, "  %-10s %s\n", "(none)", "the lobby: tables on this network, or a game against bots")
 	for _, c := range commands {
-		first, more, _ := strings.Cut(c.help, "\n")
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, first)
-		for l := range strings.SplitSeq(more, "\n") {
-			if l != "" {
-				fmt.Fprintf(w, "  %-10s %s\n", "", l)
-			}
+		name := c.name
+		for l := range strings.SplitSeq(c.help, "\n") {
+			fmt.Fprintf(w, "  %-10s %s\n", name, l)
+			name = "" // the lines after the first are indented under it
 		}
 	}
 	fmt.Fprint(w, "\nbullshit COMMAND --help lists a command's flags.\n")
