@@ -16,6 +16,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/record"
 	"github.com/bullshit-game/bullshit/node/webwire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -128,11 +129,11 @@ type Client struct {
 	view     *engine.View
 	at       time.Time // when the last update came
 	closes   time.Time // when the open window or hand-over closes, on our clock; zero for none
-	rec      record
-	tried    bool // a saved record was looked for (persist.go)
-	unsaved  bool // the record changed since it was last written to Store
-	restored int  // events of the record that came back from the store
-	toss     toss // our part in the deal's toss (toss.go)
+	rec      kept
+	tried    bool        // a saved record was looked for (persist.go)
+	unsaved  bool        // the record changed since it was last written to Store
+	restored int         // events of the record that came back from the store
+	toss     record.Toss // our part in the deal's toss
 	news     []string
 	notice   string
 	refusal  string

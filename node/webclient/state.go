@@ -200,7 +200,7 @@ func (c *Client) State() State {
 	now := time.Now()
 	s := State{Status: c.status, Table: c.lobby.Settings.Name, Preset: c.lobby.Settings.Preset, Host: c.lobby.Host,
 		Phase: c.lobby.Phase, Paused: c.lobby.Paused, You: c.seat, Watching: c.seat < 0, Turn: -1, News: slices.Clone(c.news), Refusal: c.refusal,
-		Record: len(c.rec.got), Restored: c.restored, Node: c.addr}
+		Record: len(c.rec.Got), Restored: c.restored, Node: c.addr}
 	for k, v := range c.lobby.Settings.Rules {
 		s.Rules = append(s.Rules, k+"="+v)
 	}
