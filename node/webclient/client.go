@@ -414,7 +414,7 @@ func (c *Client) send(m protocol.Message) error {
 	l, tid, term := c.link, c.tid, c.term
 	c.mu.Unlock()
 	if l == nil {
-		return errors.New("Not connected to the table: reconnecting…")
+		return protocol.Refuse("", "not connected to the table", "Not connected to the table: reconnecting…")
 	}
 	return c.sendOn(l, tid, term, m)
 }
