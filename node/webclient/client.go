@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/record"
 	"github.com/bullshit-game/bullshit/node/webwire"
@@ -141,8 +142,9 @@ type Client struct {
 	revealT  time.Time // when the reveal panel goes
 	soonest  bool
 	sheet    *auditResult
-	watched  watched // a spectator's record of the nonce commitments (record.go)
-	dealt    dealt   // who dealt the deal we saw (record.go)
+	pile     assist.Pile // the counts this seat knows exactly (V14), as the terminal's
+	watched  watched     // a spectator's record of the nonce commitments (record.go)
+	dealt    dealt       // who dealt the deal we saw (record.go)
 }
 
 // link is one connection to a node.

@@ -125,6 +125,10 @@ func (c *Client) takeUpdate(env *protocol.Envelope, m protocol.Update, now time.
 	if m.Deadline > 0 {
 		c.closes = now.Add(time.Duration(m.Deadline-m.At) * time.Millisecond)
 	}
+	before := 0 // our hand before this update, for the counts we know
+	if c.view != nil {
+		before = len(c.view.Hand)
+	}
 	if m.View != nil {
 		v := gamewire.EngView(m.View, c.rules)
 		c.view = &v
@@ -149,9 +153,12 @@ func (c *Client) takeUpdate(env *protocol.Envelope, m protocol.Update, now time.
 		c.rec.journal.Reset(env.Table, c.lobby.Commit)
 		c.sheet = nil
 		c.news = nil
-		c.tell(evs[record.DealAt(evs):], now)
+		c.tell(evs[record.DealAt(evs):], now, before)
 	default:
-		c.tell(evs, now)
+		c.tell(evs, now, before)
+	}
+	if c.view != nil {
+		c.pile.Check(c.view, m.Backlog)
 	}
 	if !m.Backlog {
 		// The steps' signatures (the host's on the chain, the seat's
