@@ -28,8 +28,9 @@ func TestBacklog(t *testing.T) {
 	}{
 		{"extends", deal, append(append([]engine.Event(nil), seen...), ev("play", 0)), false, append(append([]engine.Event(nil), seen...), ev("play", 0)), ""},
 		{"the same", deal, seen, false, seen, ""},
-		{"rewrites", deal, []engine.Event{ev("deal", 0), ev("play", 0), ev("pass", 0), ev("play", 1)}, false, seen, "differs at event 2 (play, where you saw play)"},
+		{"rewrites", deal, []engine.Event{ev("deal", 0), ev("play", 0), ev("pass", 0), ev("play", 1)}, false, seen, "differs at event 2 (another play than the one you saw)"},
 		{"shortens", deal, seen[:2], false, seen, "stops at event 2; you saw 3"},
+		{"another type", deal, []engine.Event{ev("deal", 0), ev("pass", 1)}, false, seen, "differs at event 2 (pass, where you saw play)"},
 		// The terminal took this one as a new game's record before
 		// both clients shared the rule: a deal first, another than ours.
 		{"a new deal's first event, the same commitment", deal, []engine.Event{ev("deal", 1), ev("play", 2)}, false, seen, "differs at event 1"},

@@ -20,6 +20,9 @@ const Rerun = "the host asked for a new nonce after you had revealed one, and de
 // RewroteAt is a backlog that differs from what this seat was shown at
 // its event no (1 for the first).
 func RewroteAt(no int, theirs, ours engine.EventType) string {
+	if theirs == ours {
+		return fmt.Sprintf("after a reconnection the host's record of what you were shown differs at event %d (another %s than the one you saw).", no, ours)
+	}
 	return fmt.Sprintf("after a reconnection the host's record of what you were shown differs at event %d (%s, where you saw %s).", no, theirs, ours)
 }
 
