@@ -62,7 +62,7 @@ type Result struct {
 	Notes    []string // no fault of the host's: a nonce that came too late
 	Early    bool     // the revealed game stops before its end: the host ended it early
 	Plays    int      // the revealed game's plays
-	Salt     [gamewire.SaltSize]byte
+	Salt     [gamewire.SaltSize]byte // the host's revealed salt, for a saved game (zero when of the wrong size)
 }
 
 // Audit checks a revealed game against this record: the commitment, the
