@@ -58,10 +58,10 @@ type Check struct {
 // Result is the audit of a game as one seat made it.
 type Result struct {
 	Verified bool
-	Problems []string // what doesn't match: each fails the audit
-	Notes    []string // no fault of the host's: a nonce that came too late
-	Early    bool     // the revealed game stops before its end: the host ended it early
-	Plays    int      // the revealed game's plays
+	Problems []string                // what doesn't match: each fails the audit
+	Notes    []string                // no fault of the host's: a nonce that came too late
+	Early    bool                    // the revealed game stops before its end: the host ended it early
+	Plays    int                     // the revealed game's plays
 	Salt     [gamewire.SaltSize]byte // the host's revealed salt, for a saved game (zero when of the wrong size)
 }
 
