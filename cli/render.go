@@ -300,7 +300,7 @@ func (t *tableModel) middle(w int) []string {
 	c := t.can()
 	half := w / 2
 	rank := t.rankLine(v, c)
-	pile := "Pile  " + countWords(t.pileCount(v))
+	pile := "Pile  " + countWords(t.pileKnown.Count(v))
 	if v.Gone > 0 {
 		pile += fmt.Sprintf(" · %d out of the game", v.Gone)
 	}
@@ -312,7 +312,7 @@ func (t *tableModel) middle(w int) []string {
 		if l.Shown {
 			claim += " (turned up)"
 		}
-		s := t.sizes(l)
+		s := t.pileKnown.Sizes(l, t.me())
 		if s.HandBefore != (engine.Count{}) || s.HandAfter != (engine.Count{}) {
 			who := t.possessive(l.Seat)
 			who = strings.ToUpper(who[:1]) + who[1:]

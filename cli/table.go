@@ -34,12 +34,9 @@ type tableModel struct {
 	mine string // the situation in which the hand was last set up for a move
 	// Counts you know exactly where the table sees them roughly (V14):
 	// the pile while every card in it is one you put there or could
-	// count, and your own last play.
-	pileKnown int // -1: not known
-	own       ownPlay
+	// count, and your own last play (engine/assist).
+	pileKnown assist.Pile
 	newRound  bool // a V15 round started in the update being taken
-	lastPile  int  // the known pile before the last play, -1: not known
-	lastNo    int  // and that play's number
 	bubbles   map[int]bubble
 	log       []string
 	reveal    *revealPanel
@@ -80,7 +77,7 @@ const (
 )
 
 func newTable(e *env, s node.Session) *tableModel {
-	return &tableModel{env: e, sess: s, bubbles: map[int]bubble{}, handModel: handModel{rank: engine.NoRank}, rang2s: -1, pileKnown: -1, lastPile: -1}
+	return &tableModel{env: e, sess: s, bubbles: map[int]bubble{}, handModel: handModel{rank: engine.NoRank}, rang2s: -1}
 }
 
 // v is the view, or nil before the deal.
@@ -172,7 +169,7 @@ func (t *tableModel) onUpdate(u node.Update, at time.Time) tea.Cmd {
 	t.covered.Observe(u)
 	t.plays = v.No
 	t.events(u.Events, at)
-	t.checkPile(v, u.Backlog)
+	t.pileKnown.Check(v, u.Backlog)
 	if t.newRound {
 		// What was picked, or named, in the last round is of no use in
 		// this one: start the hand afresh, and set it up again if it's

@@ -151,7 +151,7 @@
 // (Remote: who owns what, its roles and the one goroutine that runs them,
 // the calls), join.go (one attempt to be seated, and the reader of the
 // link it gives), player.go (the player's role: what the host sends, the
-// audit), election.go (the candidate's role: the walk of the line, the
+// audit, kept by node/record as the phone keeps its own), election.go (the candidate's role: the walk of the line, the
 // standby answer to a rejoin, the takeover), newhost.go (the new host's
 // role: the rebuild wait, our own seat), restore.go (a new host's rebuild
 // of the table, and restoreTable, which Device.Resume shares). Between

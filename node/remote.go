@@ -19,6 +19,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/record"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -94,12 +95,10 @@ type Remote struct {
 	table   TableState
 	view    engine.View
 	heard   time.Time        // when the host was last heard
-	got     []engine.Event   // every event we were sent, for the audit
-	parts   []protocol.Audit // the host's reveal, as it arrives
+	rec     record.Record    // every event we were sent and the host's reveal, for the audit (node/record)
 	chain   gamewire.Journal // the host's journal as we may know it, as far as its chain verifies
 	shares  map[int]Share    // our shares of its hidden parts
-	toss    Toss             // our part in the deal's toss (toss.go), for the audit
-	rerun   bool             // the host asked again after we had revealed a nonce it never dealt from
+	toss    record.Toss      // our part in the deal's toss, for the audit
 	watched struct {         // a spectator's record of the nonce commitments, as first published with the deal
 		round   [32]byte
 		commits [][32]byte

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/record"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -268,40 +269,18 @@ func mixed(nonces [][NonceSize]byte) [][NonceSize]byte {
 	return nil
 }
 
-// rerunProblem is an audit's finding that the host ran the toss again
-// after this seat had revealed its nonce: it could have seen how the first
-// would deal and chosen.
-const rerunProblem = "the host asked for a new nonce after this seat had revealed one, and dealt from the second toss: it could have chosen between deals."
-
 // answerToss is a player node's side of the toss: a fresh nonce's
 // commitment when asked, the nonce once every commitment is relayed with
 // ours among them. It never reveals twice in a toss, nor to a host that
 // left its commitment out.
 func (r *Remote) answerToss(m protocol.Toss) {
-	seat := r.seat
-	if seat < 0 || r.local != nil {
+	if r.local != nil {
 		return
 	}
-	var reply protocol.Message
-	switch {
-	case len(m.Commits) == 0:
-		if m.Round == r.toss.Round {
-			break // asked twice: we answered
-		}
-		r.rerun = r.toss.Revealed && r.table.Commit != r.toss.Round
-		n, err := NewNonce()
-		if err != nil {
-			break
-		}
-		r.toss = Toss{Round: m.Round, Mine: n}
-		r.keepToss() // before the commitment goes: a crash after it still has the nonce
-		reply = protocol.NonceCommit{Round: m.Round, Hash: NonceHash(m.Round, seat, n)}
-	case m.Round == r.toss.Round && r.toss.Commits == nil:
-		r.toss.Commits = append([][32]byte(nil), m.Commits...)
-		if seat < len(m.Commits) && m.Commits[seat] == NonceHash(m.Round, seat, r.toss.Mine) {
-			r.toss.Revealed = true
-			reply = protocol.NonceReveal{Round: m.Round, Nonce: r.toss.Mine}
-		}
+	asked := r.toss.Commits == nil
+	reply := r.toss.Answer(m, r.seat, r.table.Commit)
+	if reply != nil || (asked && r.toss.Commits != nil) {
+		// Before the commitment goes: a crash after it still has the nonce.
 		r.keepToss()
 	}
 	if reply != nil {
@@ -317,17 +296,6 @@ func mustMix(seats []SeatInfo, dealer string, self int) []string {
 		ts[i] = gamewire.TossSeat{Name: s.Name, Peer: s.Peer, Bot: s.Bot != ""}
 	}
 	return gamewire.MustMix(ts, dealer, self)
-}
-
-// tossRecord is our toss as the audit of the game just revealed reads it:
-// the nonces from the host's lobby.
-func (r *Remote) tossRecord() Toss {
-	t := r.ownToss()
-	t.Nonces = r.table.Nonces
-	if !t.Revealed {
-		t.Mine = [NonceSize]byte{}
-	}
-	return t
 }
 
 // keptToss is a player's toss as it keeps it on disk, so that a node that
@@ -358,7 +326,7 @@ func (r *Remote) keepToss() {
 	if r.tossFile == "" {
 		return
 	}
-	b, err := json.Marshal(keptToss{Table: r.tid, Seat: r.seat, Toss: r.toss})
+	b, err := json.Marshal(keptToss{Table: r.tid, Seat: r.seat, Toss: r.toss.Toss})
 	if err != nil {
 		return
 	}
@@ -371,10 +339,10 @@ func (r *Remote) keepToss() {
 // ownToss is the toss this seat took part in for the deal in play: the one
 // held, or the one kept on disk before this program started again, when it
 // is for this table, this seat and this deal.
-func (r *Remote) ownToss() Toss {
+func (r *Remote) ownToss() record.Toss {
 	if r.toss.Round == ([32]byte{}) && r.kept != nil && r.kept.Table == r.tid && r.kept.Seat == r.seat &&
 		r.kept.Toss.Round == r.table.Commit && r.table.Commit != ([32]byte{}) {
-		return r.kept.Toss
+		return record.Toss{Toss: r.kept.Toss}
 	}
 	return r.toss
 }
