@@ -241,12 +241,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case ratedMsg:
 		if a.table != nil && msg.sess == a.table.sess {
-			a.table.rated(msg)
+			a.table.sheetMsg(msg)
 		}
 		return a, nil
 	case sharedMsg:
 		if a.table != nil && msg.sess == a.table.sess {
-			a.table.shared(msg)
+			a.table.sheetMsg(msg)
 		}
 		return a, nil
 	case leaveMsg:

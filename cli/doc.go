@@ -10,6 +10,10 @@
 // tick messages, so a test can drive a whole game with no terminal and no
 // clock.
 //
+// The headless seats of `bullshit host --headless` and `join --headless`
+// print their text here too (headless.go), beside the screen's sentences:
+// a line an event, which scripts parse.
+//
 // It must never import libp2p or open a socket: it talks to a table.Session
 // for a table and to the small Lobby interface for the tables around, both
 // wired by cmd/bullshit. It must never decide a rule either: what is legal

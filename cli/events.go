@@ -30,78 +30,6 @@ func (t *tableModel) nameObj(s int) string                { return t.tell().Obje
 // Ordinal is 1st, 2nd, 3rd …
 func Ordinal(n int) string { return assist.Ordinal(n) }
 
-// ownPlay is your last play with its sizes as you know them: exact, where
-// the table may see them roughly (V14).
-type ownPlay struct {
-	no     int
-	before int // your hand before it
-	pile   int // the pile before it, -1 if not known
-	sizes  engine.Sizes
-}
-
-// exactSizes is what your own play did to your hand and the pile: you
-// count your own cards exactly, and the pile too while you know every card
-// in it. before is your hand before the play, put the cards you put down,
-// pile the pile before it (-1: not known); the table's rough sizes stay
-// where they don't fit what you know.
-func exactSizes(rough engine.Sizes, before, put, pile int) engine.Sizes {
-	s := rough
-	if rough.HandBefore.Has(before) && rough.HandAfter.Has(before-put) {
-		s.HandBefore, s.HandAfter = engine.Exact(before), engine.Exact(before-put)
-	}
-	if pile >= 0 && rough.PileBefore.Has(pile) && rough.PileAfter.Has(pile+put) {
-		s.PileBefore, s.PileAfter = engine.Exact(pile), engine.Exact(pile+put)
-	}
-	return s
-}
-
-// sizes is how a play changed the counts: exact for your own.
-func (t *tableModel) sizes(l *engine.Last) engine.Sizes {
-	if l.Seat == t.me() && t.own.no == l.No && l.No > 0 {
-		return t.own.sizes
-	}
-	return l.Sizes
-}
-
-// pileCount is the pile as you can count it: exact while you know every
-// card in it, else as the table sees it.
-func (t *tableModel) pileCount(v *engine.View) engine.Count {
-	if !v.Pile.IsExact() && t.pileKnown >= 0 && v.Pile.Has(t.pileKnown) {
-		return engine.Exact(t.pileKnown)
-	}
-	return v.Pile
-}
-
-// taken is how many cards a seat took with the pile: exact when you know
-// the pile, or when you took it (your hand is yours to count).
-func (t *tableModel) taken(e engine.Event) engine.Count {
-	if e.Count.IsExact() {
-		return e.Count
-	}
-	if t.pileKnown >= 0 && e.Count.Has(t.pileKnown) {
-		return engine.Exact(t.pileKnown)
-	}
-	if e.Seat == t.me() && e.Seat >= 0 {
-		// t.hand is still the hand before this update.
-		if d := len(t.u.View.Hand) - len(t.hand); d > 0 && e.Count.Has(d) {
-			return engine.Exact(d)
-		}
-	}
-	return e.Count
-}
-
-// checkPile keeps the known pile honest with the view: the view's count
-// when it is exact, and nothing known when they disagree or updates were
-// missed (a reconnection's backlog).
-func (t *tableModel) checkPile(v *engine.View, backlog bool) {
-	switch {
-	case v.Pile.IsExact():
-		t.pileKnown = v.Pile.Lo
-	case backlog || !v.Pile.Has(t.pileKnown):
-		t.pileKnown = -1
-	}
-}
-
 // addLog puts a line in the table talk; "" is nothing to tell.
 func (t *tableModel) addLog(line string) {
 	if line == "" {
@@ -152,6 +80,9 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 	b := &eventBatch{t: t, at: at}
 	tell, v := t.tell(), &t.u.View
 	for _, e := range evs {
+		// The counts you know exactly (engine/assist); t.hand is still
+		// the hand before this update.
+		e = t.pileKnown.Event(e, t.me(), len(t.hand), len(v.Hand))
 		switch e.Type {
 		case engine.EventDeal:
 			t.onDeal(e)
@@ -181,10 +112,6 @@ func (t *tableModel) events(evs []engine.Event, at time.Time) {
 			t.bubbles[e.Seat] = bubble{text: "four " + e.Rank.Word(2) + " out"}
 			b.news(tell.Tell(e, v), false)
 		case engine.EventLeave:
-			if !e.Count.IsExact() && t.pileKnown >= 0 && e.Count.Has(t.pileKnown) {
-				e.Count = engine.Exact(t.pileKnown)
-			}
-			t.pileKnown = 0
 			b.news(tell.Tell(e, v), false)
 		case engine.EventRound:
 			t.newRound = true
@@ -217,7 +144,6 @@ func (t *tableModel) dropBubbles() {
 
 func (t *tableModel) onDeal(e engine.Event) {
 	t.bubbles = map[int]bubble{}
-	t.pileKnown, t.own, t.lastPile, t.lastNo = 0, ownPlay{}, -1, 0
 	t.addLog(t.tell().Tell(e, &t.u.View))
 }
 
@@ -228,26 +154,11 @@ func (t *tableModel) onPlay(e engine.Event) {
 	} else {
 		t.bubbles[e.Seat] = bubble{text: "“" + claimWords(e.Claim, e.Rank) + "”"}
 	}
-	if e.Seat == t.me() && e.Seat >= 0 {
-		t.own = ownPlay{no: e.No, before: len(t.hand), pile: t.pileKnown, sizes: e.Sizes}
-	}
-	t.lastPile, t.lastNo = t.pileKnown, e.No
-	t.pileKnown = -1
-	if e.Sizes.PileAfter.IsExact() {
-		t.pileKnown = e.Sizes.PileAfter.Lo
-	}
 	t.addLog(t.tell().Tell(e, &t.u.View))
 }
 
 // onMine is the player's own cards of a play, sent to them alone.
 func (t *tableModel) onMine(e engine.Event) {
-	if e.Seat == t.me() && t.own.no == e.No {
-		o := &t.own
-		o.sizes = exactSizes(o.sizes, o.before, len(e.Cards), o.pile)
-		if o.sizes.PileAfter.IsExact() {
-			t.pileKnown = o.sizes.PileAfter.Lo
-		}
-	}
 	if n := len(t.log); n > 0 && strings.HasPrefix(t.log[n-1], "You claim") {
 		t.log[n-1] += " (you put down " + cardList(e.Cards) + ")"
 	}
@@ -273,11 +184,6 @@ func (t *tableModel) onCall(b *eventBatch, e engine.Event) {
 
 func (t *tableModel) onReveal(b *eventBatch, e engine.Event) {
 	st := t.env.st
-	if e.No == t.lastNo && t.lastPile >= 0 {
-		// Every card of the play is on the table now: the pile
-		// is what it was before it and these.
-		t.pileKnown = t.lastPile + len(e.Cards)
-	}
 	p := b.open()
 	look := st.shout
 	if e.Truth {
@@ -288,9 +194,7 @@ func (t *tableModel) onReveal(b *eventBatch, e engine.Event) {
 }
 
 func (t *tableModel) onTake(b *eventBatch, e engine.Event) {
-	e.Count = t.taken(e)
 	n := e.Count
-	t.pileKnown = 0
 	line := t.tell().Tell(e, &t.u.View)
 	if bb := t.bubbles[e.Seat]; bb.kind == bubbleShout {
 		t.bubbles[e.Seat] = bubble{text: bb.text + " +" + n.String(), kind: bubbleShout}

@@ -300,7 +300,7 @@ func (t *tableModel) middle(w int) []string {
 	c := t.can()
 	half := w / 2
 	rank := t.rankLine(v, c)
-	pile := "Pile  " + countWords(t.pileCount(v))
+	pile := "Pile  " + countWords(t.pileKnown.Count(v))
 	if v.Gone > 0 {
 		pile += fmt.Sprintf(" · %d out of the game", v.Gone)
 	}
@@ -312,7 +312,7 @@ func (t *tableModel) middle(w int) []string {
 		if l.Shown {
 			claim += " (turned up)"
 		}
-		s := t.sizes(l)
+		s := t.pileKnown.Sizes(l, t.me())
 		if s.HandBefore != (engine.Count{}) || s.HandAfter != (engine.Count{}) {
 			who := t.possessive(l.Seat)
 			who = strings.ToUpper(who[:1]) + who[1:]
@@ -460,9 +460,9 @@ func (t *tableModel) handBlock(w, rows int) []string {
 	if k := t.nPicked(); k > 0 {
 		info = fmt.Sprintf("picked %d", k)
 		if c.Play {
-			if r := t.claimRank(c); r.Valid() {
-				info += " · claim " + claimWords(t.claim(), r)
-				if under := k - t.claim(); under > 0 {
+			if r := t.claimRank(c, v); r.Valid() {
+				info += " · claim " + claimWords(t.claim(v), r)
+				if under := k - t.claim(v); under > 0 {
 					info += fmt.Sprintf(" +%d under", under)
 				}
 			}
@@ -478,80 +478,18 @@ func (t *tableModel) handBlock(w, rows int) []string {
 		left += "    " + st.r(st.picked, info)
 	}
 	out := []string{spreadOr(left, st.r(st.faint, bar(plainKeys, keys...))+" ", w)}
-	if len(t.hand) == 0 {
-		return append(out, "  (no cards)")
-	}
-	per := max(1, (w-2)/cellW)
-	total := (len(t.hand) + per - 1) / per
-	first := 0
-	if total > rows {
-		cr := t.cursor / per
-		first = max(0, min(cr-rows/2, total-rows))
-	}
 	lit := engine.NoRank
-	if !t.env.prefs.NoLight && v.Phase != engine.PhaseOver {
+	if len(t.hand) > 0 && !t.env.prefs.NoLight && v.Phase != engine.PhaseOver {
 		switch {
 		case c.Play && !c.Call:
-			lit = t.claimRank(c)
+			lit = t.claimRank(c, v)
 		case v.Phase == engine.PhaseCall && v.Last != nil:
 			lit = v.Last.Rank
 		default:
 			lit = v.Rank
 		}
 	}
-	for r := first; r < min(first+rows, total); r++ {
-		var b strings.Builder
-		b.WriteString("  ")
-		for i := r * per; i < min((r+1)*per, len(t.hand)); i++ {
-			b.WriteString(t.cardCell(i, lit))
-		}
-		line := b.String()
-		if r == first && first > 0 {
-			line = fit(line, w-8) + st.r(st.faint, " ↑ more")
-		}
-		if r == first+rows-1 && first+rows < total {
-			line = fit(line, w-8) + st.r(st.faint, " ↓ more")
-		}
-		out = append(out, line)
-		if t.cursor/per == r {
-			col := 2 + (t.cursor%per)*cellW
-			caret := "^"
-			if !st.plain {
-				caret = "▲"
-			}
-			out = append(out, strings.Repeat(" ", col+1)+st.r(st.turn, caret))
-		}
-	}
-	return out
-}
-
-// cardCell draws card i of the hand: brackets when picked, a star (or
-// colour) when it is of the rank called, reversed under the cursor.
-func (t *tableModel) cardCell(i int, lit engine.Rank) string {
-	st := t.env.st
-	c := t.hand[i]
-	sym := c.Symbol()
-	isLit := lit.Valid() && c.Matches(lit)
-	l, r := " ", " "
-	if t.picked[i] {
-		l, r = "[", "]"
-	}
-	body := sym
-	if isLit && st.plain {
-		body += "*"
-	}
-	switch {
-	case t.picked[i]:
-		body = st.r(st.picked, body)
-	case isLit:
-		body = st.r(st.lit, body)
-	case c.Suit() == 1 || c.Suit() == 2:
-		body = st.r(st.red, body)
-	}
-	if i == t.cursor && !st.plain {
-		body = st.cursor.Render(stripANSI(body))
-	}
-	return fit(l+body+r, cellW)
+	return append(out, t.rows(st, w, rows, lit)...)
 }
 
 // statusLine is one line of news: a refusal, the table's notice, what a
@@ -589,13 +527,13 @@ func (t *tableModel) statusLine(w int) string {
 	c := t.can()
 	if c.Play && v.Rules.Sneak > 0 {
 		k := t.nPicked()
-		if under := k - t.claim(); under > 0 {
-			hand, pile := sneakShows(v, k, t.claim())
+		if under := k - t.claim(v); under > 0 {
+			hand, pile := sneakShows(v, k, t.claim(v))
 			rough := v.Rules.Rough
 			looks := fmt.Sprintf("your hand %s → %s", engine.Seen(len(v.Hand), false, rough), engine.Seen(len(v.Hand)-k, false, rough))
 			switch {
 			case hand:
-				return " " + st.r(st.warn, fmt.Sprintf("Sneak %d shows: %s is more than %d.", under, looks, t.claim()))
+				return " " + st.r(st.warn, fmt.Sprintf("Sneak %d shows: %s is more than %d.", under, looks, t.claim(v)))
 			case pile:
 				return " " + st.r(st.warn, fmt.Sprintf("Sneak %d: %s hides it; the pile may not.", under, looks))
 			}
@@ -603,7 +541,7 @@ func (t *tableModel) statusLine(w int) string {
 		}
 	}
 	if c.Play && t.nPicked() == 0 {
-		r := t.claimRank(c)
+		r := t.claimRank(c, v)
 		if r.Valid() && matches(v.Hand, r) == 0 {
 			return " " + fmt.Sprintf("No %s in your hand: pick a card or two to bluff.", r.Word(2))
 		}
@@ -672,17 +610,17 @@ func (t *tableModel) dock(w int) string {
 // claimLabel is the dock's main move for a play: the claim the picked
 // cards make, or why they can't go as they stand.
 func (t *tableModel) claimLabel(c can, verb string) string {
-	st, km := t.env.st, tableKeys
-	r := t.claimRank(c)
+	st, km, v := t.env.st, tableKeys, t.v()
+	r := t.claimRank(c, v)
 	k := t.nPicked()
 	if k == 0 || !r.Valid() {
 		return st.r(st.faint, bar(plainMoves, as(km.Claim, "Pick cards to claim")))
 	}
-	if p := t.claimProblem(); p != "" {
+	if p := t.claimProblem(v); p != "" {
 		return st.r(st.warn, p)
 	}
-	label := verb + " " + claimWords(t.claim(), r)
-	if under := k - t.claim(); under > 0 {
+	label := verb + " " + claimWords(t.claim(v), r)
+	if under := k - t.claim(v); under > 0 {
 		label += fmt.Sprintf(" +%d", under)
 	}
 	return st.keyed(km.Claim, st.r(st.main, label))
@@ -694,7 +632,7 @@ func (t *tableModel) playExtras(v *engine.View, c can) []string {
 	st, km := t.env.st, tableKeys
 	var out []string
 	if v.Rules.Sneak > 0 && !v.Rules.CountLies {
-		out = append(out, st.keyed(km.Sneak, fmt.Sprintf("Sneak %d", min(t.sneak, t.maxSneak()))))
+		out = append(out, st.keyed(km.Sneak, fmt.Sprintf("Sneak %d", min(t.sneak, t.maxSneak(v)))))
 	}
 	if v.Rules.CountLies {
 		out = append(out, st.keyed(km.More, "claimed count"))

@@ -181,7 +181,7 @@ func (t *tableModel) resultView() string {
 	rated := t.showRatings()
 	top = append(top, t.resultTable(v, rated)...)
 	if rated {
-		if why := t.unrated(); why != "" {
+		if why := t.unrated(t.name); why != "" {
 			top = append(top, wrap("  ", why, w)...)
 		}
 	}

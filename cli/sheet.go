@@ -33,6 +33,60 @@ type (
 	}
 )
 
+// sheetModel is the result sheet's own state: the audit and the call
+// that ended the game, the ratings and the share. It is the table's
+// sub-model for the sheet: its Update is update (the ratings and the
+// share coming back), its View pieces ratingCell, unrated and sharedLine;
+// a new deal starts a new one (newSheet).
+type sheetModel struct {
+	audit      *table.AuditResult
+	lastCall   []string        // the reveal of a call that ended the game
+	covered    CoverCount      // moves bots made for away people this game
+	rating     bool            // the game is recorded, or on its way
+	ratings    []rating.Change // its changes, a seat each
+	rateErr    string
+	final      *table.Reveal // the host's reveal at the end: the highlights
+	dealtAt    time.Time     // when the deal came, on our clock
+	shareDone  bool
+	sharedPath string
+	savedGame  string // where the game was saved for bullshit verify, "" none
+}
+
+// newSheet is the sheet of a game dealt at at, with the host's reveal if
+// it came with the deal.
+func newSheet(at time.Time, final *table.Reveal) sheetModel {
+	return sheetModel{dealtAt: at, final: final}
+}
+
+// update takes what came back for the sheet of game: the ratings
+// (ratedMsg) or the share (sharedMsg); an answer for another game is
+// dropped. say is news for the status line (bad: a failure); clear, that
+// the status line should be cleared.
+func (sh *sheetModel) update(msg tea.Msg, game string) (say string, bad, clear bool) {
+	switch m := msg.(type) {
+	case ratedMsg:
+		if m.game != game {
+			return "", false, false
+		}
+		sh.ratings, sh.rateErr = m.changes, ""
+		if m.err != nil {
+			sh.rateErr = m.err.Error()
+		}
+	case sharedMsg:
+		if m.game != game {
+			return "", false, false
+		}
+		if m.err != nil {
+			return "Copied to the clipboard where the terminal allows; not written: " + m.err.Error(), true, false
+		}
+		sh.shareDone, sh.sharedPath = true, m.path
+		// It stays on the sheet, not in the status line: the path is for
+		// reading at leisure.
+		return "", false, true
+	}
+	return "", false, false
+}
+
 // SharedDir is where S on the result sheet writes games, in the profile.
 const SharedDir = "shared"
 
@@ -70,26 +124,26 @@ func (t *tableModel) rate() tea.Cmd {
 	}
 }
 
-// rated takes the changes for the sheet.
-func (t *tableModel) rated(m ratedMsg) {
-	if m.game != t.gameID() {
-		return
-	}
-	t.ratings, t.rateErr = m.changes, ""
-	if m.err != nil {
-		t.rateErr = m.err.Error()
+// sheetMsg hands the sheet what came back for it.
+func (t *tableModel) sheetMsg(msg tea.Msg) {
+	say, bad, clear := t.sheetModel.update(msg, t.gameID())
+	switch {
+	case say != "":
+		t.say(say, bad)
+	case clear:
+		t.status, t.bad, t.until = "", false, time.Time{}
 	}
 }
 
 // ratingCell is a seat's rating column on the sheet: "+31 (1531)",
 // "fixed" for a bot, "not rated", or "…" while the audit runs.
-func (t *tableModel) ratingCell(s int) string {
+func (sh *sheetModel) ratingCell(s int) string {
 	switch {
-	case t.rateErr != "":
+	case sh.rateErr != "":
 		return "not saved"
-	case s < len(t.ratings):
-		return t.ratings[s].Show()
-	case t.audit != nil && !t.audit.Verified:
+	case s < len(sh.ratings):
+		return sh.ratings[s].Show()
+	case sh.audit != nil && !sh.audit.Verified:
 		return "not rated"
 	}
 	return "…"
@@ -101,25 +155,26 @@ func (t *tableModel) showRatings() bool {
 	return t.me() >= 0 && t.env.cfg.ProfileDir != ""
 }
 
-// unrated says why seats aren't rated, grouped: "Not rated: Ada (not known
-// by peer ID)." "" when all are (bots are fixed, not unrated).
-func (t *tableModel) unrated() string {
-	if t.rateErr != "" {
-		return "Ratings not saved: " + t.rateErr
+// unrated says why seats aren't rated, grouped, a seat called by name:
+// "Not rated: Ada (not known by peer ID)." "" when all are (bots are
+// fixed, not unrated).
+func (sh *sheetModel) unrated(name func(int) string) string {
+	if sh.rateErr != "" {
+		return "Ratings not saved: " + sh.rateErr
 	}
-	if t.audit != nil && !t.audit.Verified {
+	if sh.audit != nil && !sh.audit.Verified {
 		return "Not rated: the deal was not verified."
 	}
 	var whys []string
 	who := map[string][]string{}
-	for _, c := range t.ratings {
+	for _, c := range sh.ratings {
 		if c.Rated || c.Anchor || c.Why == "" {
 			continue
 		}
 		if who[c.Why] == nil {
 			whys = append(whys, c.Why)
 		}
-		who[c.Why] = append(who[c.Why], t.name(c.Seat))
+		who[c.Why] = append(who[c.Why], name(c.Seat))
 	}
 	if len(whys) == 0 {
 		return ""
@@ -131,7 +186,7 @@ func (t *tableModel) unrated() string {
 		}
 		names := who[w]
 		switch {
-		case len(names) == len(t.ratings):
+		case len(names) == len(sh.ratings):
 			s += w
 		default:
 			s += joinNames(names) + " (" + w + ")"
@@ -228,32 +283,17 @@ func (t *tableModel) share() tea.Cmd {
 	return tea.Batch(tea.SetClipboard(text), write)
 }
 
-// shared says where the game went.
-func (t *tableModel) shared(m sharedMsg) {
-	if m.game != t.gameID() {
-		return
-	}
-	if m.err != nil {
-		t.say("Copied to the clipboard where the terminal allows; not written: "+m.err.Error(), true)
-		return
-	}
-	t.shareDone, t.sharedPath = true, m.path
-	// It stays on the sheet, not in the status line: the path is for
-	// reading at leisure.
-	t.status, t.bad, t.until = "", false, time.Time{}
-}
-
 // sharedLine is the sheet's line about S, once it is done.
-func (t *tableModel) sharedLine() string {
+func (sh *sheetModel) sharedLine() string {
 	switch {
-	case !t.shareDone:
+	case !sh.shareDone:
 		return ""
-	case t.sharedPath == "":
+	case sh.sharedPath == "":
 		return "Copied to the clipboard where the terminal allows (OSC 52); no profile directory to write it in."
 	}
-	l := "Written to " + t.sharedPath + ", and copied to the clipboard where the terminal allows (OSC 52)."
-	if t.savedGame != "" {
-		l += " Check it with: bullshit verify " + t.savedGame + " " + t.sharedPath
+	l := "Written to " + sh.sharedPath + ", and copied to the clipboard where the terminal allows (OSC 52)."
+	if sh.savedGame != "" {
+		l += " Check it with: bullshit verify " + sh.savedGame + " " + sh.sharedPath
 	}
 	return l
 }

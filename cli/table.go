@@ -9,7 +9,6 @@ import (
 	bkey "charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/bullshit-game/bullshit/cli/rating"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/node/table"
@@ -17,7 +16,9 @@ import (
 
 // tableModel is one seat (or a spectator) at a table, in every phase: the
 // waiting room, the game, the result sheet. It holds the last update from
-// the host and what the player is doing with their hand.
+// the host, and composes two sub-models: the hand the player is working
+// with (handModel, hand.go) and the result sheet (sheetModel, sheet.go),
+// each with its own Update and View pieces.
 type tableModel struct {
 	env  *env
 	sess table.Session
@@ -27,34 +28,23 @@ type tableModel struct {
 	recv time.Time    // when it came, on the local clock
 	now  time.Time    // the latest tick
 
-	// The hand as laid out, and what is picked.
-	hand   []engine.Card
-	picked []bool
-	cursor int
-	order  sortMode
-	sneak  int         // V14: how many of the picked go under the claim
-	extra  int         // V12: the claim minus the cards picked
-	rank   engine.Rank // the rank to claim where it is free (V1, V4, V15)
+	// The hand as laid out, and what is picked (hand.go).
+	handModel
 
 	mine string // the situation in which the hand was last set up for a move
 	// Counts you know exactly where the table sees them roughly (V14):
 	// the pile while every card in it is one you put there or could
-	// count, and your own last play.
-	pileKnown int // -1: not known
-	own       ownPlay
+	// count, and your own last play (engine/assist).
+	pileKnown assist.Pile
 	newRound  bool // a V15 round started in the update being taken
-	lastPile  int  // the known pile before the last play, -1: not known
-	lastNo    int  // and that play's number
 	bubbles   map[int]bubble
 	log       []string
 	reveal    *revealPanel
-	lastCall  []string // the reveal of a call that ended the game, for the sheet
-	status    string   // a refusal, or news from the table
-	bad       bool     // status is a refusal
+	status    string // a refusal, or news from the table
+	bad       bool   // status is a refusal
 	until     time.Time
-	hint      string // the first-run hint on screen
-	rang2s    int    // the window whose 2-second bell rang
-	audit     *table.AuditResult
+	hint      string        // the first-run hint on screen
+	rang2s    int           // the window whose 2-second bell rang
 	start     time.Duration // the host clock at the deal
 	end       time.Duration // and at the end
 	plays     int
@@ -67,16 +57,8 @@ type tableModel struct {
 	help    bool
 	qr      bool // the web address's QR code is up (qr.go)
 
-	// The result sheet's: the ratings and the share (sheet.go).
-	covered    CoverCount      // moves bots made for away people this game
-	rating     bool            // the game is recorded, or on its way
-	ratings    []rating.Change // its changes, a seat each
-	rateErr    string
-	final      *table.Reveal // the host's reveal at the end: the highlights
-	dealtAt    time.Time     // when the deal came, on our clock
-	shareDone  bool
-	sharedPath string
-	savedGame  string // where the game was saved for bullshit verify, "" none
+	// The result sheet: the audit, the ratings and the share (sheet.go).
+	sheetModel
 }
 
 // bubble is what a seat is doing, under its name.
@@ -95,7 +77,7 @@ const (
 )
 
 func newTable(e *env, s table.Session) *tableModel {
-	return &tableModel{env: e, sess: s, bubbles: map[int]bubble{}, rank: engine.NoRank, rang2s: -1, pileKnown: -1, lastPile: -1}
+	return &tableModel{env: e, sess: s, bubbles: map[int]bubble{}, handModel: handModel{rank: engine.NoRank}, rang2s: -1}
 }
 
 // v is the view, or nil before the deal.
@@ -135,89 +117,6 @@ func (t *tableModel) say(msg string, bad bool) {
 type can = assist.Can
 
 func (t *tableModel) can() can { return assist.Now(t.v(), t.me()) }
-
-// claimRank is the rank the play would claim.
-func (t *tableModel) claimRank(c can) engine.Rank {
-	if c.Choose {
-		return t.rank
-	}
-	if v := t.v(); v != nil {
-		return v.Rank
-	}
-	return engine.NoRank
-}
-
-// pickedCards lists the picked cards, those of rank first: they're the
-// ones claimed.
-func (t *tableModel) pickedCards(r engine.Rank) []engine.Card {
-	var yes, no []engine.Card
-	for i, c := range t.hand {
-		if i < len(t.picked) && t.picked[i] {
-			if c.Matches(r) {
-				yes = append(yes, c)
-			} else {
-				no = append(no, c)
-			}
-		}
-	}
-	return append(yes, no...)
-}
-
-func (t *tableModel) nPicked() int {
-	k := 0
-	for _, p := range t.picked {
-		if p {
-			k++
-		}
-	}
-	return k
-}
-
-// maxSneak is how many picked cards may go under the claim now.
-func (t *tableModel) maxSneak() int {
-	v := t.v()
-	if v == nil || v.Rules.Sneak == 0 || v.Rules.CountLies {
-		return 0
-	}
-	return max(0, min(v.Rules.Sneak, t.nPicked()-1))
-}
-
-// claim is how many cards the play would claim.
-func (t *tableModel) claim() int {
-	k := t.nPicked()
-	v := t.v()
-	if v == nil || k == 0 {
-		return 0
-	}
-	if v.Rules.CountLies {
-		return min(max(k+t.extra, 1), v.Cap)
-	}
-	return k - min(t.sneak, t.maxSneak())
-}
-
-// claimProblem is why the picked cards can't be played as they stand, or
-// "": the engine's counts (R6, V5, V12, V14), said before the press.
-func (t *tableModel) claimProblem() string {
-	v := t.v()
-	k := t.nPicked()
-	if v == nil || k == 0 {
-		return ""
-	}
-	s := v.Rules.Sneak
-	switch {
-	case v.Rules.CountLies || (s > 0 && k > v.Cap+s):
-		if k > v.Cap+s {
-			return fmt.Sprintf("Put down 1 to %d cards (%d picked)", v.Cap+s, k)
-		}
-	case s > 0:
-		if t.claim() > v.Cap {
-			return fmt.Sprintf("Claim 1 to %d cards (%d picked): S puts some under", v.Cap, k)
-		}
-	case k > v.Cap:
-		return fmt.Sprintf("Claim 1 to %d cards (%d picked)", v.Cap, k)
-	}
-	return ""
-}
 
 // onUpdate takes an update from the table.
 func (t *tableModel) onUpdate(u table.Update, at time.Time) tea.Cmd {
@@ -270,16 +169,16 @@ func (t *tableModel) onUpdate(u table.Update, at time.Time) tea.Cmd {
 	t.covered.Observe(u)
 	t.plays = v.No
 	t.events(u.Events, at)
-	t.checkPile(v, u.Backlog)
+	t.pileKnown.Check(v, u.Backlog)
 	if t.newRound {
 		// What was picked, or named, in the last round is of no use in
 		// this one: start the hand afresh, and set it up again if it's
 		// your move.
 		t.newRound = false
-		t.clearPicks()
-		t.sneak, t.extra, t.rank, t.mine = 0, 0, engine.NoRank, ""
+		t.forget()
+		t.mine = ""
 	}
-	t.layout(v.Hand)
+	t.layout(v)
 	cmds = append(cmds, t.setUpMove(v, wasMine)...)
 	if v.Phase == engine.PhaseOver && t.end == 0 {
 		t.end = u.At
@@ -291,13 +190,8 @@ func (t *tableModel) onUpdate(u table.Update, at time.Time) tea.Cmd {
 // newGame forgets the last game at a deal: the first, or a new game at
 // the same seats.
 func (t *tableModel) newGame(u table.Update, at time.Time) {
-	t.start, t.end, t.audit, t.reveal, t.mine, t.log = u.At, 0, nil, nil, "", nil
-	t.lastCall = nil
-	t.covered, t.rating, t.ratings, t.rateErr = nil, false, nil, ""
-	t.final, t.dealtAt, t.shareDone, t.sharedPath, t.savedGame = nil, at, false, "", ""
-	if u.Reveal != nil {
-		t.final = u.Reveal
-	}
+	t.start, t.end, t.reveal, t.mine, t.log = u.At, 0, nil, "", nil
+	t.sheetModel = newSheet(at, u.Reveal)
 }
 
 // setUpMove readies the hand for a move that is now this seat's (a
@@ -317,7 +211,7 @@ func (t *tableModel) setUpMove(v *engine.View, wasMine bool) []tea.Cmd {
 		cmds = append(cmds, t.showHint(HintHandOver), t.ring())
 	case (c.Play || c.Judge) && key != t.mine:
 		t.mine = key
-		t.setupTurn(c)
+		t.setupTurn(v, c, t.env.prefs.NoPick)
 		if !wasMine {
 			cmds = append(cmds, t.ring())
 		}
@@ -369,86 +263,6 @@ func (t *tableModel) showHint(name string) tea.Cmd {
 	t.env.hints[name] = true
 	t.hint = name
 	return saveCmd(t.env.cfg.ProfileDir, HintsFile, copyHints(t.env.hints))
-}
-
-// setupTurn readies the hand for a play: the rank where it is free, and the
-// cards of the rank picked (assist).
-func (t *tableModel) setupTurn(c can) {
-	v := t.v()
-	t.clearPicks()
-	t.sneak, t.extra = 0, 0
-	if c.Choose {
-		t.rank = bestRank(v.Hand, c.Ranks, v.Rules)
-	}
-	if t.env.prefs.NoPick || !c.Play {
-		return
-	}
-	r := t.claimRank(c)
-	if !r.Valid() {
-		return
-	}
-	var real, jokers []engine.Card
-	for _, card := range v.Hand {
-		switch {
-		case card == engine.Joker:
-			jokers = append(jokers, card)
-		case card.Rank() == r:
-			real = append(real, card)
-		}
-	}
-	pick := append(real, jokers...)
-	if len(pick) > v.Cap {
-		pick = pick[:v.Cap]
-	}
-	if len(pick) == len(v.Hand) && len(pick) > 0 && v.Rules.Doubt {
-		// Playing out is yours to choose; never empty a hand for you.
-		pick = pick[:len(pick)-1]
-	}
-	t.pickCards(pick)
-	t.moveCursorToPicked()
-}
-
-// layout lays the hand out and carries the picks over to it, card by card.
-func (t *tableModel) layout(hand []engine.Card) {
-	v := t.v()
-	if v == nil {
-		t.hand, t.picked = nil, nil
-		return
-	}
-	was := t.pickedCards(engine.NoRank)
-	t.hand = sortHand(hand, v, t.order)
-	t.picked = make([]bool, len(t.hand))
-	t.pickCards(was)
-	if t.cursor >= len(t.hand) {
-		t.cursor = max(len(t.hand)-1, 0)
-	}
-}
-
-func (t *tableModel) clearPicks() {
-	for i := range t.picked {
-		t.picked[i] = false
-	}
-}
-
-// pickCards picks the given cards (a multiset) in the laid-out hand.
-func (t *tableModel) pickCards(cs []engine.Card) {
-	for _, c := range cs {
-		for i, h := range t.hand {
-			if h == c && !t.picked[i] {
-				t.picked[i] = true
-				break
-			}
-		}
-	}
-}
-
-func (t *tableModel) moveCursorToPicked() {
-	for i, p := range t.picked {
-		if p {
-			t.cursor = i
-			return
-		}
-	}
 }
 
 // needsTick reports whether something on screen counts down.
@@ -602,45 +416,13 @@ func (t *tableModel) gameKey(k tea.KeyPressMsg) tea.Cmd {
 	c := t.can()
 	me := t.me()
 	km := tableKeys
+	if say, bad, ok := t.handKey(k, v, c); ok {
+		if say != "" {
+			t.say(say, bad)
+		}
+		return nil
+	}
 	switch {
-	case bkey.Matches(k, km.Left):
-		t.cursor = moved(t.cursor, -1, len(t.hand))
-	case bkey.Matches(k, km.Right):
-		t.cursor = moved(t.cursor, 1, len(t.hand))
-	case bkey.Matches(k, km.Home):
-		t.cursor = 0
-	case bkey.Matches(k, km.End):
-		t.cursor = max(len(t.hand)-1, 0)
-	case bkey.Matches(k, km.Pick, km.PickUp, km.Drop):
-		if t.cursor < len(t.picked) {
-			switch {
-			case bkey.Matches(k, km.Pick):
-				t.picked[t.cursor] = !t.picked[t.cursor]
-			case bkey.Matches(k, km.PickUp):
-				t.picked[t.cursor] = true
-			default:
-				t.picked[t.cursor] = false
-			}
-		}
-		t.sneak = min(t.sneak, t.maxSneak())
-	case bkey.Matches(k, km.Clear):
-		t.clearPicks()
-		t.sneak, t.extra = 0, 0
-	case bkey.Matches(k, km.Sort):
-		t.resort()
-	case bkey.Matches(k, km.Sneak):
-		t.sneakKey()
-	case bkey.Matches(k, km.More):
-		t.extraKey(1)
-	case bkey.Matches(k, km.Fewer):
-		t.extraKey(-1)
-	case bkey.Matches(k, km.Rank):
-		if !c.Choose {
-			t.say("The rank is set: you claim "+v.Rank.Word(2)+".", false)
-			return nil
-		}
-		i := slices.Index(c.Ranks, t.rank)
-		t.rank = c.Ranks[(i+1)%len(c.Ranks)]
 	case bkey.Matches(k, km.HandOver):
 		if c.Give {
 			return t.handOver()
@@ -672,52 +454,6 @@ func (t *tableModel) gameKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// resort switches the hand between the two sort orders, keeping the
-// cursor on the card it was on.
-func (t *tableModel) resort() {
-	v := t.v()
-	if t.order == sortCalling {
-		t.order = sortSoonest
-	} else {
-		t.order = sortCalling
-	}
-	var at engine.Card
-	if t.cursor < len(t.hand) {
-		at = t.hand[t.cursor]
-	}
-	t.layout(v.Hand)
-	if i := slices.Index(t.hand, at); i >= 0 {
-		t.cursor = i
-	}
-	t.say("Hand sorted "+t.order.String()+".", false)
-}
-
-// sneakKey is S: how many of the picked cards go under the claim.
-func (t *tableModel) sneakKey() {
-	v := t.v()
-	if v.Rules.Sneak == 0 || v.Rules.CountLies {
-		t.say("This table doesn't sneak.", true)
-		return
-	}
-	if m := t.maxSneak(); m == 0 {
-		t.sneak = 0
-		t.say("Pick more cards than you claim to sneak: S sets how many go under.", false)
-	} else {
-		t.sneak = (t.sneak + 1) % (m + 1)
-	}
-}
-
-// extraKey is + or - (d): how many more or fewer cards to claim than put
-// down.
-func (t *tableModel) extraKey(d int) {
-	v := t.v()
-	if !v.Rules.CountLies {
-		return
-	}
-	t.extra += d
-	t.extra = max(min(t.extra, v.Cap-t.nPicked()), 1-t.nPicked())
-}
-
 // playKey is C or Enter: put the picked cards down, or hand one over; C
 // (loud) says why not when it isn't your turn.
 func (t *tableModel) playKey(loud bool, c can) tea.Cmd {
@@ -735,13 +471,14 @@ func (t *tableModel) playKey(loud bool, c can) tea.Cmd {
 		t.say("Wait: the cards are still being shown.", true)
 		return nil
 	}
-	r := t.claimRank(c)
+	v := t.v()
+	r := t.claimRank(c, v)
 	cards := t.pickedCards(r)
 	if len(cards) == 0 {
 		t.say("Pick the cards to put down first: ← → move, space picks.", true)
 		return nil
 	}
-	if p := t.claimProblem(); p != "" {
+	if p := t.claimProblem(v); p != "" {
 		t.say(p+".", true)
 		return nil
 	}
@@ -750,7 +487,7 @@ func (t *tableModel) playKey(loud bool, c can) tea.Cmd {
 		return nil
 	}
 	cmd := engine.Command{Move: engine.MovePlay, Seat: me, Cards: cards, Rank: engine.NoRank}
-	if cl := t.claim(); cl != len(cards) {
+	if cl := t.claim(v); cl != len(cards) {
 		cmd.Claim = cl
 	}
 	if c.Choose {

@@ -133,7 +133,7 @@
 // (Remote: who owns what, its roles and the one goroutine that runs them,
 // the calls), join.go (one attempt to be seated, and the reader of the
 // link it gives), player.go (the player's role: what the host sends, the
-// audit), remotetoss.go (its part of the deal's toss), election.go (the
+// audit, kept by node/record as the phone keeps its own), remotetoss.go (its part of the deal's toss), election.go (the
 // candidate's role: the walk of the line, the standby answer to a rejoin,
 // the takeover), newhost.go (the new host's role: the rebuild wait, our
 // own seat). Between them: wire.go (the table's types as they travel,

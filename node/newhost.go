@@ -153,12 +153,12 @@ func (r *Remote) followOwn(u table.Update) {
 	if u.Backlog {
 		// What we were sent before, as the rebuilt table knows it:
 		// for the audit, not to be shown or learnt again.
-		r.takeBacklog(u.Events, r.rolled > 0)
+		r.rec.Backlog(u.Table.Commit, u.Events, r.rolled > 0)
 		r.chain.Rolled += r.rolled
 		r.rolled = 0
 		u.Events = nil
 	} else {
-		r.record(u.Events)
+		r.rec.Shown(u.Table.Commit, u.Events)
 	}
 	r.box.Put(u)
 }

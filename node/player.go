@@ -14,6 +14,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
+	"github.com/bullshit-game/bullshit/node/record"
 	"github.com/bullshit-game/bullshit/node/shamir"
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -192,18 +193,17 @@ func (r *Remote) takeUpdate(env *protocol.Envelope, m protocol.Update) table.Upd
 	}
 	if m.Backlog {
 		// It may add what we missed, never rewrite what we were
-		// sent, short of a new host's signed rollback.
+		// sent, short of a new host's signed rollback (node/record).
 		rolled := r.chain.Take(r.tid, r.table.Commit, env.Sender, env.Term, m.Steps, true)
-		r.takeBacklog(u.Events, rolled > 0)
+		r.rec.Backlog(r.table.Commit, u.Events, rolled > 0)
 		u.Events = nil
 		u.Backlog = true
 		r.shares = nil // shares anew, of the whole journal
 	} else {
-		r.record(u.Events)
-		if dealAt(u.Events) >= 0 {
+		if r.rec.Shown(r.table.Commit, u.Events) {
 			// A new game at the same seats: the audit and the
 			// journal are of this game alone.
-			r.shares, r.parts = nil, nil
+			r.shares = nil
 			r.chain.Reset(r.tid, r.table.Commit)
 		}
 		r.chain.Take(r.tid, r.table.Commit, env.Sender, env.Term, m.Steps, false)
@@ -217,86 +217,20 @@ func (r *Remote) takeUpdate(env *protocol.Envelope, m protocol.Update) table.Upd
 	return u
 }
 
-// record adds events we were sent to our record for the audit; a new
-// game's deal starts the record afresh.
-func (r *Remote) record(events []engine.Event) {
-	if i := dealAt(events); i >= 0 {
-		r.got = append([]engine.Event(nil), events[i:]...)
-	} else {
-		r.got = append(r.got, events...)
-	}
-}
-
-// takeBacklog is a host's backlog, every event it says we were sent: it
-// becomes our record only when it extends the one we kept ourselves (the
-// same events first); otherwise ours stands and the audit is told. A
-// backlog of a new game (another deal) starts the record afresh, and so
-// does a rollback the chain verified (rolled): a new host that never got
-// the old host's last steps plays on from a signed start of our journal.
-func (r *Remote) takeBacklog(events []engine.Event, rolled bool) {
-	switch {
-	case sameEvents(r.got, events) || rolled:
-		r.got = append([]engine.Event(nil), events...)
-	case len(events) > 0 && events[0].Type == engine.EventDeal && (len(r.got) == 0 || !sameEvents(r.got[:1], events[:1])):
-		r.got = append([]engine.Event(nil), events...)
-	default:
-		r.chain.Flag("the host's backlog rewrote events we had been sent")
-	}
-}
-
-// sameEvents says whether got is a prefix of (or equal to) all, as the
-// wire carries events.
-func sameEvents(got, all []engine.Event) bool {
-	if len(got) > len(all) {
-		return false
-	}
-	for i := range got {
-		if fmt.Sprint(gamewire.WireEvent(&got[i])) != fmt.Sprint(gamewire.WireEvent(&all[i])) {
-			return false
-		}
-	}
-	return true
-}
-
-// dealAt is where a new game's deal is among events, or -1.
-func dealAt(events []engine.Event) int {
-	for i := range events {
-		if events[i].Type == engine.EventDeal {
-			return i
-		}
-	}
-	return -1
-}
-
 // audit gathers the host's reveal and, once whole, checks the game: the
 // commitment, then the replay against every event we were sent.
 func (r *Remote) audit(m protocol.Audit) (table.Update, bool) {
-	if m.Parts < 1 || m.Part != len(r.parts) || m.Parts > 1000 {
-		r.parts = nil
+	g, ok := r.rec.Part(m)
+	if !ok {
 		return table.Update{}, false
 	}
-	r.parts = append(r.parts, m)
-	if len(r.parts) < m.Parts {
-		return table.Update{}, false
-	}
-	var steps []engine.Step
-	for _, p := range r.parts {
-		steps = append(steps, gamewire.EngSteps(p.Steps)...)
-	}
-	r.parts = nil
-	var salt [gamewire.SaltSize]byte
-	copy(salt[:], m.Salt)
-	g := journal.SavedGame{Table: r.table.Name, Seat: r.seat, Salt: salt, Commitment: r.table.Commit, Steps: steps,
-		Events: append([]engine.Event(nil), r.got...), Toss: r.tossRecord(),
-		Config: engine.Config{Rules: r.table.Rules, Seats: len(r.table.Seats), Seed: m.Seed}}
-	r.toss, r.rerun, r.kept = journal.Toss{}, false, nil // this game's record is spent
-	if len(m.Salt) != gamewire.SaltSize {
-		return table.Update{Table: r.table, View: r.view, Audit: &table.AuditResult{Problems: []string{"the host revealed a salt of the wrong size"}}}, true
-	}
+	tt := r.ownToss()
+	r.toss, r.kept = record.Toss{}, nil // this game's toss is spent
+	toss := tt.Spent(r.table.Nonces)
 	if r.seat < 0 && r.watched.round == r.table.Commit && r.watched.round != ([32]byte{}) {
 		// A spectator has no nonce of its own, but holds the host to the
 		// commitments it published with the deal.
-		g.Toss.Round, g.Toss.Commits = r.watched.round, r.watched.commits
+		toss.Round, toss.Commits = r.watched.round, r.watched.commits
 	}
 	self := r.seat
 	dealer := r.dealt.host
@@ -312,23 +246,19 @@ func (r *Remote) audit(m protocol.Audit) (table.Update, bool) {
 		// old host's deal), or the old host's, back: its seed was its part.
 		self = -1
 	}
-	g.Toss.Players = table.MustMix(r.table.Seats, dealer, self)
-	res := table.AuditOf(g)
-	// The hosts' chain: what didn't verify of it fails the audit; a tail
-	// the new host never got, rolled back, is a note.
-	res.Problems = append(append([]string(nil), r.chain.Doubt...), res.Problems...)
-	if n := r.chain.RollNote(); n != "" {
-		res.Notes = append(res.Notes, n)
+	toss.Players = table.MustMix(r.table.Seats, dealer, self)
+	res := r.rec.Audit(g, record.Check{Commit: r.table.Commit, Rules: r.table.Rules, Seats: len(r.table.Seats), Seat: r.seat,
+		Toss: toss, Rerun: tt.Rerun, Journal: &r.chain, Names: table.MarkNames(r.table.Seats)})
+	u := table.Update{Table: r.table, View: r.view, Audit: &table.AuditResult{Verified: res.Verified, Problems: res.Problems, Notes: res.Notes, Early: res.Early, Plays: res.Plays}}
+	if len(g.Salt) != gamewire.SaltSize {
+		return u, true
 	}
-	res.Notes = append(res.Notes, gamewire.MarkNotes(r.chain.Steps, table.MarkNames(r.table.Seats), r.seat)...)
-	if r.rerun {
-		res.Problems = append(res.Problems, rerunProblem)
-	}
-	res.Verified = len(res.Problems) == 0
-	u := table.Update{Table: r.table, View: r.view, Audit: res,
-		Reveal: &table.Reveal{Config: g.Config, Salt: salt, Nonces: g.Toss.Nonces, Steps: steps}} // for the sheet's highlights
+	sg := journal.SavedGame{Table: r.table.Name, Seat: r.seat, Salt: res.Salt, Commitment: r.table.Commit, Steps: g.Steps,
+		Events: append([]engine.Event(nil), r.rec.Got...), Toss: toss,
+		Config: engine.Config{Rules: r.table.Rules, Seats: len(r.table.Seats), Seed: g.Seed}}
+	u.Reveal = &table.Reveal{Config: sg.Config, Salt: res.Salt, Nonces: toss.Nonces, Steps: g.Steps} // for the sheet's highlights
 	if r.saveDir != "" {
-		u.Notice = r.save(g)
+		u.Notice = r.save(sg)
 	}
 	return u, true
 }

@@ -19,8 +19,8 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
-	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/node/lan"
+	"github.com/bullshit-game/bullshit/node/record"
 	"github.com/bullshit-game/bullshit/node/shamir"
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -50,7 +50,7 @@ import (
 //     hands run the link that seats us, or has run take over (do);
 //   - standby, libp2p's goroutine for a player who rejoins us: it asks
 //     run whether we host (do), then serves the player on our Server;
-//   - the Server's and the Table's own goroutines (server.go, node/table,
+//   - the Server's and the Table's own goroutines (server.go, table.go,
 //     restore.go), which run reaches through the Server and our seat.
 type Remote struct {
 	// Set by dial (webAddr and web by its setup) before run starts, never
@@ -64,7 +64,7 @@ type Remote struct {
 	timing   table.Timing
 	webAddr  string                // our node's web URL, told the host so that phones find us (web.go)
 	web      *Web                  // where a table we take over seats phones
-	advertis func() lan.Advertiser // how a table we take over is put on the LAN (nil: no discovery)
+	advertis func() lan.Advertiser // how a table we take over is put on the lan.LAN (nil: no discovery)
 	box      *table.Mailbox
 	replay   protocol.Replay // the hosts' envelopes seen: locked inside
 	ctx      context.Context // ends at Close, and with it every walk and join
@@ -98,12 +98,10 @@ type Remote struct {
 	table   table.TableState
 	view    engine.View
 	heard   time.Time            // when the host was last heard
-	got     []engine.Event       // every event we were sent, for the audit
-	parts   []protocol.Audit     // the host's reveal, as it arrives
+	rec     record.Record        // every event we were sent and the host's reveal, for the audit (node/record)
 	chain   gamewire.Journal     // the host's journal as we may know it, as far as its chain verifies
 	shares  map[int]shamir.Share // our shares of its hidden parts
-	toss    journal.Toss         // our part in the deal's toss (remotetoss.go), for the audit
-	rerun   bool                 // the host asked again after we had revealed a nonce it never dealt from
+	toss    record.Toss          // our part in the deal's toss, for the audit
 	watched struct {             // a spectator's record of the nonce commitments, as first published with the deal
 		round   [32]byte
 		commits [][32]byte
@@ -124,7 +122,7 @@ type Remote struct {
 	kept     *keptToss
 	server   *Server             // the table we host, in roleHost
 	local    *table.LocalSession // our seat at it, once rebuilt
-	advert   *Hosted             // its advert on the LAN, once rebuilt
+	advert   *Hosted             // its advert on the lan.LAN, once rebuilt
 	rolled   int                 // steps of our journal its rebuild rolled back, for our audit's note
 	bots     table.BotMaker      // for the bot seats of a table we take over
 	fall     func(*engine.View) (engine.Command, bool)

@@ -5,65 +5,31 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
-	"github.com/bullshit-game/bullshit/node/table"
+	"github.com/bullshit-game/bullshit/node/record"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // The deal's coin toss, player side: a player node's answers to the
 // host's toss (the host's side is node/table's toss.go).
 
-// rerunProblem is an audit's finding that the host ran the toss again
-// after this seat had revealed its nonce: it could have seen how the first
-// would deal and chosen.
-const rerunProblem = "the host asked for a new nonce after this seat had revealed one, and dealt from the second toss: it could have chosen between deals."
-
 // answerToss is a player node's side of the toss: a fresh nonce's
 // commitment when asked, the nonce once every commitment is relayed with
 // ours among them. It never reveals twice in a toss, nor to a host that
 // left its commitment out.
 func (r *Remote) answerToss(m protocol.Toss) {
-	seat := r.seat
-	if seat < 0 || r.local != nil {
+	if r.local != nil {
 		return
 	}
-	var reply protocol.Message
-	switch {
-	case len(m.Commits) == 0:
-		if m.Round == r.toss.Round {
-			break // asked twice: we answered
-		}
-		r.rerun = r.toss.Revealed && r.table.Commit != r.toss.Round
-		n, err := table.NewNonce()
-		if err != nil {
-			break
-		}
-		r.toss = journal.Toss{Round: m.Round, Mine: n}
-		r.keepToss() // before the commitment goes: a crash after it still has the nonce
-		reply = protocol.NonceCommit{Round: m.Round, Hash: gamewire.NonceHash(m.Round, seat, n)}
-	case m.Round == r.toss.Round && r.toss.Commits == nil:
-		r.toss.Commits = append([][32]byte(nil), m.Commits...)
-		if seat < len(m.Commits) && m.Commits[seat] == gamewire.NonceHash(m.Round, seat, r.toss.Mine) {
-			r.toss.Revealed = true
-			reply = protocol.NonceReveal{Round: m.Round, Nonce: r.toss.Mine}
-		}
+	asked := r.toss.Commits == nil
+	reply := r.toss.Answer(m, r.seat, r.table.Commit)
+	if reply != nil || (asked && r.toss.Commits != nil) {
+		// Before the commitment goes: a crash after it still has the nonce.
 		r.keepToss()
 	}
 	if reply != nil {
 		r.send(reply)
 	}
-}
-
-// tossRecord is our toss as the audit of the game just revealed reads it:
-// the nonces from the host's lobby.
-func (r *Remote) tossRecord() journal.Toss {
-	t := r.ownToss()
-	t.Nonces = r.table.Nonces
-	if !t.Revealed {
-		t.Mine = [gamewire.NonceSize]byte{}
-	}
-	return t
 }
 
 // keptToss is a player's toss as it keeps it on disk, so that a node that
@@ -94,7 +60,7 @@ func (r *Remote) keepToss() {
 	if r.tossFile == "" {
 		return
 	}
-	b, err := json.Marshal(keptToss{Table: r.tid, Seat: r.seat, Toss: r.toss})
+	b, err := json.Marshal(keptToss{Table: r.tid, Seat: r.seat, Toss: r.toss.Toss})
 	if err != nil {
 		return
 	}
@@ -107,10 +73,10 @@ func (r *Remote) keepToss() {
 // ownToss is the toss this seat took part in for the deal in play: the one
 // held, or the one kept on disk before this program started again, when it
 // is for this table, this seat and this deal.
-func (r *Remote) ownToss() journal.Toss {
+func (r *Remote) ownToss() record.Toss {
 	if r.toss.Round == ([32]byte{}) && r.kept != nil && r.kept.Table == r.tid && r.kept.Seat == r.seat &&
 		r.kept.Toss.Round == r.table.Commit && r.table.Commit != ([32]byte{}) {
-		return r.kept.Toss
+		return record.Toss{Toss: r.kept.Toss}
 	}
 	return r.toss
 }

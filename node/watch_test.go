@@ -65,7 +65,7 @@ func TestWatcherAuditsTheGame(t *testing.T) {
 		commits       [][32]byte
 	)
 	w.do(func() {
-		got = append([]engine.Event(nil), w.got...)
+		got = append([]engine.Event(nil), w.rec.Got...)
 		round, commits, commit = w.watched.round, w.watched.commits, w.table.Commit
 	})
 	if len(got) == 0 || got[0].Type != engine.EventDeal {

@@ -187,7 +187,7 @@ func (p *page) bind() {
 		}
 		go func() {
 			if err := cl.Do(m); err != nil {
-				p.call("onError", err.Error())
+				p.call("onError", protocol.Sentence(err))
 			}
 		}()
 		return ""

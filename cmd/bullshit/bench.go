@@ -38,8 +38,6 @@ import (
 	protobench "github.com/bullshit-game/bullshit/protocol/bench"
 )
 
-func init() { commands["bench"] = runBench }
-
 // benchConfig is what `bullshit bench` was asked for.
 type benchConfig struct {
 	quick   bool

@@ -2,7 +2,8 @@ package main
 
 // host and join: a table and its players without a screen, for scripts,
 // tests and servers. Each prints what its seat sees, one line per event
-// (JSON with --json), and plays its seat as a bot.
+// (JSON with --json; the lines are cli.Printer's), and plays its seat as a
+// bot.
 
 import (
 	"context"
@@ -22,6 +23,7 @@ import (
 
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/bullshit-game/bullshit/cli"
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/bot"
 	"github.com/bullshit-game/bullshit/node"
@@ -30,11 +32,6 @@ import (
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 )
-
-func init() {
-	commands["host"] = runHost
-	commands["join"] = runJoin
-}
 
 // rulesFlag collects repeated --rules key=value.
 type rulesFlag []string
@@ -120,111 +117,9 @@ func (n *netFlags) device(ctx context.Context) (*node.Device, error) {
 	return node.NewDevice(ctx, cfg)
 }
 
-// hostingHead is the host's first line: the table, and the name its own
-// seat sits as (--nick; --name names the table, and once left people
-// wondering why they sat as "Player").
-func hostingHead(table string, seats int, nick string, sit bool) string {
-	if !sit {
-		return fmt.Sprintf("Hosting %q (%d seats); you don't sit", table, seats)
-	}
-	return fmt.Sprintf("Hosting %q (%d seats); you sit as %q (--nick sets it)", table, seats, nick)
-}
-
 // makeAnyBot seats engine bots, or external ones (exec:PATH).
 func makeAnyBot(name string, seat int, seed uint64) (table.Player, error) {
 	return extbot.Resolve(name, seat, seed)
-}
-
-// printer writes what a seat sees: a line a person reads for each event
-// and notice, seats counted from 1 (headless_text.go), or with --json the
-// engine's JSON objects, seats counted from 0.
-type printer struct {
-	w    io.Writer
-	json bool
-}
-
-func (p printer) line(v map[string]any, text string) {
-	if p.json {
-		b, _ := json.Marshal(v)
-		fmt.Fprintln(p.w, string(b))
-		return
-	}
-	fmt.Fprintln(p.w, text)
-}
-
-func (p printer) update(u table.Update) {
-	if u.Notice != "" {
-		p.line(map[string]any{"type": "notice", "text": u.Notice}, "* "+u.Notice)
-	}
-	if u.Refusal != nil {
-		p.line(map[string]any{"type": "refused", "error": u.Refusal.Code, "message": u.Refusal.Msg}, "refused: "+u.Refusal.Msg)
-	}
-	for _, e := range u.Events {
-		if p.json {
-			b, _ := json.Marshal(e)
-			fmt.Fprintln(p.w, string(b))
-			continue
-		}
-		fmt.Fprintln(p.w, eventText(e, seatNamer{u.Table}))
-	}
-}
-
-// seated says which seat this program plays (0-based in JSON).
-func (p printer) seated(seat int) {
-	text := fmt.Sprintf("Seated at seat %d.", seat+1)
-	if seat < 0 {
-		text = "Watching the table."
-	}
-	p.line(map[string]any{"type": "seated", "seat": seat}, text)
-}
-
-// result is the end of a seat's game: the places and the audit when the game
-// finished; when it did not (a signal stopped this program, or the table
-// ended without a result), a line that says so and never "game over".
-func (p printer) result(u table.Update, seat int, stop os.Signal) {
-	v := u.View
-	left := []int{}
-	if v.Final != nil {
-		for _, h := range v.Final.Hands {
-			left = append(left, len(h))
-		}
-	}
-	m := map[string]any{"type": "result", "you": seat, "places": v.Places, "winner": v.Winner, "left": left, "plays": v.No}
-	if u.Audit != nil {
-		m["audit"] = map[string]any{"verified": u.Audit.Verified, "problems": u.Audit.Problems}
-	}
-	if v.Phase == engine.PhaseOver {
-		u.Table.You = seat
-		p.line(m, strings.Join(resultText(v, seatNamer{u.Table}, u.Audit), "\n"))
-		return
-	}
-	m["unfinished"] = true
-	var text string
-	switch {
-	case u.Audit != nil && u.Audit.Early:
-		// The host ended the game: its reveal came all the same, and the
-		// plays so far were audited.
-		m["early"], m["plays"] = true, u.Audit.Plays
-		if stop != nil {
-			// This program was stopped, and ended the game it hosted on
-			// its way out: both are said.
-			m["stopped"] = signalName(stop)
-			text = fmt.Sprintf("Stopped (%s) after %d plays; the game did not finish.\n", signalName(stop), u.Audit.Plays)
-		}
-		text += "Game " + u.Audit.String() + "."
-		for _, pr := range u.Audit.Problems {
-			text += "\n  ✘ " + pr
-		}
-	case stop != nil && u.Table.Phase != "" && u.Table.Phase != table.PhaseWaiting:
-		m["stopped"] = signalName(stop)
-		text = fmt.Sprintf("Stopped (%s) after %d plays; the game did not finish.", signalName(stop), v.No)
-	case stop != nil:
-		m["stopped"] = signalName(stop)
-		text = fmt.Sprintf("Stopped (%s) before the game began.", signalName(stop))
-	default:
-		text = fmt.Sprintf("The game did not finish: the table closed after %d plays without a result.", v.No)
-	}
-	p.line(m, text)
 }
 
 // stopper is how a headless run ends early: SIGINT or SIGTERM cancels its
@@ -275,6 +170,14 @@ func (s *stopper) or(err error) error {
 	return &exitError{code: code, err: fmt.Errorf("stopped by %s; the game did not finish", signalName(sig))}
 }
 
+// name is the name of the signal that stopped the run, "" if none did.
+func (s *stopper) name() string {
+	if sig := s.signal(); sig != nil {
+		return signalName(sig)
+	}
+	return ""
+}
+
 func signalName(sig os.Signal) string {
 	switch sig {
 	case syscall.SIGTERM:
@@ -299,35 +202,6 @@ func ended(last table.Update, err error, stop *stopper) error {
 		return err
 	}
 	return errors.New("the game did not finish")
-}
-
-// joinLines are the commands that join a table hosted at addrs: one a
-// line, each one that runs as printed.
-func joinLines(addrs []string, code string) []string {
-	var out []string
-	for _, a := range addrs {
-		c := "bullshit join --headless"
-		if code != "" {
-			c += " --code " + code
-		}
-		out = append(out, c+" "+a)
-	}
-	return out
-}
-
-// tableText is the host's first line for a person: how to join, one
-// command a line, and the lobby's way; then the host's words, which the
-// lobby shows beside the table's name (two tables may share a name).
-func tableText(head string, addrs []string, code, words string) string {
-	lines := []string{head + "; to join, run:"}
-	for _, l := range joinLines(addrs, code) {
-		lines = append(lines, "  "+l)
-	}
-	lines = append(lines, "or press A in bullshit's lobby and type the address"+
-		map[bool]string{true: " and the code.", false: "."}[code != ""])
-	lines = append(lines, "The lobby shows this table with its host's words: "+words+
-		" (a table of the same name with other words is not this one).")
-	return strings.Join(lines, "\n")
 }
 
 // hostConfig is host's flags.
@@ -432,14 +306,9 @@ func runHost(args []string) error {
 			return err
 		}
 	}
-	out := printer{os.Stdout, nf.json}
-	words := dev.Words()
-	out.line(map[string]any{"type": "table", "id": hosted.ID, "name": c.name, "seats": n, "addrs": dev.Addrs(),
-		"join": joinLines(dev.Addrs(), c.code), "web": dev.WebURL(), "words": words},
-		tableText(hostingHead(c.name, n, dev.Name, c.sit), dev.Addrs(), c.code, words))
-	if p := phonesText(dev); p != "" && !nf.json {
-		out.line(nil, p)
-	}
+	out := cli.Printer{W: os.Stdout, JSON: nf.json}
+	out.Table(cli.HostLine{ID: hosted.ID, Name: c.name, Seats: n, Nick: dev.Name, Sit: c.sit, Addrs: dev.Addrs(), Code: c.code,
+		Web: dev.WebURL(), WebErr: dev.WebErr(), Words: dev.Words()})
 	var sess *table.LocalSession
 	seatNo := -1
 	if c.sit {
@@ -450,14 +319,14 @@ func runHost(args []string) error {
 	} else if sess, err = hosted.Watch(); err != nil {
 		return err
 	}
-	if seatNo >= 0 && !nf.json {
-		out.seated(seatNo)
+	if seatNo >= 0 && !out.JSON {
+		out.Seated(seatNo)
 	}
 	wctx, wcancel := context.WithTimeout(ctx, c.wait)
 	err = hosted.WaitSeated(wctx, n)
 	wcancel()
 	if err != nil && ctx.Err() != nil {
-		out.result(table.Update{}, seatNo, stop.signal())
+		out.Result(table.Update{}, seatNo, stop.name())
 		return stop.or(ctx.Err())
 	}
 	if err := hosted.Start(); err != nil {
@@ -469,11 +338,11 @@ func runHost(args []string) error {
 			return err
 		}
 	}
-	last, err := table.PlayBot(ctx, sess, p, bot.Fallback, c.pace, out.update)
+	last, err := table.PlayBot(ctx, sess, p, bot.Fallback, c.pace, out.Update)
 	if stop.signal() != nil {
-		last = endEarly(hosted, sess, last, out.update)
+		last = endEarly(hosted, sess, last, out.Update)
 	}
-	out.result(last, seatNo, stop.signal())
+	out.Result(last, seatNo, stop.name())
 	if last.View.Phase == engine.PhaseOver {
 		// Stay a moment so the players' screens get the end.
 		time.Sleep(300 * time.Millisecond)
@@ -595,17 +464,17 @@ func runJoin(args []string) error {
 	wctx, wcancel := context.WithTimeout(ctx, c.wait)
 	r, err := joinTable(wctx, dev, c.args, c.table, c.code, c.watch, onFrame)
 	wcancel()
-	out := printer{os.Stdout, nf.json}
+	out := cli.Printer{W: os.Stdout, JSON: nf.json}
 	if err != nil {
 		if stop.signal() != nil {
-			out.result(table.Update{}, -1, stop.signal())
+			out.Result(table.Update{}, -1, stop.name())
 		}
 		return stop.or(err)
 	}
 	defer r.Close()
 	r.SaveTo(c.save)
 	r.KeepTossIn(nf.profile)
-	out.seated(r.Seat())
+	out.Seated(r.Seat())
 	var p table.Player
 	if !c.watch {
 		if p, err = makeAnyBot(nf.botName, r.Seat(), uint64(time.Now().UnixNano())); err != nil {
@@ -613,7 +482,7 @@ func runJoin(args []string) error {
 		}
 	}
 	var sess table.Session = r
-	show := out.update
+	show := out.Update
 	var lat *latencyLog
 	if c.latency != "" {
 		f, err := os.Create(c.latency)
@@ -625,10 +494,10 @@ func runJoin(args []string) error {
 		sess = latencySession{r, lat}
 		// Noted once the update is shown, as a page notes its verdict
 		// once drawn: both clocks stop at the screen.
-		show = func(u table.Update) { out.update(u); lat.answered(u) }
+		show = func(u table.Update) { out.Update(u); lat.answered(u) }
 	}
 	last, err := table.PlayBot(ctx, sess, p, bot.Fallback, c.pace, show)
-	out.result(last, r.Seat(), stop.signal())
+	out.Result(last, r.Seat(), stop.name())
 	if lat != nil {
 		lat.close(last)
 	}
@@ -834,13 +703,8 @@ func resumeHost(ctx context.Context, stop *stopper, nf netFlags, path, pace stri
 		return err
 	}
 	defer hosted.Close()
-	out := printer{os.Stdout, nf.json}
-	out.line(map[string]any{"type": "table", "id": hosted.ID, "resumed": true, "addrs": dev.Addrs(), "join": joinLines(dev.Addrs(), ""),
-		"web": dev.WebURL(), "words": dev.Words()},
-		tableText("Hosting again from "+path, dev.Addrs(), "", dev.Words()))
-	if p := phonesText(dev); p != "" && !nf.json {
-		out.line(nil, p)
-	}
+	out := cli.Printer{W: os.Stdout, JSON: nf.json}
+	out.Table(cli.HostLine{ID: hosted.ID, Resumed: path, Addrs: dev.Addrs(), Web: dev.WebURL(), WebErr: dev.WebErr(), Words: dev.Words()})
 	seatNo, sess, err := hosted.Sit("local", dev.Name)
 	var p table.Player
 	if err != nil {
@@ -852,8 +716,8 @@ func resumeHost(ctx context.Context, stop *stopper, nf netFlags, path, pace stri
 	} else if p, err = makeAnyBot(nf.botName, seatNo, uint64(time.Now().UnixNano())); err != nil {
 		return err
 	}
-	last, err := table.PlayBot(ctx, sess, p, bot.Fallback, pace, out.update)
-	out.result(last, seatNo, stop.signal())
+	last, err := table.PlayBot(ctx, sess, p, bot.Fallback, pace, out.Update)
+	out.Result(last, seatNo, stop.name())
 	if last.View.Phase == engine.PhaseOver {
 		time.Sleep(300 * time.Millisecond)
 	}

@@ -237,7 +237,8 @@ func TestHelpListsCommands(t *testing.T) {
 		if err := c.Run(); err != nil {
 			t.Fatalf("bullshit %s: %v", args[0], err)
 		}
-		for name := range commands {
+		for _, sub := range commands {
+			name := sub.name
 			if !regexp.MustCompile(`(?m)^  ` + name + ` `).MatchString(out.String()) {
 				t.Errorf("bullshit %s doesn't list %q:\n%s", args[0], name, out.String())
 			}

@@ -55,9 +55,40 @@ func flagsOnly(fs *flag.FlagSet) error {
 	return nil
 }
 
-// commands are the subcommands; each lives in its own file.
-var commands = map[string]func(args []string) error{
-	"referee": func([]string) error { return referee.Run(os.Stdin, os.Stdout) },
+// command is one of bullshit's subcommands: its name, what `bullshit help`
+// says of it (a line, and more lines indented under it when one is not
+// enough), and what runs it with the arguments after its name.
+type command struct {
+	name string
+	help string
+	run  func(args []string) error
+}
+
+// commands are the subcommands, in the order `bullshit help` lists them;
+// each runs from its own file.
+var commands = []command{
+	{"play", "the same, with flags: --solo deals a game against bots at once,\n--nick, --bots, --preset, --config, --iface, --no-bell", runPlay},
+	{"host", "host a table (--headless for scripts; --table names it, --nick is you)", runHost},
+	{"join", "join a table by name or address (--headless for scripts)", runJoin},
+	{"sim", "bot-only games, and a report on how the bots fare", runSim},
+	{"referee", "the engine's JSON line protocol on stdin/stdout", func([]string) error { return referee.Run(os.Stdin, os.Stdout) }},
+	{"verify", "check a saved game's fairness audit", runVerify},
+	{"rules", "how to play a preset with rules keys, as the table's rules screen says it", runRules},
+	{"stats", "your record: games, wins, rating, calls, sneaks, the people you play most", runStats},
+	{"bench", "print every figure of BENCHMARKS.md", runBench},
+}
+
+// noCommand is what bare `bullshit` (flags, or nothing) runs.
+const noCommand = "play"
+
+// lookup is the command called name, nil if there is none.
+func lookup(name string) *command {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
+		}
+	}
+	return nil
 }
 
 func run(args []string) error {
@@ -70,33 +101,27 @@ func run(args []string) error {
 		usage(os.Stdout)
 		return nil
 	}
-	if f, ok := commands[cmd]; ok {
-		return f(args)
+	name := cmd
+	if name == "" {
+		name = noCommand
 	}
-	if cmd == "" {
-		if f, ok := commands["play"]; ok {
-			return f(args)
-		}
+	if c := lookup(name); c != nil {
+		return c.run(args)
 	}
 	usage(os.Stderr)
 	return fmt.Errorf("unknown command %q", cmd)
 }
 
+// usage is `bullshit help`: the commands table, one command a line.
 func usage(w io.Writer) {
-	fmt.Fprint(w, `Usage: bullshit [command] [flags]
-
-  (none)     the lobby: tables on this network, or a game against bots
-  play       the same, with flags: --solo deals a game against bots at once,
-             --nick, --bots, --preset, --config, --iface, --no-bell
-  host       host a table (--headless for scripts; --table names it, --nick is you)
-  join       join a table by name or address (--headless for scripts)
-  sim        bot-only games, and a report on how the bots fare
-  referee    the engine's JSON line protocol on stdin/stdout
-  verify     check a saved game's fairness audit
-  rules      how to play a preset with rules keys, as the table's rules screen says it
-  stats      your record: games, wins, rating, calls, sneaks, the people you play most
-  bench      print every figure of BENCHMARKS.md
-
-bullshit COMMAND --help lists a command's flags.
-`)
+	fmt.Fprint(w, "Usage: bullshit [command] [flags]\n\n")
+	fmt.Fprintf(w, "  %-10s %s\n", "(none)", "the lobby: tables on this network, or a game against bots")
+	for _, c := range commands {
+		name := c.name
+		for l := range strings.SplitSeq(c.help, "\n") {
+			fmt.Fprintf(w, "  %-10s %s\n", name, l)
+			name = "" // the lines after the first are indented under it
+		}
+	}
+	fmt.Fprint(w, "\nbullshit COMMAND --help lists a command's flags.\n")
 }

@@ -27,8 +27,6 @@ import (
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
-func init() { commands["play"] = runPlay }
-
 // playConfig is what the play command's flags say.
 type playConfig struct {
 	dir    string

@@ -79,14 +79,3 @@ func TestNameFlagsSayOneThing(t *testing.T) {
 		t.Errorf("host --name Kitchen: nick %q table %q %v", c.nf.name, c.name, err)
 	}
 }
-
-// The host's first line names the table and the seat's nickname apart:
-// `host --name Hal` sat as "Player" with nothing to say so.
-func TestHostingHeadSaysTableAndNick(t *testing.T) {
-	if got := hostingHead("Hal", 4, "Player", true); got != `Hosting "Hal" (4 seats); you sit as "Player" (--nick sets it)` {
-		t.Errorf("head %q", got)
-	}
-	if got := hostingHead("Den", 3, "Hal", false); !strings.Contains(got, "you don't sit") {
-		t.Errorf("head %q", got)
-	}
-}

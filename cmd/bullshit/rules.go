@@ -11,8 +11,6 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 )
 
-func init() { commands["rules"] = runRules }
-
 // runRules prints how to play a table with the given preset and rules keys:
 // the same text as the table's rules screen.
 func runRules(args []string) error { return printRules(os.Stdout, os.Stderr, args) }

@@ -20,8 +20,6 @@ import (
 	"github.com/bullshit-game/bullshit/node/extbot"
 )
 
-func init() { commands["sim"] = runSim }
-
 // simConfig is what `bullshit sim` was asked for.
 type simConfig struct {
 	games  int

@@ -10,8 +10,6 @@ import (
 	"github.com/bullshit-game/bullshit/node"
 )
 
-func init() { commands["stats"] = runStats }
-
 // runStats prints the profile's record: games, wins, average place, rating
 // and deviation, calls, sneaks, and the people played most.
 func runStats(args []string) error { return printStats(os.Stdout, os.Stderr, args) }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -38,13 +37,5 @@ func TestJoinRefusesToGuessBetweenTwoTables(t *testing.T) {
 	other := errors.New("no table named \"kitchen\" found on the LAN")
 	if twoTables(other) != other {
 		t.Error("another error was rewritten")
-	}
-}
-
-// The host's screen names its words, as the lobby will show them.
-func TestHostTextShowsItsWords(t *testing.T) {
-	txt := tableText(`Hosting "kitchen" (4 seats)`, []string{"/ip4/10.0.0.1/tcp/4001/p2p/x"}, "482913", "maple-otter-lunar")
-	if !strings.Contains(txt, "host's words: maple-otter-lunar") {
-		t.Errorf("host text lacks its words:\n%s", txt)
 	}
 }

@@ -12,8 +12,6 @@ import (
 	"github.com/bullshit-game/bullshit/node/journal"
 )
 
-func init() { commands["verify"] = runVerify }
-
 // runVerify is `bullshit verify FILE [SHARED]`: check a saved game's
 // commitment and replay it against what the seat was shown. It prints
 // "verified", or every difference found and exits non-zero. With the text

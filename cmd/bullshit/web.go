@@ -87,15 +87,3 @@ func serveHelp(rw http.ResponseWriter, r *http.Request) {
 	rw.Header().Set("Cache-Control", "no-store")
 	io.WriteString(rw, strings.Join(cli.PageHelpText(width), "\n")+"\n")
 }
-
-// phonesText is the host's line for phones: where to open the game, or
-// why it can't be.
-func phonesText(dev *node.Device) string {
-	if u := dev.WebURL(); u != "" {
-		return "Phones: " + u
-	}
-	if err := dev.WebErr(); err != nil {
-		return "Phones: off (" + err.Error() + ")"
-	}
-	return ""
-}

@@ -302,20 +302,11 @@ func oversize(ctx context.Context, e *env) (flood, error) {
 	return func(ctx context.Context) *tally {
 		defer ns.close()
 		return strangers(ctx, len(ns.hosts), 10*time.Millisecond, func(ctx context.Context, i int, s *safe) {
-			h := ns.hosts[i]
-			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			defer cancel()
-			againNow(h, at.ID)
-			h.Connect(cctx, at)
-			st, err := h.NewStream(cctx, at.ID, node.ProtocolID)
-			if err != nil {
-				if ctx.Err() == nil {
-					s.add(func(t *tally) { t.sent++; t.note("stream not opened: " + short(err)) })
-				}
+			st, done := openGame(ctx, ns.hosts[i], at, s)
+			if st == nil {
 				return
 			}
-			defer st.Reset()
-			st.SetDeadline(time.Now().Add(5 * time.Second))
+			defer done()
 			var n [binary.MaxVarintLen64]byte
 			_, werr := st.Write(n[:binary.PutUvarint(n[:], protocol.MaxSize+1)])
 			m, rerr := readRefusal(bufio.NewReader(st))
@@ -368,21 +359,12 @@ func firstState(ctx context.Context, e *env) (flood, error) {
 	return func(ctx context.Context) *tally {
 		defer ns.close()
 		return strangers(ctx, len(ns.hosts), 10*time.Millisecond, func(ctx context.Context, i int, s *safe) {
-			h := ns.hosts[i]
 			raw, _ := ns.keys[i].Raw()
-			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			defer cancel()
-			againNow(h, at.ID)
-			h.Connect(cctx, at)
-			st, err := h.NewStream(cctx, at.ID, node.ProtocolID)
-			if err != nil {
-				if ctx.Err() == nil {
-					s.add(func(t *tally) { t.sent++; t.note("stream not opened: " + short(err)) })
-				}
+			st, done := openGame(ctx, ns.hosts[i], at, s)
+			if st == nil {
 				return
 			}
-			defer st.Reset()
-			st.SetDeadline(time.Now().Add(5 * time.Second))
+			defer done()
 			frame, err := rogue.SealRaw(ed25519.PrivateKey(raw), protocol.TableID{}, 1, uint64(time.Now().UnixNano()), protocol.TypeState, body)
 			var werr error
 			if err == nil {
@@ -779,4 +761,23 @@ func webGarbage(ctx, cctx context.Context, ws *websocket.Conn, s *safe) {
 			t.note("no answer: " + short(rerr))
 		}
 	})
+}
+
+// openGame connects stranger h to the host at and opens a game stream,
+// with five seconds for all of it; a stream that doesn't open is tallied
+// as sent and noted. done resets the stream and frees the timer.
+func openGame(ctx context.Context, h host.Host, at peer.AddrInfo, s *safe) (st network.Stream, done func()) {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	againNow(h, at.ID)
+	h.Connect(cctx, at)
+	st, err := h.NewStream(cctx, at.ID, node.ProtocolID)
+	if err != nil {
+		cancel()
+		if ctx.Err() == nil {
+			s.add(func(t *tally) { t.sent++; t.note("stream not opened: " + short(err)) })
+		}
+		return nil, nil
+	}
+	st.SetDeadline(time.Now().Add(5 * time.Second))
+	return st, func() { st.Reset(); cancel() }
 }

@@ -69,3 +69,14 @@ func (m *Mailbox) pump() {
 		}
 	}
 }
+
+// NewHeldMailbox is a mailbox that delivers nothing: what is put in it
+// stays, for Held to read (a test's replay of a player's audit).
+func NewHeldMailbox() *Mailbox { return &Mailbox{wake: make(chan struct{}, 1)} }
+
+// Held is what was put in a mailbox and not yet delivered.
+func (m *Mailbox) Held() []Update {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]Update(nil), m.queue...)
+}

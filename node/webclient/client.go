@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/record"
 	"github.com/bullshit-game/bullshit/node/webwire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -128,11 +130,11 @@ type Client struct {
 	view     *engine.View
 	at       time.Time // when the last update came
 	closes   time.Time // when the open window or hand-over closes, on our clock; zero for none
-	rec      record
-	tried    bool // a saved record was looked for (persist.go)
-	unsaved  bool // the record changed since it was last written to Store
-	restored int  // events of the record that came back from the store
-	toss     toss // our part in the deal's toss (toss.go)
+	rec      kept
+	tried    bool        // a saved record was looked for (persist.go)
+	unsaved  bool        // the record changed since it was last written to Store
+	restored int         // events of the record that came back from the store
+	toss     record.Toss // our part in the deal's toss
 	news     []string
 	notice   string
 	refusal  string
@@ -140,8 +142,9 @@ type Client struct {
 	revealT  time.Time // when the reveal panel goes
 	soonest  bool
 	sheet    *auditResult
-	watched  watched // a spectator's record of the nonce commitments (record.go)
-	dealt    dealt   // who dealt the deal we saw (record.go)
+	pile     assist.Pile // the counts this seat knows exactly (V14), as the terminal's
+	watched  watched     // a spectator's record of the nonce commitments (record.go)
+	dealt    dealt       // who dealt the deal we saw (record.go)
 }
 
 // link is one connection to a node.
@@ -413,7 +416,7 @@ func (c *Client) send(m protocol.Message) error {
 	l, tid, term := c.link, c.tid, c.term
 	c.mu.Unlock()
 	if l == nil {
-		return errors.New("Not connected to the table: reconnecting…")
+		return protocol.Refuse("", "not connected to the table", "Not connected to the table: reconnecting…")
 	}
 	return c.sendOn(l, tid, term, m)
 }

@@ -206,3 +206,24 @@ func TestNewTableToldFromAnImpostor(t *testing.T) {
 		t.Errorf("Table() = %s, want %s", c.Table(), same)
 	}
 }
+
+// A move the phone can't send is a Go error with the player's sentence
+// beside it (protocol.Sentence is what the page shows).
+func TestDoRefusalsSay(t *testing.T) {
+	for _, w := range []struct {
+		name string
+		c    *Client
+		m    Move
+		say  string
+	}{
+		{"before the deal", &Client{}, Move{Kind: "play"}, "The game hasn't started."},
+		{"a spectator", &Client{seat: -1, view: &engine.View{}}, Move{Kind: "pass"}, "You're watching: spectators don't play."},
+		{"no window", &Client{seat: 0, view: &engine.View{}}, Move{Kind: "call"}, "There's nothing to call right now."},
+	} {
+		err := w.c.Do(w.m)
+		var r *protocol.Refused
+		if !errors.As(err, &r) || protocol.Sentence(err) != w.say || err.Error() == w.say {
+			t.Errorf("%s: %v (%q), want the sentence %q beside a Go error", w.name, err, protocol.Sentence(err), w.say)
+		}
+	}
+}

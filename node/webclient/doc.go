@@ -3,19 +3,21 @@
 // WebSocket carrying node/webwire's channel) instead of a libp2p stream.
 // It joins (a seat or a spectator's place, proving the join code when the
 // table asks), sends its moves signed with its own key, keeps its own
-// record of every event it was sent, keeps its journal and Shamir shares
-// for a new host, follows the table when the host vanishes (to the player
-// nodes' web addresses of the last Lobby, with backoff, until one takes it
-// back into its seat) and, at the end, checks the game itself: the
-// revealed seed against the commitment, then a replay against its record.
-// Its State is plain data a page turns into a table.
+// record of every event it was sent (node/record, as the terminal's
+// player does), keeps its journal and Shamir shares for a new host,
+// follows the table when the host vanishes (to the player nodes' web
+// addresses of the last Lobby, with backoff, until one takes it back into
+// its seat) and, at the end, checks the game itself: the revealed seed
+// against the commitment, then a replay against its record. Its State is
+// plain data a page turns into a table.
 //
 // It must never import package node or libp2p's network stack: it is
 // compiled to js/wasm and shipped to phones, so it stays small and speaks
-// only through the standard library, protocol, engine, node/gamewire and
-// node/webwire. It must never host either (phones never host), and never
-// let a backlog from any host replace what it was shown itself: a host
-// that rewrites the past is caught by the audit, not believed.
+// only through the standard library, protocol, engine, node/gamewire,
+// node/record and node/webwire. It must never host either (phones never
+// host), and never let a backlog from any host replace what it was shown
+// itself: a host that rewrites the past is caught by the audit, not
+// believed.
 //
 // # Goroutines
 //

@@ -1,12 +1,12 @@
 package webclient
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // Move is a move as the page asks for it.
@@ -36,10 +36,10 @@ func (c *Client) Do(m Move) error {
 		return fmt.Errorf("no such move: %q", m.Kind)
 	}
 	if v == nil {
-		return errors.New("The game hasn't started.")
+		return protocol.Refuse(protocol.CodeWaiting, "the game has not started", "The game hasn't started.")
 	}
 	if seat < 0 {
-		return errors.New("You're watching: spectators don't play.")
+		return protocol.Refuse(protocol.CodeBadSeat, "a spectator has no seat to play", "You're watching: spectators don't play.")
 	}
 	cmd := engine.Command{Move: mv, Seat: seat, Rank: engine.NoRank}
 	for _, id := range m.Cards {
@@ -55,7 +55,7 @@ func (c *Client) Do(m Move) error {
 		if a.Choose {
 			r = engine.Rank(m.Rank)
 			if !r.Valid() {
-				return errors.New("Name the rank you claim.")
+				return protocol.Refuse(protocol.CodeBadRank, "no rank named for the claim", "Name the rank you claim.")
 			}
 			cmd.Rank = r
 		}
@@ -75,7 +75,7 @@ func (c *Client) Do(m Move) error {
 		cmd.No = v.No
 	case engine.MoveCall, engine.MovePass:
 		if v.Window == nil {
-			return errors.New("There's nothing to call right now.")
+			return protocol.Refuse(protocol.CodeNoWindow, "no call window open", "There's nothing to call right now.")
 		}
 		cmd.No = v.Window.No
 	case engine.MoveDoubt, engine.MoveBelieve, engine.MoveSkip:

@@ -42,12 +42,18 @@ func (c *Client) teller() assist.Teller { return assist.Teller{Me: c.seat, Name:
 func (c *Client) verb(s int, you, them string) string { return c.teller().Verb(s, you, them) }
 
 // tell turns events into news lines and the reveal panel, which stays for
-// the host's reveal pause, as every screen at the table shows it. Called
-// with mu held.
-func (c *Client) tell(evs []engine.Event, now time.Time) {
+// the host's reveal pause, as every screen at the table shows it; the
+// counts are as this seat knows them (engine/assist.Pile, the terminal's
+// too), before being its hand before the update. Called with mu held.
+func (c *Client) tell(evs []engine.Event, now time.Time, before int) {
 	t := c.teller()
 	pause := time.Duration(c.lobby.Settings.Reveal) * time.Millisecond
+	hand := 0
+	if c.view != nil {
+		hand = len(c.view.Hand)
+	}
 	for _, e := range evs {
+		e = c.pile.Event(e, c.seat, before, hand)
 		line := t.Tell(e, c.view)
 		switch e.Type {
 		case engine.EventCall, engine.EventDoubt, engine.EventBelieve:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/record"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -76,24 +77,24 @@ func (c *Client) save() {
 	if st == nil || r.saved.off || c.seat < 0 {
 		return
 	}
-	for len(r.saved.chunks)*chunkEvents+chunkEvents <= len(r.got) {
+	for len(r.saved.chunks)*chunkEvents+chunkEvents <= len(r.Got) {
 		i := len(r.saved.chunks) * chunkEvents
-		r.saved.chunks = append(r.saved.chunks, string(appendEvents(nil, r.got[i:i+chunkEvents])))
+		r.saved.chunks = append(r.saved.chunks, string(appendEvents(nil, r.Got[i:i+chunkEvents])))
 	}
 	b := append(r.saved.buf[:0], savedMagic+"\ntable "...)
 	b = hex.AppendEncode(b, c.tid[:])
 	b = append(b, "\nseat "...)
 	b = strconv.AppendInt(b, int64(c.seat), 10)
 	b = append(b, "\ndeal "...)
-	b = hex.AppendEncode(b, r.deal[:])
+	b = hex.AppendEncode(b, r.Deal[:])
 	b = append(b, "\nrewrote "...)
-	b = append(b, oneLine(r.rewrote)...)
+	b = append(b, oneLine(r.Rewrote)...)
 	t := c.toss
 	b = append(b, "\ntoss "...)
 	b = hex.AppendEncode(b, t.Round[:])
 	b = append(b, ' ')
 	b = hex.AppendEncode(b, t.Mine[:])
-	b = append(b, " "+flag(t.Revealed)+" "+flag(t.rerun)+" "+flag(t.Commits != nil)...)
+	b = append(b, " "+flag(t.Revealed)+" "+flag(t.Rerun)+" "+flag(t.Commits != nil)...)
 	for _, h := range t.Commits {
 		b = append(b, ' ')
 		b = hex.AppendEncode(b, h[:])
@@ -128,7 +129,7 @@ func (c *Client) save() {
 		b = append(b, ch...)
 		b = append(b, '\n')
 	}
-	if tail := r.got[len(r.saved.chunks)*chunkEvents:]; len(tail) > 0 {
+	if tail := r.Got[len(r.saved.chunks)*chunkEvents:]; len(tail) > 0 {
 		b = append(b, "ev "...)
 		b = appendEvents(b, tail)
 		b = append(b, '\n')
@@ -150,7 +151,7 @@ func (c *Client) save() {
 // with the table's lobby known and nothing in the record yet.
 func (c *Client) restore() {
 	st := c.cfg.Store
-	if st == nil || c.seat < 0 || len(c.rec.got) > 0 {
+	if st == nil || c.seat < 0 || len(c.rec.Got) > 0 {
 		return
 	}
 	s := st.Get(RecordKey)
@@ -161,7 +162,7 @@ func (c *Client) restore() {
 	if !ok {
 		return
 	}
-	if rec.deal != ([32]byte{}) && len(rec.got) > 0 {
+	if rec.Deal != ([32]byte{}) && len(rec.Got) > 0 {
 		rec.journal.SeatKey = c.rec.journal.SeatKey
 		for t, pub := range c.rec.journal.Hosts(^uint64(0)) {
 			if id, err := protocol.NewPeerID(pub); err == nil {
@@ -169,7 +170,7 @@ func (c *Client) restore() {
 			}
 		}
 		c.rec = rec
-		c.restored = len(rec.got)
+		c.restored = len(rec.Got)
 		if rec.dealtBy.commit == c.lobby.Commit {
 			c.dealt = rec.dealtBy
 		}
@@ -183,9 +184,9 @@ func (c *Client) restore() {
 // table, seat and deal commitment. The toss comes back whenever it is of
 // this table and seat (the caller checks its round): it comes before the
 // deal it is for.
-func parseSaved(s string, tid protocol.TableID, seat int, deal [32]byte, ev func(protocol.Event) engine.Event) (record, toss, bool) {
-	var r record
-	var t toss
+func parseSaved(s string, tid protocol.TableID, seat int, deal [32]byte, ev func(protocol.Event) engine.Event) (kept, record.Toss, bool) {
+	var r kept
+	var t record.Toss
 	// The last line sums the rest: a record damaged anywhere is refused.
 	body, last, ok := strings.Cut(strings.TrimSuffix(s, "\n"), "\nsum ")
 	sum := sha256.Sum256([]byte(body + "\n"))
@@ -209,7 +210,7 @@ func parseSaved(s string, tid protocol.TableID, seat int, deal [32]byte, ev func
 	if len(tf) < 5 || !unhex(tf[0], t.Round[:]) || !unhex(tf[1], t.Mine[:]) {
 		return r, t, false
 	}
-	t.Revealed, t.rerun = tf[2] == "1", tf[3] == "1"
+	t.Revealed, t.Rerun = tf[2] == "1", tf[3] == "1"
 	if tf[4] == "1" {
 		t.Commits = make([][32]byte, len(tf)-5)
 		for i, h := range tf[5:] {
@@ -218,10 +219,10 @@ func parseSaved(s string, tid protocol.TableID, seat int, deal [32]byte, ev func
 			}
 		}
 	}
-	if !unhex(de, r.deal[:]) || r.deal != deal {
-		return record{}, t, true // another deal's: only the toss may serve
+	if !unhex(de, r.Deal[:]) || r.Deal != deal {
+		return kept{}, t, true // another deal's: only the toss may serve
 	}
-	r.rewrote = rw
+	r.Rewrote = rw
 	evLines := lines[6:]
 	if len(evLines) > 0 && strings.HasPrefix(evLines[0], "hosts") {
 		hs := strings.TrimPrefix(evLines[0], "hosts")
@@ -231,11 +232,11 @@ func parseSaved(s string, tid protocol.TableID, seat int, deal [32]byte, ev func
 			term, err := strconv.ParseUint(ts, 10, 64)
 			pub := make([]byte, 32)
 			if err != nil || !unhex(pk, pub) {
-				return record{}, t, false
+				return kept{}, t, false
 			}
 			id, err := protocol.NewPeerID(pub)
 			if err != nil || !r.journal.Host(term, id) {
-				return record{}, t, false
+				return kept{}, t, false
 			}
 		}
 	}
@@ -243,29 +244,29 @@ func parseSaved(s string, tid protocol.TableID, seat int, deal [32]byte, ev func
 		f := strings.Fields(strings.TrimPrefix(evLines[0], "dealt "))
 		evLines = evLines[1:]
 		if len(f) != 2 || !unhex(f[0], r.dealtBy.commit[:]) {
-			return record{}, t, false
+			return kept{}, t, false
 		}
 		host, err := hex.DecodeString(f[1])
 		if err != nil {
-			return record{}, t, false
+			return kept{}, t, false
 		}
 		r.dealtBy.host = protocol.PeerID(host)
 	}
 	for _, l := range evLines {
 		b64, ok := strings.CutPrefix(l, "ev ")
 		if !ok {
-			return record{}, t, false
+			return kept{}, t, false
 		}
 		body, err := hex.DecodeString(b64)
 		if err != nil {
-			return record{}, t, false
+			return kept{}, t, false
 		}
 		m, err := protocol.Decode(protocol.TypeUpdate, body)
 		if err != nil {
-			return record{}, t, false
+			return kept{}, t, false
 		}
 		for _, e := range m.(protocol.Update).Events {
-			r.got = append(r.got, ev(e))
+			r.Got = append(r.Got, ev(e))
 		}
 	}
 	return r, t, true

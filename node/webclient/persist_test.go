@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/record"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -137,7 +138,7 @@ func TestSavedRecordKeyed(t *testing.T) {
 	}
 	mk := func(st *mapStore) *Client {
 		c := &Client{cfg: Config{Store: st}, seat: 1, tid: tid}
-		c.rec.got, c.rec.deal, c.rec.rewrote = evs, deal, "a\nrewrite\nsum x"
+		c.rec.Got, c.rec.Deal, c.rec.Rewrote = evs, deal, "a\nrewrite\nsum x"
 		c.toss.Round, c.toss.Revealed, c.toss.Commits = deal, true, [][32]byte{{1}, {2}}
 		return c
 	}
@@ -146,11 +147,11 @@ func TestSavedRecordKeyed(t *testing.T) {
 	saved := st.Get(RecordKey)
 	ev := (&Client{seat: 1}).evOf
 	r, tt, ok := parseSaved(saved, tid, 1, deal, ev)
-	if !ok || len(r.got) != len(evs) || r.rewrote != "a rewrite sum x" || !tt.Revealed || len(tt.Commits) != 2 || tt.Round != deal {
-		t.Fatalf("round trip: ok %v, %d events, rewrote %q, toss %+v", ok, len(r.got), r.rewrote, tt)
+	if !ok || len(r.Got) != len(evs) || r.Rewrote != "a rewrite sum x" || !tt.Revealed || len(tt.Commits) != 2 || tt.Round != deal {
+		t.Fatalf("round trip: ok %v, %d events, rewrote %q, toss %+v", ok, len(r.Got), r.Rewrote, tt)
 	}
-	if !sameEvent(r.got[1], evs[1]) || r.got[1].To[0] != 1 || !sameEvent(r.got[71], evs[71]) {
-		t.Errorf("events changed on the way: %+v", r.got[1])
+	if !record.SameEvent(r.Got[1], evs[1]) || r.Got[1].To[0] != 1 || !record.SameEvent(r.Got[71], evs[71]) {
+		t.Errorf("events changed on the way: %+v", r.Got[1])
 	}
 	for _, c := range []struct {
 		name string
@@ -162,8 +163,8 @@ func TestSavedRecordKeyed(t *testing.T) {
 		{"another seat", tid, 2, deal},
 		{"another deal", tid, 1, [32]byte{8}},
 	} {
-		if r, _, _ := parseSaved(saved, c.tid, c.seat, c.deal, ev); len(r.got) != 0 {
-			t.Errorf("%s: took back %d events", c.name, len(r.got))
+		if r, _, _ := parseSaved(saved, c.tid, c.seat, c.deal, ev); len(r.Got) != 0 {
+			t.Errorf("%s: took back %d events", c.name, len(r.Got))
 		}
 	}
 	for i := range len(saved) {
@@ -175,11 +176,9 @@ func TestSavedRecordKeyed(t *testing.T) {
 	}
 	// A new deal writes over the old.
 	c := mk(st)
-	c.rec.newGame()
-	c.rec.deal = [32]byte{8}
-	c.rec.got = evs[:2]
+	c.rec = kept{Record: record.Record{Deal: [32]byte{8}, Got: evs[:2]}, journal: c.rec.journal}
 	c.save()
-	if r, _, _ := parseSaved(st.Get(RecordKey), tid, 1, deal, ev); len(r.got) != 0 {
+	if r, _, _ := parseSaved(st.Get(RecordKey), tid, 1, deal, ev); len(r.Got) != 0 {
 		t.Error("the old deal's record survived the new deal")
 	}
 	// Full storage, or a record too long to keep: nothing stays.
@@ -193,7 +192,7 @@ func TestSavedRecordKeyed(t *testing.T) {
 	long := newMapStore()
 	c = mk(long)
 	for range MaxSaved / 8 {
-		c.rec.got = append(c.rec.got, engine.Event{Type: engine.EventPlay, Seat: 2, Claim: 3})
+		c.rec.Got = append(c.rec.Got, engine.Event{Type: engine.EventPlay, Seat: 2, Claim: 3})
 	}
 	c.save()
 	if _, ok := long.m[RecordKey]; ok || !c.rec.saved.off {

@@ -1,34 +1,27 @@
 package webclient
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/record"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
 func nowNano() int64 { return time.Now().UnixNano() }
 
-// record is what this player keeps of the game, its own and nobody
-// else's: every event it was shown, in order, for the audit; the host's
-// journal as it may know it and its shares of the hidden parts, for a new
-// host; the reveal as it arrives.
-type record struct {
-	got []engine.Event
-	// rewrote, when not "", is how a host's backlog disagreed with what
-	// we were shown: the audit fails with it.
-	rewrote string
+// kept is what this player keeps of the game, its own and nobody
+// else's: its record of every event it was shown, for the audit
+// (node/record, the terminal's too); the host's journal as it may know it
+// and its shares of the hidden parts, for a new host.
+type kept struct {
+	record.Record
 	// journal is the hosts' chain as far as it verifies (gamewire's code,
 	// the terminal player's too).
 	journal gamewire.Journal
 	shares  map[int]protocol.StepShare
-	parts   []protocol.Audit
-	// deal is the commitment of the deal the record is of, as the lobby
-	// gave it when the deal came: what a saved record is keyed by.
-	deal  [32]byte
-	saved saved // persist.go
+	saved   saved // persist.go
 	// dealtBy is, in a record taken back from the store, who dealt its
 	// deal as the saving client saw it (Client.dealt): a page moved to a
 	// new host's address, or reloaded there, first sees the deal from the
@@ -62,57 +55,8 @@ func (c *Client) mustMix() []string {
 	return gamewire.MustMix(ts, string(c.dealt.host), c.seat)
 }
 
-// newGame starts the record of a new game at the same seats.
-func (r *record) newGame() {
-	j := r.journal // who hosted each term stays known
-	*r = record{journal: j}
-}
-
-// backlog takes a host's "everything you were sent" after a rejoin. It may
-// only extend our record: the events we missed while away come after what
-// we saw. One that says we were shown something else is kept as a problem
-// for the audit, and our record stays as it was.
-// rolled says the chain verified a new host's rollback of steps it never
-// got: the events past what we share with its backlog are replaced.
-func (r *record) backlog(evs []engine.Event, rolled bool) {
-	if rolled {
-		r.got = append([]engine.Event(nil), evs...)
-		return
-	}
-	n := min(len(evs), len(r.got))
-	for i := 0; i < n; i++ {
-		if !sameEvent(r.got[i], evs[i]) {
-			if r.rewrote == "" {
-				r.rewrote = fmt.Sprintf("after a reconnection the host's record of what this phone was shown differs at event %d (%s, where the phone saw %s).",
-					i+1, evs[i].Type, r.got[i].Type)
-			}
-			return
-		}
-	}
-	if len(evs) < len(r.got) {
-		if r.rewrote == "" {
-			r.rewrote = fmt.Sprintf("after a reconnection the host's record of what this phone was shown stops at event %d; the phone saw %d.",
-				len(evs), len(r.got))
-		}
-		return
-	}
-	r.got = append(r.got, evs[len(r.got):]...)
-}
-
-func sameEvent(a, b engine.Event) bool {
-	// The audit's own comparison is the judge; this only asks whether two
-	// records are one story, so the wire's fields are compared as sent.
-	return fmt.Sprint(gamewire.WireEvent(&a)) == fmt.Sprint(gamewire.WireEvent(&b))
-}
-
 // auditResult is the end-of-game check as this client made it.
-type auditResult struct {
-	Verified bool
-	Problems []string
-	Notes    []string // no fault of the host's: a nonce that came too late
-	Early    bool     // the revealed game stops before its end: the host ended it early
-	Plays    int      // the revealed game's plays
-}
+type auditResult = record.Result
 
 // take applies one message from the host, and returns our answer to it if
 // it takes one (the deal's toss).
@@ -137,7 +81,7 @@ func (c *Client) apply(env *protocol.Envelope) (reply protocol.Message, chain fu
 	now := time.Now()
 	switch m := env.Msg.(type) {
 	case protocol.Toss:
-		reply = c.answerToss(m)
+		reply = c.toss.Answer(m, c.seat, c.lobby.Commit)
 		// Written before the answer goes, deferred or not: a reload must
 		// find the nonce it commits to.
 		c.save()
@@ -181,6 +125,10 @@ func (c *Client) takeUpdate(env *protocol.Envelope, m protocol.Update, now time.
 	if m.Deadline > 0 {
 		c.closes = now.Add(time.Duration(m.Deadline-m.At) * time.Millisecond)
 	}
+	before := 0 // our hand before this update, for the counts we know
+	if c.view != nil {
+		before = len(c.view.Hand)
+	}
 	if m.View != nil {
 		v := gamewire.EngView(m.View, c.rules)
 		c.view = &v
@@ -196,20 +144,21 @@ func (c *Client) takeUpdate(env *protocol.Envelope, m protocol.Update, now time.
 	switch {
 	case m.Backlog:
 		rolled := c.rec.journal.Take(env.Table, c.lobby.Commit, env.Sender, env.Term, m.Steps, true)
-		c.rec.backlog(evs, rolled > 0)
+		c.rec.Backlog(c.lobby.Commit, evs, rolled > 0)
 		c.rec.shares = nil
-	case dealAt(evs) >= 0:
-		c.rec.newGame()
-		c.rec.deal = c.lobby.Commit
+	case c.rec.Shown(c.lobby.Commit, evs):
+		// A new game at the same seats: who hosted each term stays known.
+		c.rec.shares, c.rec.saved, c.rec.dealtBy = nil, saved{}, dealt{}
 		c.restored = 0
 		c.rec.journal.Reset(env.Table, c.lobby.Commit)
 		c.sheet = nil
-		c.rec.got = append(c.rec.got, evs[dealAt(evs):]...)
 		c.news = nil
-		c.tell(evs[dealAt(evs):], now)
+		c.tell(evs[record.DealAt(evs):], now, before)
 	default:
-		c.rec.got = append(c.rec.got, evs...)
-		c.tell(evs, now)
+		c.tell(evs, now, before)
+	}
+	if c.view != nil {
+		c.pile.Check(c.view, m.Backlog)
 	}
 	if !m.Backlog {
 		// The steps' signatures (the host's on the chain, the seat's
@@ -262,72 +211,25 @@ func (c *Client) restoreOnce(final bool) {
 	c.restore()
 }
 
-// dealAt is where a new game's deal is among events, or -1.
-func dealAt(evs []engine.Event) int {
-	for i := range evs {
-		if evs[i].Type == engine.EventDeal {
-			return i
-		}
-	}
-	return -1
-}
-
 // auditPart gathers the host's reveal and, once whole, checks the game:
 // the commitment, then the replay against our own record. Called with mu
 // held.
 func (c *Client) auditPart(m protocol.Audit) {
-	r := &c.rec
-	if m.Parts < 1 || m.Part != len(r.parts) || m.Parts > 1000 {
-		r.parts = nil
+	g, ok := c.rec.Part(m)
+	if !ok {
 		return
 	}
-	r.parts = append(r.parts, m)
-	if len(r.parts) < m.Parts {
-		return
-	}
-	var steps []engine.Step
-	for _, p := range r.parts {
-		steps = append(steps, gamewire.EngSteps(p.Steps)...)
-	}
-	r.parts = nil
-	res := &auditResult{}
-	if len(m.Salt) != gamewire.SaltSize {
-		c.toss = toss{}
-		res.Problems = []string{"the host revealed a salt of the wrong size."}
-		c.sheet = res
-		return
-	}
-	var salt [gamewire.SaltSize]byte
-	copy(salt[:], m.Salt)
-	cfg := engine.Config{Rules: c.rules, Seats: len(c.lobby.Players), Seed: m.Seed}
-	tt, rerun := c.tossRecord()
+	tt, rerun := c.toss.Spent(c.lobby.Nonces), c.toss.Rerun
+	c.toss = record.Toss{}
 	tt.Players = c.mustMix()
 	if c.seat < 0 && c.watched.round == c.lobby.Commit && c.watched.round != ([32]byte{}) {
 		tt.Round, tt.Commits = c.watched.round, c.watched.commits
 	}
-	res.Plays, res.Early = gamewire.Played(cfg, salt, tt.Nonces, steps)
-	res.Early = !res.Early
-	res.Problems, res.Notes = gamewire.Verify(c.lobby.Commit, salt, cfg, tt, steps, c.seat, r.got)
-	if rerun {
-		res.Problems = append(res.Problems, "the host asked for a new nonce after this phone had revealed one, and dealt from the second toss: it could have chosen between deals.")
+	res := c.rec.Audit(g, record.Check{Commit: c.lobby.Commit, Rules: c.rules, Seats: len(c.lobby.Players), Seat: c.seat,
+		Toss: tt, Rerun: rerun, Journal: &c.rec.journal, Names: gamewire.PlayerNames(c.lobby.Players, len(c.lobby.Players))})
+	c.sheet = &res
+	if len(g.Salt) != gamewire.SaltSize {
+		return
 	}
-	if r.rewrote != "" {
-		res.Problems = append([]string{r.rewrote}, res.Problems...)
-	}
-	res.Problems = append(append([]string(nil), r.journal.Doubt...), res.Problems...)
-	if n := r.journal.RollNote(); n != "" {
-		res.Notes = append(res.Notes, n)
-	}
-	res.Notes = append(res.Notes, gamewire.MarkNotes(r.journal.Steps, gamewire.PlayerNames(c.lobby.Players, len(c.lobby.Players)), c.seat)...)
-	res.Verified = len(res.Problems) == 0
-	c.sheet = res
-	early := ""
-	if res.Early {
-		early = fmt.Sprintf("Ended early after %d plays. ", res.Plays)
-	}
-	if res.Verified {
-		c.addNews(early + "Deal verified in this browser: the host's reveal replays to everything you were shown.")
-	} else {
-		c.addNews(early + "The deal did NOT verify in this browser: " + res.Problems[0])
-	}
+	c.addNews(record.News(res, "in this browser"))
 }

@@ -1,41 +1,8 @@
 package webclient
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/bullshit-game/bullshit/engine"
 )
-
-// A backlog may only extend the phone's own record; one that rewrites or
-// shortens it leaves the record as it was and names the difference. Pure:
-// runs natively and under js/wasm.
-func TestRecordBacklog(t *testing.T) {
-	ev := func(typ engine.EventType, seat int) engine.Event { return engine.Event{Type: typ, Seat: seat} }
-	seen := []engine.Event{ev("deal", 0), ev("play", 1), ev("pass", 0)}
-	for _, c := range []struct {
-		name    string
-		backlog []engine.Event
-		want    int    // events in the record after
-		problem string // in rewrote, "" for none
-	}{
-		{"extends", append(append([]engine.Event(nil), seen...), ev("play", 0)), 4, ""},
-		{"the same", seen, 3, ""},
-		{"rewrites", []engine.Event{ev("deal", 0), ev("play", 0), ev("pass", 0), ev("play", 1)}, 3, "differs at event 2"},
-		{"shortens", seen[:2], 3, "stops at event 2"},
-	} {
-		r := record{got: append([]engine.Event(nil), seen...)}
-		r.backlog(c.backlog, false)
-		if len(r.got) != c.want || !strings.Contains(r.rewrote, c.problem) || (c.problem == "") != (r.rewrote == "") {
-			t.Errorf("%s: %d events, rewrote %q; want %d, %q", c.name, len(r.got), r.rewrote, c.want, c.problem)
-		}
-		for i := range seen {
-			if r.got[i].Type != seen[i].Type || r.got[i].Seat != seen[i].Seat {
-				t.Errorf("%s: the record's event %d changed", c.name, i+1)
-			}
-		}
-	}
-}
 
 func TestWSURL(t *testing.T) {
 	for in, want := range map[string]string{

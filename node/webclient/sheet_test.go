@@ -66,11 +66,11 @@ func TestBeliefOpensItsOwnRevealBox(t *testing.T) {
 	c.tell([]engine.Event{
 		{Type: engine.EventDoubt, Seat: 1, No: 3},
 		{Type: engine.EventReveal, Seat: 0, No: 3, Cards: []engine.Card{ks}, Claim: 1, Rank: ks.Rank(), Truth: true},
-	}, now)
+	}, now, 0)
 	c.tell([]engine.Event{
 		{Type: engine.EventBelieve, Seat: 2, No: 4},
 		{Type: engine.EventReveal, Seat: 0, No: 4, Cards: []engine.Card{ks}, Claim: 1, Rank: ks.Rank(), Truth: true},
-	}, now.Add(time.Second))
+	}, now.Add(time.Second), 0)
 	if len(c.reveal) != 3 || !strings.HasPrefix(c.reveal[0], "Cleo") || slices.ContainsFunc(c.reveal, func(l string) bool { return strings.HasPrefix(l, "You") }) {
 		t.Errorf("the belief's reveal box: %q", c.reveal)
 	}

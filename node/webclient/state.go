@@ -200,7 +200,7 @@ func (c *Client) State() State {
 	now := time.Now()
 	s := State{Status: c.status, Table: c.lobby.Settings.Name, Preset: c.lobby.Settings.Preset, Host: c.lobby.Host,
 		Phase: c.lobby.Phase, Paused: c.lobby.Paused, You: c.seat, Watching: c.seat < 0, Turn: -1, News: slices.Clone(c.news), Refusal: c.refusal,
-		Record: len(c.rec.got), Restored: c.restored, Node: c.addr}
+		Record: len(c.rec.Got), Restored: c.restored, Node: c.addr}
 	for k, v := range c.lobby.Settings.Rules {
 		s.Rules = append(s.Rules, k+"="+v)
 	}
@@ -221,7 +221,7 @@ func (c *Client) State() State {
 	if v == nil {
 		return s
 	}
-	s.Play, s.Turn, s.Pile = v.No, v.Turn, v.Pile.String()
+	s.Play, s.Turn, s.Pile = v.No, v.Turn, c.pile.Count(v).String()
 	if v.Rank.Valid() {
 		s.Rank = v.Rank.Word(2)
 		if d := assist.RankStep(v.Rules); d != 0 {
@@ -231,7 +231,7 @@ func (c *Client) State() State {
 	if l := v.Last; l != nil {
 		cl := &Claim{Seat: l.Seat, Name: c.name(l.Seat),
 			Text: fmt.Sprintf("%s %s", c.verb(l.Seat, "claim", "claims"), assist.ClaimWords(l.Claim, l.Rank))}
-		sz := l.Sizes
+		sz := c.pile.Sizes(l, c.seat)
 		if sz.HandBefore != (engine.Count{}) || sz.HandAfter != (engine.Count{}) {
 			who := c.name(l.Seat) + "'s"
 			if l.Seat == c.seat {

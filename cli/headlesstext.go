@@ -1,6 +1,6 @@
-package main
+package cli
 
-// What a headless seat prints without --json: a line a person reads for
+// The sentences a headless seat prints without --json: a line a person reads for
 // each event, seats counted from 1 as on the screen ("Ben (seat 2)").
 // --json keeps the engine's own numbering, from 0 (README, "Other
 // commands").
@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/node/table"
 )
 
@@ -77,7 +76,7 @@ func eventText(e engine.Event, n seatNamer) string {
 	case engine.EventQuads:
 		return fmt.Sprintf("%s four %s out of the game: %s", n.verb(e.Seat, "lay", "lays"), e.Rank.Word(2), cardSymbols(e.Cards))
 	case engine.EventPlay:
-		line := fmt.Sprintf("Play %d: %s %s", e.No, n.verb(e.Seat, "claim", "claims"), assist.ClaimWords(e.Claim, e.Rank))
+		line := fmt.Sprintf("Play %d: %s %s", e.No, n.verb(e.Seat, "claim", "claims"), claimWords(e.Claim, e.Rank))
 		if e.Out {
 			line += ", the last cards in hand"
 		}
@@ -91,7 +90,7 @@ func eventText(e engine.Event, n seatNamer) string {
 	case engine.EventStand:
 		return fmt.Sprintf("Nobody called: play %d by %s stands.", e.No, n.who(e.Seat))
 	case engine.EventReveal:
-		line := fmt.Sprintf("Play %d by %s turned up: %s (claimed %s", e.No, n.who(e.Seat), cardSymbols(e.Cards), assist.ClaimWords(e.Claim, e.Rank))
+		line := fmt.Sprintf("Play %d by %s turned up: %s (claimed %s", e.No, n.who(e.Seat), cardSymbols(e.Cards), claimWords(e.Claim, e.Rank))
 		if e.Sneaked > 0 {
 			line += fmt.Sprintf(", %d sneaked under it", e.Sneaked)
 		}
@@ -104,7 +103,7 @@ func eventText(e engine.Event, n seatNamer) string {
 		}
 		return line + "a lie."
 	case engine.EventTake:
-		return fmt.Sprintf("%s the pile: %s.", n.verb(e.Seat, "take", "takes"), assist.CountWords(e.Count))
+		return fmt.Sprintf("%s the pile: %s.", n.verb(e.Seat, "take", "takes"), countWords(e.Count))
 	case engine.EventGive:
 		line := fmt.Sprintf("%s %s a card", n.verb(e.Seat, "hand", "hands"), n.who(e.Target))
 		if e.Auto {
@@ -120,7 +119,7 @@ func eventText(e engine.Event, n seatNamer) string {
 	case engine.EventSkip:
 		return n.verb(e.Seat, "skip.", "skips.")
 	case engine.EventLeave:
-		line := fmt.Sprintf("The round's %s leave the game", assist.CountWords(e.Count))
+		line := fmt.Sprintf("The round's %s leave the game", countWords(e.Count))
 		if len(e.Cards) > 0 {
 			line += ": " + cardSymbols(e.Cards)
 		}
@@ -128,7 +127,7 @@ func eventText(e engine.Event, n seatNamer) string {
 	case engine.EventRound:
 		return n.verb(e.Seat, "start", "starts") + " a new round."
 	case engine.EventOut:
-		return fmt.Sprintf("%s out, in %s place.", n.verb(e.Seat, "are", "is"), assist.Ordinal(e.Place))
+		return fmt.Sprintf("%s out, in %s place.", n.verb(e.Seat, "are", "is"), Ordinal(e.Place))
 	case engine.EventWin:
 		return n.verb(e.Seat, "win!", "wins!")
 	case engine.EventOver:
@@ -164,9 +163,9 @@ func resultText(v engine.View, n seatNamer, audit *table.AuditResult) []string {
 	for _, s := range seats {
 		left := ""
 		if v.Final != nil && s < len(v.Final.Hands) {
-			left = ", " + assist.CountWords(engine.Exact(len(v.Final.Hands[s]))) + " left"
+			left = ", " + countWords(engine.Exact(len(v.Final.Hands[s]))) + " left"
 		}
-		lines = append(lines, fmt.Sprintf("  %s  %s%s", assist.Ordinal(v.Places[s]), n.who(s), left))
+		lines = append(lines, fmt.Sprintf("  %s  %s%s", Ordinal(v.Places[s]), n.who(s), left))
 	}
 	return lines
 }
