@@ -143,6 +143,26 @@ func TestStrangersCantCrowdOutPlayers(t *testing.T) {
 		}
 	}
 	// The crowd: fresh identities that connect and ask to watch.
+	// Places are counted as the host holds them, at once: on a busy
+	// machine the connection manager trims spectators (connHigh), which
+	// frees their places for others of the crowd, so its successes may add
+	// up to more than MaxWatchers (23 in one run at a load of 17).
+	var most atomic.Int64
+	go func() {
+		for {
+			srv.mu.Lock()
+			n := int64(srv.lims.watching)
+			srv.mu.Unlock()
+			if n > most.Load() {
+				most.Store(n)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
 	var watching, refused, failed atomic.Int64
 	var crowd sync.WaitGroup
 	for i := range 100 {
@@ -163,11 +183,14 @@ func TestStrangersCantCrowdOutPlayers(t *testing.T) {
 		}()
 	}
 	crowd.Wait()
-	if w := watching.Load(); w > MaxWatchers {
-		t.Errorf("%d spectators were given a place, more than %d", w, MaxWatchers)
+	if m := most.Load(); m > MaxWatchers {
+		t.Errorf("%d spectators held a place at once, more than %d", m, MaxWatchers)
 	}
-	t.Logf("crowd: %d watching, %d refused a place, %d could not connect; slowloris: %d connections opened, %d closed by the host so far",
-		watching.Load(), refused.Load(), failed.Load(), opened.Load(), closedByHost.Load())
+	if refused.Load() == 0 {
+		t.Errorf("none of the crowd of 100 was refused a place (%d watching)", watching.Load())
+	}
+	t.Logf("crowd: %d given a place (%d at most at once), %d refused a place, %d could not connect; slowloris: %d connections opened, %d closed by the host so far",
+		watching.Load(), most.Load(), refused.Load(), failed.Load(), opened.Load(), closedByHost.Load())
 
 	// A new player joins in the middle of it.
 	newNode := newLoopNodeAt(t, 202)
