@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"io"
 	"net/netip"
 	"reflect"
@@ -164,10 +163,6 @@ func (l p2pLink) RemotePeer() peer.ID { return l.Conn().RemotePeer() }
 
 func (l p2pLink) Source() netip.Addr { return sourceOf(l.Stream) }
 
-// markedSince is the version from which a player signs its own moves
-// (gamewire: movesig.go); an older one's are kept unmarked, as the host's.
-var markedSince = protocol.MakeVersion(1, 6)
-
 type srvConn struct {
 	s    *Server
 	st   link
@@ -176,7 +171,6 @@ type srvConn struct {
 	wmu  sync.Mutex
 	w    *bufio.Writer
 	peer peer.ID
-	ver  protocol.Version // the version its hello spoke
 	seat int
 	sess *LocalSession
 	last TableState
@@ -210,6 +204,26 @@ func (c *srvConn) refuse(code, msg string, ref uint64) {
 	c.send(protocol.Refusal{Code: code, Message: msg, Ref: ref})
 }
 
+// refuseVersion answers an envelope of another major (a 1.x joiner's) in
+// an envelope of its sender's version, which it reads: the table needs
+// this one (protocol.SealRefusal).
+func (c *srvConn) refuseVersion(e *protocol.VersionError) {
+	c.s.Refused.Add(1)
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	say := protocol.VersionRefusal(e.Peer)
+	if c.web && e.Peer.Major() < protocol.Current.Major() {
+		say += " Reload the page." // this node serves the newer one
+	}
+	b, _, err := c.s.signer.SealRefusal(e.Peer, c.s.tid, c.s.term.Load(),
+		protocol.Refusal{Code: protocol.CodeVersion, Message: say, Ref: e.Seq})
+	if err != nil {
+		return
+	}
+	c.st.SetWriteDeadline(time.Now().Add(c.s.timing.DeadAfter))
+	writeFrame(c.w, b)
+}
+
 // read returns the next verified message; refusals of bad envelopes are
 // sent from here and reading goes on.
 func (c *srvConn) read() (*protocol.Envelope, error) {
@@ -231,8 +245,11 @@ func (c *srvConn) read() (*protocol.Envelope, error) {
 		}
 		if err != nil {
 			var no *refusal
+			var other *protocol.VersionError
 			if errors.As(err, &no) {
 				c.refuse(no.code, no.msg, ref)
+			} else if errors.As(err, &other) {
+				c.refuseVersion(other)
 			} else {
 				c.refuse(protocol.CodeBadCommand, "Refused: "+err.Error(), ref)
 			}
@@ -299,7 +316,7 @@ func (s *Server) serve(st link, br *bufio.Reader, first *protocol.Envelope) {
 				continue
 			}
 			sig := gamewire.MoveSig(m)
-			if sig == nil && c.ver >= markedSince {
+			if sig == nil {
 				c.refuse(protocol.CodeBadCommand, "Your move carries no signature of your seat: this table keeps only signed moves.", env.Seq)
 				continue
 			}
@@ -347,11 +364,9 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 	}
 	c.greeted = true
 	if !hello.Version.Compatible() {
-		c.refuse(protocol.CodeVersion, fmt.Sprintf("This table runs protocol %s; you have %s: update the game.",
-			protocol.Current, hello.Version), env.Seq)
+		c.refuse(protocol.CodeVersion, protocol.VersionRefusal(hello.Version), env.Seq)
 		return errors.New("version")
 	}
-	c.ver = hello.Version
 	// Everything a peer sends that others will see is bounded where it
 	// enters: refused with the reason, before anything changes.
 	if err := protocol.CheckNick(hello.Nick); err != nil {
@@ -398,11 +413,8 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 	if hello.Watch {
 		c.sess, err = c.watch(hello.Nick)
 	} else {
-		sit := c.s.tbl().Sit
-		if hello.Version >= protocol.MakeVersion(1, 4) {
-			sit = c.s.tbl().SitTossing // it answers the deal's toss
-		}
-		c.seat, c.sess, err = sit(c.peer.String(), hello.Nick)
+		// A player's node answers the deal's toss.
+		c.seat, c.sess, err = c.s.tbl().SitTossing(c.peer.String(), hello.Nick)
 	}
 	switch {
 	case errors.Is(err, ErrTableFull), errors.Is(err, ErrNoRoom):

@@ -1,7 +1,6 @@
 package node
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -25,8 +24,6 @@ func wireHands(hs [][]engine.Card) [][]protocol.Card                   { return 
 func engHands(hs [][]protocol.Card) [][]engine.Card                    { return gamewire.EngHands(hs) }
 func ms(d time.Duration) int64                                         { return gamewire.MS(d) }
 func fromMS(n int64) time.Duration                                     { return gamewire.FromMS(n) }
-func secs(d engine.Seconds) int64                                      { return gamewire.Secs(d) }
-func fromSecs(n int64) engine.Seconds                                  { return gamewire.FromSecs(n) }
 func wireEvent(e *engine.Event) protocol.Event                         { return gamewire.WireEvent(e) }
 func engEvent(e protocol.Event) engine.Event                           { return gamewire.EngEvent(e) }
 func wireView(v *engine.View) *protocol.View                           { return gamewire.WireView(v) }
@@ -85,18 +82,9 @@ func engShares(ws []protocol.StepShare) []StepShare {
 }
 
 func wireLobby(t *TableState) protocol.Lobby {
-	rules := map[string]string{}
-	for k, v := range t.Rules.Map() {
-		if k != "preset" {
-			rules[k] = fmt.Sprint(v)
-		}
-	}
-	// rules holds "window" too, in seconds, for 1.1 peers; 1.2 reads
-	// CallWindow.
-	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
-		Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second), CallWindow: t.Rules.Window.Milliseconds(),
-		Grace: t.Grace.Milliseconds(), BotPace: t.Pace},
-		Started: t.Phase != PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening),
+	l := protocol.Lobby{Settings: gamewire.WireSettings(gamewire.Settings{Name: t.Name, Rules: t.Rules, Seats: len(t.Seats),
+		Reveal: t.Reveal, TurnClock: t.TurnClock, Grace: t.Grace, BotPace: t.Pace}),
+		Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: wireEvening(t.Evening),
 		Nonces: t.Nonces, Commits: t.Commits, Paused: t.Paused}
 	for i, s := range t.Seats {
 		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs,
@@ -133,33 +121,13 @@ func wireAudit(r *Reveal) []protocol.Audit {
 
 func engSteps(ws []protocol.Step) []engine.Step { return gamewire.EngSteps(ws) }
 
-// graceOK is a host's grace in ms as a duration, within a day; 0 (the
-// default) for anything else.
-func graceOK(ms int64) time.Duration {
-	if ms <= 0 || ms > int64(24*time.Hour/time.Millisecond) {
-		return 0
-	}
-	return fromMS(ms)
-}
-
-// paceOK is a host's bot pace if it is one the table knows, else "" (the
-// default).
-func paceOK(p string) string {
-	switch p {
-	case "brisk", "relaxed", "fast":
-		return p
-	}
-	return ""
-}
-
 func engLobby(l *protocol.Lobby) TableState {
-	rules := gamewire.Rules(l.Settings)
 	// The host's strings are shown as they are cleaned: a host (or whoever
-	// was elected) is a peer like any other.
-	t := TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,
+	// was elected) is a peer like any other (gamewire.EngSettings).
+	set := gamewire.EngSettings(l.Settings)
+	t := TableState{Name: set.Name, Preset: set.Rules.Preset, Rules: set.Rules,
 		You: l.You, Host: protocol.Clean(l.Host, protocol.MaxNick),
-		Phase: TablePhase(l.Phase), Reveal: fromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
-		Grace: graceOK(l.Settings.Grace), Pace: paceOK(l.Settings.BotPace),
+		Phase: TablePhase(l.Phase), Reveal: set.Reveal, TurnClock: set.TurnClock, Grace: set.Grace, Pace: set.BotPace,
 		Commit: l.Commit, Evening: engEvening(l.Evening), Nonces: l.Nonces, Commits: l.Commits, Paused: l.Paused}
 	if len(t.Nonces) == 0 {
 		t.Nonces = nil

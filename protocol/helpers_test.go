@@ -35,16 +35,15 @@ type sample struct {
 
 func samples() []sample {
 	settings := Settings{
-		Name:       "Friday night",
-		Preset:     "twist",
-		Rules:      map[string]string{"window": "6", "sneak": "2", "counts": "rough"},
-		Seats:      5,
-		Bots:       []Bot{{Seat: 3, Level: "sharp", Style: "liar"}, {Seat: 4, Level: "easy", Style: "honest"}},
-		Pace:       1200,
-		Reveal:     1500,
-		Clock:      30,
-		Private:    true,
-		CallWindow: 6000, Grace: 45000, BotPace: "relaxed",
+		Name: "Friday night",
+		Rules: Rules{Preset: "twist", Sequence: 3, Start: 1, Cap: 0, CCW: true, Jokers: 2, Places: true, Quads: true,
+			First: First{Holder: true, Card: 3}, NextOnly: true, CountLies: true, Rapid: true, Sneak: 2, Rough: true,
+			CallWindowMS: 6000, Decks: 2, Doubt: false},
+		Seats:       5,
+		RevealMS:    1500,
+		TurnClockMS: 30000,
+		GraceMS:     45000,
+		BotPace:     "relaxed",
 	}
 	players := []Player{
 		{Seat: 0, Nick: "alice", Peer: aliceID},
@@ -77,14 +76,13 @@ func samples() []sample {
 		hash[i] = byte(i * 7)
 	}
 	return []sample{
-		{"hello", Hello{Version: Current, Nick: "bob", Seat: -1, Watch: false, WebAddr: "http://192.168.1.21:8080", Nonce: []byte("fedcba9876543210")}},
-		{"hello-share", Hello{Version: Current, Nick: "bob", Seat: -1, Proof: bytes.Repeat([]byte{0xa1}, 64),
+		{"hello", Hello{Version: Current, Nick: "bob", Watch: false, WebAddr: "http://192.168.1.21:8080", Nonce: []byte("fedcba9876543210")}},
+		{"hello-share", Hello{Version: Current, Nick: "bob", Proof: bytes.Repeat([]byte{0xa1}, 64),
 			Nonce: []byte("fedcba9876543210"), Share: bytes.Repeat([]byte{0x5a}, 32)}},
 		{"challenge", Challenge{Nonce: []byte("0123456789abcdef"), Share: bytes.Repeat([]byte{0x5b}, 32)}},
 		{"seated", Seated{Seat: 1, Nick: "bob (2)", Table: testTable}},
 		{"seated-proof", Seated{Seat: 1, Nick: "bob (2)", Table: testTable, Proof: bytes.Repeat([]byte{0xb2}, 64)}},
-		{"lobby", Lobby{Settings: settings, Players: players, Started: true}},
-		{"start", Start{Settings: settings, Players: players}},
+		{"lobby", Lobby{Settings: settings, Players: players, Phase: "playing"}},
 		{"leave", Leave{Reason: "bedtime"}},
 		{"play", Play{No: 41, Seat: 2, Cards: []Card{0, 13, 26, 51}, Claim: 4, Rank: NoRank}},
 		{"call", Call{No: 42, Seat: 3}},
@@ -111,9 +109,9 @@ func samples() []sample {
 		{"toss-reveal", Toss{Round: hash, Commits: [][32]byte{{}, hash, {1, 2, 3}}}},
 		{"noncecommit", NonceCommit{Round: hash, Hash: [32]byte{9, 9, 9}}},
 		{"noncereveal", NonceReveal{Round: hash, Nonce: [32]byte{7, 7, 7}}},
-		{"lobby-nonces", Lobby{Settings: settings, Players: players, Started: true, Commit: hash, Nonces: [][32]byte{{}, {4, 5, 6}}}},
+		{"lobby-nonces", Lobby{Settings: settings, Players: players, Phase: "playing", Commit: hash, Nonces: [][32]byte{{}, {4, 5, 6}}}},
 		{"audit", Audit{Seed: 1<<64 - 1, Salt: []byte("salt-salt-salt-!"), Hidden: []Hidden{{No: 1, Cards: []Card{4, 5}}, {No: 2, Cards: []Card{52}}}, Steps: []Step{{At: 1500000000, Move: 1, Seat: 2, Cards: []Card{0, 1}, Claim: 2, Rank: -1}, {At: 7500000000, Tick: true, Rank: -1}}, Part: 0, Parts: 1}},
-		{"lobby-evening", Lobby{Settings: settings, Players: players, Started: true, Phase: "over", Host: "alice", You: 1, Commit: hash,
+		{"lobby-evening", Lobby{Settings: settings, Players: players, Phase: "over", Host: "alice", You: 1, Commit: hash,
 			Evening: &Evening{Games: 2, Last: hash, Lines: []EveningLine{
 				{Key: "peer:" + bobID.String(), Name: "bob", Games: 2, Wins: 1, Halves: 9, Places: []int{1, 2}},
 				{Key: "bot:2:medium", Name: "Cleo", Bot: "medium", Games: 2, Wins: 1, Halves: 7, Places: []int{2, 1}},

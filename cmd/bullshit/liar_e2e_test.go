@@ -253,7 +253,7 @@ func (l *liar) join(ctx context.Context, info peer.AddrInfo, state func(protocol
 	fail := func(err error) (chan struct{}, error) { st.Reset(); return nil, err }
 	nonce := make([]byte, protocol.NonceSize)
 	rand.Read(nonce)
-	if err := l.send(protocol.Hello{Version: protocol.Current, Nick: l.nick, Seat: -1, Nonce: nonce, Watch: l.mode == "stranger"}); err != nil {
+	if err := l.send(protocol.Hello{Version: protocol.Current, Nick: l.nick, Nonce: nonce, Watch: l.mode == "stranger"}); err != nil {
 		return fail(err)
 	}
 	// A new host seats no one before every share is in: the whole

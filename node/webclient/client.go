@@ -124,7 +124,7 @@ type Client struct {
 	seat     int
 	status   string // joining, seated, following, closed
 	lobby    protocol.Lobby
-	rules    engine.Rules
+	set      gamewire.Settings // the lobby's settings, checked
 	view     *engine.View
 	at       time.Time // when the last update came
 	closes   time.Time // when the open window or hand-over closes, on our clock; zero for none
@@ -314,7 +314,7 @@ func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(pro
 	c.mu.Lock()
 	tid := c.tid
 	c.mu.Unlock()
-	hello := protocol.Hello{Version: protocol.Current, Nick: c.cfg.Nick, Seat: -1, Watch: c.cfg.Watch, Nonce: make([]byte, protocol.NonceSize)}
+	hello := protocol.Hello{Version: protocol.Current, Nick: c.cfg.Nick, Watch: c.cfg.Watch, Nonce: make([]byte, protocol.NonceSize)}
 	rand.Read(hello.Nonce)
 	if err := c.sendOn(l, tid, term, hello); err != nil {
 		return fail(err)
@@ -386,6 +386,12 @@ func (c *Client) read(l *link) (*protocol.Envelope, error) {
 			return nil, err
 		}
 		env, err := protocol.Open(b, l.host)
+		var other *protocol.VersionError
+		if errors.As(err, &other) {
+			// A node of another major: it can't seat us, and its words
+			// (its refusal of our hello) can't be read.
+			return nil, &Refused{Code: protocol.CodeVersion, Msg: protocol.HostVersionRefusal(other.Peer)}
+		}
 		if err != nil {
 			continue
 		}

@@ -46,7 +46,7 @@ func (c *Client) verb(s int, you, them string) string { return c.teller().Verb(s
 // with mu held.
 func (c *Client) tell(evs []engine.Event, now time.Time) {
 	t := c.teller()
-	pause := time.Duration(c.lobby.Settings.Reveal) * time.Millisecond
+	pause := c.set.Reveal
 	for _, e := range evs {
 		line := t.Tell(e, c.view)
 		switch e.Type {

@@ -164,7 +164,7 @@ func (c *Client) takeLobby(m protocol.Lobby) {
 	if len(m.Commits) > 0 && m.Commit != c.watched.round {
 		c.watched = watched{round: m.Commit, commits: m.Commits}
 	}
-	c.rules = gamewire.Rules(m.Settings)
+	c.set = gamewire.EngSettings(m.Settings)
 	if m.You != c.seat && m.You >= -1 {
 		c.seat = m.You
 	}
@@ -182,7 +182,7 @@ func (c *Client) takeUpdate(env *protocol.Envelope, m protocol.Update, now time.
 		c.closes = now.Add(time.Duration(m.Deadline-m.At) * time.Millisecond)
 	}
 	if m.View != nil {
-		v := gamewire.EngView(m.View, c.rules)
+		v := gamewire.EngView(m.View, c.set.Rules)
 		c.view = &v
 	}
 	if n := protocol.Clean(m.Notice, protocol.MaxText); n != "" && n != c.notice {
@@ -299,7 +299,7 @@ func (c *Client) auditPart(m protocol.Audit) {
 	}
 	var salt [gamewire.SaltSize]byte
 	copy(salt[:], m.Salt)
-	cfg := engine.Config{Rules: c.rules, Seats: len(c.lobby.Players), Seed: m.Seed}
+	cfg := engine.Config{Rules: c.set.Rules, Seats: len(c.lobby.Players), Seed: m.Seed}
 	tt, rerun := c.tossRecord()
 	tt.Players = c.mustMix()
 	if c.seat < 0 && c.watched.round == c.lobby.Commit && c.watched.round != ([32]byte{}) {
