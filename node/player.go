@@ -172,7 +172,7 @@ func (r *Remote) takeLobby(env *protocol.Envelope, m *protocol.Lobby) {
 // into our record for the audit, its steps into our journal and its
 // shares into ours.
 func (r *Remote) takeUpdate(env *protocol.Envelope, m protocol.Update) Update {
-	u := Update{Table: r.table, Notice: protocol.Clean(m.Notice, protocol.MaxText), At: fromMS(m.At), Deadline: fromMS(m.Deadline)}
+	u := Update{Table: r.table, Notice: protocol.Clean(m.Notice, protocol.MaxText), At: fromMS(m.AtMS), Deadline: fromMS(m.DeadlineMS)}
 	if m.View != nil {
 		r.view = engView(m.View, r.table.Rules)
 	}

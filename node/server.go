@@ -545,7 +545,7 @@ func (c *srvConn) heartbeat(done chan struct{}) {
 		case <-done:
 			return
 		case <-t.C:
-			if c.send(protocol.Heartbeat{No: c.s.tbl().Plays(), Now: ms(c.s.tbl().Clock())}) != nil {
+			if c.send(protocol.Heartbeat{No: c.s.tbl().Plays(), NowMS: ms(c.s.tbl().Clock())}) != nil {
 				c.st.Reset()
 				return
 			}

@@ -39,7 +39,7 @@ func engRefusal(m protocol.Refusal) *engine.Refusal {
 }
 
 func wireUpdate(u *Update) protocol.Update {
-	w := protocol.Update{View: wireView(&u.View), Notice: u.Notice, At: ms(u.At), Deadline: ms(u.Deadline), Backlog: u.Backlog}
+	w := protocol.Update{View: wireView(&u.View), Notice: u.Notice, AtMS: ms(u.At), DeadlineMS: ms(u.Deadline), Backlog: u.Backlog}
 	for i := range u.Events {
 		w.Events = append(w.Events, wireEvent(&u.Events[i]))
 	}
@@ -53,7 +53,7 @@ func wireUpdate(u *Update) protocol.Update {
 }
 
 func wireStep(p PubStep) protocol.Step {
-	w := protocol.Step{At: int64(p.At), Tick: p.Cmd == nil, Rank: protocol.NoRank, Hidden: p.Hidden,
+	w := protocol.Step{AtNS: int64(p.At), Tick: p.Cmd == nil, Rank: protocol.NoRank, Hidden: p.Hidden,
 		Term: p.Link.Term, Seal: p.Link.Seal, Sig: p.Link.Sig, Mark: p.Link.Mark}
 	if c := p.Cmd; c != nil {
 		w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, wireCards(c.Cards), c.Claim, int8(c.Rank), c.No
@@ -104,7 +104,7 @@ const auditPart = 1500
 func wireAudit(r *Reveal) []protocol.Audit {
 	steps := make([]protocol.Step, len(r.Steps))
 	for i, st := range r.Steps {
-		w := protocol.Step{At: int64(st.At), Tick: st.Cmd == nil, Rank: protocol.NoRank}
+		w := protocol.Step{AtNS: int64(st.At), Tick: st.Cmd == nil, Rank: protocol.NoRank}
 		if c := st.Cmd; c != nil {
 			w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, wireCards(c.Cards), c.Claim, int8(c.Rank), c.No
 		}

@@ -75,7 +75,7 @@ func TestEncodeRefusesTypesOutsideTheCatalog(t *testing.T) {
 	if _, err := Encode(impostor{}); !errors.Is(err, ErrUnknownType) {
 		t.Errorf("got %v, want ErrUnknownType", err)
 	}
-	if _, err := Encode(State{Data: make([]byte, MaxSize)}); !errors.Is(err, ErrTooBig) {
+	if _, err := Encode(State{Shares: []StepShare{{Y: make([]byte, MaxSize)}}}); !errors.Is(err, ErrTooBig) {
 		t.Errorf("got %v, want ErrTooBig", err)
 	}
 }
@@ -139,7 +139,7 @@ func TestDecodeRefusals(t *testing.T) {
 		{"float for an int", TypePlay, mp(t, []any{41.0, 2, []byte{}, 2, -1, nil}), ErrMalformed, "No"},
 		{"nil for an int", TypePlay, mp(t, []any{nil, 2, []byte{}, 2, -1, nil}), ErrMalformed, "No"},
 		{"string for bytes", TypePlay, mp(t, []any{41, 2, "ab", 2, -1, nil}), ErrMalformed, "Cards"},
-		{"bytes for a string", TypeLeave, mp(t, []any{[]byte("x")}), ErrMalformed, "Reason"},
+		{"bytes for a string", TypeRefusal, mp(t, []any{[]byte("x"), "y", 1}), ErrMalformed, "Code"},
 		{"int for a bool", TypeHello, mp(t, []any{512, "bob", 1, nil, "", nil, nil}), ErrMalformed, "Watch"},
 		{"array of ints for bytes", TypePlay, mp(t, []any{41, 2, []int{1, 2}, 2, -1, nil}), ErrMalformed, "Cards"},
 		{"ext", TypePlay, mp(t, []any{41, 2, []byte{}, 2, -1, msgpack.RawMessage{0xd4, 1, 1}}), ErrMalformed, "Sig"},

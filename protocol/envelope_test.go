@@ -177,11 +177,11 @@ func TestSealRefusals(t *testing.T) {
 	if _, err := NewSigner(short, 1); !errors.Is(err, ErrKey) {
 		t.Errorf("seed for a signer's key: %v", err)
 	}
-	if _, err := Seal(alice, testTable, 1, 1, State{Data: make([]byte, MaxSize-100)}); !errors.Is(err, ErrTooBig) {
+	if _, err := Seal(alice, testTable, 1, 1, State{Shares: []StepShare{{Y: make([]byte, MaxSize-100)}}}); !errors.Is(err, ErrTooBig) {
 		t.Errorf("oversize: %v", err)
 	}
 	// Just under the limit is fine.
-	data, err := Seal(alice, testTable, 1, 1, State{Data: make([]byte, MaxSize-200)})
+	data, err := Seal(alice, testTable, 1, 1, State{Shares: []StepShare{{Y: make([]byte, MaxSize-200)}}})
 	if err != nil {
 		t.Fatal(err)
 	}

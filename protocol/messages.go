@@ -222,9 +222,7 @@ type EveningLine struct {
 }
 
 // Leave says the sender leaves the table.
-type Leave struct {
-	Reason string
-}
+type Leave struct{}
 
 // ---- Moves ----
 //
@@ -302,12 +300,12 @@ type Skip struct {
 // the events it may see, in order, and its view afterwards. The host decides
 // the audience; nothing here says who else got what.
 type Update struct {
-	Events   []Event
-	View     *View  // nil when only events changed
-	Notice   string // table news: "Host left; Ada is now hosting"
-	At       int64  // the host's clock when sent, ms since the deal
-	Deadline int64  // when the open window or hand-over closes, ms; 0 for none
-	Backlog  bool   // Events are every event sent so far (after a reconnection), for the audit
+	Events     []Event
+	View       *View  // nil when only events changed
+	Notice     string // table news: "Host left; Ada is now hosting"
+	AtMS       int64  // the host's clock when sent, since the deal
+	DeadlineMS int64  // when the open window or hand-over closes; 0 for none
+	Backlog    bool   // Events are every event sent so far (after a reconnection), for the audit
 	// The host's journal, as this seat may know it: every step since the
 	// last update, its hidden cards left out, and this seat's threshold
 	// shares of them, so that the players together can rebuild the table
@@ -347,7 +345,7 @@ type View struct {
 	Pile   Count
 	Last   *Last
 	Window *Window
-	Now    int64
+	NowMS  int64
 	Winner int   // -1 for none
 	Places []int // at the end, each seat's place
 	Give   *Owed
@@ -390,18 +388,18 @@ type Sizes struct {
 
 // Window is an open call window.
 type Window struct {
-	No      int
-	Closes  int64
-	Passed  []int // seats that let it go
-	Callers []int // seats that may still call
+	No       int
+	ClosesMS int64
+	Passed   []int // seats that let it go
+	Callers  []int // seats that may still call
 }
 
 // Owed is a pending hand-over after a caught sneak (V14).
 type Owed struct {
-	From   int
-	To     int
-	Count  int
-	Closes int64
+	From     int
+	To       int
+	Count    int
+	ClosesMS int64
 }
 
 // Round is the current V15 round.
@@ -489,10 +487,11 @@ const (
 // is the term the message is about, which during an election is the next
 // one.
 
-// Heartbeat says the host is alive: the last play and its clock.
+// Heartbeat says its sender is alive; the host's says its last play and
+// its clock (a player's is zero).
 type Heartbeat struct {
-	No  int
-	Now int64 // ms since the game started
+	No    int
+	NowMS int64 // since the game started
 }
 
 // HostGone says the sender lost the host of Term after play No.
@@ -524,17 +523,15 @@ type Share struct {
 	Data  []byte
 }
 
-// StateRequest asks a peer for what it holds of the game after play No.
+// StateRequest asks a peer for what it holds of the game, for the host
+// of Term.
 type StateRequest struct {
 	Term uint64
-	No   int
 }
 
-// State answers a StateRequest. Data is the node's to define.
+// State answers a StateRequest of Term's host.
 type State struct {
 	Term   uint64
-	No     int
-	Data   []byte
 	Steps  []Step      // the public journal the sender holds
 	Shares []StepShare // the sender's shares of the hidden parts
 }
@@ -582,10 +579,11 @@ type NonceReveal struct {
 	Nonce [32]byte
 }
 
-// Step is one accepted command (or, with Tick, the clock moving) at At
-// nanoseconds since the deal: a line of the host's journal.
+// Step is one accepted command (or, with Tick, the clock moving) at AtNS
+// nanoseconds since the deal: a line of the host's journal. It keeps the
+// engine's clock to the nanosecond, as the signed chain and a replay do.
 type Step struct {
-	At     int64
+	AtNS   int64
 	Tick   bool
 	Move   uint8
 	Seat   int

@@ -118,7 +118,7 @@ func EngEvent(e protocol.Event) engine.Event {
 
 func WireView(v *engine.View) *protocol.View {
 	w := &protocol.View{Seat: v.Seat, Phase: v.Phase.String(), Turn: v.Turn, Rank: int8(v.Rank), No: v.No,
-		Hand: WireCards(v.Hand), Hands: WireCounts(v.Hands), Pile: WireCount(v.Pile), Now: secondsMS(v.Now),
+		Hand: WireCards(v.Hand), Hands: WireCounts(v.Hands), Pile: WireCount(v.Pile), NowMS: secondsMS(v.Now),
 		Winner: -1, Places: v.Places, Out: v.Gone, Placed: v.Placed, Seen: WireCards(v.Seen), Cap: v.Cap}
 	if w.Hand == nil {
 		w.Hand = []protocol.Card{}
@@ -135,14 +135,14 @@ func WireView(v *engine.View) *protocol.View {
 		}
 	}
 	if v.Window != nil {
-		w.Window = &protocol.Window{No: v.Window.No, Closes: secondsMS(v.Window.Closes), Passed: v.Window.Passed,
+		w.Window = &protocol.Window{No: v.Window.No, ClosesMS: secondsMS(v.Window.Closes), Passed: v.Window.Passed,
 			Callers: v.Window.Callers}
 	}
 	if v.Winner != nil {
 		w.Winner = *v.Winner
 	}
 	if v.Give != nil {
-		w.Give = &protocol.Owed{From: v.Give.From, To: v.Give.To, Count: v.Give.Count, Closes: secondsMS(v.Give.Closes)}
+		w.Give = &protocol.Owed{From: v.Give.From, To: v.Give.To, Count: v.Give.Count, ClosesMS: secondsMS(v.Give.Closes)}
 	}
 	if v.Round != nil {
 		w.Round = &protocol.Round{Rank: int8(v.Round.Rank), Cards: WireCount(v.Round.Cards), Starter: v.Round.Starter,
@@ -166,7 +166,7 @@ func EngView(w *protocol.View, rules engine.Rules) engine.View {
 		}
 	}
 	v := engine.View{Seat: w.Seat, Phase: phase, Turn: w.Turn, Rank: engine.Rank(w.Rank), No: w.No,
-		Hand: EngCards(w.Hand), Hands: EngCounts(w.Hands), Pile: EngCount(w.Pile), Now: msSeconds(w.Now),
+		Hand: EngCards(w.Hand), Hands: EngCounts(w.Hands), Pile: EngCount(w.Pile), Now: msSeconds(w.NowMS),
 		Places: w.Places, Gone: w.Out, Placed: w.Placed, Seen: EngCards(w.Seen), Cap: w.Cap, Rules: rules}
 	if v.Hand == nil {
 		v.Hand = []engine.Card{}
@@ -184,7 +184,7 @@ func EngView(w *protocol.View, rules engine.Rules) engine.View {
 		}
 	}
 	if w.Window != nil {
-		v.Window = &engine.Window{No: w.Window.No, Closes: msSeconds(w.Window.Closes), Passed: w.Window.Passed,
+		v.Window = &engine.Window{No: w.Window.No, Closes: msSeconds(w.Window.ClosesMS), Passed: w.Window.Passed,
 			Callers: w.Window.Callers}
 	}
 	if w.Winner >= 0 {
@@ -192,7 +192,7 @@ func EngView(w *protocol.View, rules engine.Rules) engine.View {
 		v.Winner = &x
 	}
 	if w.Give != nil {
-		v.Give = &engine.GiveView{From: w.Give.From, To: w.Give.To, Count: w.Give.Count, Closes: msSeconds(w.Give.Closes)}
+		v.Give = &engine.GiveView{From: w.Give.From, To: w.Give.To, Count: w.Give.Count, Closes: msSeconds(w.Give.ClosesMS)}
 	}
 	if w.Round != nil {
 		v.Round = &engine.RoundView{Rank: engine.Rank(w.Round.Rank), Cards: EngCount(w.Round.Cards),

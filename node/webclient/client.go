@@ -239,7 +239,7 @@ func (c *Client) Close() error {
 	if c.closed.Swap(true) {
 		return nil
 	}
-	c.send(protocol.Leave{Reason: "left"})
+	c.send(protocol.Leave{})
 	c.mu.Lock()
 	l := c.link
 	c.status = "closed"
@@ -575,9 +575,6 @@ func (c *Client) stateMsg(term uint64) protocol.State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := protocol.State{Term: term, Steps: append([]protocol.Step(nil), c.rec.journal.Steps...)}
-	if c.view != nil {
-		st.No = c.view.No
-	}
 	for _, sh := range c.rec.shares {
 		st.Shares = append(st.Shares, sh)
 	}

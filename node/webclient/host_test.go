@@ -378,9 +378,9 @@ func (h *fakeHost) changed(evs []engine.Event, step bool) {
 	if h.shown != nil {
 		live = h.shown(slices.Clone(mine))
 	}
-	u := protocol.Update{View: gamewire.WireView(ptr(h.g.View(0))), Events: wireEvents(live), At: h.now.Milliseconds()}
+	u := protocol.Update{View: gamewire.WireView(ptr(h.g.View(0))), Events: wireEvents(live), AtMS: h.now.Milliseconds()}
 	if d, ok := h.g.Deadline(); ok {
-		u.Deadline = d.Milliseconds()
+		u.DeadlineMS = d.Milliseconds()
 	}
 	if step {
 		i := len(h.steps) - 1
@@ -417,7 +417,7 @@ func (h *fakeHost) changed(evs []engine.Event, step bool) {
 }
 
 func wireStep(s engine.Step) protocol.Step {
-	w := protocol.Step{At: int64(s.At), Tick: s.Cmd == nil, Rank: protocol.NoRank}
+	w := protocol.Step{AtNS: int64(s.At), Tick: s.Cmd == nil, Rank: protocol.NoRank}
 	if c := s.Cmd; c != nil {
 		w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, gamewire.WireCards(c.Cards), c.Claim, int8(c.Rank), c.No
 	}

@@ -178,8 +178,8 @@ func (c *Client) takeUpdate(env *protocol.Envelope, m protocol.Update, now time.
 	c.restoreOnce(true)
 	c.at = now
 	c.closes = time.Time{}
-	if m.Deadline > 0 {
-		c.closes = now.Add(time.Duration(m.Deadline-m.At) * time.Millisecond)
+	if m.DeadlineMS > 0 {
+		c.closes = now.Add(time.Duration(m.DeadlineMS-m.AtMS) * time.Millisecond)
 	}
 	if m.View != nil {
 		v := gamewire.EngView(m.View, c.set.Rules)
