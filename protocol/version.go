@@ -15,7 +15,7 @@ type Version uint16
 // envelopes (ErrVersion, a *VersionError), and a host answers a joiner of
 // another major with a Refusal it can read (Signer.SealRefusal, CodeVersion,
 // VersionRefusal).
-const Current Version = 2<<8 | 0
+const Current Version = 2 << 8 // major 2, minor 0
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }
