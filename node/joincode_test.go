@@ -259,3 +259,28 @@ func TestNetShortCodeRefused(t *testing.T) {
 		t.Fatalf("Serve with code 1234: %v, want ErrShortCode", err)
 	}
 }
+
+// A 1.9 page at a 2.0 node's web entry (a phone whose page is from before
+// the node was updated) is refused in an envelope it reads and told to
+// reload: the node serves the 2.0 page.
+func TestWeb19PageToldToReload(t *testing.T) {
+	hn, _, _, w := webTable(t, Settings{Seats: 3, Bots: []string{"b", "c"}}, stillMaker)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), "")
+	hello19 := []any{uint16(protocol.MakeVersion(1, 9)), "old", -1, false, nil, "", make([]byte, protocol.NonceSize), nil}
+	if err := p.write(sealed19(t, mustEd(t, p.key), 9, protocol.TypeHello, hello19)); err != nil {
+		t.Fatal(err)
+	}
+	p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	b, err := readFrame(p.br)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	v, typ, body, signed := opened19(t, b, mustEd(t, hn.key).Public().(ed25519.PublicKey))
+	want := "This table needs bullshit 2.0 or newer. Reload the page."
+	if v != protocol.MakeVersion(1, 9) || typ != protocol.TypeRefusal || !signed || len(body) != 3 ||
+		body[0] != protocol.CodeVersion || body[1] != want {
+		t.Fatalf("a 1.9 page reads %s %s %v (signed %v), want %q", v, typ, body, signed, want)
+	}
+}
