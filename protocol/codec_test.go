@@ -151,7 +151,7 @@ func TestDecodeRefusals(t *testing.T) {
 		// Lengths that overrun the message are refused before allocating.
 		{"bin32 overrun", TypePlay, append(mp(t, full)[:3], 0xc6, 0x7f, 0xff, 0xff, 0xff), ErrMalformed, "Cards"},
 		{"array32 overrun", TypeUpdate, []byte{0x98, 0xdd, 0x7f, 0xff, 0xff, 0xff, 0xc0, 0xc0, 0xc0}, ErrMalformed, "Events"},
-		{"short fixed bytes", TypeCommit, mp(t, []any{make([]byte, 31)}), ErrMalformed, "Hash"},
+		{"short fixed bytes", TypeNonceCommit, mp(t, []any{make([]byte, 31), make([]byte, 32)}), ErrMalformed, "Round"},
 		{"bad peer ID", TypeVote, mp(t, []any{4, []byte("not a multihash"), 12}), ErrMalformed, "Candidate"},
 		{"deep nesting in a skipped field", TypeLeave, append([]byte{0x92, 0xa0}, bytes.Repeat([]byte{0x91}, 100)...), ErrMalformed, ""},
 	} {

@@ -41,17 +41,15 @@ const (
 	TypeRefusal Type = 33
 
 	// Liveness, election and hand-over: any peer → any peer.
+	// 49 (HostGone), 51 (NewHost), 52 (Share) and 64 (Commit) were 1.x's,
+	// which nobody sent.
 	TypeHeartbeat    Type = 48
-	TypeHostGone     Type = 49
 	TypeVote         Type = 50
-	TypeNewHost      Type = 51
-	TypeShare        Type = 52
 	TypeStateRequest Type = 53
 	TypeState        Type = 54
 
 	// Fair play: host → all.
-	TypeCommit Type = 64
-	TypeAudit  Type = 65
+	TypeAudit Type = 65
 
 	// The deal's coin toss: host → seat, then seat → host.
 	TypeToss        Type = 66
@@ -494,33 +492,11 @@ type Heartbeat struct {
 	NowMS int64 // since the game started
 }
 
-// HostGone says the sender lost the host of Term after play No.
-type HostGone struct {
-	Term uint64
-	No   int
-}
-
 // Vote backs Candidate as host for Term.
 type Vote struct {
 	Term      uint64
 	Candidate PeerID
 	No        int // the last play the voter saw
-}
-
-// NewHost announces the host of Term, resuming after play No.
-type NewHost struct {
-	Term uint64
-	Host PeerID
-	No   int
-}
-
-// Share is one Shamir share of the host's secrets for Term, sent privately
-// to one peer. Need shares rebuild the secret.
-type Share struct {
-	Term  uint64
-	Index uint8
-	Need  uint8
-	Data  []byte
 }
 
 // StateRequest asks a peer for what it holds of the game, for the host
@@ -538,13 +514,8 @@ type State struct {
 
 // ---- Fair play ----
 
-// Commit binds the host to the deal's seed before the deal: Hash is
-// node.Commit(seed, salt): SHA-256 of a domain, the seed and a 32-byte salt.
-type Commit struct {
-	Hash [32]byte
-}
-
-// Audit reveals, at the end, what the Commit bound and every card that stayed
+// Audit reveals, at the end, what the Lobby's Commit bound (the host's
+// commitment to the deal's seed: gamewire.Commit) and every card that stayed
 // face down, so every peer can replay the game and check the host.
 type Audit struct {
 	Seed   uint64
@@ -628,13 +599,9 @@ func (Skip) Type() Type         { return TypeSkip }
 func (Update) Type() Type       { return TypeUpdate }
 func (Refusal) Type() Type      { return TypeRefusal }
 func (Heartbeat) Type() Type    { return TypeHeartbeat }
-func (HostGone) Type() Type     { return TypeHostGone }
 func (Vote) Type() Type         { return TypeVote }
-func (NewHost) Type() Type      { return TypeNewHost }
-func (Share) Type() Type        { return TypeShare }
 func (StateRequest) Type() Type { return TypeStateRequest }
 func (State) Type() Type        { return TypeState }
-func (Commit) Type() Type       { return TypeCommit }
 func (Audit) Type() Type        { return TypeAudit }
 func (Toss) Type() Type         { return TypeToss }
 func (NonceCommit) Type() Type  { return TypeNonceCommit }
@@ -682,8 +649,8 @@ func init() {
 		Hello{}, Challenge{}, Seated{}, Lobby{}, Leave{},
 		Play{}, Call{}, Pass{}, Give{}, Quads{}, Doubt{}, Believe{}, Skip{},
 		Update{}, Refusal{},
-		Heartbeat{}, HostGone{}, Vote{}, NewHost{}, Share{}, StateRequest{}, State{},
-		Commit{}, Audit{},
+		Heartbeat{}, Vote{}, StateRequest{}, State{},
+		Audit{},
 		Toss{}, NonceCommit{}, NonceReveal{},
 	} {
 		t := reflect.TypeOf(m)

@@ -5,16 +5,18 @@ import "strconv"
 // Version is a protocol version, major<<8 | minor.
 type Version uint16
 
-// Current is the version this package speaks: 2.0. 2.0 is 1.9 made
-// plain: the rules as a typed struct (Rules) instead of a map of strings,
-// every duration in milliseconds with the unit in its name, nothing sent
-// twice (1.x sent the call window as a rule in seconds and in ms), no
-// field nobody read (Settings.Pace, Window, Bots and Private, Hello.Seat,
-// Lobby.Started, the Start message), and every field of 1.x's minors
-// required. A 1.x peer and a 2.0 one don't talk: each refuses the other's
-// envelopes (ErrVersion, a *VersionError), and a host answers a joiner of
-// another major with a Refusal it can read (Signer.SealRefusal, CodeVersion,
-// VersionRefusal).
+// Current is the version this package speaks: 2.0, which is 1.9 made
+// plain. The rules travel as a typed struct (Rules) instead of a map of
+// strings, every duration in milliseconds (a journal step's time in
+// nanoseconds) with the unit in its name, nothing twice (1.x sent the call
+// window as a rule in seconds and in ms), and no field nobody read
+// (Settings.Pace, Window, Bots and Private, Hello.Seat, Lobby.Started,
+// Leave.Reason, State.No and Data, StateRequest.No, and the Start,
+// HostGone, NewHost, Share and Commit messages); every field of 1.x's
+// minors is required. A 1.x peer and a 2.0 one don't talk: each refuses
+// the other's envelopes (ErrVersion, a *VersionError), and a host answers
+// a joiner of another major with a Refusal it can read
+// (Signer.SealRefusal, CodeVersion, VersionRefusal).
 const Current Version = 2 << 8 // major 2, minor 0
 
 // MakeVersion returns major.minor.
