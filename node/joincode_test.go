@@ -7,6 +7,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -282,5 +283,38 @@ func TestWeb19PageToldToReload(t *testing.T) {
 	if v != protocol.MakeVersion(1, 9) || typ != protocol.TypeRefusal || !signed || len(body) != 3 ||
 		body[0] != protocol.CodeVersion || body[1] != want {
 		t.Fatalf("a 1.9 page reads %s %s %v (signed %v), want %q", v, typ, body, signed, want)
+	}
+}
+
+// Garbage that begins like an envelope of another major (version 0, and
+// no header after it) is refused as garbage, in the host's own version:
+// only a whole header is answered in the sender's.
+func TestNetGarbageOfAnotherMajorRefusedAsGarbage(t *testing.T) {
+	hn, _, _ := hostTable(t, Settings{Seats: 3, Bots: []string{"b"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	pn := newLoopNode(t)
+	if err := pn.h.Connect(ctx, info(hn)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := pn.h.NewStream(ctx, hn.h.ID(), ProtocolID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Reset()
+	if err := writeFrame(bufio.NewWriter(st), []byte{0x92, 0x91, 0x00, 0xc0}); err != nil {
+		t.Fatal(err)
+	}
+	st.SetReadDeadline(time.Now().Add(10 * time.Second))
+	b, err := readFrame(bufio.NewReader(st))
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	env, err := protocol.Open(b, wireID(hn.h.ID()))
+	if err != nil {
+		t.Fatalf("the answer is not in 2.0: %v", err)
+	}
+	if ref, ok := env.Msg.(protocol.Refusal); !ok || ref.Code != protocol.CodeBadCommand || !strings.Contains(ref.Message, "protocol:") {
+		t.Fatalf("answered %#v, want garbage refused", env.Msg)
 	}
 }

@@ -248,7 +248,9 @@ func (c *srvConn) read() (*protocol.Envelope, error) {
 			var other *protocol.VersionError
 			if errors.As(err, &no) {
 				c.refuse(no.code, no.msg, ref)
-			} else if errors.As(err, &other) {
+			} else if errors.As(err, &other) && other.Seq != 0 {
+				// An envelope of another major, header and all: a
+				// peer's, not garbage that begins like one.
 				c.refuseVersion(other)
 			} else {
 				c.refuse(protocol.CodeBadCommand, "Refused: "+err.Error(), ref)

@@ -41,7 +41,7 @@ func (v Version) Compatible() bool { return v.Major() == Current.Major() }
 // verified.
 type VersionError struct {
 	Peer Version
-	Seq  uint64 // 0 when the header did not read
+	Seq  uint64 // 0 when the header did not read: garbage, likely
 }
 
 func (e *VersionError) Error() string {
