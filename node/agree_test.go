@@ -179,7 +179,7 @@ func doctored(t *testing.T, stream []*protocol.Envelope, steps bool) []doctoredS
 		}
 		last := stream[mid].Msg.(protocol.Update)
 		b := *stream[mid]
-		b.Msg = protocol.Update{View: last.View, Events: evs, Steps: steps, Backlog: true, At: last.At}
+		b.Msg = protocol.Update{View: last.View, Events: evs, Steps: steps, Backlog: true, AtMS: last.AtMS}
 		return slices.Concat(stream[:mid+1], []*protocol.Envelope{&b}, stream[mid+1:])
 	}
 	out := []doctoredStream{

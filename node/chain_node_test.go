@@ -41,7 +41,7 @@ func TestChainForgedJournalRefused(t *testing.T) {
 					no++
 				}
 			}
-			f := protocol.Step{At: last.At + int64(time.Millisecond), Move: uint8(engine.MoveCall), Seat: 1,
+			f := protocol.Step{AtNS: last.AtNS + int64(time.Millisecond), Move: uint8(engine.MoveCall), Seat: 1,
 				Rank: protocol.NoRank, No: no, Term: last.Term}
 			st.Steps = append(st.Steps, f)
 			return f
@@ -54,7 +54,7 @@ func TestChainForgedJournalRefused(t *testing.T) {
 				}
 			}
 			w := &st.Steps[len(st.Steps)-1]
-			w.At += int64(time.Millisecond)
+			w.AtNS += int64(time.Millisecond)
 			return *w
 		}},
 		// A move of another seat's, its seat's signature doctored: the
@@ -85,7 +85,7 @@ func TestChainForgedJournalRefused(t *testing.T) {
 				}
 			}
 			last := st.Steps[len(st.Steps)-1]
-			f := protocol.Step{At: last.At + int64(time.Millisecond), Move: uint8(engine.MoveCall), Seat: 3,
+			f := protocol.Step{AtNS: last.AtNS + int64(time.Millisecond), Move: uint8(engine.MoveCall), Seat: 3,
 				Rank: protocol.NoRank, No: 999, Term: last.Term}
 			for range 12 {
 				st.Steps = append(st.Steps, f)
@@ -188,7 +188,7 @@ func TestChainForgedJournalRefused(t *testing.T) {
 					if f.Mark != nil && (i >= len(links) || !bytes.Equal(links[i].Mark, f.Mark)) {
 						continue // the same move, its seat's own signature
 					}
-					if w.At == f.At && w.Move == f.Move && w.Seat == f.Seat && w.No == f.No {
+					if w.AtNS == f.AtNS && w.Move == f.Move && w.Seat == f.Seat && w.No == f.No {
 						t.Fatalf("the forged step %+v is step %d of the rebuilt game", f, i)
 					}
 				}

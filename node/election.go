@@ -372,7 +372,7 @@ func nameOf(seats []table.SeatInfo, id peer.ID) string {
 // stateMsg is our part for a new host (on run): the journal we hold and
 // our shares.
 func (r *Remote) stateMsg(term uint64) protocol.State {
-	st := protocol.State{Term: term, No: r.view.No}
+	st := protocol.State{Term: term}
 	st.Steps = append([]protocol.Step(nil), r.chain.Steps...)
 	if stateHook != nil {
 		stateHook(r, &st)

@@ -100,7 +100,7 @@ func sitRaw(t *testing.T, ctx context.Context, hn loopNode) *rawPlayer {
 	}
 	t.Cleanup(func() { st.Reset() })
 	p.st, p.w = st, bufio.NewWriter(st)
-	p.write(t, p.seal(t, protocol.TableID{}, 1, 1, protocol.Hello{Version: protocol.Current, Nick: "raw", Seat: -1}))
+	p.write(t, p.seal(t, protocol.TableID{}, 1, 1, protocol.Hello{Version: protocol.Current, Nick: "raw"}))
 	br := bufio.NewReader(st)
 	for {
 		b, err := gamewire.ReadFrame(br)

@@ -111,7 +111,7 @@ func (r *Remote) join(ctx context.Context, a aim) (*hostLink, error) {
 // hello is the exchange on l until the host seats us.
 func (r *Remote) hello(l *hostLink, a aim) error {
 	send := func(m protocol.Message) error { return l.send(r.signer, a.tid, a.term, m, r.timing.DeadAfter) }
-	hello := protocol.Hello{Version: protocol.Current, Nick: r.nick, Seat: -1, Watch: r.watch, WebAddr: r.webAddr, Nonce: make([]byte, protocol.NonceSize)}
+	hello := protocol.Hello{Version: protocol.Current, Nick: r.nick, Watch: r.watch, WebAddr: r.webAddr, Nonce: make([]byte, protocol.NonceSize)}
 	rand.Read(hello.Nonce)
 	if err := send(hello); err != nil {
 		return err
@@ -206,6 +206,12 @@ func (r *Remote) readEnv(br *bufio.Reader, from peer.ID, attempt *protocol.Repla
 			r.OnFrame(b)
 		}
 		env, err := protocol.Open(b, wireID(from))
+		var other *protocol.VersionError
+		if attempt != nil && errors.As(err, &other) {
+			// A node of another major (its refusal of our hello): it
+			// can't seat us, and its words can't be read.
+			return nil, &ErrRefused{Code: protocol.CodeVersion, Msg: protocol.HostVersionRefusal(other.Peer)}
+		}
 		if err != nil {
 			continue // not the host's, or not for us: ignored
 		}

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -12,13 +14,14 @@ import (
 	"github.com/bullshit-game/bullshit/node/table"
 
 	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
-// A 1.1 joiner, whose hello carries no nonce for the code exchange, is
-// told the table needs a newer version: a refusal, not a hang.
+// A hello that names another major inside a 2.0 envelope is told the
+// table needs 2.0: a refusal, not a hang.
 func TestNetOldJoinerToldToUpdate(t *testing.T) {
 	hn, _, _ := hostTable(t, table.Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -33,7 +36,7 @@ func TestNetOldJoinerToldToUpdate(t *testing.T) {
 	}
 	defer st.Reset()
 	p.st, p.w = st, bufio.NewWriter(st)
-	p.write(t, p.seal(t, protocol.TableID{}, 1, 1, protocol.Hello{Version: protocol.MakeVersion(1, 1), Nick: "old", Seat: -1}))
+	p.write(t, p.seal(t, protocol.TableID{}, 1, 1, protocol.Hello{Version: protocol.MakeVersion(1, 9), Nick: "old"}))
 	st.SetReadDeadline(time.Now().Add(10 * time.Second))
 	b, err := gamewire.ReadFrame(bufio.NewReader(st))
 	if err != nil {
@@ -44,8 +47,131 @@ func TestNetOldJoinerToldToUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref, ok := env.Msg.(protocol.Refusal)
-	if !ok || ref.Code != protocol.CodeVersion || !strings.Contains(ref.Message, "newer version") {
+	if !ok || ref.Code != protocol.CodeVersion || ref.Message != "This table needs bullshit 2.0 or newer." {
 		t.Fatalf("answered %#v, want a version refusal", env.Msg)
+	}
+}
+
+// envDomain is what every major so far signs in front of an envelope's
+// frame (protocol: envelope.go).
+const envDomain = "bullshit/envelope/v1\x00"
+
+// sealed19 is an envelope as a 1.9 peer seals it: the frame every major so
+// far shares, saying 1.9, around body, a message of type typ as 1.9 lays
+// it out.
+func sealed19(t *testing.T, key ed25519.PrivateKey, seq uint64, typ protocol.Type, body []any) []byte {
+	t.Helper()
+	id, err := protocol.PeerIDOf(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := msgpack.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner, err := msgpack.Marshal([]any{uint16(protocol.MakeVersion(1, 9)), []byte(id), make([]byte, 8), uint64(1), seq, uint8(typ), b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := ed25519.Sign(key, append([]byte(envDomain), inner...))
+	return append(append(append([]byte{0x92}, inner...), 0xc4, ed25519.SignatureSize), sig...)
+}
+
+// opened19 reads an envelope as a 1.9 peer does: its version and type,
+// the fields of its body, and whether from's key signed it.
+func opened19(t *testing.T, b []byte, from ed25519.PublicKey) (v protocol.Version, typ protocol.Type, body []any, signed bool) {
+	t.Helper()
+	var outer []msgpack.RawMessage
+	if err := msgpack.Unmarshal(b, &outer); err != nil || len(outer) != 2 {
+		t.Fatalf("not an envelope: %v", err)
+	}
+	var inner struct {
+		_       struct{} `msgpack:",as_array"`
+		Version uint16
+		Sender  []byte
+		Table   []byte
+		Term    uint64
+		Seq     uint64
+		Type    uint8
+		Body    []byte
+	}
+	var sig []byte
+	if err := msgpack.Unmarshal(outer[0], &inner); err != nil {
+		t.Fatal(err)
+	}
+	if err := msgpack.Unmarshal(outer[1], &sig); err != nil {
+		t.Fatal(err)
+	}
+	if err := msgpack.Unmarshal(inner.Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	return protocol.Version(inner.Version), protocol.Type(inner.Type), body,
+		ed25519.Verify(from, append([]byte(envDomain), outer[0]...), sig)
+}
+
+// A 1.9 joiner's hello, in its 1.9 envelope, at a 2.0 host: the host
+// answers in an envelope that says 1.9, which the joiner opens, signed
+// by the host: version, "This table needs bullshit 2.0 or newer.", by the
+// hello's number. The phone's page is told to reload as well.
+func TestNet19JoinerRefused(t *testing.T) {
+	hn, _, _ := hostTable(t, table.Settings{Seats: 3, Bots: []string{"b"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	pn := newLoopNode(t)
+	if err := pn.h.Connect(ctx, info(hn)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := pn.h.NewStream(ctx, hn.h.ID(), ProtocolID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Reset()
+	w := bufio.NewWriter(st)
+	hello19 := []any{uint16(protocol.MakeVersion(1, 9)), "old", -1, false, nil, "", make([]byte, protocol.NonceSize), nil}
+	if err := gamewire.WriteFrame(w, sealed19(t, mustEd(t, pn.key), 41, protocol.TypeHello, hello19)); err != nil {
+		t.Fatal(err)
+	}
+	st.SetReadDeadline(time.Now().Add(10 * time.Second))
+	b, err := gamewire.ReadFrame(bufio.NewReader(st))
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	var other *protocol.VersionError
+	if _, err := protocol.Open(b, wireID(hn.h.ID())); !errors.As(err, &other) || other.Peer != protocol.MakeVersion(1, 9) {
+		t.Fatalf("the answer opens at 2.0: %v", err)
+	}
+	v, typ, body, signed := opened19(t, b, mustEd(t, hn.key).Public().(ed25519.PublicKey))
+	if v != protocol.MakeVersion(1, 9) || typ != protocol.TypeRefusal || !signed || len(body) != 3 ||
+		body[0] != protocol.CodeVersion || body[1] != "This table needs bullshit 2.0 or newer." || fmt.Sprint(body[2]) != "41" {
+		t.Fatalf("a 1.9 joiner reads %s %s %v (signed %v)", v, typ, body, signed)
+	}
+}
+
+// A 2.0 joiner at a 1.9 host, which refuses its envelope in one of 1.9's
+// (as 1.9 does: bad_command, "Refused: …") and hangs up, is told at once
+// that the host is too old.
+func TestNet19HostRefused(t *testing.T) {
+	hn := newLoopNode(t)
+	hn.h.SetStreamHandler(ProtocolID, func(st network.Stream) {
+		defer st.Close()
+		br, w := bufio.NewReader(st), bufio.NewWriter(st)
+		if _, err := gamewire.ReadFrame(br); err != nil {
+			return
+		}
+		ref := []any{protocol.CodeBadCommand, "Refused: protocol: incompatible major version: peer speaks 2.0, we speak 1.9", 0}
+		gamewire.WriteFrame(w, sealed19(t, mustEd(t, hn.key), 1, protocol.TypeRefusal, ref))
+	})
+	pn := newLoopNode(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "", false, nil)
+	if err == nil {
+		r.Close()
+	}
+	var ref *ErrRefused
+	want := "This table's host runs bullshit 1.9, older than yours (2.0): the host needs to update."
+	if !errors.As(err, &ref) || ref.Code != protocol.CodeVersion || ref.Msg != want {
+		t.Fatalf("err %v, want %q", err, want)
 	}
 }
 
@@ -135,5 +261,63 @@ func TestNetShortCodeRefused(t *testing.T) {
 	defer tb.Close()
 	if _, err := Serve(n.h, n.key, tb); !errors.Is(err, protocol.ErrShortCode) {
 		t.Fatalf("Serve with code 1234: %v, want ErrShortCode", err)
+	}
+}
+
+// A 1.9 page at a 2.0 node's web entry (a phone whose page is from before
+// the node was updated) is refused in an envelope it reads and told to
+// reload: the node serves the 2.0 page.
+func TestWeb19PageToldToReload(t *testing.T) {
+	hn, _, _, w := webTable(t, table.Settings{Seats: 3, Bots: []string{"b", "c"}}, stillMaker)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), "")
+	hello19 := []any{uint16(protocol.MakeVersion(1, 9)), "old", -1, false, nil, "", make([]byte, protocol.NonceSize), nil}
+	if err := p.write(sealed19(t, mustEd(t, p.key), 9, protocol.TypeHello, hello19)); err != nil {
+		t.Fatal(err)
+	}
+	p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	b, err := gamewire.ReadFrame(p.br)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	v, typ, body, signed := opened19(t, b, mustEd(t, hn.key).Public().(ed25519.PublicKey))
+	want := "This table needs bullshit 2.0 or newer. Reload the page."
+	if v != protocol.MakeVersion(1, 9) || typ != protocol.TypeRefusal || !signed || len(body) != 3 ||
+		body[0] != protocol.CodeVersion || body[1] != want {
+		t.Fatalf("a 1.9 page reads %s %s %v (signed %v), want %q", v, typ, body, signed, want)
+	}
+}
+
+// Garbage that begins like an envelope of another major (version 0, and
+// no header after it) is refused as garbage, in the host's own version:
+// only a whole header is answered in the sender's.
+func TestNetGarbageOfAnotherMajorRefusedAsGarbage(t *testing.T) {
+	hn, _, _ := hostTable(t, table.Settings{Seats: 3, Bots: []string{"b"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	pn := newLoopNode(t)
+	if err := pn.h.Connect(ctx, info(hn)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := pn.h.NewStream(ctx, hn.h.ID(), ProtocolID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Reset()
+	if err := gamewire.WriteFrame(bufio.NewWriter(st), []byte{0x92, 0x91, 0x00, 0xc0}); err != nil {
+		t.Fatal(err)
+	}
+	st.SetReadDeadline(time.Now().Add(10 * time.Second))
+	b, err := gamewire.ReadFrame(bufio.NewReader(st))
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	env, err := protocol.Open(b, wireID(hn.h.ID()))
+	if err != nil {
+		t.Fatalf("the answer is not in 2.0: %v", err)
+	}
+	if ref, ok := env.Msg.(protocol.Refusal); !ok || ref.Code != protocol.CodeBadCommand || !strings.Contains(ref.Message, "protocol:") {
+		t.Fatalf("answered %#v, want garbage refused", env.Msg)
 	}
 }

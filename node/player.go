@@ -176,7 +176,7 @@ func (r *Remote) takeLobby(env *protocol.Envelope, m *protocol.Lobby) {
 // into our record for the audit, its steps into our journal and its
 // shares into ours.
 func (r *Remote) takeUpdate(env *protocol.Envelope, m protocol.Update) table.Update {
-	u := table.Update{Table: r.table, Notice: protocol.Clean(m.Notice, protocol.MaxText), At: gamewire.FromMS(m.At), Deadline: gamewire.FromMS(m.Deadline)}
+	u := table.Update{Table: r.table, Notice: protocol.Clean(m.Notice, protocol.MaxText), At: gamewire.FromMS(m.AtMS), Deadline: gamewire.FromMS(m.DeadlineMS)}
 	if m.View != nil {
 		r.view = gamewire.EngView(m.View, r.table.Rules)
 	}

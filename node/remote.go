@@ -322,7 +322,7 @@ func (r *Remote) Close() error {
 // closed, every walk and join ended.
 func (r *Remote) stop() {
 	if r.link != nil {
-		r.send(protocol.Leave{Reason: "left"})
+		r.send(protocol.Leave{})
 		r.link.st.Close()
 		r.link = nil
 	}

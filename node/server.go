@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"io"
 	"net/netip"
 	"reflect"
@@ -86,6 +85,7 @@ type Server struct {
 // before it is sealed.)
 type sealer interface {
 	Seal(table protocol.TableID, term uint64, m protocol.Message) ([]byte, uint64, error)
+	SealRefusal(v protocol.Version, table protocol.TableID, term uint64, m protocol.Refusal) ([]byte, uint64, error)
 }
 
 // RevealFlush is the longest a host that is closing waits for the reveal
@@ -192,10 +192,6 @@ func (l p2pLink) RemotePeer() peer.ID { return l.Conn().RemotePeer() }
 
 func (l p2pLink) Source() netip.Addr { return guard.SourceOf(l.Stream) }
 
-// markedSince is the version from which a player signs its own moves
-// (gamewire: movesig.go); an older one's are kept unmarked, as the host's.
-var markedSince = protocol.MakeVersion(1, 6)
-
 // srvConn is one player's (or phone's, or spectator's) connection to the
 // Server.
 //
@@ -216,7 +212,6 @@ type srvConn struct {
 	wmu  sync.Mutex
 	w    *bufio.Writer
 	peer peer.ID
-	ver  protocol.Version // the version its hello spoke
 	seat int
 	sess *table.LocalSession
 	last table.TableState
@@ -245,6 +240,26 @@ func (c *srvConn) refuse(code, msg string, ref uint64) {
 	c.send(protocol.Refusal{Code: code, Message: msg, Ref: ref})
 }
 
+// refuseVersion answers an envelope of another major (a 1.x joiner's) in
+// an envelope of its sender's version, which it reads: the table needs
+// this one (protocol.SealRefusal).
+func (c *srvConn) refuseVersion(e *protocol.VersionError) {
+	c.s.Refused.Add(1)
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	say := protocol.VersionRefusal(e.Peer)
+	if c.web && e.Peer.Major() < protocol.Current.Major() {
+		say += " Reload the page." // this node serves the newer one
+	}
+	b, _, err := c.s.sealer.SealRefusal(e.Peer, c.s.tid, c.s.term.Load(),
+		protocol.Refusal{Code: protocol.CodeVersion, Message: say, Ref: e.Seq})
+	if err != nil {
+		return
+	}
+	c.st.SetWriteDeadline(time.Now().Add(c.s.timing.DeadAfter))
+	gamewire.WriteFrame(c.w, b)
+}
+
 // read returns the next verified message; refusals of bad envelopes are
 // sent from here and reading goes on.
 func (c *srvConn) read() (*protocol.Envelope, error) {
@@ -266,8 +281,13 @@ func (c *srvConn) read() (*protocol.Envelope, error) {
 		}
 		if err != nil {
 			var no *refusal
+			var other *protocol.VersionError
 			if errors.As(err, &no) {
 				c.refuse(no.code, no.msg, ref)
+			} else if errors.As(err, &other) && other.Seq != 0 {
+				// An envelope of another major, header and all: a
+				// peer's, not garbage that begins like one.
+				c.refuseVersion(other)
 			} else {
 				c.refuse(protocol.CodeBadCommand, "Refused: "+err.Error(), ref)
 			}
@@ -334,7 +354,7 @@ func (s *Server) serve(st link, br *bufio.Reader, first *protocol.Envelope) {
 				continue
 			}
 			sig := gamewire.MoveSig(m)
-			if sig == nil && c.ver >= markedSince {
+			if sig == nil {
 				c.refuse(protocol.CodeBadCommand, "Your move carries no signature of your seat: this table keeps only signed moves.", env.Seq)
 				continue
 			}
@@ -382,11 +402,9 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 	}
 	c.greeted = true
 	if !hello.Version.Compatible() {
-		c.refuse(protocol.CodeVersion, fmt.Sprintf("This table runs protocol %s; you have %s: update the game.",
-			protocol.Current, hello.Version), env.Seq)
+		c.refuse(protocol.CodeVersion, protocol.VersionRefusal(hello.Version), env.Seq)
 		return errors.New("version")
 	}
-	c.ver = hello.Version
 	// Everything a peer sends that others will see is bounded where it
 	// enters: refused with the reason, before anything changes.
 	if err := protocol.CheckNick(hello.Nick); err != nil {
@@ -433,11 +451,8 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 	if hello.Watch {
 		c.sess, err = c.watch(hello.Nick)
 	} else {
-		sit := c.s.tbl().Sit
-		if hello.Version >= protocol.MakeVersion(1, 4) {
-			sit = c.s.tbl().SitTossing // it answers the deal's toss
-		}
-		c.seat, c.sess, err = sit(c.peer.String(), hello.Nick)
+		// A player's node answers the deal's toss.
+		c.seat, c.sess, err = c.s.tbl().SitTossing(c.peer.String(), hello.Nick)
 	}
 	switch {
 	case errors.Is(err, table.ErrTableFull), errors.Is(err, ErrNoRoom):
@@ -585,7 +600,7 @@ func (c *srvConn) heartbeat(done chan struct{}) {
 		case <-done:
 			return
 		case <-t.C:
-			if c.send(protocol.Heartbeat{No: c.s.tbl().Plays(), Now: gamewire.MS(c.s.tbl().Clock())}) != nil {
+			if c.send(protocol.Heartbeat{No: c.s.tbl().Plays(), NowMS: gamewire.MS(c.s.tbl().Clock())}) != nil {
 				c.st.Reset()
 				return
 			}

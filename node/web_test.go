@@ -164,7 +164,7 @@ func (p *phone) next() (*protocol.Envelope, error) {
 
 // join says hello and waits for a seat; a refusal comes back as the error.
 func (p *phone) join(nick string) error {
-	if err := p.send(protocol.Hello{Version: protocol.Current, Nick: nick, Seat: -1}); err != nil {
+	if err := p.send(protocol.Hello{Version: protocol.Current, Nick: nick}); err != nil {
 		return err
 	}
 	for {
@@ -977,7 +977,7 @@ func TestWebCodeGuessesCountedAtCheck(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range phones {
 		p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), hn.key.GetPublic(), fmt.Sprintf("127.0.0.%d", 10+i))
-		hello := protocol.Hello{Version: protocol.Current, Nick: "guess", Seat: -1, Nonce: make([]byte, protocol.NonceSize)}
+		hello := protocol.Hello{Version: protocol.Current, Nick: "guess", Nonce: make([]byte, protocol.NonceSize)}
 		rand.Read(hello.Nonce)
 		first[i] = answer{p: p, hello: hello}
 	}

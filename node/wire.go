@@ -1,9 +1,6 @@
 package node
 
 import (
-	"fmt"
-	"time"
-
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/shamir"
@@ -24,7 +21,7 @@ func engRefusal(m protocol.Refusal) *engine.Refusal {
 }
 
 func wireUpdate(u *table.Update) protocol.Update {
-	w := protocol.Update{View: gamewire.WireView(&u.View), Notice: u.Notice, At: gamewire.MS(u.At), Deadline: gamewire.MS(u.Deadline), Backlog: u.Backlog}
+	w := protocol.Update{View: gamewire.WireView(&u.View), Notice: u.Notice, AtMS: gamewire.MS(u.At), DeadlineMS: gamewire.MS(u.Deadline), Backlog: u.Backlog}
 	for i := range u.Events {
 		w.Events = append(w.Events, gamewire.WireEvent(&u.Events[i]))
 	}
@@ -58,18 +55,9 @@ func engShares(ws []protocol.StepShare) []table.StepShare {
 }
 
 func wireLobby(t *table.TableState) protocol.Lobby {
-	rules := map[string]string{}
-	for k, v := range t.Rules.Map() {
-		if k != "preset" {
-			rules[k] = fmt.Sprint(v)
-		}
-	}
-	// rules holds "window" too, in seconds, for 1.1 peers; 1.2 reads
-	// CallWindow.
-	l := protocol.Lobby{Settings: protocol.Settings{Name: t.Name, Preset: t.Preset, Rules: rules, Seats: len(t.Seats),
-		Reveal: int(t.Reveal.Milliseconds()), Clock: int(t.TurnClock / time.Second), CallWindow: t.Rules.Window.Milliseconds(),
-		Grace: t.Grace.Milliseconds(), BotPace: t.Pace},
-		Started: t.Phase != table.PhaseWaiting, Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: table.WireEvening(t.Evening),
+	l := protocol.Lobby{Settings: gamewire.WireSettings(gamewire.Settings{Name: t.Name, Rules: t.Rules, Seats: len(t.Seats),
+		Reveal: t.Reveal, TurnClock: t.TurnClock, Grace: t.Grace, BotPace: t.Pace}),
+		Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: table.WireEvening(t.Evening),
 		Nonces: t.Nonces, Commits: t.Commits, Paused: t.Paused}
 	for i, s := range t.Seats {
 		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs,
@@ -89,7 +77,7 @@ const auditPart = 1500
 func wireAudit(r *table.Reveal) []protocol.Audit {
 	steps := make([]protocol.Step, len(r.Steps))
 	for i, st := range r.Steps {
-		w := protocol.Step{At: int64(st.At), Tick: st.Cmd == nil, Rank: protocol.NoRank}
+		w := protocol.Step{AtNS: int64(st.At), Tick: st.Cmd == nil, Rank: protocol.NoRank}
 		if c := st.Cmd; c != nil {
 			w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, gamewire.WireCards(c.Cards), c.Claim, int8(c.Rank), c.No
 		}
@@ -104,33 +92,13 @@ func wireAudit(r *table.Reveal) []protocol.Audit {
 	return out
 }
 
-// graceOK is a host's grace in ms as a duration, within a day; 0 (the
-// default) for anything else.
-func graceOK(ms int64) time.Duration {
-	if ms <= 0 || ms > int64(24*time.Hour/time.Millisecond) {
-		return 0
-	}
-	return gamewire.FromMS(ms)
-}
-
-// paceOK is a host's bot pace if it is one the table knows, else "" (the
-// default).
-func paceOK(p string) string {
-	switch p {
-	case "brisk", "relaxed", "fast":
-		return p
-	}
-	return ""
-}
-
 func engLobby(l *protocol.Lobby) table.TableState {
-	rules := gamewire.Rules(l.Settings)
 	// The host's strings are shown as they are cleaned: a host (or whoever
-	// was elected) is a peer like any other.
-	t := table.TableState{Name: protocol.Clean(l.Settings.Name, protocol.MaxTableName), Preset: l.Settings.Preset, Rules: rules,
+	// was elected) is a peer like any other (gamewire.EngSettings).
+	set := gamewire.EngSettings(l.Settings)
+	t := table.TableState{Name: set.Name, Preset: set.Rules.Preset, Rules: set.Rules,
 		You: l.You, Host: protocol.Clean(l.Host, protocol.MaxNick),
-		Phase: table.TablePhase(l.Phase), Reveal: gamewire.FromMS(int64(l.Settings.Reveal)), TurnClock: time.Duration(l.Settings.Clock) * time.Second,
-		Grace: graceOK(l.Settings.Grace), Pace: paceOK(l.Settings.BotPace),
+		Phase: table.TablePhase(l.Phase), Reveal: set.Reveal, TurnClock: set.TurnClock, Grace: set.Grace, Pace: set.BotPace,
 		Commit: l.Commit, Evening: table.EngEvening(l.Evening), Nonces: l.Nonces, Commits: l.Commits, Paused: l.Paused}
 	if len(t.Nonces) == 0 {
 		t.Nonces = nil

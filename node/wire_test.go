@@ -1,7 +1,6 @@
 package node
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -11,7 +10,7 @@ import (
 )
 
 // A lobby carries the host's window to the player exactly, sub-second or
-// not, beside the other rules; and a 1.1 host's lobby reads as it did.
+// not, beside the other rules, in its one field.
 func TestLobbyWindowRoundTrip(t *testing.T) {
 	for _, win := range []time.Duration{300 * time.Millisecond, 2500 * time.Millisecond, 6 * time.Second, 60 * time.Second} {
 		rules, ok := engine.Preset("twist")
@@ -33,19 +32,8 @@ func TestLobbyWindowRoundTrip(t *testing.T) {
 		if got.Rules != rules {
 			t.Errorf("window %v: rules came back %+v, want %+v", win, got.Rules, rules)
 		}
-		if l.Settings.Window != 0 || l.Settings.CallWindow != win.Milliseconds() {
-			t.Errorf("window %v: sent Window %d, CallWindow %d", win, l.Settings.Window, l.Settings.CallWindow)
-		}
-		// What a 1.1 player reads: the rule, in seconds.
-		if l.Settings.Rules["window"] != fmt.Sprint(win.Seconds()) {
-			t.Errorf("window %v: rule %q for 1.1 peers", win, l.Settings.Rules["window"])
-		}
-
-		// The same lobby as a 1.1 host sent it: no CallWindow.
-		old := l
-		old.Settings.CallWindow = 0
-		if got := engLobby(&old); got.Rules != rules {
-			t.Errorf("window %v from a 1.1 host: rules %+v, want %+v", win, got.Rules, rules)
+		if l.Settings.Rules.CallWindowMS != win.Milliseconds() {
+			t.Errorf("window %v: sent CallWindowMS %d", win, l.Settings.Rules.CallWindowMS)
 		}
 	}
 }

@@ -12,9 +12,9 @@ import (
 // when valid, else filler the decoder refuses at the first item.
 func stateFrame(size, steps int, valid bool) []byte {
 	var b bytes.Buffer
-	b.Write([]byte{0x95, 0x00, 0x00, 0xc0, 0xdd}) // [Term 0, No 0, Data nil, Steps: array32
+	b.Write([]byte{0x93, 0x00, 0xdd}) // [Term 0, Steps: array32
 	binary.Write(&b, binary.BigEndian, uint32(steps))
-	bare := []byte{0x99, 0, 0xc2, 0, 0, 0xc0, 0, 0, 0, 0} // At, Tick, Move, Seat, Cards nil, Claim, Rank, No, Hidden
+	bare := []byte{0x9d, 0, 0xc2, 0, 0, 0xc0, 0, 0, 0, 0, 0, 0xc0, 0xc0, 0xc0} // At, Tick, Move, Seat, Cards nil, Claim, Rank, No, Hidden, Term, Seal, Sig, Mark nil
 	for i := 0; i < steps && valid; i++ {
 		b.Write(bare)
 	}
@@ -48,7 +48,7 @@ func allocated(t Type, body []byte) (uint64, error) {
 // densest frame that decodes stays under the budget (allocPerByte).
 func TestDecodeAllocBound(t *testing.T) {
 	const size = MaxSize
-	bare := 10
+	bare := 14
 	fit := (size - 16) / bare
 	for _, c := range []struct {
 		name  string

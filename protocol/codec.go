@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"reflect"
-	"sort"
 	"strconv"
 	"sync"
 
@@ -109,8 +108,7 @@ type schema struct {
 	min    int64   // kInt
 	max    uint64  // kInt, kUint
 	n      int     // kFixed: length
-	key    *schema // kMap
-	elem   *schema // kSlice, kMap, kPtr
+	elem   *schema // kSlice, kPtr
 	fields []field // kStruct
 	need   int     // kStruct: fields that must be present
 	least  int     // the fewest bytes a value of it takes on the wire
@@ -133,7 +131,6 @@ const (
 	kFixed // [n]byte as bin of exactly n
 	kPeer  // PeerID as bin, nil when empty
 	kSlice
-	kMap
 	kPtr
 	kStruct
 )
@@ -163,10 +160,6 @@ func compile(t reflect.Type) *schema {
 		s.n = t.Len()
 	case t.Kind() == reflect.Slice:
 		s.kind = kSlice
-		s.elem = compile(t.Elem())
-	case t.Kind() == reflect.Map && t.Key().Kind() == reflect.String:
-		s.kind = kMap
-		s.key = compile(t.Key())
 		s.elem = compile(t.Elem())
 	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
 		s.kind = kPtr
@@ -241,24 +234,6 @@ func (s *schema) encode(e *msgpack.Encoder, v reflect.Value) error {
 		}
 		for i := range v.Len() {
 			if err := s.elem.encode(e, v.Index(i)); err != nil {
-				return err
-			}
-		}
-		return nil
-	case kMap:
-		if v.IsNil() {
-			return e.EncodeNil()
-		}
-		keys := v.MapKeys()
-		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
-		if err := e.EncodeMapLen(len(keys)); err != nil {
-			return err
-		}
-		for _, k := range keys {
-			if err := s.key.encode(e, k); err != nil {
-				return err
-			}
-			if err := s.elem.encode(e, v.MapIndex(k)); err != nil {
 				return err
 			}
 		}
@@ -457,8 +432,6 @@ func (rd *reader) decode(s *schema, v reflect.Value) error {
 		return rd.decodeBytes(s, v, c)
 	case kSlice:
 		return rd.decodeSlice(s, v, c)
-	case kMap:
-		return rd.decodeMap(s, v, c)
 	case kPtr:
 		if c == msgpcode.Nil {
 			_ = rd.d.DecodeNil()
@@ -546,40 +519,6 @@ func (rd *reader) decodeSlice(s *schema, v reflect.Value, c byte) error {
 		}
 	}
 	v.Set(sl)
-	return nil
-}
-
-// decodeMap is a map, or nil, into a map.
-func (rd *reader) decodeMap(s *schema, v reflect.Value, c byte) error {
-	if c == msgpcode.Nil {
-		_ = rd.d.DecodeNil()
-		v.SetZero()
-		return nil
-	}
-	if !isMap(c) {
-		return wrongType(c, "a map")
-	}
-	n, err := rd.length(rd.d.DecodeMapLen, s.key.least+s.elem.least)
-	if err == nil {
-		// a map's entry costs its key, its value and the bucket's share
-		err = rd.charge(n * (int(s.typ.Key().Size()+s.typ.Elem().Size()) + 8))
-	}
-	if err != nil {
-		return err
-	}
-	m := reflect.MakeMapWithSize(s.typ, n)
-	k := reflect.New(s.typ.Key()).Elem()
-	for range n {
-		e := reflect.New(s.typ.Elem()).Elem()
-		if err := rd.decode(s.key, k); err != nil {
-			return err
-		}
-		if err := rd.decode(s.elem, e); err != nil {
-			return within(err, "["+strconv.Quote(k.String())+"]")
-		}
-		m.SetMapIndex(k, e)
-	}
-	v.Set(m)
 	return nil
 }
 

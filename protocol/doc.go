@@ -30,11 +30,15 @@
 //
 // # Versions
 //
-// Current is major.minor. A decoder refuses any other major (ErrVersion).
+// Current is major.minor. A decoder refuses any other major (ErrVersion,
+// a *VersionError naming the peer's version); the envelope and a Refusal
+// are laid out alike in every major so far, so a host answers a joiner of
+// another major in an envelope of its version (Signer.SealRefusal).
 // Within a major, a minor version may add message types and may append
 // fields at the end of a struct (or of the envelope's inner array); older
 // decoders skip fields they do not know. A field added by a minor version is
 // tagged `protocol:"optional"`, as is every field after it, so that newer
 // decoders accept bodies from older peers that lack it. Removing, reordering
-// or retyping a field needs a new major.
+// or retyping a field needs a new major. 2.0 requires every field it has:
+// none is optional yet.
 package protocol

@@ -231,7 +231,15 @@ func parse(data []byte) (f frame, signed, sig []byte, err error) {
 	}
 	f.version = Version(v)
 	if !f.version.Compatible() {
-		return fail(decodeErr(ErrVersion, "", "peer speaks %s, we speak %s", f.version, Current), "")
+		// Read on as far as the header goes: every major so far lays it
+		// out alike, and the sequence number lets a host answer.
+		ve := &VersionError{Peer: f.version}
+		if n >= len(frameFields) {
+			if _, err := rd.frameBody(&f); err == nil {
+				ve.Seq = f.seq
+			}
+		}
+		return fail(&DecodeError{Kind: ErrVersion, Err: ve}, "")
 	}
 	if n < len(frameFields) {
 		return fail(&DecodeError{Kind: ErrMissingField, Err: fmt.Errorf("%d of %d fields", n, len(frameFields))}, frameFields[n])
@@ -355,5 +363,19 @@ func (s *Signer) ID() PeerID { return s.id }
 func (s *Signer) Seal(table TableID, term uint64, m Message) ([]byte, uint64, error) {
 	seq := s.seq.Add(1)
 	b, err := seal(s.key, s.id, table, term, seq, m)
+	return b, seq, err
+}
+
+// SealRefusal is Seal for a Refusal to a peer that speaks v, another
+// major (a *VersionError's Peer): the envelope says v, so that the peer
+// opens it. The envelope and a Refusal, [Code, Message, Ref], are laid out
+// alike in every major so far.
+func (s *Signer) SealRefusal(v Version, table TableID, term uint64, r Refusal) ([]byte, uint64, error) {
+	var body bytes.Buffer
+	if err := encodeBody(&body, r); err != nil {
+		return nil, 0, err
+	}
+	seq := s.seq.Add(1)
+	b, err := sealFrame(s.key, frame{v, s.id, table, term, seq, r.Type(), body.Bytes()})
 	return b, seq, err
 }

@@ -109,16 +109,16 @@ func TestOpenRefusals(t *testing.T) {
 		{"wrong sender", data, bobID, ErrSender, false},
 		{"bob's envelope on alice's stream", mustSeal(t, bob, 1, play), aliceID, ErrSender, false},
 		// Versions: another major is refused before the rest is read.
-		{"newer major", sealed(alice, func(f *frame) { f.version = MakeVersion(2, 0) }), aliceID, ErrVersion, false},
+		{"newer major", sealed(alice, func(f *frame) { f.version = MakeVersion(3, 0) }), aliceID, ErrVersion, false},
 		{"older major", sealed(alice, func(f *frame) { f.version = MakeVersion(0, 9) }), aliceID, ErrVersion, false},
-		{"newer major, other layout", []byte{0x92, 0x92, 0xcd, 0x02, 0x00, 0xa3, 'n', 'e', 'w', 0xc0}, aliceID, ErrVersion, false},
+		{"newer major, other layout", []byte{0x92, 0x92, 0xcd, 0x03, 0x00, 0xa3, 'n', 'e', 'w', 0xc0}, aliceID, ErrVersion, false},
 		// Size.
 		{"oversize", append(append([]byte{}, data...), make([]byte, MaxSize)...), aliceID, ErrTooBig, false},
 		// Bodies that do not decode, in envelopes that verify.
 		{"unknown type", sealed(alice, func(f *frame) { f.typ = 200 }), aliceID, ErrUnknownType, true},
 		{"missing field in the body", sealed(alice, func(f *frame) { f.body = mp(t, []any{41, 2, []byte{1}}) }), aliceID, ErrMissingField, true},
 		// Envelope shapes.
-		{"missing field in the envelope", []byte{0x92, 0x93, 0xcd, 0x01, 0x00, 0xc4, 0x00, 0xc4, 0x00, 0xc4, 0x00}, aliceID, ErrMissingField, false},
+		{"missing field in the envelope", []byte{0x92, 0x93, 0xcd, 0x02, 0x00, 0xc4, 0x00, 0xc4, 0x00, 0xc4, 0x00}, aliceID, ErrMissingField, false},
 		{"empty", nil, aliceID, ErrMalformed, false},
 		{"not an envelope", mp(t, "hello"), aliceID, ErrMalformed, false},
 		{"three parts", append([]byte{0x93}, append(data[1:], 0xc0)...), aliceID, ErrMalformed, false},
@@ -177,11 +177,11 @@ func TestSealRefusals(t *testing.T) {
 	if _, err := NewSigner(short, 1); !errors.Is(err, ErrKey) {
 		t.Errorf("seed for a signer's key: %v", err)
 	}
-	if _, err := Seal(alice, testTable, 1, 1, State{Data: make([]byte, MaxSize-100)}); !errors.Is(err, ErrTooBig) {
+	if _, err := Seal(alice, testTable, 1, 1, State{Shares: []StepShare{{Y: make([]byte, MaxSize-100)}}}); !errors.Is(err, ErrTooBig) {
 		t.Errorf("oversize: %v", err)
 	}
 	// Just under the limit is fine.
-	data, err := Seal(alice, testTable, 1, 1, State{Data: make([]byte, MaxSize-200)})
+	data, err := Seal(alice, testTable, 1, 1, State{Shares: []StepShare{{Y: make([]byte, MaxSize-200)}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,16 +2,20 @@ package protocol
 
 import (
 	"bufio"
-	"bytes"
+	"crypto/ed25519"
 	"encoding/hex"
+	"errors"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/vmihailenco/msgpack/v5"
 )
 
 // frozenFile holds envelopes a 1.1 peer sealed while protocol still took
 // libp2p keys and peer IDs. Unlike golden.txt it is never rewritten: it is
-// what a peer on that release sends, byte for byte.
+// what a peer on that release sends, byte for byte, and what 2.0 must
+// refuse cleanly.
 const frozenFile = "testdata/frozen-1.1.txt"
 
 func frozenEnvelopes(t testing.TB) (names []string, env map[string][]byte) {
@@ -41,74 +45,102 @@ func frozenEnvelopes(t testing.TB) (names []string, env map[string][]byte) {
 	return names, env
 }
 
-// grownSince11 are the types whose bodies a later minor version appended a
-// field to (1.2: Hello.WebAddr, Player.Web, Settings.CallWindow; 1.3:
-// Challenge.Share, Seated.Proof for the CPace join; 1.5: Step.Term, Seal
-// and Sig, so every message carrying steps; 1.6: every move's Sig and
-// Step.Mark): sealed again they carry it, so they are only opened.
-var grownSince11 = map[Type]bool{TypeHello: true, TypeLobby: true, TypeStart: true, TypeChallenge: true, TypeSeated: true,
-	TypeAudit: true, TypeUpdate: true, TypeState: true,
-	TypePlay: true, TypeCall: true, TypePass: true, TypeGive: true, TypeQuads: true, TypeDoubt: true, TypeBelieve: true, TypeSkip: true}
+// frozenFrame unpacks a 1.x envelope by hand, as a 1.x peer reads it:
+// its type, its body, the signed inner array and the signature.
+func frozenFrame(t testing.TB, b []byte) (typ Type, body, signed, sig []byte) {
+	t.Helper()
+	var outer []msgpack.RawMessage
+	if err := msgpack.Unmarshal(b, &outer); err != nil || len(outer) != 2 {
+		t.Fatalf("not an envelope: %v", err)
+	}
+	var inner struct {
+		_       struct{} `msgpack:",as_array"`
+		Version uint16
+		Sender  []byte
+		Table   []byte
+		Term    uint64
+		Seq     uint64
+		Type    uint8
+		Body    []byte
+	}
+	if err := msgpack.Unmarshal(outer[0], &inner); err != nil {
+		t.Fatalf("not an envelope's frame: %v", err)
+	}
+	if err := msgpack.Unmarshal(outer[1], &sig); err != nil {
+		t.Fatal(err)
+	}
+	return Type(inner.Type), inner.Body, outer[0], sig
+}
 
-// A 1.1 peer's envelopes open, name alice as their sender, and sealing what
-// they hold again at 1.1 with alice's key gives the very same bytes: same
-// peer ID bytes, same signature.
-func TestFrozenEnvelopesOpenAndSealTheSame(t *testing.T) {
+// A 1.x peer's envelopes are refused, never half read: ErrVersion, with
+// the version it speaks and the sequence number to answer it by; and its
+// bodies, decoded as 2.0's, are refused as malformed or decode, but never
+// panic (1.x sent the rules as a map; 2.0 has none).
+func TestFrozenEnvelopesRefusedAsOtherMajor(t *testing.T) {
 	names, env := frozenEnvelopes(t)
 	for i, name := range names {
 		e, err := Open(env[name], aliceID)
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
+		var ve *VersionError
+		if !errors.Is(err, ErrVersion) || !errors.As(err, &ve) || e != nil {
+			t.Errorf("%s: opened %+v, %v; want a version error", name, e, err)
 			continue
 		}
-		if e.Version != MakeVersion(1, 1) || e.Sender != aliceID || e.Seq != uint64(i+1) || e.Term != 3 || e.Table != testTable {
-			t.Errorf("%s: opened %+v", name, e)
+		if ve.Peer != MakeVersion(1, 1) || ve.Seq != uint64(i+1) {
+			t.Errorf("%s: %+v, want 1.1 and sequence number %d", name, ve, i+1)
 		}
-		if grownSince11[e.Msg.Type()] {
-			continue
+		typ, body, _, _ := frozenFrame(t, env[name])
+		if typ.Known() {
+			_, _ = Decode(typ, body)
 		}
-		body, err := Encode(e.Msg)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		again, err := sealFrame(alice, frame{e.Version, aliceID, e.Table, e.Term, e.Seq, e.Msg.Type(), body})
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		if !bytes.Equal(again, env[name]) {
-			t.Errorf("%s: sealed again differs\n 1.1: %x\n now: %x", name, env[name], again)
+	}
+	for _, name := range []string{"hello", "lobby"} {
+		typ, body, _, _ := frozenFrame(t, env[name])
+		var de *DecodeError
+		if _, err := Decode(typ, body); !errors.As(err, &de) {
+			t.Errorf("a 1.1 %s decoded at 2.0: %v", name, err)
 		}
 	}
 }
 
-// The peer IDs inside bodies are bob's, and the join proof is over his ID.
-func TestFrozenPeerIDsInBodies(t *testing.T) {
-	_, env := frozenEnvelopes(t)
-	open := func(name string) Message {
-		e, err := Open(env[name], aliceID)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return e.Msg
+// A 1.9 lobby, the last 1.x's, decoded as 2.0's is refused at its
+// rules: a map of strings where 2.0 has a struct.
+func TestLobby19Refused(t *testing.T) {
+	settings19 := []any{"Kitchen", "standard", map[string]string{"window": "6", "sneak": "0"}, 3, nil, 0, 0, 1500, 0, false,
+		6000, 30000, "brisk"}
+	lobby19 := mp(t, []any{settings19, []any{}, false, "waiting", "ada", 1, make([]byte, 32), nil, nil, nil, false})
+	_, err := Decode(TypeLobby, lobby19)
+	var de *DecodeError
+	if !errors.Is(err, ErrMalformed) || !errors.As(err, &de) || de.Field != "Settings.Rules" {
+		t.Fatalf("a 1.9 lobby decoded at 2.0: %v", err)
 	}
-	if v := open("vote").(Vote); v.Candidate != bobID {
-		t.Errorf("vote for %s, want %s", v.Candidate, bobID)
+}
+
+// A 2.0 host answers a 1.x joiner in an envelope that says 1.x, which the
+// joiner opens: the frame and the Refusal are laid out as 1.x's, and the
+// signature is the sender's over them.
+func TestSealRefusalForOtherMajor(t *testing.T) {
+	s, err := NewSigner(alice, 7)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if h := open("newhost").(NewHost); h.Host != bobID {
-		t.Errorf("new host %s, want %s", h.Host, bobID)
+	old := MakeVersion(1, 9)
+	ref := Refusal{Code: CodeVersion, Message: VersionRefusal(old), Ref: 3}
+	b, seq, err := s.SealRefusal(old, testTable, 1, ref)
+	if err != nil || seq != 7 {
+		t.Fatal(seq, err)
 	}
-	if l := open("lobby").(Lobby); l.Players[0].Peer != aliceID || l.Players[1].Peer != bobID || l.Players[2].Peer != "" {
-		t.Errorf("lobby players %+v", l.Players)
+	_, err = Open(b, aliceID)
+	var ve *VersionError
+	if !errors.As(err, &ve) || ve.Peer != old || ve.Seq != 7 {
+		t.Fatalf("opened at 2.0: %v", err)
 	}
-	// 1.1 sent the window only as a rule, in seconds (and in Window, whole
-	// seconds nobody read); CallWindow comes out 0.
-	if s := open("start").(Start).Settings; s.CallWindow != 0 || s.Rules["window"] != "6" || s.Window != 6 {
-		t.Errorf("1.1 settings %+v", s)
+	typ, body, signed, sig := frozenFrame(t, b)
+	if !ed25519.Verify(alice.Public().(ed25519.PublicKey), append([]byte(domain), signed...), sig) {
+		t.Error("the signature is not alice's over the frame")
 	}
-	// 1.1's proof (an HMAC of the code, which let a listener test codes
-	// offline) still decodes as bytes; 1.3 hosts refuse it as too old.
-	if h := open("hello").(Hello); len(h.Proof) == 0 {
-		t.Errorf("hello's proof did not decode")
+	var fields []any
+	if err := msgpack.Unmarshal(body, &fields); err != nil || typ != TypeRefusal || len(fields) != 3 ||
+		fields[0] != CodeVersion || fields[1] != "This table needs bullshit 2.0 or newer." {
+		t.Fatalf("a 1.x peer reads %s %v (%v)", typ, fields, err)
 	}
 }

@@ -23,8 +23,8 @@ const (
 	TypeChallenge Type = 2
 	TypeSeated    Type = 3
 	TypeLobby     Type = 4
-	TypeStart     Type = 5
-	TypeLeave     Type = 6
+	// 5 was Start (1.x), which nobody sent.
+	TypeLeave Type = 6
 
 	// Moves: seat → host.
 	TypePlay    Type = 16
@@ -41,19 +41,17 @@ const (
 	TypeRefusal Type = 33
 
 	// Liveness, election and hand-over: any peer → any peer.
+	// 49 (HostGone), 51 (NewHost), 52 (Share) and 64 (Commit) were 1.x's,
+	// which nobody sent.
 	TypeHeartbeat    Type = 48
-	TypeHostGone     Type = 49
 	TypeVote         Type = 50
-	TypeNewHost      Type = 51
-	TypeShare        Type = 52
 	TypeStateRequest Type = 53
 	TypeState        Type = 54
 
 	// Fair play: host → all.
-	TypeCommit Type = 64
-	TypeAudit  Type = 65
+	TypeAudit Type = 65
 
-	// The deal's coin toss (1.4): host → seat, then seat → host.
+	// The deal's coin toss: host → seat, then seat → host.
 	TypeToss        Type = 66
 	TypeNonceCommit Type = 67
 	TypeNonceReveal Type = 68
@@ -78,28 +76,26 @@ const NoRank int8 = -1
 type Hello struct {
 	Version Version // the joiner's protocol version (the envelope has it too)
 	Nick    string
-	Seat    int  // the seat wanted, -1 for any
 	Watch   bool // join as a spectator
-	// Proof is the joiner's key confirmation (Pake.Confirm). Before 1.3 it
-	// was an HMAC keyed with the code, which let a listener test codes
-	// offline; a 1.3 host refuses a joiner without a Nonce.
+	// Proof is the joiner's key confirmation (Pake.Confirm), in the second
+	// hello.
 	Proof []byte
 	// WebAddr is the joiner node's web base URL (http://192.168.1.20:8080),
 	// "" for none and for a phone: the Lobby passes it on, so that phones
-	// find the next host (1.2).
-	WebAddr string `protocol:"optional"`
+	// find the next host.
+	WebAddr string
 	// Nonce is the joiner's NonceSize random bytes for the exchange, sent
 	// in every hello (the joiner can't know whether the table is private).
-	Nonce []byte `protocol:"optional"`
-	Share []byte `protocol:"optional"` // the joiner's CPace share, in the second hello
+	Nonce []byte
+	Share []byte // the joiner's CPace share, in the second hello
 }
 
 // Challenge opens a private table's join code exchange.
 type Challenge struct {
 	Nonce []byte // the host's NonceSize random bytes, drawn by the node
-	// Share is the host's CPace share; a host older than 1.3 sends none,
-	// and a joiner refuses to answer it (its proof gave the code away).
-	Share []byte `protocol:"optional"`
+	// Share is the host's CPace share; a joiner refuses a challenge
+	// without one.
+	Share []byte
 }
 
 // Seated tells a joiner where it sits. A refused joiner gets a Refusal
@@ -110,7 +106,7 @@ type Seated struct {
 	Table TableID
 	// Proof is the host's key confirmation on a private table: the joiner
 	// knows the host had the code, and is no impostor's table.
-	Proof []byte `protocol:"optional"`
+	Proof []byte
 }
 
 // Player is one seat at the table, human or bot.
@@ -124,46 +120,57 @@ type Player struct {
 	Addrs     []string // where the player's node listens, for an election
 	// Web is a seat whose player came in through a node's web entry (a
 	// phone's browser): it never hosts, and no election picks it.
-	Web bool `protocol:"optional"`
+	Web bool
 	// WebAddr is the player node's web base URL ("http://192.168.1.20:8080"),
 	// where a phone goes when the host vanishes; "" for none.
-	WebAddr string `protocol:"optional"`
+	WebAddr string
 	// MadeFor is how many of a person's own moves this game the host made
 	// for them (a bot covering them while away, or their turn clock):
 	// what decides whether their game is rated. A new host carries it on.
-	MadeFor int `protocol:"optional"`
+	MadeFor int
 }
 
-// Bot is a bot seat in the settings.
-type Bot struct {
-	Seat  int
-	Level string
-	Style string
-}
-
-// Settings are a table's settings as the host announces them. A private
-// table's join code is never sent; Private only says there is one.
+// Settings are a table's settings as the host announces them: its rules,
+// field for field, and every duration in milliseconds, the unit in the
+// name (2.0). A private table's join code is never sent.
 type Settings struct {
-	Name    string
-	Preset  string            // a preset name: standard, cheat, twist, doubt, free
-	Rules   map[string]string // REFEREE.md rules keys overriding the preset
-	Seats   int               // seats in all, humans and bots
-	Bots    []Bot
-	Pace    int // bot think time, ms
-	Window  int // unused: 1.1 sent whole seconds here that nobody read; 0 since 1.2
-	Reveal  int // pause on a reveal, ms
-	Clock   int // turn clock, seconds; 0 for none
-	Private bool
-	// CallWindow is the call window in milliseconds (1.2), the one place a
-	// receiver reads it from. A 1.1 host left it out (0): its window is
-	// Rules["window"], in seconds, which 1.2 hosts still send for 1.1 peers.
-	CallWindow int64 `protocol:"optional"`
-	// Grace is how long, in milliseconds, a person may be away before a
-	// bot covers their seat, and BotPace the bots' think times ("brisk",
-	// "relaxed") (1.7): a host elected later keeps both. Zero and "" from
-	// an older host: the defaults.
-	Grace   int64  `protocol:"optional"`
-	BotPace string `protocol:"optional"`
+	Name        string
+	Rules       Rules
+	Seats       int    // seats in all, humans and bots
+	RevealMS    int64  // the pause on a reveal
+	TurnClockMS int64  // a turn's clock; 0 for none
+	GraceMS     int64  // how long a person may be away before a bot covers their seat
+	BotPace     string // the bots' think times: "brisk", "relaxed" or "fast"
+}
+
+// Rules are the engine's rules (engine.Rules) field for field: the rules
+// keys of REFEREE.md, typed. A host elected later plays by the same.
+type Rules struct {
+	Preset       string // the preset they started from, for display
+	Sequence     uint8  // R5, V1, V2, V4: up, down, free, near, near-strict
+	Start        int8   // V3: the first rank asked for
+	Cap          int    // V5: the most cards in a claim; 0 for 4 a deck
+	CCW          bool   // V6
+	Jokers       int    // V7: jokers a deck
+	Places       bool   // V8
+	Quads        bool   // V9
+	First        First  // V10
+	NextOnly     bool   // V11: only the next seat may call
+	CountLies    bool   // V12
+	Rapid        bool   // V13
+	Sneak        int    // V14: extra cards a play may slip under its claim
+	Rough        bool   // V14: rough hand and pile counts
+	CallWindowMS int64  // R8: the call window
+	Decks        int    // R2: 0 picks by seats
+	Doubt        bool   // V15: I Doubt It rounds
+}
+
+// First picks the seat that plays first (R4, V10): the holder of Card,
+// a random seat and rank, or else the dealer's left.
+type First struct {
+	Holder bool
+	Card   Card
+	Random bool
 }
 
 // Lobby is the table before (and while) a game: the host sends it to
@@ -171,28 +178,27 @@ type Settings struct {
 type Lobby struct {
 	Settings Settings
 	Players  []Player
-	Started  bool
 	Phase    string   // waiting, playing, over
 	Host     string   // the host's nickname
 	You      int      // the recipient's seat, -1 for a spectator
 	Commit   [32]byte // the host's commitment to the deal's seed, zero before the deal
-	// Evening is the table's running score across its games (1.1): it
+	// Evening is the table's running score across its games: it
 	// rides here so that a host elected after this one carries it on.
-	Evening *Evening `protocol:"optional"`
-	// Nonces are the players' nonces the deal's seed mixed (1.4), one a
+	Evening *Evening
+	// Nonces are the players' nonces the deal's seed mixed, one a
 	// seat, zero for a seat whose nonce it didn't (a bot, the host's own,
 	// a player who didn't reveal in time); empty when it mixed none. They
 	// ride here so that a host elected later deals the same cards.
-	Nonces [][32]byte `protocol:"optional"`
+	Nonces [][32]byte
 	// Commits are the players' commitments to those nonces as the toss
-	// relayed them before the reveal (1.5), one a seat, zero for a seat
+	// relayed them before the reveal, one a seat, zero for a seat
 	// that sent none: a spectator, who takes no part in the toss, checks
 	// the nonces against them at the end.
-	Commits [][32]byte `protocol:"optional"`
-	// Paused is a game the host has paused (1.9): its clocks stand still
+	Commits [][32]byte
+	// Paused is a game the host has paused: its clocks stand still
 	// and it takes no move until the host goes on. A host elected later
 	// starts unpaused.
-	Paused bool `protocol:"optional"`
+	Paused bool
 }
 
 // Evening is a table's running score across the games at the same seats.
@@ -213,49 +219,40 @@ type EveningLine struct {
 	Places []int // the places of the last games, oldest first
 }
 
-// Start starts the game with these settings and players. The host has sent
-// its Commit before.
-type Start struct {
-	Settings Settings
-	Players  []Player
-}
-
 // Leave says the sender leaves the table.
-type Leave struct {
-	Reason string
-}
+type Leave struct{}
 
 // ---- Moves ----
 //
 // Every move names the play it is about (No) so the host can refuse a move
 // made on a stale view, and the seat it is for (the host checks it against
-// the sender). Since protocol 1.6 a move carries Sig, the seat's own
+// the sender). A move carries Sig, the seat's own
 // signature of what the table sees of it (node/gamewire: movesig.go); the
 // host checks it and keeps it in its journal as the seat's word.
 
 // Play puts Cards face down. No is the number of the last play the player
-// saw (since 1.6 kept in the journal: the seat's signature names it).
+// saw (kept in the journal: the seat's signature names it).
 type Play struct {
 	No    int
 	Seat  int
 	Cards []Card
 	Claim int    // cards claimed; 0 means as many as placed
 	Rank  int8   // the rank claimed (V1, V4, V15); NoRank for the required one
-	Sig   []byte `protocol:"optional"` // the seat's signature of the move (1.6)
+	Sig   []byte // the seat's signature of the move
 }
 
 // Call calls "Bullshit!" on play No.
 type Call struct {
 	No   int
 	Seat int
-	Sig  []byte `protocol:"optional"` // the seat's signature of the move (1.6)
+	Sig  []byte // the seat's signature of the move
 }
 
 // Pass lets play No go.
 type Pass struct {
 	No   int
 	Seat int
-	Sig  []byte `protocol:"optional"` // the seat's signature of the move (1.6)
+	Sig  []byte // the seat's signature of the move
 }
 
 // Give hands a card over after catching a sneak (V14).
@@ -263,7 +260,7 @@ type Give struct {
 	No    int
 	Seat  int
 	Cards []Card
-	Sig   []byte `protocol:"optional"` // the seat's signature of the move (1.6)
+	Sig   []byte // the seat's signature of the move
 }
 
 // Quads lays a true four of a kind out of the game (V9).
@@ -271,28 +268,28 @@ type Quads struct {
 	No    int
 	Seat  int
 	Cards []Card
-	Sig   []byte `protocol:"optional"` // the seat's signature of the move (1.6)
+	Sig   []byte // the seat's signature of the move
 }
 
 // Doubt doubts play No (V15).
 type Doubt struct {
 	No   int
 	Seat int
-	Sig  []byte `protocol:"optional"` // the seat's signature of the move (1.6)
+	Sig  []byte // the seat's signature of the move
 }
 
 // Believe believes play No (V15).
 type Believe struct {
 	No   int
 	Seat int
-	Sig  []byte `protocol:"optional"` // the seat's signature of the move (1.6)
+	Sig  []byte // the seat's signature of the move
 }
 
 // Skip skips after play No (V15).
 type Skip struct {
 	No   int
 	Seat int
-	Sig  []byte `protocol:"optional"` // the seat's signature of the move (1.6)
+	Sig  []byte // the seat's signature of the move
 }
 
 // ---- The host's answers ----
@@ -301,12 +298,12 @@ type Skip struct {
 // the events it may see, in order, and its view afterwards. The host decides
 // the audience; nothing here says who else got what.
 type Update struct {
-	Events   []Event
-	View     *View  // nil when only events changed
-	Notice   string // table news: "Host left; Ada is now hosting"
-	At       int64  // the host's clock when sent, ms since the deal
-	Deadline int64  // when the open window or hand-over closes, ms; 0 for none
-	Backlog  bool   // Events are every event sent so far (after a reconnection), for the audit
+	Events     []Event
+	View       *View  // nil when only events changed
+	Notice     string // table news: "Host left; Ada is now hosting"
+	AtMS       int64  // the host's clock when sent, since the deal
+	DeadlineMS int64  // when the open window or hand-over closes; 0 for none
+	Backlog    bool   // Events are every event sent so far (after a reconnection), for the audit
 	// The host's journal, as this seat may know it: every step since the
 	// last update, its hidden cards left out, and this seat's threshold
 	// shares of them, so that the players together can rebuild the table
@@ -317,13 +314,12 @@ type Update struct {
 
 // StepShare is one seat's Shamir share of a secret of the host's: the
 // hidden cards of step Step, or, for Step -1, the deal's seed and salt. K
-// is the threshold, every player node but the host's (a trailing field
-// since protocol 1.1: 0 from an older peer means 2).
+// is the threshold, every player node but the host's.
 type StepShare struct {
 	Step int
 	X    uint8
 	Y    []byte
-	K    uint8 `protocol:"optional"`
+	K    uint8
 }
 
 // Count is a hand or pile size: exact when Hi == Lo, a range when Hi > Lo,
@@ -347,7 +343,7 @@ type View struct {
 	Pile   Count
 	Last   *Last
 	Window *Window
-	Now    int64
+	NowMS  int64
 	Winner int   // -1 for none
 	Places []int // at the end, each seat's place
 	Give   *Owed
@@ -390,18 +386,18 @@ type Sizes struct {
 
 // Window is an open call window.
 type Window struct {
-	No      int
-	Closes  int64
-	Passed  []int // seats that let it go
-	Callers []int // seats that may still call
+	No       int
+	ClosesMS int64
+	Passed   []int // seats that let it go
+	Callers  []int // seats that may still call
 }
 
 // Owed is a pending hand-over after a caught sneak (V14).
 type Owed struct {
-	From   int
-	To     int
-	Count  int
-	Closes int64
+	From     int
+	To       int
+	Count    int
+	ClosesMS int64
 }
 
 // Round is the current V15 round.
@@ -480,7 +476,7 @@ const (
 	CodeVersion   = "version"
 	CodeBadCode   = "bad_code"
 	CodeBadName   = "bad_name" // a nickname or name out of bounds (CheckNick), or one alike a name at the table
-	CodeNotHost   = "not-host" // a node's web entry, asked for a table it doesn't host (1.2)
+	CodeNotHost   = "not-host" // a node's web entry, asked for a table it doesn't host
 )
 
 // ---- Liveness, election and hand-over ----
@@ -489,16 +485,11 @@ const (
 // is the term the message is about, which during an election is the next
 // one.
 
-// Heartbeat says the host is alive: the last play and its clock.
+// Heartbeat says its sender is alive; the host's says its last play and
+// its clock (a player's is zero).
 type Heartbeat struct {
-	No  int
-	Now int64 // ms since the game started
-}
-
-// HostGone says the sender lost the host of Term after play No.
-type HostGone struct {
-	Term uint64
-	No   int
+	No    int
+	NowMS int64 // since the game started
 }
 
 // Vote backs Candidate as host for Term.
@@ -508,46 +499,23 @@ type Vote struct {
 	No        int // the last play the voter saw
 }
 
-// NewHost announces the host of Term, resuming after play No.
-type NewHost struct {
-	Term uint64
-	Host PeerID
-	No   int
-}
-
-// Share is one Shamir share of the host's secrets for Term, sent privately
-// to one peer. Need shares rebuild the secret.
-type Share struct {
-	Term  uint64
-	Index uint8
-	Need  uint8
-	Data  []byte
-}
-
-// StateRequest asks a peer for what it holds of the game after play No.
+// StateRequest asks a peer for what it holds of the game, for the host
+// of Term.
 type StateRequest struct {
 	Term uint64
-	No   int
 }
 
-// State answers a StateRequest. Data is the node's to define.
+// State answers a StateRequest of Term's host.
 type State struct {
 	Term   uint64
-	No     int
-	Data   []byte
 	Steps  []Step      // the public journal the sender holds
 	Shares []StepShare // the sender's shares of the hidden parts
 }
 
 // ---- Fair play ----
 
-// Commit binds the host to the deal's seed before the deal: Hash is
-// gamewire.Commit(seed, salt): SHA-256 of a domain, the seed and a 32-byte salt.
-type Commit struct {
-	Hash [32]byte
-}
-
-// Audit reveals, at the end, what the Commit bound and every card that stayed
+// Audit reveals, at the end, what the Lobby's Commit bound (the host's
+// commitment to the deal's seed: gamewire.Commit) and every card that stayed
 // face down, so every peer can replay the game and check the host.
 type Audit struct {
 	Seed   uint64
@@ -558,7 +526,7 @@ type Audit struct {
 	Parts  int
 }
 
-// Toss asks a seated player for its part of the deal's seed (1.4). Round
+// Toss asks a seated player for its part of the deal's seed. Round
 // is the host's Commit to its own seed, made before it asks. Without
 // Commits it asks for a commitment to a fresh nonce (NonceCommit); with
 // them (every seat's, zero for a seat that sent none in time, the
@@ -582,10 +550,11 @@ type NonceReveal struct {
 	Nonce [32]byte
 }
 
-// Step is one accepted command (or, with Tick, the clock moving) at At
-// nanoseconds since the deal: a line of the host's journal.
+// Step is one accepted command (or, with Tick, the clock moving) at AtNS
+// nanoseconds since the deal: a line of the host's journal. It keeps the
+// engine's clock to the nanosecond, as the signed chain and a replay do.
 type Step struct {
-	At     int64
+	AtNS   int64
 	Tick   bool
 	Move   uint8
 	Seat   int
@@ -594,18 +563,18 @@ type Step struct {
 	Rank   int8
 	No     int
 	Hidden int // in a public journal: how many cards were left out
-	// The host's signed chain (since protocol 1.5; node/gamewire:
+	// The host's signed chain (node/gamewire:
 	// chain.go). Term is the host term that recorded the step, Seal a
 	// commitment to its hidden cards (none when it hides none), and Sig,
 	// when set, the signature of that term's host over the chain's hash
 	// at this step, which vouches for every step before it too.
-	Term uint64 `protocol:"optional"`
-	Seal []byte `protocol:"optional"`
-	Sig  []byte `protocol:"optional"`
+	Term uint64
+	Seal []byte
+	Sig  []byte
 	// Mark is the seat's own signature of its move, as the host got it
-	// (since 1.6; node/gamewire: movesig.go); none on a tick, a bot's
+	// (node/gamewire: movesig.go); none on a tick, a bot's
 	// move, or one the host made for an away or timed-out person.
-	Mark []byte `protocol:"optional"`
+	Mark []byte
 }
 
 // Hidden are the face-down cards of play No.
@@ -618,7 +587,6 @@ func (Hello) Type() Type        { return TypeHello }
 func (Challenge) Type() Type    { return TypeChallenge }
 func (Seated) Type() Type       { return TypeSeated }
 func (Lobby) Type() Type        { return TypeLobby }
-func (Start) Type() Type        { return TypeStart }
 func (Leave) Type() Type        { return TypeLeave }
 func (Play) Type() Type         { return TypePlay }
 func (Call) Type() Type         { return TypeCall }
@@ -631,19 +599,15 @@ func (Skip) Type() Type         { return TypeSkip }
 func (Update) Type() Type       { return TypeUpdate }
 func (Refusal) Type() Type      { return TypeRefusal }
 func (Heartbeat) Type() Type    { return TypeHeartbeat }
-func (HostGone) Type() Type     { return TypeHostGone }
 func (Vote) Type() Type         { return TypeVote }
-func (NewHost) Type() Type      { return TypeNewHost }
-func (Share) Type() Type        { return TypeShare }
 func (StateRequest) Type() Type { return TypeStateRequest }
 func (State) Type() Type        { return TypeState }
-func (Commit) Type() Type       { return TypeCommit }
 func (Audit) Type() Type        { return TypeAudit }
 func (Toss) Type() Type         { return TypeToss }
 func (NonceCommit) Type() Type  { return TypeNonceCommit }
 func (NonceReveal) Type() Type  { return TypeNonceReveal }
 
-// A Move is a seat's move message. Since 1.6 it carries the seat's own
+// A Move is a seat's move message. It carries the seat's own
 // signature of the move (Sig; node/gamewire: movesig.go).
 type Move interface {
 	Message
@@ -682,11 +646,11 @@ type entry struct {
 
 func init() {
 	for _, m := range []Message{
-		Hello{}, Challenge{}, Seated{}, Lobby{}, Start{}, Leave{},
+		Hello{}, Challenge{}, Seated{}, Lobby{}, Leave{},
 		Play{}, Call{}, Pass{}, Give{}, Quads{}, Doubt{}, Believe{}, Skip{},
 		Update{}, Refusal{},
-		Heartbeat{}, HostGone{}, Vote{}, NewHost{}, Share{}, StateRequest{}, State{},
-		Commit{}, Audit{},
+		Heartbeat{}, Vote{}, StateRequest{}, State{},
+		Audit{},
 		Toss{}, NonceCommit{}, NonceReveal{},
 	} {
 		t := reflect.TypeOf(m)

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"crypto/sha512"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -203,25 +204,23 @@ func BenchmarkPakeHost(b *testing.B) {
 	}
 }
 
-// The join messages of a 1.1 peer, without the exchange's fields, still
-// decode: the node then refuses them with a reason, never a hang.
+// The join messages of a 1.x peer, which lack 2.0's required fields (the
+// exchange's, a hello's seat where 2.0 has none), are refused, never
+// half decoded; the envelope they come in is refused first anyway
+// (ErrVersion), and the host answers that.
 func TestJoinMessagesFromOlderPeers(t *testing.T) {
 	for _, c := range []struct {
 		typ  Type
 		body []any
-		want Message
+		want error
 	}{
-		{TypeHello, []any{MakeVersion(1, 1), "bob", -1, false, nil}, Hello{Version: MakeVersion(1, 1), Nick: "bob", Seat: -1}},
-		{TypeChallenge, []any{[]byte("0123456789abcdef")}, Challenge{Nonce: []byte("0123456789abcdef")}},
-		{TypeSeated, []any{1, "bob", testTable[:]}, Seated{Seat: 1, Nick: "bob", Table: testTable}},
+		{TypeHello, []any{MakeVersion(1, 1), "bob", -1, false, nil}, ErrMissingField},
+		{TypeHello, []any{MakeVersion(1, 9), "bob", false, nil, "", make([]byte, 16)}, ErrMissingField},
+		{TypeChallenge, []any{[]byte("0123456789abcdef")}, ErrMissingField},
+		{TypeSeated, []any{1, "bob", testTable[:]}, ErrMissingField},
 	} {
-		m, err := Decode(c.typ, mp(t, c.body))
-		if err != nil {
-			t.Errorf("%s: %v", c.typ, err)
-			continue
-		}
-		if fmt.Sprint(m) != fmt.Sprint(c.want) {
-			t.Errorf("%s: decoded %+v, want %+v", c.typ, m, c.want)
+		if m, err := Decode(c.typ, mp(t, c.body)); !errors.Is(err, c.want) {
+			t.Errorf("%s %v: decoded %+v, %v; want %v", c.typ, c.body, m, err, c.want)
 		}
 	}
 }

@@ -5,24 +5,19 @@ import "strconv"
 // Version is a protocol version, major<<8 | minor.
 type Version uint16
 
-// Current is the version this package speaks: 1.9. What each minor
-// version added:
-//
-//	1.1  Lobby.Evening and StepShare.K
-//	1.2  Hello.WebAddr, Player.Web, Player.WebAddr and CodeNotHost (phones
-//	     at the table), Settings.CallWindow
-//	1.3  join codes proved with CPace: Hello.Nonce, Hello.Share,
-//	     Challenge.Share, Seated.Proof
-//	1.4  the deal's coin toss: Toss, NonceCommit, NonceReveal, Lobby.Nonces
-//	1.5  Lobby.Commits, so that spectators audit the toss too, and the
-//	     journal's signed chain: Step.Term, Step.Seal, Step.Sig
-//	1.6  a seat's signature of its own move: the moves' Sig and Step.Mark
-//	1.7  Settings.Grace and Settings.BotPace, so that a host elected later
-//	     keeps the table's
-//	1.8  Player.MadeFor, the host's count of a person's moves it made for
-//	     them (what decides a rating)
-//	1.9  Lobby.Paused: the host has paused the game
-const Current Version = 1<<8 | 9
+// Current is the version this package speaks: 2.0, which is 1.9 made
+// plain. The rules travel as a typed struct (Rules) instead of a map of
+// strings, every duration in milliseconds (a journal step's time in
+// nanoseconds) with the unit in its name, nothing twice (1.x sent the call
+// window as a rule in seconds and in ms), and no field nobody read
+// (Settings.Pace, Window, Bots and Private, Hello.Seat, Lobby.Started,
+// Leave.Reason, State.No and Data, StateRequest.No, and the Start,
+// HostGone, NewHost, Share and Commit messages); every field of 1.x's
+// minors is required. A 1.x peer and a 2.0 one don't talk: each refuses
+// the other's envelopes (ErrVersion, a *VersionError), and a host answers
+// a joiner of another major with a Refusal it can read
+// (Signer.SealRefusal, CodeVersion, VersionRefusal).
+const Current Version = 2 << 8 // major 2, minor 0
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }
@@ -39,3 +34,34 @@ func (v Version) String() string {
 
 // Compatible says whether a peer speaking v can talk to this package.
 func (v Version) Compatible() bool { return v.Major() == Current.Major() }
+
+// VersionError is the ErrVersion of an envelope of another major: the
+// version its sender speaks and, when its header reads as this version's
+// does, its sequence number, so that a host can answer it. Neither is
+// verified.
+type VersionError struct {
+	Peer Version
+	Seq  uint64 // 0 when the header did not read: garbage, likely
+}
+
+func (e *VersionError) Error() string {
+	return "peer speaks " + e.Peer.String() + ", we speak " + Current.String()
+}
+
+// VersionRefusal is the sentence a host of Current refuses a joiner
+// speaking peer with (CodeVersion).
+func VersionRefusal(peer Version) string {
+	if peer.Major() < Current.Major() {
+		return "This table needs bullshit " + Current.String() + " or newer."
+	}
+	return "This table runs bullshit " + Current.String() + ", older than yours (" + peer.String() + "): its host needs to update."
+}
+
+// HostVersionRefusal is the sentence a joiner of Current says when the
+// host it asked speaks host, another major, and its refusal can't be read.
+func HostVersionRefusal(host Version) string {
+	if host.Major() < Current.Major() {
+		return "This table's host runs bullshit " + host.String() + ", older than yours (" + Current.String() + "): the host needs to update."
+	}
+	return "This table needs bullshit " + host.String() + " or newer."
+}

@@ -160,7 +160,7 @@ func guessOnce(ctx context.Context, at peer.AddrInfo, a net.IP, connected *sync.
 		}
 		return protocol.OpenRelayed(b)
 	}
-	hello := protocol.Hello{Version: protocol.Current, Nick: "guess", Seat: -1, Watch: true, Nonce: make([]byte, protocol.NonceSize)}
+	hello := protocol.Hello{Version: protocol.Current, Nick: "guess", Watch: true, Nonce: make([]byte, protocol.NonceSize)}
 	rand.Read(hello.Nonce)
 	if send(hello) != nil {
 		return "hello not sent", time.Now()

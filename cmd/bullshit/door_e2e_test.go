@@ -168,7 +168,7 @@ func doorOnce(ctx context.Context, base string, hc *http.Client, stall bool, hel
 	if err != nil {
 		return
 	}
-	hello := protocol.Hello{Version: protocol.Current, Nick: "stall", Seat: -1, Watch: true, Nonce: make([]byte, protocol.NonceSize)}
+	hello := protocol.Hello{Version: protocol.Current, Nick: "stall", Watch: true, Nonce: make([]byte, protocol.NonceSize)}
 	rand.Read(hello.Nonce)
 	b, _, err := signer.Seal(protocol.TableID{}, 1, hello)
 	if err != nil {

@@ -171,7 +171,7 @@ func historyGame(t *testing.T, lie string) history {
 	json.Unmarshal([]byte(f.raw), &fl)
 	h.journal = fl.Journal
 	for _, s := range fl.Steps {
-		h.forged = append(h.forged, gamewire.EngSteps([]protocol.Step{{At: s.At, Tick: s.Tick, Move: uint8(s.Move), Seat: s.Seat,
+		h.forged = append(h.forged, gamewire.EngSteps([]protocol.Step{{AtNS: s.At, Tick: s.Tick, Move: uint8(s.Move), Seat: s.Seat,
 			Rank: protocol.NoRank, No: s.No, Term: uint64(s.Term)}})...)
 	}
 	if lie == "call" && !fl.Callable {

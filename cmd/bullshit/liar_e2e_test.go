@@ -254,7 +254,7 @@ func (l *liar) join(ctx context.Context, info peer.AddrInfo, state func(protocol
 	fail := func(err error) (chan struct{}, error) { st.Reset(); return nil, err }
 	nonce := make([]byte, protocol.NonceSize)
 	rand.Read(nonce)
-	if err := l.send(protocol.Hello{Version: protocol.Current, Nick: l.nick, Seat: -1, Nonce: nonce, Watch: l.mode == "stranger"}); err != nil {
+	if err := l.send(protocol.Hello{Version: protocol.Current, Nick: l.nick, Nonce: nonce, Watch: l.mode == "stranger"}); err != nil {
 		return fail(err)
 	}
 	// A new host seats no one before every share is in: the whole
@@ -555,7 +555,7 @@ func (l *liar) rejoin(ctx context.Context) (chan struct{}, error) {
 	}
 	ws := []map[string]any{}
 	for _, f := range forged {
-		ws = append(ws, map[string]any{"at": f.At, "tick": f.Tick, "move": f.Move, "seat": f.Seat, "no": f.No, "term": f.Term})
+		ws = append(ws, map[string]any{"at": f.AtNS, "tick": f.Tick, "move": f.Move, "seat": f.Seat, "no": f.No, "term": f.Term})
 	}
 	l.say("forged", map[string]any{"lie": l.lie, "journal": len(journal), "steps": ws, "callable": roguepeer.Callable(v, l.forge),
 		"next": next[0].ID.String()})
@@ -567,7 +567,7 @@ func (l *liar) rejoin(ctx context.Context) (chan struct{}, error) {
 	l.mu.Unlock()
 	state := func(m protocol.StateRequest) protocol.State {
 		l.say("state", map[string]any{"term": m.Term, "steps": len(lie)})
-		return protocol.State{Term: m.Term, No: v.No, Steps: lie, Shares: shares}
+		return protocol.State{Term: m.Term, Steps: lie, Shares: shares}
 	}
 	for end := time.Now().Add(90 * time.Second); time.Now().Before(end); {
 		lost, err := l.join(ctx, next[0], state)
@@ -626,7 +626,7 @@ func (l *liar) forgery(journal []protocol.Step, v *protocol.View, commit [32]byt
 	if v.Window != nil {
 		no = v.Window.No
 	}
-	call := protocol.Step{At: last.At + int64(time.Millisecond), Move: uint8(engine.MoveCall), Seat: l.forge,
+	call := protocol.Step{AtNS: last.AtNS + int64(time.Millisecond), Move: uint8(engine.MoveCall), Seat: l.forge,
 		Rank: protocol.NoRank, No: no, Term: last.Term}
 	switch l.lie {
 	case "call":
@@ -635,7 +635,7 @@ func (l *liar) forgery(journal []protocol.Step, v *protocol.View, commit [32]byt
 		// than an honest one that got a step more than the liar did
 		// before the host died (the longest is tried first): no host
 		// signed either.
-		tick := protocol.Step{At: call.At + int64(time.Millisecond), Tick: true, Rank: protocol.NoRank, Term: last.Term}
+		tick := protocol.Step{AtNS: call.AtNS + int64(time.Millisecond), Tick: true, Rank: protocol.NoRank, Term: last.Term}
 		return append(journal, call, tick), []protocol.Step{call, tick}, nil
 	case "unreplayable":
 		// Calls on a play that never was, the last signed with the old

@@ -82,7 +82,7 @@ func phoneHello(ctx context.Context, p *roguepeer.Rogue, base, nick string) erro
 	if err != nil {
 		return err
 	}
-	return p.Join(conn, hid, protocol.Hello{Version: protocol.Current, Nick: nick, Seat: -1, Nonce: make([]byte, protocol.NonceSize)})
+	return p.Join(conn, hid, protocol.Hello{Version: protocol.Current, Nick: nick, Nonce: make([]byte, protocol.NonceSize)})
 }
 
 // TestE2ENamesAlike is issue 21's item 3 against the real binary: a host

@@ -198,13 +198,13 @@ func cardNames(cs []protocol.Card) []string {
 }
 
 // connect takes the rogue's seat (again, after the host hung up). The
-// rogue speaks 1.5, and plays its part in the deal's toss by the book
-// (node/rogue): a deal without its nonce would fail every honest audit
-// (gamewire.MustMix). It signs no moves of its own (that is 1.6). It
-// answers the toss at once and heartbeats (Heartbeats, from runRogue): a
-// peer silent for Timing.DeadAfter (2 s) is dropped as dead.
+// rogue plays its part in the deal's toss by the book (node/rogue): a
+// deal without its nonce would fail every honest audit
+// (gamewire.MustMix). It answers the toss at once and heartbeats
+// (Heartbeats, from runRogue): a peer silent for Timing.DeadAfter (2 s)
+// is dropped as dead.
 func (r *rogue) connect(ctx context.Context) error {
-	return r.Connect(ctx, r.h, r.host, node.ProtocolID, protocol.Hello{Version: protocol.MakeVersion(1, 5), Nick: "rogue", Seat: -1})
+	return r.Connect(ctx, r.h, r.host, node.ProtocolID, protocol.Hello{Version: protocol.Current, Nick: "rogue", Nonce: make([]byte, protocol.NonceSize)})
 }
 
 // going waits for the game to get going: a few plays settled, so that

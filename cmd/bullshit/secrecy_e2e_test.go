@@ -239,7 +239,7 @@ func checkFrames(frames [][]byte, host protocol.PeerID, k *knowledge) (seat int,
 		case protocol.Seated:
 			seat = m.Seat
 		case protocol.Update:
-			now = max(now, m.At)
+			now = max(now, m.AtMS)
 			for _, sh := range m.Shares {
 				if sh.Step < 0 || sh.Step >= len(k.steps) || k.steps[sh.Step].Cmd == nil || k.steps[sh.Step].Cmd.Seat == seat {
 					continue
@@ -252,7 +252,7 @@ func checkFrames(frames [][]byte, host protocol.PeerID, k *knowledge) (seat int,
 				}
 			}
 		case protocol.Heartbeat:
-			now = max(now, m.Now)
+			now = max(now, m.NowMS)
 		}
 		var may cardSet
 		if seat >= -1 {
@@ -428,14 +428,14 @@ func leakSelfTest(t *testing.T, frames [][]byte, hostID string, k *knowledge) {
 		frames     func() [][]byte
 	}{
 		{"another seat's hand", "Update.Events[0].Cards", func() [][]byte {
-			m := protocol.Update{At: k.stepMS[0], Events: []protocol.Event{{Type: "hand", Seat: them, Cards: wireCardsOf(theirHand)}}}
+			m := protocol.Update{AtMS: k.stepMS[0], Events: []protocol.Event{{Type: "hand", Seat: them, Cards: wireCardsOf(theirHand)}}}
 			return seal(slices.Insert(slices.Clone(msgs), 3, protocol.Message(m)), nil)
 		}},
 		{"a face-down play never turned up", "Update.View.Last.Cards", func() [][]byte {
 			if hidden == nil {
 				t.Skip("every play in this game was turned up or came back to this seat")
 			}
-			m := protocol.Update{At: hidden.At.Milliseconds(), View: &protocol.View{Seat: seat, Phase: "call",
+			m := protocol.Update{AtMS: hidden.At.Milliseconds(), View: &protocol.View{Seat: seat, Phase: "call",
 				Last: &protocol.Last{Seat: hidden.Cmd.Seat, Cards: wireCardsOf(hidden.Cmd.Cards), Claim: len(hidden.Cmd.Cards), Caller: -1}}}
 			return seal(slices.Insert(slices.Clone(msgs), at, protocol.Message(m)), nil)
 		}},

@@ -284,7 +284,7 @@ func (r *rogue) webConnect(ctx context.Context, base string) error {
 		return err
 	}
 	r.host.ID = hid
-	return r.Join(conn, hid, protocol.Hello{Version: protocol.Current, Nick: "webrogue", Seat: -1})
+	return r.Join(conn, hid, protocol.Hello{Version: protocol.Current, Nick: "webrogue"})
 }
 
 // heartbeats keeps the seat's link alive as a phone does; a heartbeat is

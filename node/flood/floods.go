@@ -131,9 +131,9 @@ type seat struct {
 	at peer.AddrInfo
 }
 
-// hello is the rogue's: 1.3, from before the deal's toss, so the host asks
-// it for no nonce.
-var hello = protocol.Hello{Version: protocol.MakeVersion(1, 3), Nick: "rogue", Seat: -1}
+// hello is the rogue's. It answers the deal's toss by the book
+// (rogue.Rogue), like every 2.0 seat.
+var hello = protocol.Hello{Version: protocol.Current, Nick: "rogue", Nonce: make([]byte, protocol.NonceSize)}
 
 func (s *seat) connect(ctx context.Context) error {
 	return s.Connect(ctx, s.h, s.at, node.ProtocolID, hello)

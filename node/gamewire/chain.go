@@ -60,7 +60,7 @@ var (
 // width, in field order, whatever the wire's encoding.
 func stepBytes(w protocol.Step) []byte {
 	b := make([]byte, 0, 64+len(w.Cards))
-	b = binary.BigEndian.AppendUint64(b, uint64(w.At))
+	b = binary.BigEndian.AppendUint64(b, uint64(w.AtNS))
 	tick := byte(0)
 	if w.Tick {
 		tick = 1

@@ -50,7 +50,7 @@ func signedSteps(steps []protocol.Step, hosts map[uint64]testHost) []protocol.St
 }
 
 func step(at int64, seat int, term uint64) protocol.Step {
-	return protocol.Step{At: at, Move: 2, Seat: seat, Rank: protocol.NoRank, Term: term}
+	return protocol.Step{AtNS: at, Move: 2, Seat: seat, Rank: protocol.NoRank, Term: term}
 }
 
 // The honest failover: the old host (term 1) sent steps 0..4 to us, but

@@ -1,7 +1,6 @@
 package gamewire
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -94,10 +93,13 @@ func EngHands(hs [][]protocol.Card) [][]engine.Card {
 	return out
 }
 
-func MS(d time.Duration) int64        { return d.Milliseconds() }
-func FromMS(n int64) time.Duration    { return time.Duration(n) * time.Millisecond }
-func Secs(d engine.Seconds) int64     { return time.Duration(d).Milliseconds() }
-func FromSecs(n int64) engine.Seconds { return engine.Seconds(FromMS(n)) }
+func MS(d time.Duration) int64     { return d.Milliseconds() }
+func FromMS(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+
+// secondsMS is a time the engine keeps as Seconds (written in seconds in
+// its JSON) as the wire has it, in ms; msSeconds is the way back.
+func secondsMS(d engine.Seconds) int64 { return time.Duration(d).Milliseconds() }
+func msSeconds(n int64) engine.Seconds { return engine.Seconds(FromMS(n)) }
 
 func WireEvent(e *engine.Event) protocol.Event {
 	return protocol.Event{Type: string(e.Type), Seat: e.Seat, Target: e.Target, No: e.No, Rank: int8(e.Rank), Claim: e.Claim,
@@ -116,7 +118,7 @@ func EngEvent(e protocol.Event) engine.Event {
 
 func WireView(v *engine.View) *protocol.View {
 	w := &protocol.View{Seat: v.Seat, Phase: v.Phase.String(), Turn: v.Turn, Rank: int8(v.Rank), No: v.No,
-		Hand: WireCards(v.Hand), Hands: WireCounts(v.Hands), Pile: WireCount(v.Pile), Now: Secs(v.Now),
+		Hand: WireCards(v.Hand), Hands: WireCounts(v.Hands), Pile: WireCount(v.Pile), NowMS: secondsMS(v.Now),
 		Winner: -1, Places: v.Places, Out: v.Gone, Placed: v.Placed, Seen: WireCards(v.Seen), Cap: v.Cap}
 	if w.Hand == nil {
 		w.Hand = []protocol.Card{}
@@ -133,14 +135,14 @@ func WireView(v *engine.View) *protocol.View {
 		}
 	}
 	if v.Window != nil {
-		w.Window = &protocol.Window{No: v.Window.No, Closes: Secs(v.Window.Closes), Passed: v.Window.Passed,
+		w.Window = &protocol.Window{No: v.Window.No, ClosesMS: secondsMS(v.Window.Closes), Passed: v.Window.Passed,
 			Callers: v.Window.Callers}
 	}
 	if v.Winner != nil {
 		w.Winner = *v.Winner
 	}
 	if v.Give != nil {
-		w.Give = &protocol.Owed{From: v.Give.From, To: v.Give.To, Count: v.Give.Count, Closes: Secs(v.Give.Closes)}
+		w.Give = &protocol.Owed{From: v.Give.From, To: v.Give.To, Count: v.Give.Count, ClosesMS: secondsMS(v.Give.Closes)}
 	}
 	if v.Round != nil {
 		w.Round = &protocol.Round{Rank: int8(v.Round.Rank), Cards: WireCount(v.Round.Cards), Starter: v.Round.Starter,
@@ -164,7 +166,7 @@ func EngView(w *protocol.View, rules engine.Rules) engine.View {
 		}
 	}
 	v := engine.View{Seat: w.Seat, Phase: phase, Turn: w.Turn, Rank: engine.Rank(w.Rank), No: w.No,
-		Hand: EngCards(w.Hand), Hands: EngCounts(w.Hands), Pile: EngCount(w.Pile), Now: FromSecs(w.Now),
+		Hand: EngCards(w.Hand), Hands: EngCounts(w.Hands), Pile: EngCount(w.Pile), Now: msSeconds(w.NowMS),
 		Places: w.Places, Gone: w.Out, Placed: w.Placed, Seen: EngCards(w.Seen), Cap: w.Cap, Rules: rules}
 	if v.Hand == nil {
 		v.Hand = []engine.Card{}
@@ -182,7 +184,7 @@ func EngView(w *protocol.View, rules engine.Rules) engine.View {
 		}
 	}
 	if w.Window != nil {
-		v.Window = &engine.Window{No: w.Window.No, Closes: FromSecs(w.Window.Closes), Passed: w.Window.Passed,
+		v.Window = &engine.Window{No: w.Window.No, Closes: msSeconds(w.Window.ClosesMS), Passed: w.Window.Passed,
 			Callers: w.Window.Callers}
 	}
 	if w.Winner >= 0 {
@@ -190,7 +192,7 @@ func EngView(w *protocol.View, rules engine.Rules) engine.View {
 		v.Winner = &x
 	}
 	if w.Give != nil {
-		v.Give = &engine.GiveView{From: w.Give.From, To: w.Give.To, Count: w.Give.Count, Closes: FromSecs(w.Give.Closes)}
+		v.Give = &engine.GiveView{From: w.Give.From, To: w.Give.To, Count: w.Give.Count, Closes: msSeconds(w.Give.ClosesMS)}
 	}
 	if w.Round != nil {
 		v.Round = &engine.RoundView{Rank: engine.Rank(w.Round.Rank), Cards: EngCount(w.Round.Cards),
@@ -258,50 +260,4 @@ func EngMove(m protocol.Message) (c engine.Command, seat int, ok bool) {
 		return engine.Command{Move: engine.MoveSkip, No: m.No, Rank: engine.NoRank}, m.Seat, true
 	}
 	return c, 0, false
-}
-
-// Rules are a lobby's settings as the engine's rules: the preset, the
-// rules keys over it, the window as the host set it, not as a player may
-// (tests run sub-second ones), so the engine's parser never sees it.
-// Settings that don't parse give the standard rules.
-func Rules(s protocol.Settings) engine.Rules {
-	m := map[string]any{}
-	for k, v := range s.Rules {
-		m[k] = v
-	}
-	if _, ok := engine.Preset(s.Preset); ok {
-		m["preset"] = s.Preset
-	}
-	win := callWindow(&s)
-	delete(m, "window")
-	rules, err := engine.ParseRules(m)
-	if err != nil {
-		rules = engine.Standard()
-	}
-	if win > 0 {
-		rules.Window = win
-	}
-	rules.Preset = s.Preset
-	return rules
-}
-
-// maxCallWindow bounds a window a host sends: a player plays by the host's
-// clock, and a window past this is nonsense, never a table's.
-const maxCallWindow = time.Hour
-
-// callWindow is the call window a host's settings hold: CallWindow, in ms,
-// from 1.2 on; a 1.1 host sent it only as the rules' "window", in seconds.
-// It is 0 when there is none that makes sense, and the preset's stands.
-func callWindow(s *protocol.Settings) time.Duration {
-	if s.CallWindow != 0 {
-		if s.CallWindow < 0 || s.CallWindow > maxCallWindow.Milliseconds() {
-			return 0
-		}
-		return FromMS(s.CallWindow)
-	}
-	secs, err := strconv.ParseFloat(s.Rules["window"], 64)
-	if err != nil || !(secs > 0 && secs <= maxCallWindow.Seconds()) {
-		return 0
-	}
-	return time.Duration(secs * float64(time.Second))
 }

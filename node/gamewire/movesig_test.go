@@ -17,7 +17,7 @@ func keptStep(t *testing.T, m protocol.Message) protocol.Step {
 	if !ok {
 		t.Fatalf("%T is not a move", m)
 	}
-	w := protocol.Step{At: 9, Move: uint8(c.Move), Seat: seat, Claim: c.Claim, Rank: int8(c.Rank), No: c.No,
+	w := protocol.Step{AtNS: 9, Move: uint8(c.Move), Seat: seat, Claim: c.Claim, Rank: int8(c.Rank), No: c.No,
 		Cards: WireCards(c.Cards), Mark: MoveSig(m), Term: 1}
 	if HiddenMove(c.Move) {
 		w.Cards, w.Hidden = nil, len(c.Cards)

@@ -29,7 +29,7 @@ func Verify(commitment [32]byte, salt [SaltSize]byte, cfg engine.Config, toss To
 func EngSteps(ws []protocol.Step) []engine.Step {
 	out := make([]engine.Step, len(ws))
 	for i, w := range ws {
-		out[i].At = time.Duration(w.At)
+		out[i].At = time.Duration(w.AtNS)
 		if !w.Tick {
 			out[i].Cmd = &engine.Command{Move: engine.Move(w.Move), Seat: w.Seat, Cards: EngCards(w.Cards),
 				Claim: w.Claim, Rank: engine.Rank(w.Rank), No: w.No}

@@ -50,7 +50,7 @@ package shamir
 //     left has a single share and can't rebuild the game alone; nor can
 //     any table that lost a player node's shares with the host.
 //
-// The shares travel in protocol.Share: Index is X, Need is K, Data is Y.
+// The shares travel in protocol.StepShare (in an Update and a State).
 
 import (
 	"crypto/rand"

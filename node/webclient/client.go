@@ -126,7 +126,7 @@ type Client struct {
 	seat     int
 	status   string // joining, seated, following, closed
 	lobby    protocol.Lobby
-	rules    engine.Rules
+	set      gamewire.Settings // the lobby's settings, checked
 	view     *engine.View
 	at       time.Time // when the last update came
 	closes   time.Time // when the open window or hand-over closes, on our clock; zero for none
@@ -242,7 +242,7 @@ func (c *Client) Close() error {
 	if c.closed.Swap(true) {
 		return nil
 	}
-	c.send(protocol.Leave{Reason: "left"})
+	c.send(protocol.Leave{})
 	c.mu.Lock()
 	l := c.link
 	c.status = "closed"
@@ -317,7 +317,7 @@ func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(pro
 	c.mu.Lock()
 	tid := c.tid
 	c.mu.Unlock()
-	hello := protocol.Hello{Version: protocol.Current, Nick: c.cfg.Nick, Seat: -1, Watch: c.cfg.Watch, Nonce: make([]byte, protocol.NonceSize)}
+	hello := protocol.Hello{Version: protocol.Current, Nick: c.cfg.Nick, Watch: c.cfg.Watch, Nonce: make([]byte, protocol.NonceSize)}
 	rand.Read(hello.Nonce)
 	if err := c.sendOn(l, tid, term, hello); err != nil {
 		return fail(err)
@@ -389,6 +389,12 @@ func (c *Client) read(l *link) (*protocol.Envelope, error) {
 			return nil, err
 		}
 		env, err := protocol.Open(b, l.host)
+		var other *protocol.VersionError
+		if errors.As(err, &other) {
+			// A node of another major: it can't seat us, and its words
+			// (its refusal of our hello) can't be read.
+			return nil, &Refused{Code: protocol.CodeVersion, Msg: protocol.HostVersionRefusal(other.Peer)}
+		}
 		if err != nil {
 			continue
 		}
@@ -572,9 +578,6 @@ func (c *Client) stateMsg(term uint64) protocol.State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := protocol.State{Term: term, Steps: append([]protocol.Step(nil), c.rec.journal.Steps...)}
-	if c.view != nil {
-		st.No = c.view.No
-	}
 	for _, sh := range c.rec.shares {
 		st.Shares = append(st.Shares, sh)
 	}

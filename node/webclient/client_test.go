@@ -41,6 +41,18 @@ func TestWrongCodeRefused(t *testing.T) {
 	}
 }
 
+// A host of an older major (1.9), whose refusal a 2.0 page can't read, is
+// said to be too old, at once.
+func TestOldHostToldTooOld(t *testing.T) {
+	h := newFakeHost(t, 7)
+	h.old = protocol.MakeVersion(1, 9)
+	_, err := Join(t.Context(), Config{Key: newKey(t), Nick: "Ada", Addr: h.addr()})
+	var ref *Refused
+	if !asRefused(err, &ref) || ref.Code != protocol.CodeVersion || ref.Msg != protocol.HostVersionRefusal(h.old) {
+		t.Fatalf("err %v, want the host too old", err)
+	}
+}
+
 // A node that seats the phone without proving the code (an impostor that
 // doesn't know it, or one with no code at all) is not taken for the table.
 func TestImpostorNotTaken(t *testing.T) {

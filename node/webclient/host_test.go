@@ -38,10 +38,11 @@ type fakeHost struct {
 	tid    protocol.TableID
 
 	mu       sync.Mutex
-	code     string // a join code to ask for
-	lie      bool   // seat the joiner with a wrong confirmation, as an impostor would
-	refuse   string // refuse every joiner with this code
-	askState bool   // ask for the joiner's state first, as a new host
+	code     string           // a join code to ask for
+	lie      bool             // seat the joiner with a wrong confirmation, as an impostor would
+	refuse   string           // refuse every joiner with this code
+	old      protocol.Version // speak this other major: refuse every joiner in an envelope of its
+	askState bool             // ask for the joiner's state first, as a new host
 	term     uint64
 	settings protocol.Settings
 	phone    protocol.Player
@@ -94,7 +95,7 @@ func newFakeHost(t *testing.T, seed uint64) *fakeHost {
 	id := signer.ID()
 	h := &fakeHost{t: t, key: key, id: id, signer: signer, term: 1, seed: seed, revealed: seed,
 		tid: protocol.TableID{1, 2, 3, 4, 5, 6, 7, 8}, states: make(chan protocol.State, 4),
-		settings: protocol.Settings{Name: "Kitchen", Preset: "standard", Seats: 2, Reveal: 50},
+		settings: gamewire.WireSettings(gamewire.Settings{Name: "Kitchen", Rules: engine.Standard(), Seats: 2, Reveal: 50 * time.Millisecond}),
 		players:  []protocol.Player{{Seat: 1, Nick: "Ben", Bot: "medium", Connected: true}}}
 	rand.Read(h.salt[:])
 	h.srv = httptest.NewServer(http.HandlerFunc(h.serveWS))
@@ -146,6 +147,12 @@ func (h *fakeHost) serveWS(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	code, refuse, ask, lie := h.code, h.refuse, h.askState, h.lie
 	h.mu.Unlock()
+	if h.old != 0 {
+		// As a host of another major answers an envelope it can't open.
+		b, _, _ := h.signer.SealRefusal(h.old, h.tid, h.term, protocol.Refusal{Code: protocol.CodeBadCommand, Message: "Refused"})
+		gamewire.WriteFrame(hc.w, b)
+		return
+	}
 	if refuse != "" {
 		h.send(hc, protocol.Refusal{Code: refuse, Message: "Not hosting that table."})
 		return
@@ -298,7 +305,7 @@ func (h *fakeHost) lobby() protocol.Lobby {
 	if h.g != nil && h.g.Over() {
 		phase = "over"
 	}
-	return protocol.Lobby{Settings: h.settings, Players: append([]protocol.Player{h.phone}, h.players...), Started: true, Phase: phase, Host: "Ben", You: 0,
+	return protocol.Lobby{Settings: h.settings, Players: append([]protocol.Player{h.phone}, h.players...), Phase: phase, Host: "Ben", You: 0,
 		Commit: gamewire.Commit(h.seed, h.salt), Nonces: h.nonces, Commits: h.commits}
 }
 
@@ -371,9 +378,9 @@ func (h *fakeHost) changed(evs []engine.Event, step bool) {
 	if h.shown != nil {
 		live = h.shown(slices.Clone(mine))
 	}
-	u := protocol.Update{View: gamewire.WireView(ptr(h.g.View(0))), Events: wireEvents(live), At: h.now.Milliseconds()}
+	u := protocol.Update{View: gamewire.WireView(ptr(h.g.View(0))), Events: wireEvents(live), AtMS: h.now.Milliseconds()}
 	if d, ok := h.g.Deadline(); ok {
-		u.Deadline = d.Milliseconds()
+		u.DeadlineMS = d.Milliseconds()
 	}
 	if step {
 		i := len(h.steps) - 1
@@ -410,7 +417,7 @@ func (h *fakeHost) changed(evs []engine.Event, step bool) {
 }
 
 func wireStep(s engine.Step) protocol.Step {
-	w := protocol.Step{At: int64(s.At), Tick: s.Cmd == nil, Rank: protocol.NoRank}
+	w := protocol.Step{AtNS: int64(s.At), Tick: s.Cmd == nil, Rank: protocol.NoRank}
 	if c := s.Cmd; c != nil {
 		w.Move, w.Seat, w.Cards, w.Claim, w.Rank, w.No = uint8(c.Move), c.Seat, gamewire.WireCards(c.Cards), c.Claim, int8(c.Rank), c.No
 	}

@@ -47,7 +47,7 @@ func (c *Client) verb(s int, you, them string) string { return c.teller().Verb(s
 // too), before being its hand before the update. Called with mu held.
 func (c *Client) tell(evs []engine.Event, now time.Time, before int) {
 	t := c.teller()
-	pause := time.Duration(c.lobby.Settings.Reveal) * time.Millisecond
+	pause := c.set.Reveal
 	hand := 0
 	if c.view != nil {
 		hand = len(c.view.Hand)

@@ -14,7 +14,7 @@ import (
 // news and in the reveal panel for the host's pause.
 func TestNewsInTheTerminalsWords(t *testing.T) {
 	c := &Client{seat: 1, lobby: protocol.Lobby{Players: []protocol.Player{{Nick: "Ada"}, {Nick: "Ben"}}}}
-	c.lobby.Settings.Reveal = 2000
+	c.set.Reveal = 2 * time.Second
 	ks, _ := engine.ParseCard("KS")
 	now := time.Unix(100, 0)
 	c.tell([]engine.Event{

@@ -108,7 +108,7 @@ func (c *Client) takeLobby(m protocol.Lobby) {
 	if len(m.Commits) > 0 && m.Commit != c.watched.round {
 		c.watched = watched{round: m.Commit, commits: m.Commits}
 	}
-	c.rules = gamewire.Rules(m.Settings)
+	c.set = gamewire.EngSettings(m.Settings)
 	if m.You != c.seat && m.You >= -1 {
 		c.seat = m.You
 	}
@@ -122,15 +122,15 @@ func (c *Client) takeUpdate(env *protocol.Envelope, m protocol.Update, now time.
 	c.restoreOnce(true)
 	c.at = now
 	c.closes = time.Time{}
-	if m.Deadline > 0 {
-		c.closes = now.Add(time.Duration(m.Deadline-m.At) * time.Millisecond)
+	if m.DeadlineMS > 0 {
+		c.closes = now.Add(time.Duration(m.DeadlineMS-m.AtMS) * time.Millisecond)
 	}
 	before := 0 // our hand before this update, for the counts we know
 	if c.view != nil {
 		before = len(c.view.Hand)
 	}
 	if m.View != nil {
-		v := gamewire.EngView(m.View, c.rules)
+		v := gamewire.EngView(m.View, c.set.Rules)
 		c.view = &v
 	}
 	if n := protocol.Clean(m.Notice, protocol.MaxText); n != "" && n != c.notice {
@@ -225,7 +225,7 @@ func (c *Client) auditPart(m protocol.Audit) {
 	if c.seat < 0 && c.watched.round == c.lobby.Commit && c.watched.round != ([32]byte{}) {
 		tt.Round, tt.Commits = c.watched.round, c.watched.commits
 	}
-	res := c.rec.Audit(g, record.Check{Commit: c.lobby.Commit, Rules: c.rules, Seats: len(c.lobby.Players), Seat: c.seat,
+	res := c.rec.Audit(g, record.Check{Commit: c.lobby.Commit, Rules: c.set.Rules, Seats: len(c.lobby.Players), Seat: c.seat,
 		Toss: tt, Rerun: rerun, Journal: &c.rec.journal, Names: gamewire.PlayerNames(c.lobby.Players, len(c.lobby.Players))})
 	c.sheet = &res
 	if len(g.Salt) != gamewire.SaltSize {

@@ -60,7 +60,7 @@ func TestSheetPlacesEveningAndWhatNext(t *testing.T) {
 // it never runs on under the last doubt's cards.
 func TestBeliefOpensItsOwnRevealBox(t *testing.T) {
 	c := &Client{seat: 1, lobby: protocol.Lobby{Players: []protocol.Player{{Nick: "Ada"}, {Nick: "Ben"}, {Nick: "Cleo"}}}}
-	c.lobby.Settings.Reveal = 2000
+	c.set.Reveal = 2 * time.Second
 	ks, _ := engine.ParseCard("KS")
 	now := time.Unix(100, 0)
 	c.tell([]engine.Event{

@@ -9,6 +9,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/assist"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // State is everything the page shows, as plain data (it is sent to the
@@ -198,13 +199,12 @@ func (c *Client) State() State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := time.Now()
-	s := State{Status: c.status, Table: c.lobby.Settings.Name, Preset: c.lobby.Settings.Preset, Host: c.lobby.Host,
+	s := State{Status: c.status, Table: c.lobby.Settings.Name, Preset: c.set.Rules.Preset, Host: c.lobby.Host,
 		Phase: c.lobby.Phase, Paused: c.lobby.Paused, You: c.seat, Watching: c.seat < 0, Turn: -1, News: slices.Clone(c.news), Refusal: c.refusal,
 		Record: len(c.rec.Got), Restored: c.restored, Node: c.addr}
-	for k, v := range c.lobby.Settings.Rules {
-		s.Rules = append(s.Rules, k+"="+v)
+	if c.lobby.Settings.Rules != (protocol.Rules{}) {
+		s.Rules = gamewire.RuleList(c.set.Rules)
 	}
-	slices.Sort(s.Rules)
 	v := c.view
 	for i, p := range c.lobby.Players {
 		st := Seat{No: i, Name: p.Nick, Bot: p.Bot, Connected: p.Connected, Covered: p.Covered, Web: p.Web, You: i == c.seat}

@@ -68,9 +68,9 @@ func watchedGame(t *testing.T) (lobby protocol.Lobby, steps []engine.Step, publi
 			keep(evs)
 		}
 	}
-	lobby = protocol.Lobby{Settings: protocol.Settings{Name: "Kitchen", Seats: 3, CallWindow: rules.Window.Milliseconds()},
+	lobby = protocol.Lobby{Settings: gamewire.WireSettings(gamewire.Settings{Name: "Kitchen", Seats: 3, Rules: rules}),
 		Players: []protocol.Player{{Seat: 0, Nick: "Ada"}, {Seat: 1, Nick: "Ben"}, {Seat: 2, Nick: "Cleo", Bot: "medium"}},
-		Started: true, Phase: "playing", Host: "Ada", You: -1, Commit: round, Nonces: nonces, Commits: commits}
+		Phase:   "playing", Host: "Ada", You: -1, Commit: round, Nonces: nonces, Commits: commits}
 	ws := make([]protocol.Step, len(steps))
 	for i, s := range steps {
 		ws[i] = wireStep(s)
