@@ -4,7 +4,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -119,12 +121,7 @@ func GameHighlights(cfg engine.Config, steps []engine.Step) (Highlights, *engine
 		}
 		see(evs)
 	}
-	nos := make([]int, 0, len(plays))
-	for no := range plays {
-		nos = append(nos, no)
-	}
-	sort.Ints(nos)
-	for _, no := range nos {
+	for _, no := range slices.Sorted(maps.Keys(plays)) {
 		p := plays[no]
 		if p.sneaked > 0 && !shown[no] && (h.Sneak == nil || p.sneaked > h.Sneak.Sneaked) {
 			h.Sneak = &BoldSneak{No: no, Seat: p.seat, Sneaked: p.sneaked, Claim: p.claim, Rank: p.rank}

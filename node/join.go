@@ -23,7 +23,7 @@ import (
 
 // ErrOldHost is a private table whose host proves join codes the 1.1
 // way, which would give the code away to anyone listening: not answered.
-var ErrOldHost = errors.New("this table's host runs an older version of the game: it must update before anyone joins with a code")
+var ErrOldHost = gamewire.ErrOldHost
 
 // ErrImpostor is a table that seated us without proving it knew the join
 // code: not the table whose code we typed.
@@ -132,7 +132,7 @@ func (r *Remote) hello(l *hostLink, a aim) error {
 		}
 		switch m := env.Msg.(type) {
 		case protocol.Challenge:
-			if px, err = answerChallenge(r.code, hello, env, string(r.h.ID()), string(a.to.ID)); err != nil {
+			if px, err = gamewire.AnswerChallenge(r.code, hello, env, string(r.h.ID()), string(a.to.ID)); err != nil {
 				return err
 			}
 			hello.Share, hello.Proof = px.Share(), px.Confirm()
@@ -169,27 +169,6 @@ func (r *Remote) hello(l *hostLink, a aim) error {
 			return nil
 		}
 	}
-}
-
-// answerChallenge is the joiner's side of the join code exchange
-// (protocol.Pake): its share and confirmation for the host's challenge in
-// env. The table ID is the one the host's envelope names.
-func answerChallenge(code string, hello protocol.Hello, env *protocol.Envelope, me, host string) (*protocol.Pake, error) {
-	m := env.Msg.(protocol.Challenge)
-	if len(m.Share) == 0 {
-		return nil, ErrOldHost
-	}
-	secret := make([]byte, protocol.SecretSize)
-	rand.Read(secret)
-	px, err := protocol.NewPake(protocol.Joiner, code, protocol.PakeContext{Joiner: me, Host: host, Table: env.Table,
-		JoinerNonce: hello.Nonce, HostNonce: m.Nonce}, secret)
-	if err != nil {
-		return nil, err
-	}
-	if err := px.Meet(m.Share); err != nil {
-		return nil, err
-	}
-	return px, nil
 }
 
 // readEnv is the next envelope from the node from that is neither a

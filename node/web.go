@@ -366,14 +366,26 @@ func (w *Web) refuse(rw http.ResponseWriter, code int, why string) {
 	http.Error(rw, why, code)
 }
 
-func (w *Web) serveAsset(rw http.ResponseWriter, r *http.Request) {
+// localOwn is the door's first two checks, for the page and the socket: a
+// request from the local network, for this node's own address. It answers
+// a request it turns away, and gives the address a request it lets in came
+// from.
+func (w *Web) localOwn(rw http.ResponseWriter, r *http.Request) (netip.Addr, bool) {
 	src, ok := webSource(r)
 	if !ok {
 		w.refuse(rw, http.StatusForbidden, "This game answers its local network only.")
-		return
+		return src, false
 	}
 	if !w.ownHost(r.Host) {
 		w.refuse(rw, http.StatusMisdirectedRequest, misdirected)
+		return src, false
+	}
+	return src, true
+}
+
+func (w *Web) serveAsset(rw http.ResponseWriter, r *http.Request) {
+	src, ok := w.localOwn(rw, r)
+	if !ok {
 		return
 	}
 	if !w.files.Allow(src) || (r.URL.Path == "/app.wasm" && !w.player.Allow(src)) {
@@ -523,13 +535,8 @@ var ErrWebFull = protocol.Refuse(protocol.CodeTableFull, "web door full", "This 
 // serveWS is /ws: the door checks, the handshake, then the table's own
 // serve path, as for a libp2p stream.
 func (w *Web) serveWS(rw http.ResponseWriter, r *http.Request) {
-	src, ok := webSource(r)
+	src, ok := w.localOwn(rw, r)
 	if !ok {
-		w.refuse(rw, http.StatusForbidden, "This game answers its local network only.")
-		return
-	}
-	if !w.ownHost(r.Host) {
-		w.refuse(rw, http.StatusMisdirectedRequest, misdirected)
 		return
 	}
 	if !sameOrigin(r) {

@@ -1015,7 +1015,7 @@ func TestWebCodeGuessesCountedAtCheck(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				px, err := answerChallenge("nope-nope", a.hello, a.env, string(a.p.id), string(a.p.host))
+				px, err := gamewire.AnswerChallenge("nope-nope", a.hello, a.env, string(a.p.id), string(a.p.host))
 				if err != nil {
 					t.Error(err)
 					return

@@ -70,24 +70,13 @@ func (r *Report) Add(res *Result) {
 	}
 	n := float64(len(res.Seats))
 	for s, st := range res.Seats {
-		t := r.Bots[st.Bot]
-		if t == nil {
-			t = &Tally{Bot: st.Bot}
-			r.Bots[st.Bot] = t
-		}
-		t.Seats++
-		t.Fair += 1 / n
+		one := Tally{Seats: 1, Fair: 1 / n,
+			Calls: st.Calls, Right: st.Right, Lies: st.Lies, Sneaks: st.Sneaks, Caught: st.Caught,
+			Pickups: st.Pickups, Refused: st.Refused, Left: st.Left}
 		if res.Winner == s {
-			t.Wins++
+			one.Wins = 1
 		}
-		t.Calls += st.Calls
-		t.Right += st.Right
-		t.Lies += st.Lies
-		t.Sneaks += st.Sneaks
-		t.Caught += st.Caught
-		t.Pickups += st.Pickups
-		t.Refused += st.Refused
-		t.Left += st.Left
+		r.tally(st.Bot).add(&one)
 	}
 	if r.Pair[0] != "" {
 		if sc, ok := HeadToHead(res, r.Pair[0], r.Pair[1]); ok {
@@ -127,6 +116,32 @@ func HeadToHead(res *Result, a, b string) (float64, bool) {
 	return sum / float64(n), true
 }
 
+// tally is bot's totals, new if the report has none yet.
+func (r *Report) tally(bot string) *Tally {
+	t := r.Bots[bot]
+	if t == nil {
+		t = &Tally{Bot: bot}
+		r.Bots[bot] = t
+	}
+	return t
+}
+
+// add adds o's counts to t's (not the share and its interval: Tallies
+// works those out from the counts).
+func (t *Tally) add(o *Tally) {
+	t.Seats += o.Seats
+	t.Wins += o.Wins
+	t.Fair += o.Fair
+	t.Calls += o.Calls
+	t.Right += o.Right
+	t.Lies += o.Lies
+	t.Sneaks += o.Sneaks
+	t.Caught += o.Caught
+	t.Pickups += o.Pickups
+	t.Refused += o.Refused
+	t.Left += o.Left
+}
+
 // Merge adds another report's totals.
 func (r *Report) Merge(o *Report) {
 	r.Games += o.Games
@@ -138,22 +153,7 @@ func (r *Report) Merge(o *Report) {
 		r.Hist[i] += h
 	}
 	for k, t := range o.Bots {
-		m := r.Bots[k]
-		if m == nil {
-			m = &Tally{Bot: k}
-			r.Bots[k] = m
-		}
-		m.Seats += t.Seats
-		m.Wins += t.Wins
-		m.Fair += t.Fair
-		m.Calls += t.Calls
-		m.Right += t.Right
-		m.Lies += t.Lies
-		m.Sneaks += t.Sneaks
-		m.Caught += t.Caught
-		m.Pickups += t.Pickups
-		m.Refused += t.Refused
-		m.Left += t.Left
+		r.tally(k).add(t)
 	}
 	if o.Pair[0] != "" {
 		r.Pair = o.Pair

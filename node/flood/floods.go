@@ -310,21 +310,7 @@ func oversize(ctx context.Context, e *env) (flood, error) {
 			var n [binary.MaxVarintLen64]byte
 			_, werr := st.Write(n[:binary.PutUvarint(n[:], protocol.MaxSize+1)])
 			m, rerr := readRefusal(bufio.NewReader(st))
-			s.add(func(t *tally) {
-				t.sent++
-				switch {
-				case rerr == nil && rogue.RefusedRightly(rogue.Oversize, m):
-					t.refused++
-					t.note("refused: over the size limit")
-				case rerr == nil:
-					t.misread(m.Code + ": " + m.Message)
-				case cmp.Or(resetUnread(rerr), resetUnread(werr)) != "":
-					t.refused++
-					t.note(cmp.Or(resetUnread(rerr), resetUnread(werr)))
-				case ctx.Err() == nil:
-					t.note("no answer: " + short(rerr))
-				}
-			})
+			tallyAnswer(ctx, s, m, rerr, werr, rogue.RefusedRightly(rogue.Oversize, m), "refused: over the size limit")
 		})
 	}, nil
 }
@@ -375,23 +361,31 @@ func firstState(ctx context.Context, e *env) (flood, error) {
 				werr = w.Flush()
 			}
 			m, rerr := readRefusal(bufio.NewReader(st))
-			s.add(func(t *tally) {
-				t.sent++
-				switch {
-				case rerr == nil && strings.Contains(m.Message, "Say hello first"):
-					t.refused++
-					t.note("refused: say hello first")
-				case rerr == nil:
-					t.misread(m.Code + ": " + m.Message)
-				case cmp.Or(resetUnread(rerr), resetUnread(werr)) != "":
-					t.refused++
-					t.note(cmp.Or(resetUnread(rerr), resetUnread(werr)))
-				case ctx.Err() == nil:
-					t.note("no answer: " + short(rerr))
-				}
-			})
+			tallyAnswer(ctx, s, m, rerr, werr, strings.Contains(m.Message, "Say hello first"), "refused: say hello first")
 		})
 	}, nil
+}
+
+// tallyAnswer tallies a stranger's frame by the host's answer: m read
+// (rerr nil) and rightly a refusal, noted as why; another answer; the
+// stream reset unread (on the write, werr, or the read); or no answer,
+// noted while the flood still runs.
+func tallyAnswer(ctx context.Context, s *safe, m protocol.Refusal, rerr, werr error, rightly bool, why string) {
+	s.add(func(t *tally) {
+		t.sent++
+		switch {
+		case rerr == nil && rightly:
+			t.refused++
+			t.note(why)
+		case rerr == nil:
+			t.misread(m.Code + ": " + m.Message)
+		case cmp.Or(resetUnread(rerr), resetUnread(werr)) != "":
+			t.refused++
+			t.note(cmp.Or(resetUnread(rerr), resetUnread(werr)))
+		case ctx.Err() == nil:
+			t.note("no answer: " + short(rerr))
+		}
+	})
 }
 
 // readRefusal reads the host's first frame, a refusal.

@@ -2,6 +2,7 @@ package mentaltable
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -124,12 +125,7 @@ func (d *Driver) deliver(ev []engine.BlindEvent) error {
 // SeatSide learns all of cards (its party knows them now, or knew them).
 func (d *Driver) handOver(byParty map[int][]engine.Handle, to int, cards []engine.Handle) error {
 	q := d.Parties[d.T.Holder[to]]
-	froms := make([]int, 0, len(byParty))
-	for f := range byParty {
-		froms = append(froms, f)
-	}
-	slices.Sort(froms)
-	for _, f := range froms {
+	for _, f := range slices.Sorted(maps.Keys(byParty)) {
 		want := byParty[f]
 		for _, h := range want {
 			m, err := d.Parties[f].hand(h, q.Index)

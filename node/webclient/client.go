@@ -86,7 +86,7 @@ type Config struct {
 
 // ErrOldHost is a private table whose host proves join codes the 1.1
 // way, which would give the code away to anyone listening: not answered.
-var ErrOldHost = errors.New("this table's host runs an older version of the game: it must update before anyone joins with a code")
+var ErrOldHost = gamewire.ErrOldHost
 
 // ErrImpostor is a node that seated us without proving it knew the join
 // code: not the table whose code we typed.
@@ -335,17 +335,7 @@ func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(pro
 		}
 		switch m := env.Msg.(type) {
 		case protocol.Challenge:
-			if len(m.Share) == 0 {
-				return fail(ErrOldHost)
-			}
-			secret := make([]byte, protocol.SecretSize)
-			rand.Read(secret)
-			px, err = protocol.NewPake(protocol.Joiner, c.cfg.Code, protocol.PakeContext{Joiner: string(c.me), Host: string(host),
-				Table: env.Table, JoinerNonce: hello.Nonce, HostNonce: m.Nonce}, secret)
-			if err == nil {
-				err = px.Meet(m.Share)
-			}
-			if err != nil {
+			if px, err = gamewire.AnswerChallenge(c.cfg.Code, hello, env, string(c.me), string(host)); err != nil {
 				return fail(err)
 			}
 			hello.Share, hello.Proof = px.Share(), px.Confirm()

@@ -18,39 +18,32 @@ func (s State) AppendJSON(b []byte) []byte {
 	o.str("table", s.Table)
 	o.str("preset", s.Preset)
 	o.str("host", s.Host)
-	o.key("rules")
-	o.b = appendList(o.b, s.Rules, stringJSON)
+	list(&o, "rules", s.Rules, stringJSON)
 	o.str("phase", s.Phase)
 	o.bool("paused", s.Paused)
-	o.int("you", int64(s.You))
+	o.int("you", s.You)
 	o.bool("watching", s.Watching)
-	o.key("seats")
-	o.b = appendList(o.b, s.Seats, Seat.AppendJSON)
-	o.int("play", int64(s.Play))
-	o.int("turn", int64(s.Turn))
+	list(&o, "seats", s.Seats, Seat.AppendJSON)
+	o.int("play", s.Play)
+	o.int("turn", s.Turn)
 	o.str("rank", s.Rank)
 	o.str("next", s.Next)
 	o.str("pile", s.Pile)
-	o.key("last")
-	o.b = appendPtr(o.b, s.Last, Claim.AppendJSON)
-	o.int("leftMS", s.LeftMS)
-	o.int("windowMS", s.WindowMS)
-	o.key("reveal")
-	o.b = appendList(o.b, s.Reveal, stringJSON)
-	o.int("revealMS", s.RevealMS)
-	o.key("hand")
-	o.b = appendList(o.b, s.Hand, Card.AppendJSON)
+	optional(&o, "last", s.Last, Claim.AppendJSON)
+	o.int64("leftMS", s.LeftMS)
+	o.int64("windowMS", s.WindowMS)
+	list(&o, "reveal", s.Reveal, stringJSON)
+	o.int64("revealMS", s.RevealMS)
+	list(&o, "hand", s.Hand, Card.AppendJSON)
 	o.key("moves")
 	o.b = s.Moves.AppendJSON(o.b)
 	o.str("assist", s.Assist)
 	o.str("hint", s.Hint)
-	o.key("news")
-	o.b = appendList(o.b, s.News, stringJSON)
+	list(&o, "news", s.News, stringJSON)
 	o.str("refusal", s.Refusal)
-	o.key("sheet")
-	o.b = appendPtr(o.b, s.Sheet, Sheet.AppendJSON)
-	o.int("record", int64(s.Record))
-	o.int("restored", int64(s.Restored))
+	optional(&o, "sheet", s.Sheet, Sheet.AppendJSON)
+	o.int("record", s.Record)
+	o.int("restored", s.Restored)
 	o.str("node", s.Node)
 	return o.close()
 }
@@ -58,7 +51,7 @@ func (s State) AppendJSON(b []byte) []byte {
 // AppendJSON appends s as JSON.
 func (s Seat) AppendJSON(b []byte) []byte {
 	o := open(b)
-	o.int("no", int64(s.No))
+	o.int("no", s.No)
 	o.str("name", s.Name)
 	o.str("bot", s.Bot)
 	o.bool("connected", s.Connected)
@@ -67,7 +60,7 @@ func (s Seat) AppendJSON(b []byte) []byte {
 	o.str("cards", s.Cards)
 	o.bool("lastCard", s.LastCard)
 	o.bool("turn", s.Turn)
-	o.int("out", int64(s.Out))
+	o.int("out", s.Out)
 	o.bool("you", s.You)
 	return o.close()
 }
@@ -75,21 +68,20 @@ func (s Seat) AppendJSON(b []byte) []byte {
 // AppendJSON appends c as JSON.
 func (c Claim) AppendJSON(b []byte) []byte {
 	o := open(b)
-	o.int("seat", int64(c.Seat))
+	o.int("seat", c.Seat)
 	o.str("name", c.Name)
 	o.str("text", c.Text)
 	o.str("moved", c.Moved)
-	o.key("shown")
-	o.b = appendList(o.b, c.Shown, Card.AppendJSON)
+	list(&o, "shown", c.Shown, Card.AppendJSON)
 	return o.close()
 }
 
 // AppendJSON appends c as JSON.
 func (c Card) AppendJSON(b []byte) []byte {
 	o := open(b)
-	o.int("id", int64(c.ID))
+	o.int("id", c.ID)
 	o.str("label", c.Label)
-	o.int("rank", int64(c.Rank))
+	o.int("rank", c.Rank)
 	o.bool("red", c.Red)
 	o.bool("match", c.Match)
 	return o.close()
@@ -101,19 +93,15 @@ func (m Moves) AppendJSON(b []byte) []byte {
 	o.bool("play", m.Play)
 	o.bool("call", m.Call)
 	o.bool("judge", m.Judge)
-	o.int("give", int64(m.Give))
-	o.key("quads")
-	o.b = appendList(o.b, m.Quads, RankWord.AppendJSON)
+	o.int("give", m.Give)
+	list(&o, "quads", m.Quads, RankWord.AppendJSON)
 	o.bool("choose", m.Choose)
-	o.key("ranks")
-	o.b = appendList(o.b, m.Ranks, RankWord.AppendJSON)
-	o.key("claim")
-	o.b = appendPtr(o.b, m.Claim, RankWord.AppendJSON)
-	o.int("sneak", int64(m.Sneak))
+	list(&o, "ranks", m.Ranks, RankWord.AppendJSON)
+	optional(&o, "claim", m.Claim, RankWord.AppendJSON)
+	o.int("sneak", m.Sneak)
 	o.bool("countLies", m.CountLies)
-	o.int("cap", int64(m.Cap))
-	o.key("giveAuto")
-	o.b = appendList(o.b, m.GiveAuto, intJSON)
+	o.int("cap", m.Cap)
+	list(&o, "giveAuto", m.GiveAuto, intJSON)
 	o.str("verb", m.Verb)
 	return o.close()
 }
@@ -121,7 +109,7 @@ func (m Moves) AppendJSON(b []byte) []byte {
 // AppendJSON appends r as JSON.
 func (r RankWord) AppendJSON(b []byte) []byte {
 	o := open(b)
-	o.int("rank", int64(r.Rank))
+	o.int("rank", r.Rank)
 	o.str("one", r.One)
 	o.str("many", r.Many)
 	return o.close()
@@ -130,19 +118,15 @@ func (r RankWord) AppendJSON(b []byte) []byte {
 // AppendJSON appends s as JSON.
 func (s Sheet) AppendJSON(b []byte) []byte {
 	o := open(b)
-	o.int("plays", int64(s.Plays))
-	o.key("rows")
-	o.b = appendList(o.b, s.Rows, Row.AppendJSON)
+	o.int("plays", s.Plays)
+	list(&o, "rows", s.Rows, Row.AppendJSON)
 	o.bool("verified", s.Verified)
 	o.bool("checked", s.Checked)
-	o.key("problems")
-	o.b = appendList(o.b, s.Problems, stringJSON)
+	list(&o, "problems", s.Problems, stringJSON)
 	o.bool("early", s.Early)
 	o.str("summary", s.Summary)
-	o.key("notes")
-	o.b = appendList(o.b, s.Notes, stringJSON)
-	o.key("evening")
-	o.b = appendPtr(o.b, s.Evening, Evening.AppendJSON)
+	list(&o, "notes", s.Notes, stringJSON)
+	optional(&o, "evening", s.Evening, Evening.AppendJSON)
 	o.str("ratings", s.Ratings)
 	o.str("next", s.Next)
 	return o.close()
@@ -151,10 +135,9 @@ func (s Sheet) AppendJSON(b []byte) []byte {
 // AppendJSON appends e as JSON.
 func (e Evening) AppendJSON(b []byte) []byte {
 	o := open(b)
-	o.int("games", int64(e.Games))
+	o.int("games", e.Games)
 	o.str("rule", e.Rule)
-	o.key("lines")
-	o.b = appendList(o.b, e.Lines, EveLine.AppendJSON)
+	list(&o, "lines", e.Lines, EveLine.AppendJSON)
 	return o.close()
 }
 
@@ -164,8 +147,8 @@ func (l EveLine) AppendJSON(b []byte) []byte {
 	o.str("name", l.Name)
 	o.bool("bot", l.Bot)
 	o.str("points", l.Points)
-	o.int("wins", int64(l.Wins))
-	o.int("games", int64(l.Games))
+	o.int("wins", l.Wins)
+	o.int("games", l.Games)
 	o.bool("you", l.You)
 	return o.close()
 }
@@ -173,11 +156,11 @@ func (l EveLine) AppendJSON(b []byte) []byte {
 // AppendJSON appends r as JSON.
 func (r Row) AppendJSON(b []byte) []byte {
 	o := open(b)
-	o.int("place", int64(r.Place))
+	o.int("place", r.Place)
 	o.str("name", r.Name)
-	o.int("cards", int64(r.Cards))
-	o.int("sneaked", int64(r.Sneaked))
-	o.int("caught", int64(r.Caught))
+	o.int("cards", r.Cards)
+	o.int("sneaked", r.Sneaked)
+	o.int("caught", r.Caught)
 	o.str("calls", r.Calls)
 	o.bool("you", r.You)
 	return o.close()
@@ -215,7 +198,22 @@ func (o *object) key(k string) {
 
 func (o *object) str(k, v string) { o.key(k); o.b = appendString(o.b, v) }
 
-func (o *object) int(k string, v int64) { o.key(k); o.b = strconv.AppendInt(o.b, v, 10) }
+func (o *object) int(k string, v int) { o.int64(k, int64(v)) }
+
+func (o *object) int64(k string, v int64) { o.key(k); o.b = strconv.AppendInt(o.b, v, 10) }
+
+// list writes member k, xs as an array (appendList); a function, as a
+// method can't take a type parameter.
+func list[T any](o *object, k string, xs []T, f func(T, []byte) []byte) {
+	o.key(k)
+	o.b = appendList(o.b, xs, f)
+}
+
+// optional writes member k, *p or null (appendPtr).
+func optional[T any](o *object, k string, p *T, f func(T, []byte) []byte) {
+	o.key(k)
+	o.b = appendPtr(o.b, p, f)
+}
 
 func (o *object) bool(k string, v bool) { o.key(k); o.b = strconv.AppendBool(o.b, v) }
 
