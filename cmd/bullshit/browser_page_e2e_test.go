@@ -101,6 +101,7 @@ type sheetSeen struct {
 // its lobby the page says the table is over instead of promising the next
 // game. The page calls itself a browser, not a phone.
 func TestBrowserPageSheetAndEnd(t *testing.T) {
+	t.Parallel()
 	rules := engine.Standard()
 	if err := rules.Set("sneak", "1"); err != nil {
 		t.Fatal(err)
@@ -282,6 +283,7 @@ func subset(a, b []string) bool {
 // opened a new table with none, is told the host opened a new table (and
 // may sit there with a tap), not that the node may be an impostor.
 func TestBrowserReloadAtANewTable(t *testing.T) {
+	t.Parallel()
 	lt := newLoopTable(t, node.Settings{Name: "Den", Rules: engine.Standard(), Seats: 3, Bots: []string{"medium"}, Code: "482913"})
 	phone := loopBrowser(t, "phone", 360, 740)
 	ctx, cancel := context.WithTimeout(phone.ctx, 90*time.Second)

@@ -24,6 +24,7 @@ import (
 // new name stays after a reload; a watcher renames too. Once dealt, the
 // host's pause shows on both pages and the game stands until it goes on.
 func TestBrowserPageHelpAndRename(t *testing.T) {
+	t.Parallel()
 	lt := newLoopTable(t, node.Settings{Name: "Den", Rules: engine.Standard(), Seats: 4, Bots: []string{"medium"}})
 	phone := loopBrowser(t, "phone", 360, 740)
 	watcher := loopBrowser(t, "watcher", 360, 740)
