@@ -22,11 +22,13 @@ package main
 // beside each other (t.Parallel), parallelTests at a time unless -parallel
 // says otherwise: their programs mostly wait on the network's timers. The
 // tests that measure CPU or latency under a flood (TestE2ERogue,
-// TestE2ELockoutFloods, TestE2EBrowserFigures, the bench's) and
-// TestE2EFirstFrameState call no t.Parallel, so they run alone, before the
-// parallel ones start; the door's and the web rogue's floods run beside the
-// quiet tests but never beside each other (oneFloodAtATime). A parallel test's figures are taken beside its
-// neighbours' load: for BENCHMARKS.md's, run with -parallel 1.
+// TestE2ELockoutFloods, TestE2EBrowserFigures, the bench's), and three that
+// once failed beside the others on a loaded machine (TestE2EFirstFrameState,
+// TestBrowserPageSheetAndEnd, TestBrowserPageHelpAndRename), call no
+// t.Parallel, so they run alone, before the parallel ones start. The
+// door's and the web rogue's floods run beside the quiet tests but never
+// beside each other (oneFloodAtATime). A parallel test's figures are taken
+// beside its neighbours' load: for BENCHMARKS.md's, run with -parallel 1.
 
 import (
 	"bufio"
