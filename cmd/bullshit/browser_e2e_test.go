@@ -145,6 +145,7 @@ func (b *browser) shot(name string) string {
 // TestE2EBrowserReachesALANPage checks the harness itself: a browser in one
 // namespace opens a page served from another, by its LAN address.
 func TestE2EBrowserReachesALANPage(t *testing.T) {
+	t.Parallel()
 	l := newLAN(t, 2, false)
 	chromium(t)
 	page := t.TempDir()
@@ -395,6 +396,7 @@ func (bt *browserTable) play(t *testing.T, during func(i int, b *browser)) [2]st
 // The watcher sees the table and no hand, and the sheet at the end; the
 // first-run hint is on screen for the desktop's first claim only.
 func TestE2EBrowserPlayers(t *testing.T) {
+	t.Parallel()
 	bt := newBrowserTable(t, true)
 	reloaded := false
 	watched := make(chan error, 1)
@@ -500,6 +502,7 @@ func (bt *browserTable) watch(t *testing.T) error {
 // addresses, sit back in their seats, give their shares and finish the game,
 // verified on each phone.
 func TestE2EBrowserHostKilled(t *testing.T) {
+	t.Parallel()
 	bt := newBrowserTable(t, false)
 	var once sync.Once
 	res := bt.play(t, func(i int, b *browser) {

@@ -101,6 +101,12 @@ type sheetSeen struct {
 // reader (a watcher keeps watching, not a seat); once the host leaves for
 // its lobby the page says the table is over instead of promising the next
 // game. The page calls itself a browser, not a phone.
+//
+// It runs alone (no t.Parallel): beside the parallel tests and the fuzzers,
+// at a load of 17 on two cores, the phone's turn once showed a
+// card of the rank lit but not picked (app.js picks the lit cards once per
+// play and rank, so, we think, a card lit only by a later state of the same
+// turn stays unpicked: a slow page's race, not the parallel tests').
 func TestBrowserPageSheetAndEnd(t *testing.T) {
 	rules := engine.Standard()
 	if err := rules.Set("sneak", "1"); err != nil {
@@ -283,6 +289,7 @@ func subset(a, b []string) bool {
 // opened a new table with none, is told the host opened a new table (and
 // may sit there with a tap), not that the node may be an impostor.
 func TestBrowserReloadAtANewTable(t *testing.T) {
+	t.Parallel()
 	lt := newLoopTable(t, table.Settings{Name: "Den", Rules: engine.Standard(), Seats: 3, Bots: []string{"medium"}, Code: "482913"})
 	phone := loopBrowser(t, "phone", 360, 740)
 	ctx, cancel := context.WithTimeout(phone.ctx, 90*time.Second)

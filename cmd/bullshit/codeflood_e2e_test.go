@@ -245,7 +245,12 @@ func mostWithin(ts []int64, d time.Duration) int {
 // On 27b96cd (BS_E2E_HONEST_BIN) it fails: a round's exchanges passed
 // the count at their hello, before any was proved wrong (173 checked
 // within a minute), and the player was seated 62 s after the attack.
+//
+// It runs beside the other floods (its rounds are a few seconds of
+// exchanges 15 s apart, and what it counts only falls with less CPU): the
+// longest of the suite, it would hold them up by its minute and a half.
 func TestE2ECodeFlood(t *testing.T) {
+	t.Parallel()
 	l := newLAN(t, 3, false)
 	from := strangerAddrs(codeFloodAddrs)
 	l.addAddrs(3, from)

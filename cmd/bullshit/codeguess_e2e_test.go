@@ -19,6 +19,7 @@ import (
 // A player with the code, from another machine, still gets a seat, and
 // the game ends verified.
 func TestE2ECodeGuessesLimited(t *testing.T) {
+	t.Parallel()
 	const code = "plum-cider-42"
 	l := newLAN(t, 3, false)
 	dir := t.TempDir()

@@ -69,6 +69,7 @@ func (l *lan) startRogueHost(i int, name, cheat string, args ...string) *proc {
 // seeds until its own hand holds the four aces and the four kings. It
 // deals that hand; every client finds the deal not verified.
 func TestE2EHostGrindsTheDeal(t *testing.T) {
+	t.Parallel()
 	games := cheatedDeal(t, "grind", "took no part in the deal's toss")
 	// The attack worked: the host's own hand (seat 0) held them all.
 	g := games[0]
@@ -93,6 +94,7 @@ func TestE2EHostGrindsTheDeal(t *testing.T) {
 // TestE2EHostCallsNoncesLate: the host asks every player for its nonce
 // commitment, then calls each one too late and deals from its seed alone.
 func TestE2EHostCallsNoncesLate(t *testing.T) {
+	t.Parallel()
 	cheatedDeal(t, "toolate", "nonce wasn't part of the deal")
 }
 
@@ -209,6 +211,7 @@ func (b *browser) text(sel string) string {
 // again rather than deal without it: everyone sees why, the game is
 // dealt with every nonce, and every audit verifies.
 func TestE2ELateSeatDealtAgain(t *testing.T) {
+	t.Parallel()
 	l := newLAN(t, 3, false)
 	dir := t.TempDir()
 	name := "late-" + l.prefix

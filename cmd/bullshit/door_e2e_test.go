@@ -237,6 +237,8 @@ func runPhone(say func(string, map[string]any)) error {
 // (the stallers hold the table's count without a guess): the count takes
 // it when the answer comes (node/guard/limits.go).
 func TestE2EDoorFlood(t *testing.T) {
+	t.Parallel()
+	oneFloodAtATime(t)
 	const code = "door-plum-5150"
 	l := newLAN(t, 3, false)
 	from := doorAddrs()

@@ -15,14 +15,27 @@ package main
 //
 // The tests print their figures (discovery time, game length, latency calm
 // and under a flood, refusals by kind) with t.Log; BENCHMARKS.md "End to end"
-// is written from them. Namespace tests run one after another (no
-// t.Parallel): they share two cores with everything else.
+// is written from them.
+//
+// Each namespace test makes a LAN of its own (node/netns: namespaces,
+// bridge and veths under a prefix of its own; TestTwoLANsApart), so most run
+// beside each other (t.Parallel), parallelTests at a time unless -parallel
+// says otherwise: their programs mostly wait on the network's timers. The
+// tests that measure CPU or latency under a flood (TestE2ERogue,
+// TestE2ELockoutFloods, TestE2EBrowserFigures, the bench's), and three that
+// once failed beside the others on a loaded machine (TestE2EFirstFrameState,
+// TestBrowserPageSheetAndEnd, TestBrowserPageHelpAndRename), call no
+// t.Parallel, so they run alone, before the parallel ones start. The
+// door's and the web rogue's floods run beside the quiet tests but never
+// beside each other (oneFloodAtATime). A parallel test's figures are taken
+// beside its neighbours' load: for BENCHMARKS.md's, run with -parallel 1.
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -62,6 +75,12 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(parallelTests))
+	}
 	dir, err := os.MkdirTemp("", "bullshit-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -71,6 +90,24 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// parallelTests is how many parallel tests run at once when -parallel
+// doesn't say (go test's own default is the number of cores, 2 on CI's
+// machine, where four namespace tests fit).
+const parallelTests = 4
+
+// floods is held by a parallel test whose stranger floods the host with
+// thousands of connections or frames: two at once would take each other's
+// CPU, and what they count (a phone's tries under the flood, the attack's
+// reports before the game ends) leans on the host having its share.
+var floods = make(chan struct{}, 1)
+
+// oneFloodAtATime waits until no other flood runs and holds floods until
+// the test and its cleanups (its programs killed, its LAN down) are done.
+func oneFloodAtATime(t *testing.T) {
+	floods <- struct{}{}
+	t.Cleanup(func() { <-floods })
 }
 
 // bullshitBin builds cmd/bullshit once per test binary run (not at all when no
@@ -627,8 +664,10 @@ func gameLength(host *proc) time.Duration {
 // is given) and play a whole game with bots in every seat; at 4 processes,
 // and at 10 (ten seats play with two decks).
 func TestE2EDiscovery(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{4, 10} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			t.Parallel()
 			l := newLAN(t, n, false)
 			dir := t.TempDir()
 			name := "e2e-" + l.prefix

@@ -17,6 +17,7 @@ import (
 )
 
 func TestE2EHostKilled(t *testing.T) {
+	t.Parallel()
 	l := newLAN(t, 4, false)
 	dir := t.TempDir()
 	name := "failover-" + l.prefix

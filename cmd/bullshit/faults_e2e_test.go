@@ -43,8 +43,9 @@ func notice(sub string, after time.Time) func(outLine) bool {
 // the table waits on that player's turn; past it (a 1 s grace, the link
 // down 6 s) a bot plays the seat until the player is back.
 func TestE2ECutLink(t *testing.T) {
-	t.Run("within the grace", func(t *testing.T) { cutLink(t, 10*time.Second, 0) })
-	t.Run("past the grace", func(t *testing.T) { cutLink(t, 6*time.Second, time.Second) })
+	t.Parallel()
+	t.Run("within the grace", func(t *testing.T) { t.Parallel(); cutLink(t, 10*time.Second, 0) })
+	t.Run("past the grace", func(t *testing.T) { t.Parallel(); cutLink(t, 6*time.Second, time.Second) })
 }
 
 func cutLink(t *testing.T, down, grace time.Duration) {
@@ -150,6 +151,7 @@ func cutLink(t *testing.T, down, grace time.Duration) {
 // table." twice, before the notices said "away" and "back"). It plays at
 // the default pace, where that showed, and stops once the player is back.
 func TestE2ECutLinkOnce(t *testing.T) {
+	t.Parallel()
 	l := newLAN(t, 4, false)
 	dir := t.TempDir()
 	name := "once-" + l.prefix
@@ -196,6 +198,7 @@ func TestE2ECutLinkOnce(t *testing.T) {
 // TestE2ELossyLink: the host's link drops 10 % of the packets it sends,
 // from before the players look for the table to the end of the game.
 func TestE2ELossyLink(t *testing.T) {
+	t.Parallel()
 	l := newLAN(t, 4, true)
 	dir := t.TempDir()
 	name := "lossy-" + l.prefix
@@ -229,6 +232,7 @@ func TestE2ELossyLink(t *testing.T) {
 // each time and finish the game with an audit that verifies; a spectator
 // that stays sees the same end.
 func TestE2EChurn(t *testing.T) {
+	t.Parallel()
 	l := newLAN(t, 5, false)
 	dir := t.TempDir()
 	name := "churn-" + l.prefix

@@ -102,6 +102,9 @@ func peakRSS(pid int, stop <-chan struct{}) <-chan int {
 // 313 MiB over 4,562 frames in the issue; this test's flood, before the
 // fix, took it from about 30 to hundreds of MiB), and the player then
 // joins and the game ends verified.
+//
+// It runs alone (no t.Parallel): beside the parallel tests, under a shared
+// machine's load, its player once lost the host as the game ended.
 func TestE2EFirstFrameState(t *testing.T) {
 	l := newLAN(t, 3, false)
 	from := strangerAddrs(firstStateAddrs)

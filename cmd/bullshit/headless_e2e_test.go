@@ -56,6 +56,7 @@ func stderrOf(p *proc) string {
 // the host's printed join command is run as printed, and the text output
 // counts seats from 1 (--json keeps the engine's 0-based seats).
 func TestHeadlessStopped(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}
@@ -157,6 +158,7 @@ func TestHeadlessStopped(t *testing.T) {
 // before joining; a save that fails at the end (DIR removed mid-game) is
 // reported and the exit status is not 0.
 func TestHeadlessSave(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}

@@ -40,6 +40,7 @@ import (
 // rebuilds is the honest one, the survivors finish it, and their saved
 // games and every audit verify.
 func TestE2EForgedHistory(t *testing.T) {
+	t.Parallel()
 	h := historyGame(t, "call")
 	h.refusedFor(t, "no signature vouches for")
 	for _, g := range h.saved {
@@ -59,6 +60,7 @@ func TestE2EForgedHistory(t *testing.T) {
 // player gives hosting up and waits for the dead host), and the game ends
 // verified.
 func TestE2EUnreplayableHistory(t *testing.T) {
+	t.Parallel()
 	h := historyGame(t, "unreplayable")
 	h.refusedFor(t, "doesn't replay")
 	for _, g := range h.saved {
@@ -313,6 +315,7 @@ func replayWith(g journal.SavedGame, n int, extra []engine.Step) error {
 // two (what the seats got before) gives a seed the commitment refuses.
 // The game ends verified for everyone else.
 func TestE2ETwoSeatsReadNoHands(t *testing.T) {
+	t.Parallel()
 	l := newLAN(t, 4, false)
 	dir := t.TempDir()
 	name := "pool-" + l.prefix

@@ -260,6 +260,7 @@ func runJoinCmd(t *testing.T, l *lan, i int, name string, args ...string) joinRu
 // of a dictionary that holds the real one (the same tester finds the code
 // in an exchange made with it).
 func TestE2EImpostorTable(t *testing.T) {
+	t.Parallel()
 	const code = "482913"
 	l := newLAN(t, 4, false)
 	dir := t.TempDir()

@@ -93,6 +93,7 @@ func phoneHello(ctx context.Context, p *roguepeer.Rogue, base, nick string) erro
 // why, and take no seat (27b96cd seated every one of them); Ada and Ben
 // then sit and play the game to a verified end.
 func TestE2ENamesAlike(t *testing.T) {
+	t.Parallel()
 	l := newLAN(t, 4, false)
 	dir := t.TempDir()
 	name := "names-" + l.prefix[len(l.prefix)-5:]

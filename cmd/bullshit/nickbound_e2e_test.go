@@ -16,6 +16,7 @@ import (
 // players, each on its own machine, play the whole game and see it end
 // verified: nothing the host builds from peers' data outgrows a frame.
 func TestE2ELongNickRefused(t *testing.T) {
+	t.Parallel()
 	l := newLAN(t, 4, false)
 	dir := t.TempDir()
 	name := "nick-" + l.prefix[len(l.prefix)-5:]

@@ -63,6 +63,7 @@ func TestPlayBotEndsOnTheFinalView(t *testing.T) {
 // seat nobody will move (seen in TestE2ECutLink and TestE2EHostKilled: "A
 // bot plays for Player until they're back." and then nothing, for minutes).
 func TestCoveringBotPlays(t *testing.T) {
+	t.Parallel()
 	rules, err := parseRules("standard", []string{"window=1"})
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // namespaces, no root): the path a player takes, where a hosted I Doubt It
 // game once hung after its first round while every simulated one finished.
 func TestE2EPresetsHostedToTheEnd(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		args  []string

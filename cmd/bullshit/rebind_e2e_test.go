@@ -90,6 +90,7 @@ func runRebind(say func(string, map[string]any)) error {
 // seating the browser as a spectator); the same requests by the door's
 // own address are answered (200, 200, 101).
 func TestE2EWebRebinding(t *testing.T) {
+	t.Parallel()
 	l := newLAN(t, 2, false)
 	dir := t.TempDir()
 	name := "rebind-" + l.prefix[len(l.prefix)-5:]

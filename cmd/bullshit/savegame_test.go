@@ -25,6 +25,7 @@ import (
 // that file in the profile's games/, as `join --headless --save` does
 // (it once saved none), and the file verifies. On loopback.
 func TestTerminalSeatSavesItsGame(t *testing.T) {
+	t.Parallel()
 	loop := []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/0")}
 	device := func(name string) *node.Device {
 		k, _, err := crypto.GenerateEd25519Key(rand.Reader)

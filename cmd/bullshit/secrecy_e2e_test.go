@@ -316,6 +316,7 @@ func checkCapture(t *testing.T, name, capture, hostID, journal string) {
 // checks every frame; then it shows the check would catch a leaking host,
 // by slipping doctored frames into a real capture.
 func TestE2EWireSecrecy(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}

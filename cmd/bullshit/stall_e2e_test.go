@@ -36,6 +36,7 @@ const (
 // TestE2EFailoverWithheldShares: the game goes on, a new deal, within the
 // bound, and the stranger is refused with the reason.
 func TestE2EFailoverWithheldShares(t *testing.T) {
+	t.Parallel()
 	const honest = 2
 	l := newLAN(t, honest+3, false)
 	dir := t.TempDir()

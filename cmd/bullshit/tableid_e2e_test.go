@@ -100,6 +100,7 @@ func runTableID(say func(string, map[string]any)) error {
 // played to a verified end; the impostor never hears from the joiner. The
 // real table's ID still picks it, as id:ID.
 func TestE2ETableIDImpostor(t *testing.T) {
+	t.Parallel()
 	l := newLAN(t, 4, false)
 	dir := t.TempDir()
 	name := "kitchen-" + l.prefix[len(l.prefix)-5:]

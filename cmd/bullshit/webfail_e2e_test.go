@@ -58,6 +58,7 @@ func failTable(t *testing.T, hostMore ...string) *browserTable {
 //
 // Every program and page finishes the game, the phones verified.
 func TestE2EBrowserAfterFailover(t *testing.T) {
+	t.Parallel()
 	bt := failTable(t)
 	const newNode = "http://10.77.1.4:8080"
 	name := "wf-" + bt.l.prefix
@@ -214,6 +215,7 @@ func (bt *browserTable) reloadAtNewHost(t *testing.T, b *browser, newNode string
 // player back within a few seconds of the heal keeps its seat, and one
 // back after the rebuild wait finds a bot in it.
 func TestE2EBrowserCutAlone(t *testing.T) {
+	t.Parallel()
 	bt := failTable(t, "--grace", "20s")
 	seat := seatOf(t, bt.player)
 	bt.host.waitFor(time.Minute, "the deal", isType("deal"))

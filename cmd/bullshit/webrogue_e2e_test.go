@@ -442,6 +442,8 @@ func (r *rogue) webAttack(ctx context.Context, base string) error {
 // the game to its end, verified, the same everywhere, the rogue's seat
 // included.
 func TestE2EWebRogue(t *testing.T) {
+	t.Parallel()
+	oneFloodAtATime(t)
 	const honest = 2
 	// A browser player too, where there is a browser: the phone beside
 	// the rogue phone must be answered as the terminals are.

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -104,6 +105,107 @@ func TestLAN(t *testing.T) {
 	}
 }
 
+// TestTwoLANsApart checks what lets namespace tests run at once (the
+// end-to-end tests' t.Parallel): two LANs brought up at the same moment get
+// namespaces of their own, each made whole (the same interface names and
+// addresses, each inside its own namespaces), and neither a TCP listener
+// nor a multicast datagram (mDNS's kind) of one is reachable from the other.
+func TestTwoLANsApart(t *testing.T) {
+	if err := Usable(); err != nil {
+		t.Skipf("%v (CI runs this as root, with iproute2)", err)
+	}
+	var lans [2]*LAN
+	var errs [2]error
+	prefixes := [2]string{NewPrefix("t"), NewPrefix("t")}
+	if prefixes[0] == prefixes[1] {
+		t.Fatalf("NewPrefix gave %s twice", prefixes[0])
+	}
+	var wg sync.WaitGroup
+	for k := range lans {
+		t.Cleanup(func() { Down(prefixes[k]) })
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lans[k], errs[k] = Up(3, prefixes[k])
+		}()
+	}
+	wg.Wait()
+	for k, err := range errs {
+		if err != nil {
+			t.Fatalf("LAN %d (%s), up beside another: %v", k, prefixes[k], err)
+		}
+	}
+	a, b := lans[0], lans[1]
+	list, _ := exec.Command("ip", "netns", "list").Output()
+	for _, l := range lans {
+		for _, ns := range []string{l.sw(), l.NS(1), l.NS(2), l.NS(3)} {
+			if !strings.Contains(string(list), ns) {
+				t.Fatalf("no namespace %s:\n%s", ns, list)
+			}
+		}
+		for i := 1; i <= 3; i++ {
+			out, err := l.Command(i, "ip", "-4", "addr", "show", "dev", "lan0").CombinedOutput()
+			if err != nil || !strings.Contains(string(out), l.Addr(i)+"/24") || !hasMulticastRoute(t, l, i) {
+				t.Fatalf("%s: lan0 without %s or the multicast route: %v\n%s", l.NS(i), l.Addr(i), err, out)
+			}
+		}
+	}
+	// The veths live only in the LANs' namespaces: none in this one.
+	out, err := exec.Command("ip", "-o", "link", "show").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && (strings.HasPrefix(f[1], "lan0") || strings.HasPrefix(f[1], "port")) {
+			t.Errorf("an interface of a LAN in the test's own namespace: %s", line)
+		}
+	}
+
+	// TCP: host 2 of a listens; a's host 1 reaches it, b's host 1 dialing
+	// the same address reaches b's own host 2, where nothing listens.
+	addr := listenIn(t, a, 2)
+	if got := dialFrom(t, b, 1, addr); got != "" {
+		t.Fatalf("LAN b reached LAN a's listener at %s: %q", addr, got)
+	}
+	if got := dialFrom(t, a, 1, addr); got != "hello" {
+		t.Fatalf("host 1 of LAN a dialing its host 2 read %q, not hello", got)
+	}
+
+	// Multicast: a datagram from a's host 1 reaches a's host 3 and not b's.
+	const group = "224.0.0.251:5354"
+	got := make([]chan string, 2)
+	for k, l := range lans {
+		c := helper(l, 3, "mlisten "+group)
+		out, err := c.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+		r := bufio.NewReader(out)
+		if line, err := r.ReadString('\n'); err != nil || line != "ready\n" {
+			t.Fatalf("multicast listener in LAN %d: %q, %v", k, line, err)
+		}
+		got[k] = make(chan string, 1)
+		go func() {
+			b, _ := io.ReadAll(r)
+			s, _, _ := strings.Cut(string(b), "PASS")
+			got[k] <- strings.TrimSpace(s)
+		}()
+	}
+	if out, err := helper(a, 1, "msend "+group+" from-a").CombinedOutput(); err != nil {
+		t.Fatalf("multicast sender in LAN a: %v\n%s", err, out)
+	}
+	if s := <-got[0]; s != "from-a" {
+		t.Errorf("LAN a's host 3 got %q of its own LAN's multicast, not from-a", s)
+	}
+	if s := <-got[1]; s != "" {
+		t.Errorf("LAN b's host 3 got LAN a's multicast: %q", s)
+	}
+}
+
 // TestUpRefuses checks the arguments Up refuses before it touches anything.
 func TestUpRefuses(t *testing.T) {
 	if err := Usable(); err != nil {
@@ -162,6 +264,39 @@ func TestHelper(t *testing.T) {
 		}
 		c.Write([]byte("hello"))
 		c.Close()
+	case "mlisten":
+		// listens on lan0 for one multicast datagram to addr: prints
+		// "ready", then what it got (nothing after 3 s)
+		ifi, err := net.InterfaceByName("lan0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ua, err := net.ResolveUDPAddr("udp4", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := net.ListenMulticastUDP("udp4", ifi, ua)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Println("ready")
+		c.SetReadDeadline(time.Now().Add(3 * time.Second))
+		b := make([]byte, 100)
+		if n, _, err := c.ReadFrom(b); err == nil {
+			os.Stdout.Write(b[:n])
+		}
+	case "msend":
+		// sends what it is given after "msend ADDR " to addr, five times
+		// 100 ms apart (one datagram may meet a listener not yet joined)
+		addr, msg, _ := strings.Cut(addr, " ")
+		c, err := net.Dial("udp4", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 5 {
+			c.Write([]byte(msg))
+			time.Sleep(100 * time.Millisecond)
+		}
 	case "dial":
 		c, err := net.DialTimeout("tcp", addr, 2*time.Second)
 		if err != nil {
