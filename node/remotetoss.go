@@ -22,7 +22,7 @@ func (r *Remote) answerToss(m protocol.Toss) {
 		return
 	}
 	asked := r.toss.Commits == nil
-	reply := r.toss.Answer(m, r.seat, r.table.Commit)
+	reply := r.toss.Answer(m, r.seat, r.dealt.commit)
 	if reply != nil || (asked && r.toss.Commits != nil) {
 		// Before the commitment goes: a crash after it still has the nonce.
 		r.keepToss()

@@ -19,10 +19,13 @@ type Toss struct {
 	Rerun bool
 }
 
-// Answer is our reply to the host's Toss at seat, nil for none; deal is
-// the commitment the lobby names now (a reveal for it is no rerun). An
+// Answer is our reply to the host's Toss at seat, nil for none; dealt is
+// the last deal a host showed us (the last non-zero Lobby.Commit): a new
+// toss after a reveal the host dealt from is no rerun. Not the lobby's
+// commitment now: a table dealt again after a failover names none until
+// it deals, and a toss after a game that was played is no rerun. An
 // answer changes the toss: keep it (a reload, a crash) before it is sent.
-func (t *Toss) Answer(m protocol.Toss, seat int, deal [32]byte) protocol.Message {
+func (t *Toss) Answer(m protocol.Toss, seat int, dealt [32]byte) protocol.Message {
 	if seat < 0 {
 		return nil
 	}
@@ -31,7 +34,7 @@ func (t *Toss) Answer(m protocol.Toss, seat int, deal [32]byte) protocol.Message
 		if m.Round == t.Round {
 			return nil // asked twice: we answered
 		}
-		rerun := t.Revealed && deal != t.Round
+		rerun := t.Revealed && dealt != t.Round
 		var n [gamewire.NonceSize]byte
 		if _, err := rand.Read(n[:]); err != nil {
 			return nil

@@ -36,6 +36,15 @@ func TestTossAnswer(t *testing.T) {
 	if !t2.Rerun {
 		t.Error("a new toss after our reveal, with no deal from it, is no rerun")
 	}
+	// A failover's new deal: the host dealt from our reveal, the game
+	// was played, and the table rebuilt without it deals again. Its lobby
+	// names no deal before the toss; the last deal shown is ours.
+	var t3 Toss
+	c3 := t3.Answer(protocol.Toss{Round: round}, 1, [32]byte{}).(protocol.NonceCommit)
+	t3.Answer(protocol.Toss{Round: round, Commits: [][32]byte{{}, c3.Hash}}, 1, [32]byte{})
+	if _, ok := t3.Answer(protocol.Toss{Round: [32]byte{11}}, 1, round).(protocol.NonceCommit); !ok || t3.Rerun {
+		t.Errorf("a new toss after a deal from our reveal was called a rerun (or not answered): %+v", t3)
+	}
 	if g := tt.Spent(nil); g.Mine != ([gamewire.NonceSize]byte{}) {
 		t.Error("an unrevealed nonce went into the audit")
 	}

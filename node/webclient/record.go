@@ -81,7 +81,7 @@ func (c *Client) apply(env *protocol.Envelope) (reply protocol.Message, chain fu
 	now := time.Now()
 	switch m := env.Msg.(type) {
 	case protocol.Toss:
-		reply = c.toss.Answer(m, c.seat, c.lobby.Commit)
+		reply = c.toss.Answer(m, c.seat, c.dealt.commit)
 		// Written before the answer goes, deferred or not: a reload must
 		// find the nonce it commits to.
 		c.save()
