@@ -607,22 +607,14 @@ func (b *Blind) Tick(now time.Duration) []BlindEvent {
 	if b.wait.kind != waitNone {
 		return nil
 	}
-	if now < b.now {
-		now = b.now
-	}
-	for {
-		d, ok := b.Deadline()
-		if !ok || d > now {
-			break
-		}
-		b.now = d
+	now = b.runClock(now, func() bool {
 		if b.phase == PhaseCall {
 			b.stand(b)
-			continue
+		} else {
+			b.wait = blindWait{kind: waitPick, seat: b.give.from}
 		}
-		b.wait = blindWait{kind: waitPick, seat: b.give.from}
-	}
-	b.now = now
+		return b.wait.kind == waitNone
+	})
 	b.journal = append(b.journal, BlindStep{At: now})
 	return b.flushBlind()
 }

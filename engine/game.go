@@ -262,23 +262,15 @@ func (g *Game) Deadline() (time.Duration, bool) { return g.deadline() }
 // Tick moves the clock to now and fires every deadline due by then, in
 // order. Time never goes back: an earlier now is taken as the current time.
 func (g *Game) Tick(now time.Duration) []Event {
-	if now < g.now {
-		now = g.now
-	}
-	for {
-		d, ok := g.Deadline()
-		if !ok || d > now {
-			break
-		}
-		g.now = d
+	g.runClock(now, func() bool {
 		switch g.phase {
 		case PhaseCall:
 			g.stand(g)
 		case PhaseGive:
 			g.autoGive()
 		}
-	}
-	g.now = now
+		return true
+	})
 	return g.flush()
 }
 

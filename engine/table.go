@@ -193,6 +193,27 @@ func (t *table) deadline() (time.Duration, bool) {
 	return 0, false
 }
 
+// runClock moves the clock to now, firing every deadline due by then in
+// order: fire handles the one at t.now and says whether the clock runs on
+// (the blind game stops it to wait for a hand-over's pick). Time never goes
+// back: an earlier now is taken as the current time, which it returns.
+// Game.Tick and Blind.Tick both run on it.
+func (t *table) runClock(now time.Duration, fire func() bool) time.Duration {
+	now = max(now, t.now)
+	for {
+		d, ok := t.deadline()
+		if !ok || d > now {
+			break
+		}
+		t.now = d
+		if !fire() {
+			break
+		}
+	}
+	t.now = now
+	return now
+}
+
 // checkSeat is the start of every move: the game must be on, the seat real.
 func (t *table) checkSeat(seat int) error {
 	if t.phase == PhaseOver {

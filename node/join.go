@@ -30,12 +30,7 @@ var ErrOldHost = gamewire.ErrOldHost
 var ErrImpostor = errors.New("that table did not prove it knows the join code: it may be an impostor using the same name")
 
 // ErrRefused wraps a host's refusal to seat us.
-type ErrRefused struct {
-	Code, Msg string
-	term      uint64 // the refusing node's term, from its envelope
-}
-
-func (e *ErrRefused) Error() string { return e.Msg }
+type ErrRefused = gamewire.Refused
 
 // aim is what a join attempt is for.
 type aim struct {
@@ -140,7 +135,7 @@ func (r *Remote) hello(l *hostLink, a aim) error {
 				return err
 			}
 		case protocol.Refusal:
-			return &ErrRefused{Code: m.Code, Msg: protocol.Clean(m.Message, protocol.MaxText), term: env.Term}
+			return gamewire.RefusedBy(env, m)
 		case protocol.StateRequest:
 			if a.look {
 				return &errHosts{term: env.Term}
@@ -187,9 +182,7 @@ func (r *Remote) readEnv(br *bufio.Reader, from peer.ID, attempt *protocol.Repla
 		env, err := protocol.Open(b, wireID(from))
 		var other *protocol.VersionError
 		if attempt != nil && errors.As(err, &other) {
-			// A node of another major (its refusal of our hello): it
-			// can't seat us, and its words can't be read.
-			return nil, &ErrRefused{Code: protocol.CodeVersion, Msg: protocol.HostVersionRefusal(other.Peer)}
+			return nil, gamewire.RefusedVersion(other)
 		}
 		if err != nil {
 			continue // not the host's, or not for us: ignored

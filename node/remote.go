@@ -178,8 +178,8 @@ func dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrIn
 	// and names its own, which we join with (the old host's person back
 	// after a crash, anyone who finds the table in the lobby).
 	var ref *ErrRefused
-	if errors.As(err, &ref) && ref.term > 1 && ref.Code != protocol.CodeVersion {
-		l, err = r.join(ctx, aim{to: info, term: ref.term})
+	if errors.As(err, &ref) && ref.Term > 1 && ref.Code != protocol.CodeVersion {
+		l, err = r.join(ctx, aim{to: info, term: ref.Term})
 	}
 	if err != nil {
 		r.Close()

@@ -98,12 +98,7 @@ var ErrImpostor = errors.New("that table did not prove it knows the join code: i
 var ErrNewTable = errors.New("the host has opened a new table since, with no join code: tap Sit down to join it")
 
 // Refused is a node's refusal to seat us.
-type Refused struct {
-	Code, Msg string
-	term      uint64 // the refusing node's term, from its envelope
-}
-
-func (e *Refused) Error() string { return e.Msg }
+type Refused = gamewire.Refused
 
 // Client is one browser player at one table.
 type Client struct {
@@ -202,8 +197,8 @@ func Join(ctx context.Context, cfg Config) (*Client, error) {
 	// Sit down there must not be refused for it).
 	l, err := c.join(ctx, cfg.Addr, 1, nil)
 	var ref *Refused
-	if errors.As(err, &ref) && ref.term > 1 && ref.Code != CodeNotHost && ref.Code != protocol.CodeVersion {
-		l, err = c.join(ctx, cfg.Addr, ref.term, nil)
+	if errors.As(err, &ref) && ref.Term > 1 && ref.Code != CodeNotHost && ref.Code != protocol.CodeVersion {
+		l, err = c.join(ctx, cfg.Addr, ref.Term, nil)
 	}
 	if err != nil {
 		c.cancel()
@@ -343,7 +338,7 @@ func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(pro
 				return fail(err)
 			}
 		case protocol.Refusal:
-			return fail(&Refused{Code: m.Code, Msg: protocol.Clean(m.Message, protocol.MaxText), term: env.Term})
+			return fail(gamewire.RefusedBy(env, m))
 		case protocol.StateRequest:
 			// A new host rebuilding the table: our journal and shares,
 			// then its whole rebuild to seat us.
@@ -381,9 +376,7 @@ func (c *Client) read(l *link) (*protocol.Envelope, error) {
 		env, err := protocol.Open(b, l.host)
 		var other *protocol.VersionError
 		if errors.As(err, &other) {
-			// A node of another major: it can't seat us, and its words
-			// (its refusal of our hello) can't be read.
-			return nil, &Refused{Code: protocol.CodeVersion, Msg: protocol.HostVersionRefusal(other.Peer)}
+			return nil, gamewire.RefusedVersion(other)
 		}
 		if err != nil {
 			continue
@@ -497,8 +490,8 @@ func (c *Client) follow() *link {
 			for _, t := range []uint64{term, term + 1} {
 				l, err := c.tryJoin(a, t, ok)
 				var ref *Refused
-				if errors.As(err, &ref) && ref.term > 0 && ref.term != t && ref.Code != CodeNotHost {
-					l, err = c.tryJoin(a, ref.term, ok)
+				if errors.As(err, &ref) && ref.Term > 0 && ref.Term != t && ref.Code != CodeNotHost {
+					l, err = c.tryJoin(a, ref.Term, ok)
 				}
 				if err == nil {
 					c.say("Back at the table.")
