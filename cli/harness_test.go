@@ -156,30 +156,24 @@ func hold(a *App) {
 	a.env.tick = func() tea.Cmd { return nil }
 }
 
+// namedKeys are the keys a test names by word, as the key press each is.
+var namedKeys = map[string]tea.KeyPressMsg{
+	"left":      {Code: tea.KeyLeft},
+	"right":     {Code: tea.KeyRight},
+	"up":        {Code: tea.KeyUp},
+	"down":      {Code: tea.KeyDown},
+	"enter":     {Code: tea.KeyEnter},
+	"esc":       {Code: tea.KeyEscape},
+	"space":     {Code: tea.KeySpace, Text: " "},
+	"backspace": {Code: tea.KeyBackspace},
+	"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
+	"ctrl+r":    {Code: 'r', Mod: tea.ModCtrl},
+	"pgdown":    {Code: tea.KeyPgDown},
+}
+
 func key(k string) tea.KeyPressMsg {
-	switch k {
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	case "ctrl+r":
-		return tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	if m, ok := namedKeys[k]; ok {
+		return m
 	}
 	r := []rune(k)
 	return tea.KeyPressMsg{Code: r[0], Text: k}
@@ -366,6 +360,24 @@ func (h *harness) sent() []engine.Command {
 		h.deliver(ev)
 	}
 	return cs
+}
+
+// sentClaim fails the test unless the client sent one move, a claim of
+// claim cards holding n.
+func (h *harness) sentClaim(claim, n int) {
+	h.t.Helper()
+	if got := h.sent(); len(got) != 1 || got[0].Claim != claim || len(got[0].Cards) != n {
+		h.t.Fatalf("sent %+v", got)
+	}
+}
+
+// controlled fails the test unless keys made the host's n-th control of
+// the game want.
+func (h *harness) controlled(keys string, n int, want string) {
+	h.t.Helper()
+	if len(h.sess.controls) != n || h.sess.controls[n-1] != want {
+		h.t.Fatalf("%s sent %v, want %s", keys, h.sess.controls, want)
+	}
 }
 
 // sentNothing fails unless the client has sent no move since sent or

@@ -132,10 +132,7 @@ func TestSneakSetsTheClaim(t *testing.T) {
 	// pile goes 0 → 3, and that shows.
 	h.has("Sneak 1: your hand 11–13 → 9–10 hides it; the pile may not.")
 	h.press("c")
-	got := h.sent()
-	if len(got) != 1 || got[0].Claim != 2 || len(got[0].Cards) != 3 {
-		t.Fatalf("sent %+v", got)
-	}
+	h.sentClaim(2, 3)
 }
 
 // B and G answer the open play by its number.
@@ -592,9 +589,7 @@ func TestHostEndsTheGame(t *testing.T) {
 		t.Fatalf("N sent %v", h.sess.controls)
 	}
 	h.press("e", "y")
-	if len(h.sess.controls) != 1 || h.sess.controls[0] != "end" {
-		t.Fatalf("E Y sent %v, want end", h.sess.controls)
-	}
+	h.controlled("E Y", 1, "end")
 	h.press("?")
 	h.has("The host     E  end the game now", "A  a bot plays a seat")
 	h.press("?")
@@ -602,9 +597,7 @@ func TestHostEndsTheGame(t *testing.T) {
 	h.press("a")
 	h.has("Which seat does a bot play until its person moves again? 1–4")
 	h.press("2")
-	if len(h.sess.controls) != 2 || h.sess.controls[1] != "bot 2" {
-		t.Fatalf("A 2 sent %v, want bot 2", h.sess.controls)
-	}
+	h.controlled("A 2", 2, "bot 2")
 	h.press("a", "x")
 	if len(h.sess.controls) != 2 {
 		t.Fatalf("A X sent %v", h.sess.controls)
@@ -633,9 +626,7 @@ func TestHostPausesTheGame(t *testing.T) {
 	h.apply(engine.Command{Move: engine.MovePlay, Seat: 1, Cards: cards(t, "AC"), Rank: engine.NoRank})
 	h.has("6.0 s to call")
 	h.press("p")
-	if len(h.sess.controls) != 1 || h.sess.controls[0] != "pause" {
-		t.Fatalf("P sent %v, want pause", h.sess.controls)
-	}
+	h.controlled("P", 1, "pause")
 	h.ts.Paused = true
 	h.deliver(nil)
 	h.has("⏸ Paused by the host.", "Paused by the host. P goes on.", "6.0 s to call")
@@ -647,9 +638,7 @@ func TestHostPausesTheGame(t *testing.T) {
 	h.has("P  pause the game, and go on")
 	h.press("?")
 	h.press("p")
-	if len(h.sess.controls) != 2 || h.sess.controls[1] != "pause" {
-		t.Fatalf("P again sent %v, want pause", h.sess.controls)
-	}
+	h.controlled("P again", 2, "pause")
 	h.ts.Paused = false
 	h.deliver(nil)
 	h.lacks("Paused by the host")

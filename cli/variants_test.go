@@ -108,10 +108,7 @@ func TestCountLiesClaim(t *testing.T) {
 	h.press("+")
 	h.has("C  Claim 3 aces")
 	h.press("c")
-	got := h.sent()
-	if len(got) != 1 || got[0].Claim != 3 || len(got[0].Cards) != 2 {
-		t.Fatalf("sent %+v", got)
-	}
+	h.sentClaim(3, 2)
 }
 
 // V13: the next seat may play over an open window; the dock offers both.

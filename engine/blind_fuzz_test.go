@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/enginetest"
 )
 
 // FuzzBlind feeds a blind game commands and proven inputs decoded from the
@@ -37,14 +38,9 @@ func FuzzBlind(f *testing.F) {
 			sb[i] = byte(next())
 		}
 		seed := binary.LittleEndian.Uint64(sb[:])
-		var r engine.Rules
-		if kind == "random" {
-			var err error
-			if r, err = engine.ParseRules(randomRules(rand.New(rand.NewPCG(seed, 1)))); err != nil {
-				return
-			}
-		} else {
-			r, _ = engine.Preset(kind)
+		r, ok := enginetest.Rules(kind, rand.New(rand.NewPCG(seed, 1)))
+		if !ok {
+			return
 		}
 		b, _, err := engine.NewBlind(engine.BlindConfig{Rules: r, Seats: seats, Seed: seed})
 		if err != nil {

@@ -535,19 +535,14 @@ func TestBlindSameGame(t *testing.T) {
 		games = 300
 	}
 	rng := rand.New(rand.NewPCG(24, 2))
-	kinds := append(append([]string{}, engine.Presets...), "random")
+	kinds := enginetest.Kinds
 	played, perKind := 0, map[string]int{}
 	stats := map[string]int{}
 	for i := 0; played < games; i++ {
 		kind := kinds[i%len(kinds)]
-		var r engine.Rules
-		if kind == "random" {
-			var err error
-			if r, err = engine.ParseRules(enginetest.RandomRules(rng)); err != nil {
-				continue
-			}
-		} else {
-			r, _ = engine.Preset(kind)
+		r, ok := enginetest.Rules(kind, rng)
+		if !ok {
+			continue
 		}
 		tw := newTwin(t, r, 2+rng.IntN(9), rng.Uint64(), i%2 == 0)
 		if tw == nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/enginetest"
 )
 
 // fuzzGame decodes fuzz bytes into a table and a sequence of actions:
@@ -43,14 +44,9 @@ func newFuzzGame(data []byte) (*fuzzGame, bool) {
 		seed[i] = byte(f.next())
 	}
 	s := binary.LittleEndian.Uint64(seed[:])
-	var r engine.Rules
-	if kind == "random" {
-		var err error
-		if r, err = engine.ParseRules(randomRules(rand.New(rand.NewPCG(s, 1)))); err != nil {
-			return nil, false
-		}
-	} else {
-		r, _ = engine.Preset(kind)
+	r, ok := enginetest.Rules(kind, rand.New(rand.NewPCG(s, 1)))
+	if !ok {
+		return nil, false
 	}
 	g, _, err := engine.New(engine.Config{Rules: r, Seats: seats, Seed: s})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/engine/enginetest"
 )
 
 // propertyGames is how many seeded random games the properties run over.
@@ -19,7 +20,7 @@ const propertyGames = 10000
 
 // kinds are the rule sets the random games are drawn from: every preset,
 // and rules objects with random keys.
-var kinds = append(append([]string{}, engine.Presets...), "random")
+var kinds = enginetest.Kinds
 
 // randomGame draws game number i's config: seats 2–10, a kind in turn, now
 // and then custom hands and a chosen first seat. ok is false when the

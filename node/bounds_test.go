@@ -29,15 +29,7 @@ func TestNetNickOutOfBoundsRefused(t *testing.T) {
 		{"\x1b[2J\x1b[Hroot", "A nickname can't hold control characters"},
 		{"", "A nickname can't be empty."},
 	} {
-		pn := newLoopNode(t)
-		r, err := Dial(ctx, pn.h, pn.key, info(hn), c.nick, "", false, nil)
-		var ref *ErrRefused
-		if !errors.As(err, &ref) || ref.Code != protocol.CodeBadName || !strings.HasPrefix(ref.Msg, c.says) {
-			if r != nil {
-				r.Close()
-			}
-			t.Fatalf("nickname %.20q: got %v, want a %s refusal saying %q", c.nick, err, protocol.CodeBadName, c.says)
-		}
+		nickRefused(t, ctx, hn, c.nick, c.says)
 	}
 	// Nothing changed: nobody sits, and the next player takes seat 0.
 	var seats []table.SeatInfo

@@ -131,12 +131,7 @@ func TestChainForgedJournalRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			played := playEach(ctx, remotes, slowly(remotes), "brisk", nil)
-			for tb.Plays() < 5 {
-				time.Sleep(20 * time.Millisecond)
-			}
-			srv.Close()
-			tb.Close()
-			hn.h.Close()
+			dropHostAfter(tb, srv, hn, 5)
 			ends := played()
 
 			var host *Remote

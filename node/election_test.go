@@ -116,6 +116,18 @@ func endedWhole(t *testing.T, i int, u table.Update) {
 	}
 }
 
+// dropHostAfter waits for the table's plays-th play, then takes the host
+// away whole with no goodbye, as a crash does: its server, its table and
+// its node.
+func dropHostAfter(tb *table.Table, srv *Server, hn loopNode, plays int) {
+	for tb.Plays() < plays {
+		time.Sleep(20 * time.Millisecond)
+	}
+	srv.Close()
+	tb.Close()
+	hn.h.Close()
+}
+
 // playSlowly plays each remote's seat with a slowBot until its game ends;
 // played waits for that, and is each one's last update and the notices
 // it was shown.
@@ -404,12 +416,7 @@ func TestElectionSplitHeals(t *testing.T) {
 				t.Fatal(err)
 			}
 			played := playSlowly(ctx, remotes)
-			for tb.Plays() < 5 {
-				time.Sleep(20 * time.Millisecond)
-			}
-			srv.Close()
-			tb.Close()
-			hn.h.Close()
+			dropHostAfter(tb, srv, hn, 5)
 			// The first split of them take over at once, before any
 			// noticed the loss or heard of another.
 			var took sync.WaitGroup

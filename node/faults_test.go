@@ -53,23 +53,31 @@ func TestNetPlayerDropsAndRejoins(t *testing.T) {
 	}
 }
 
+// adaWalksAway starts a table of Ada and two bots, with a five-second
+// grace, from which Ada walks away before her first move; it is a
+// spectator's session of that table, which closes with the test.
+func adaWalksAway(t *testing.T) *table.LocalSession {
+	t.Helper()
+	tb, err := table.NewTable(table.Settings{Rules: engine.Standard(), Seats: 3, Bots: []string{"a", "b"}, Grace: 5 * time.Second, Seed: 3}, "h", dumbMaker, dumbFallback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tb.Close() })
+	_, sess, err := tb.Sit("ada", "Ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := tb.Watch()
+	tb.Start()
+	sess.Close() // Ada walks away before her first move
+	return spec
+}
+
 // A person gone past the grace period is played by a bot until they are
 // back, and the table never waits for them forever.
 func TestTableBotCoversAwaySeat(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		rules := engine.Standard()
-		tb, err := table.NewTable(table.Settings{Rules: rules, Seats: 3, Bots: []string{"a", "b"}, Grace: 5 * time.Second, Seed: 3}, "h", dumbMaker, dumbFallback)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tb.Close()
-		_, sess, err := tb.Sit("ada", "Ada")
-		if err != nil {
-			t.Fatal(err)
-		}
-		spec, _ := tb.Watch()
-		tb.Start()
-		sess.Close() // Ada walks away before her first move
+		spec := adaWalksAway(t)
 		covered := false
 		for u := range spec.Updates() {
 			if u.Table.Seats[0].Covered {
@@ -222,18 +230,7 @@ func TestTableExecBotSeat(t *testing.T) {
 // seat a bot played most of the game was once rated.
 func TestTableCountsMovesMadeForAPerson(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		tb, err := table.NewTable(table.Settings{Rules: engine.Standard(), Seats: 3, Bots: []string{"a", "b"}, Grace: 5 * time.Second, Seed: 3}, "h", dumbMaker, dumbFallback)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tb.Close()
-		_, sess, err := tb.Sit("ada", "Ada")
-		if err != nil {
-			t.Fatal(err)
-		}
-		spec, _ := tb.Watch()
-		tb.Start()
-		sess.Close() // Ada walks away before her first move
+		spec := adaWalksAway(t)
 		own, bots := 0, 0
 		var last table.Update
 		for u := range spec.Updates() {

@@ -88,17 +88,39 @@ type rawPlayer struct {
 	tid protocol.TableID
 }
 
-func sitRaw(t *testing.T, ctx context.Context, hn loopNode) *rawPlayer {
+// rawStream opens a game stream to hn from a fresh node, with no hello
+// sent: what it writes is the test's to choose. The stream is reset when
+// the test ends.
+func rawStream(t *testing.T, ctx context.Context, hn loopNode) (loopNode, network.Stream) {
 	t.Helper()
-	p := &rawPlayer{n: newLoopNode(t)}
-	if err := p.n.h.Connect(ctx, info(hn)); err != nil {
+	n := newLoopNode(t)
+	if err := n.h.Connect(ctx, info(hn)); err != nil {
 		t.Fatal(err)
 	}
-	st, err := p.n.h.NewStream(ctx, hn.h.ID(), ProtocolID)
+	st, err := n.h.NewStream(ctx, hn.h.ID(), ProtocolID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Reset() })
+	return n, st
+}
+
+// firstAnswer is the first frame the host sends on st, waiting up to ten
+// seconds for it.
+func firstAnswer(t *testing.T, st network.Stream) []byte {
+	t.Helper()
+	st.SetReadDeadline(time.Now().Add(10 * time.Second))
+	b, err := gamewire.ReadFrame(bufio.NewReader(st))
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	return b
+}
+
+func sitRaw(t *testing.T, ctx context.Context, hn loopNode) *rawPlayer {
+	t.Helper()
+	n, st := rawStream(t, ctx, hn)
+	p := &rawPlayer{n: n}
 	p.st, p.w = st, bufio.NewWriter(st)
 	p.write(t, p.seal(t, protocol.TableID{}, 1, 1, protocol.Hello{Version: protocol.Current, Nick: "raw"}))
 	br := bufio.NewReader(st)

@@ -26,23 +26,10 @@ func TestNetOldJoinerToldToUpdate(t *testing.T) {
 	hn, _, _ := hostTable(t, table.Settings{Seats: 3, Code: "tulip-42", Bots: []string{"b"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	p := &rawPlayer{n: newLoopNode(t)}
-	if err := p.n.h.Connect(ctx, info(hn)); err != nil {
-		t.Fatal(err)
-	}
-	st, err := p.n.h.NewStream(ctx, hn.h.ID(), ProtocolID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Reset()
-	p.st, p.w = st, bufio.NewWriter(st)
+	n, st := rawStream(t, ctx, hn)
+	p := &rawPlayer{n: n, st: st, w: bufio.NewWriter(st)}
 	p.write(t, p.seal(t, protocol.TableID{}, 1, 1, protocol.Hello{Version: protocol.MakeVersion(1, 9), Nick: "old"}))
-	st.SetReadDeadline(time.Now().Add(10 * time.Second))
-	b, err := gamewire.ReadFrame(bufio.NewReader(st))
-	if err != nil {
-		t.Fatalf("no answer: %v", err)
-	}
-	env, err := protocol.Open(b, wireID(hn.h.ID()))
+	env, err := protocol.Open(firstAnswer(t, st), wireID(hn.h.ID()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,25 +104,13 @@ func TestNet19JoinerRefused(t *testing.T) {
 	hn, _, _ := hostTable(t, table.Settings{Seats: 3, Bots: []string{"b"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	pn := newLoopNode(t)
-	if err := pn.h.Connect(ctx, info(hn)); err != nil {
-		t.Fatal(err)
-	}
-	st, err := pn.h.NewStream(ctx, hn.h.ID(), ProtocolID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Reset()
+	pn, st := rawStream(t, ctx, hn)
 	w := bufio.NewWriter(st)
 	hello19 := []any{uint16(protocol.MakeVersion(1, 9)), "old", -1, false, nil, "", make([]byte, protocol.NonceSize), nil}
 	if err := gamewire.WriteFrame(w, sealed19(t, mustEd(t, pn.key), 41, protocol.TypeHello, hello19)); err != nil {
 		t.Fatal(err)
 	}
-	st.SetReadDeadline(time.Now().Add(10 * time.Second))
-	b, err := gamewire.ReadFrame(bufio.NewReader(st))
-	if err != nil {
-		t.Fatalf("no answer: %v", err)
-	}
+	b := firstAnswer(t, st)
 	var other *protocol.VersionError
 	if _, err := protocol.Open(b, wireID(hn.h.ID())); !errors.As(err, &other) || other.Peer != protocol.MakeVersion(1, 9) {
 		t.Fatalf("the answer opens at 2.0: %v", err)
@@ -296,23 +271,11 @@ func TestNetGarbageOfAnotherMajorRefusedAsGarbage(t *testing.T) {
 	hn, _, _ := hostTable(t, table.Settings{Seats: 3, Bots: []string{"b"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	pn := newLoopNode(t)
-	if err := pn.h.Connect(ctx, info(hn)); err != nil {
-		t.Fatal(err)
-	}
-	st, err := pn.h.NewStream(ctx, hn.h.ID(), ProtocolID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Reset()
+	_, st := rawStream(t, ctx, hn)
 	if err := gamewire.WriteFrame(bufio.NewWriter(st), []byte{0x92, 0x91, 0x00, 0xc0}); err != nil {
 		t.Fatal(err)
 	}
-	st.SetReadDeadline(time.Now().Add(10 * time.Second))
-	b, err := gamewire.ReadFrame(bufio.NewReader(st))
-	if err != nil {
-		t.Fatalf("no answer: %v", err)
-	}
+	b := firstAnswer(t, st)
 	env, err := protocol.Open(b, wireID(hn.h.ID()))
 	if err != nil {
 		t.Fatalf("the answer is not in 2.0: %v", err)

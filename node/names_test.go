@@ -87,15 +87,7 @@ func TestNetNickAlikeRefused(t *testing.T) {
 		{"HOST", alike + "host, who is already at this table"}, // the host's own
 		{"cleo", alike + "Cleo, who is already at this table"}, // a bot's
 	} {
-		pn := newLoopNode(t)
-		r, err := Dial(ctx, pn.h, pn.key, info(hn), c.nick, "", false, nil)
-		var ref *ErrRefused
-		if !errors.As(err, &ref) || ref.Code != protocol.CodeBadName || !strings.HasPrefix(ref.Msg, c.says) {
-			if r != nil {
-				r.Close()
-			}
-			t.Fatalf("nickname %q: got %v, want a %s refusal saying %q", c.nick, err, protocol.CodeBadName, c.says)
-		}
+		nickRefused(t, ctx, hn, c.nick, c.says)
 	}
 	var seats []table.SeatInfo
 	tb.Do(func() { seats = tb.State(-1).Seats })

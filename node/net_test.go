@@ -270,6 +270,22 @@ func dialPlayer(t testing.TB, ctx context.Context, hn loopNode, nick string) *Re
 	return r
 }
 
+// nickRefused tries to sit nick, on a node of its own, at the table at hn,
+// and fails the test unless the host refuses the name with a reason that
+// begins with says.
+func nickRefused(t *testing.T, ctx context.Context, hn loopNode, nick, says string) {
+	t.Helper()
+	pn := newLoopNode(t)
+	r, err := Dial(ctx, pn.h, pn.key, info(hn), nick, "", false, nil)
+	var ref *ErrRefused
+	if !errors.As(err, &ref) || ref.Code != protocol.CodeBadName || !strings.HasPrefix(ref.Msg, says) {
+		if r != nil {
+			r.Close()
+		}
+		t.Fatalf("nickname %.20q: got %v, want a %s refusal saying %q", nick, err, protocol.CodeBadName, says)
+	}
+}
+
 // dialPlayers seats n players "p1", "p2" … at the table at hn, in order, each on its
 // own node; they leave with the test.
 func dialPlayers(t testing.TB, ctx context.Context, hn loopNode, n int) []*Remote {

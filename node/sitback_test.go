@@ -34,12 +34,7 @@ func TestElectionOldHostSitsBack(t *testing.T) {
 	}
 	go table.PlayBot(ctx, own, &nodetest.DumbBot{Seat: hostSeat}, dumbFallback, "brisk", nil)
 	played := playSlowly(ctx, remotes)
-	for tb.Plays() < 5 {
-		time.Sleep(20 * time.Millisecond)
-	}
-	srv.Close()
-	tb.Close()
-	hn.h.Close()
+	dropHostAfter(tb, srv, hn, 5)
 
 	var newHost *Remote
 	for newHost == nil && ctx.Err() == nil {

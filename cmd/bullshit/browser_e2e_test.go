@@ -387,6 +387,37 @@ func (bt *browserTable) play(t *testing.T, during func(i int, b *browser)) [2]st
 	return res
 }
 
+// sheetsVerified fails the test unless both phones ended on the sheet
+// with the deal verified on the phone itself; shot, unless "", names the
+// screenshot each phone takes then.
+func (bt *browserTable) sheetsVerified(t *testing.T, res [2]stepResult, shot string) {
+	t.Helper()
+	for i, r := range res {
+		if r.What != "verified" {
+			t.Errorf("%s ended on %+v, want the sheet with the deal verified on the phone", bt.phones[i].name, r)
+		}
+		if shot != "" {
+			bt.phones[i].shot(shot)
+		}
+	}
+}
+
+// endedVerified fails the test unless p prints, within d, the result of
+// a finished game whose audit verified; who names p in the failure.
+func endedVerified(t *testing.T, p *proc, d time.Duration, who string) {
+	t.Helper()
+	r, err := p.await(d, isType("result"))
+	if err != nil {
+		t.Errorf("%s printed no result: %v", who, err)
+		return
+	}
+	var got result
+	json.Unmarshal([]byte(r.raw), &got)
+	if got.Unfinished || got.Audit == nil || !got.Audit.Verified {
+		t.Errorf("%s ended with %s", who, clip(r.raw, 400))
+	}
+}
+
 // TestE2EBrowserPlayers: two browser players, a terminal player and the
 // host play a whole game by taps while a third browser watches; the phone
 // reloads its page mid-game and is back in its seat with its own record of
@@ -424,12 +455,7 @@ func TestE2EBrowserPlayers(t *testing.T) {
 			t.Errorf("after the reload the phone took back %s of the %d events it had seen: %v", got, seen, err)
 		}
 	})
-	for i, r := range res {
-		if r.What != "verified" {
-			t.Errorf("%s ended on %+v, want the sheet with the deal verified on the phone", bt.phones[i].name, r)
-		}
-		bt.phones[i].shot("sheet")
-	}
+	bt.sheetsVerified(t, res, "sheet")
 	if !reloaded {
 		t.Error("the phone never reloaded mid-game")
 	}
@@ -511,19 +537,6 @@ func TestE2EBrowserHostKilled(t *testing.T) {
 			t.Logf("host killed at %s's play 8+", b.name)
 		})
 	})
-	for i, r := range res {
-		if r.What != "verified" {
-			t.Errorf("%s ended on %+v, want the sheet with the deal verified on the phone", bt.phones[i].name, r)
-		}
-		bt.phones[i].shot("after-failover")
-	}
-	r, err := bt.player.await(2*time.Minute, isType("result"))
-	if err != nil {
-		t.Fatalf("the player that took over printed no result: %v", err)
-	}
-	var got result
-	json.Unmarshal([]byte(r.raw), &got)
-	if got.Unfinished || got.Audit == nil || !got.Audit.Verified {
-		t.Errorf("the player that took over ended with %s", r.raw)
-	}
+	bt.sheetsVerified(t, res, "after-failover")
+	endedVerified(t, bt.player, 2*time.Minute, "the player that took over")
 }

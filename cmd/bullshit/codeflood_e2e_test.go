@@ -15,7 +15,6 @@ import (
 	"crypto/rand"
 	"fmt"
 	"net"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -30,7 +29,6 @@ import (
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/guard"
-	nodelan "github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -61,11 +59,7 @@ const (
 func runCodeFlood(say func(string, map[string]any)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	at, err := nodelan.ParseAddr(os.Getenv(rogueAddrEnv))
-	if err != nil {
-		return err
-	}
-	from, err := addrsFromEnv(codeFromEnv)
+	at, from, err := strangerTargets(codeFromEnv)
 	if err != nil {
 		return err
 	}

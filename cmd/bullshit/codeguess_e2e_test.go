@@ -24,8 +24,7 @@ func TestE2ECodeGuessesLimited(t *testing.T) {
 	l := newLAN(t, 3, false)
 	dir := t.TempDir()
 	name := "locked-" + l.prefix[len(l.prefix)-5:]
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 1, 1, "--code", code)...)
-	host.waitFor(20*time.Second, "the table line", isType("table"))
+	host, _ := l.startHost(dir, name, 1, 1, "--code", code)
 
 	guesses := guard.CodeTriesPerAddr + 3
 	wrong, limited := 0, 0

@@ -215,8 +215,7 @@ func TestE2ELateSeatDealtAgain(t *testing.T) {
 	l := newLAN(t, 3, false)
 	dir := t.TempDir()
 	name := "late-" + l.prefix
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 2, 0)...)
-	table := host.waitFor(20*time.Second, "the table line", isType("table"))
+	host, table := l.startHost(dir, name, 2, 0)
 	player := l.start(2, "join2", joinArgs(filepath.Join(dir, "2"), name)...)
 	seatOf(t, player)
 	late := l.startRogue(3, "late", rogueEnv+"=late", rogueAddrEnv+"="+hostAddr(t, table), lieNickEnv+"=Slow")

@@ -257,6 +257,15 @@ func honestBin(t *testing.T) string {
 
 func (l *lan) ns(i int) string { return l.prefix + strconv.Itoa(i) }
 
+// startHost starts the host of table name on machine 1, its files under
+// dir/host, for players and bots (and more of hostArgs' flags), and waits
+// for its table line.
+func (l *lan) startHost(dir, name string, players, bots int, more ...string) (*proc, outLine) {
+	l.t.Helper()
+	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, players, bots, more...)...)
+	return host, host.waitFor(20*time.Second, "the table line", isType("table"))
+}
+
 // start runs bullshit inside host i.
 func (l *lan) start(i int, name string, args ...string) *proc {
 	l.t.Helper()
@@ -410,6 +419,22 @@ func (p *proc) signal(sig syscall.Signal) {
 	if !ended && p.cmd.Process != nil {
 		p.cmd.Process.Signal(sig)
 	}
+}
+
+// endedLines waits up to d for p to end, failing the test if it does
+// not, and is the lines it printed of type typ.
+func (p *proc) endedLines(d time.Duration, typ string) []outLine {
+	p.t.Helper()
+	if !p.waitEnd(d) {
+		p.t.Fatalf("the %s did not end", p.name)
+	}
+	var ls []outLine
+	for _, l := range p.snapshot() {
+		if l.typ() == typ {
+			ls = append(ls, l)
+		}
+	}
+	return ls
 }
 
 // waitEnd waits for the program to exit; false on timeout.

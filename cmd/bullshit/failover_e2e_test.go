@@ -21,8 +21,7 @@ func TestE2EHostKilled(t *testing.T) {
 	l := newLAN(t, 4, false)
 	dir := t.TempDir()
 	name := "failover-" + l.prefix
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 3, 0)...)
-	host.waitFor(20*time.Second, "the table line", isType("table"))
+	host, _ := l.startHost(dir, name, 3, 0)
 	var players []*proc
 	for i := 2; i <= 4; i++ {
 		players = append(players, l.start(i, fmt.Sprintf("join%d", i), joinArgs(filepath.Join(dir, strconv.Itoa(i)), name)...))

@@ -204,8 +204,7 @@ func TestE2ELossyLink(t *testing.T) {
 	name := "lossy-" + l.prefix
 	journal := filepath.Join(dir, "journal")
 	l.sh("lossy", "1", "10")
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 3, 0, "--journal", journal)...)
-	table := host.waitFor(20*time.Second, "the table line", isType("table"))
+	host, table := l.startHost(dir, name, 3, 0, "--journal", journal)
 	var players []*proc
 	for i := 2; i <= 4; i++ {
 		players = append(players, l.start(i, fmt.Sprintf("join%d", i), joinArgs(filepath.Join(dir, strconv.Itoa(i)), name,
@@ -237,8 +236,7 @@ func TestE2EChurn(t *testing.T) {
 	dir := t.TempDir()
 	name := "churn-" + l.prefix
 	journal := filepath.Join(dir, "journal")
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 3, 1, "--journal", journal)...)
-	table := host.waitFor(20*time.Second, "the table line", isType("table"))
+	host, table := l.startHost(dir, name, 3, 1, "--journal", journal)
 	watchDir := filepath.Join(dir, "watch")
 	stayer := l.start(5, "watcher", joinArgs(filepath.Join(dir, "stay"), name, "--watch")...)
 	var players []*proc

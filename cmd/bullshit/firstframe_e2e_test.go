@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/node/flood"
-	nodelan "github.com/bullshit-game/bullshit/node/lan"
 )
 
 const (
@@ -32,11 +31,7 @@ const (
 func runFirstState(say func(string, map[string]any)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	at, err := nodelan.ParseAddr(os.Getenv(rogueAddrEnv))
-	if err != nil {
-		return err
-	}
-	from, err := addrsFromEnv(lockoutFromEnv)
+	at, from, err := strangerTargets(lockoutFromEnv)
 	if err != nil {
 		return err
 	}
@@ -111,8 +106,7 @@ func TestE2EFirstFrameState(t *testing.T) {
 	l.addAddrs(3, from)
 	dir := t.TempDir()
 	name := "first-" + l.prefix[len(l.prefix)-5:]
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 1, 1, "--wait", "3m")...)
-	table := host.waitFor(20*time.Second, "the table line", isType("table"))
+	host, table := l.startHost(dir, name, 1, 1, "--wait", "3m")
 	rogue := l.startRogue(3, "stranger", rogueEnv+"=first-state", rogueAddrEnv+"="+hostAddr(t, table),
 		lockoutFromEnv+"="+strings.Join(from, ","))
 	rogue.waitFor(60*time.Second, "the stranger's nodes", isType("ready"))

@@ -319,8 +319,7 @@ func TestE2ETwoSeatsReadNoHands(t *testing.T) {
 	l := newLAN(t, 4, false)
 	dir := t.TempDir()
 	name := "pool-" + l.prefix
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 4, 0)...)
-	table := host.waitFor(20*time.Second, "the table line", isType("table"))
+	host, table := l.startHost(dir, name, 4, 0)
 	var players []*proc
 	for i := 2; i <= 3; i++ {
 		players = append(players, l.start(i, fmt.Sprintf("join%d", i), joinArgs(filepath.Join(dir, strconv.Itoa(i)), name)...))

@@ -420,9 +420,7 @@ func (l *liar) withhold(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	l.wmu.Lock()
-	l.term++
-	l.wmu.Unlock()
+	l.nextTerm()
 	asked := make(chan struct{})
 	var once sync.Once
 	for end := time.Now().Add(90 * time.Second); time.Now().Before(end); {
@@ -457,9 +455,7 @@ func (l *liar) intrude(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	l.wmu.Lock()
-	l.term++
-	l.wmu.Unlock()
+	l.nextTerm()
 	l.mu.Lock()
 	journal := slices.Clone(l.chain.Steps)
 	l.mu.Unlock()
@@ -559,9 +555,7 @@ func (l *liar) rejoin(ctx context.Context) (chan struct{}, error) {
 	}
 	l.say("forged", map[string]any{"lie": l.lie, "journal": len(journal), "steps": ws, "callable": roguepeer.Callable(v, l.forge),
 		"next": next[0].ID.String()})
-	l.wmu.Lock()
-	l.term++
-	l.wmu.Unlock()
+	l.nextTerm()
 	l.mu.Lock()
 	l.told = true
 	l.mu.Unlock()
@@ -605,6 +599,14 @@ func (l *liar) candidates(old peer.ID) []peer.AddrInfo {
 	}
 	sort.Slice(next, func(i, j int) bool { return next[i].ID < next[j].ID })
 	return next
+}
+
+// nextTerm moves the liar on to the next host's term, the one it speaks
+// in to the host it fails over to.
+func (l *liar) nextTerm() {
+	l.wmu.Lock()
+	l.term++
+	l.wmu.Unlock()
 }
 
 // nextInLine is the first node in line after the host we lost.

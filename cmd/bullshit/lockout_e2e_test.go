@@ -27,7 +27,6 @@ import (
 	"github.com/bullshit-game/bullshit/node"
 	"github.com/bullshit-game/bullshit/node/flood"
 	"github.com/bullshit-game/bullshit/node/guard"
-	nodelan "github.com/bullshit-game/bullshit/node/lan"
 )
 
 // The stranger's addresses, each flood's own, 150 in all as in the issue.
@@ -67,11 +66,7 @@ func lockoutAddrs() []string { return strangerAddrs(lorisAddrs + connectAddrs + 
 func runLockout(say func(string, map[string]any)) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	at, err := nodelan.ParseAddr(os.Getenv(rogueAddrEnv))
-	if err != nil {
-		return err
-	}
-	from, err := addrsFromEnv(lockoutFromEnv)
+	at, from, err := strangerTargets(lockoutFromEnv)
 	if err != nil {
 		return err
 	}

@@ -20,8 +20,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/libp2p/go-libp2p/core/crypto"
-	"github.com/libp2p/go-libp2p/core/peer"
 
 	roguepeer "github.com/bullshit-game/bullshit/node/rogue"
 	"github.com/bullshit-game/bullshit/node/webwire"
@@ -74,11 +72,7 @@ func phoneHello(ctx context.Context, p *roguepeer.Rogue, base, nick string) erro
 		ws.Close(websocket.StatusNormalClosure, "")
 		return err
 	}
-	k, err := crypto.UnmarshalEd25519PublicKey(conn.Peer())
-	if err != nil {
-		return err
-	}
-	hid, err := peer.IDFromPublicKey(k)
+	hid, err := peerIDOf(conn.Peer())
 	if err != nil {
 		return err
 	}
@@ -98,8 +92,7 @@ func TestE2ENamesAlike(t *testing.T) {
 	dir := t.TempDir()
 	name := "names-" + l.prefix[len(l.prefix)-5:]
 	const web = "http://10.77.1.1:8080"
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 2, 0, "--nick", "Hosty", "--web", strings.TrimPrefix(web, "http://"))...)
-	host.waitFor(20*time.Second, "the table line", isType("table"))
+	host, _ := l.startHost(dir, name, 2, 0, "--nick", "Hosty", "--web", strings.TrimPrefix(web, "http://"))
 
 	invisible := "A nickname can't hold invisible characters (U+3164)"
 	alike := "That nickname looks too much like Hosty, who is already at this table: choose another."
@@ -132,14 +125,8 @@ func TestE2ENamesAlike(t *testing.T) {
 		nicks = append(nicks, c.nick)
 	}
 	phones := l.startRogue(3, "phones", rogueEnv+"=names", rogueWebEnv+"="+web, namesEnv+"="+strings.Join(nicks, "\n"))
-	if !phones.waitEnd(90 * time.Second) {
-		t.Fatal("the phones did not end")
-	}
 	n := 0
-	for _, p := range phones.snapshot() {
-		if p.typ() != "phone" {
-			continue
-		}
+	for _, p := range phones.endedLines(90*time.Second, "phone") {
 		c := cases[n]
 		n++
 		if got := p.str("nick"); got != c.nick {

@@ -20,8 +20,7 @@ func TestE2ELongNickRefused(t *testing.T) {
 	l := newLAN(t, 4, false)
 	dir := t.TempDir()
 	name := "nick-" + l.prefix[len(l.prefix)-5:]
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 2, 1)...)
-	table := host.waitFor(20*time.Second, "the table line", isType("table"))
+	host, table := l.startHost(dir, name, 2, 1)
 	nick := strings.Repeat("x", 65236)
 	rogue := l.startRogue(4, "long-nick", rogueEnv+"=shares", rogueAddrEnv+"="+hostAddr(t, table), lieNickEnv+"="+nick)
 	refused := rogue.waitFor(60*time.Second, "the rogue's refusal", isType("error"))

@@ -19,7 +19,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -95,17 +94,10 @@ func TestE2EWebRebinding(t *testing.T) {
 	dir := t.TempDir()
 	name := "rebind-" + l.prefix[len(l.prefix)-5:]
 	const web = "http://10.77.1.1:8080"
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 1, 1, "--web", strings.TrimPrefix(web, "http://"))...)
-	host.waitFor(20*time.Second, "the table line", isType("table"))
+	l.startHost(dir, name, 1, 1, "--web", strings.TrimPrefix(web, "http://"))
 	rg := l.startRogue(2, "rebinder", rogueEnv+"=rebind", rogueWebEnv+"="+web)
-	if !rg.waitEnd(60 * time.Second) {
-		t.Fatal("the rebinder did not end")
-	}
 	n := 0
-	for _, a := range rg.snapshot() {
-		if a.typ() != "answer" {
-			continue
-		}
+	for _, a := range rg.endedLines(60*time.Second, "answer") {
 		n++
 		path, status, text := a.str("path"), a.num("status"), a.str("text")
 		t.Logf("FIGURE rebinding: GET %s Host %s: %d %q %s", path, a.str("host"), status, clip(text, 60), a.str("err"))

@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -106,6 +107,17 @@ func rogueMain(mode string) int {
 		return 1
 	}
 	return 0
+}
+
+// strangerTargets are what a flooding rogue is handed: the host it aims
+// at ($BS_E2E_ROGUE_ADDR's) and the addresses it floods from, in $fromEnv.
+func strangerTargets(fromEnv string) (peer.AddrInfo, []net.IP, error) {
+	at, err := nodelan.ParseAddr(os.Getenv(rogueAddrEnv))
+	if err != nil {
+		return peer.AddrInfo{}, nil, err
+	}
+	from, err := addrsFromEnv(fromEnv)
+	return at, from, err
 }
 
 func runRogue(mode string, say func(string, map[string]any)) error {

@@ -41,8 +41,7 @@ func TestE2EFailoverWithheldShares(t *testing.T) {
 	l := newLAN(t, honest+3, false)
 	dir := t.TempDir()
 	name := "stall-" + l.prefix
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, honest+1, 0)...)
-	table := host.waitFor(20*time.Second, "the table line", isType("table"))
+	host, table := l.startHost(dir, name, honest+1, 0)
 	// The liars' peer IDs sort after the honest players': no election
 	// picks either.
 	var last string

@@ -104,8 +104,7 @@ func TestE2ETableIDImpostor(t *testing.T) {
 	l := newLAN(t, 4, false)
 	dir := t.TempDir()
 	name := "kitchen-" + l.prefix[len(l.prefix)-5:]
-	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, 2, 0)...)
-	table := host.waitFor(20*time.Second, "the table line", isType("table"))
+	host, table := l.startHost(dir, name, 2, 0)
 	fake := l.startRogue(4, "id-impostor", rogueEnv+"=table-id", tableIDEnv+"="+name)
 	fake.waitFor(60*time.Second, "the impostor's advert", isType("advertising"))
 	time.Sleep(2 * time.Second) // heard by any browser that starts now

@@ -10,7 +10,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -143,31 +142,9 @@ func TestE2EBrowserAfterFailover(t *testing.T) {
 	}
 
 	res := <-played
-	for i, r := range res {
-		if r.What != "verified" {
-			t.Errorf("%s ended on %+v, want the sheet with the deal verified on the phone", bt.phones[i].name, r)
-		}
-		bt.phones[i].shot("sheet")
-	}
-	r, err := bt.player.await(2*time.Minute, isType("result"))
-	if err != nil {
-		t.Errorf("the player that took over printed no result: %v", err)
-	} else {
-		var got result
-		json.Unmarshal([]byte(r.raw), &got)
-		if got.Unfinished || got.Audit == nil || !got.Audit.Verified {
-			t.Errorf("the player that took over ended with %s", r.raw)
-		}
-	}
-	if r, err := back.await(time.Minute, isType("result")); err != nil {
-		t.Errorf("the old host's person, back, printed no result: %v", err)
-	} else {
-		var got result
-		json.Unmarshal([]byte(r.raw), &got)
-		if got.Unfinished || got.Audit == nil || !got.Audit.Verified {
-			t.Errorf("the old host's person, back, ended with %s", clip(r.raw, 400))
-		}
-	}
+	bt.sheetsVerified(t, res, "sheet")
+	endedVerified(t, bt.player, 2*time.Minute, "the player that took over")
+	endedVerified(t, back, time.Minute, "the old host's person, back")
 	for _, f := range figures {
 		t.Logf("FIGURE %s", f)
 	}
@@ -239,11 +216,7 @@ func TestE2EBrowserCutAlone(t *testing.T) {
 		t.Fatalf("the cut player did not get back to the host within a minute of the heal: %v", err)
 	}
 	res := <-played
-	for i, r := range res {
-		if r.What != "verified" {
-			t.Errorf("%s ended on %+v, want the sheet with the deal verified on the phone", bt.phones[i].name, r)
-		}
-	}
+	bt.sheetsVerified(t, res, "")
 	if covered, ok := bt.host.find(notice("A bot plays for", cut)); ok {
 		t.Errorf("a bot took the cut player's seat (the 20 s grace ran out before it was back, %s after the heal): %s",
 			fmtMS(back.at.Sub(healed)), covered.raw)

@@ -275,11 +275,7 @@ func (r *rogue) webConnect(ctx context.Context, base string) error {
 		case <-time.After(500 * time.Millisecond):
 		}
 	}
-	k, err := crypto.UnmarshalEd25519PublicKey(conn.Peer())
-	if err != nil {
-		return err
-	}
-	hid, err := peer.IDFromPublicKey(k)
+	hid, err := peerIDOf(conn.Peer())
 	if err != nil {
 		return err
 	}
@@ -298,6 +294,16 @@ func (r *rogue) heartbeats(ctx context.Context) {
 		}
 		r.Send(protocol.Heartbeat{})
 	}
+}
+
+// peerIDOf is the peer ID of the ed25519 key a web handshake named, as
+// libp2p derives it.
+func peerIDOf(pub ed25519.PublicKey) (peer.ID, error) {
+	k, err := crypto.UnmarshalEd25519PublicKey(pub)
+	if err != nil {
+		return "", err
+	}
+	return peer.IDFromPublicKey(k)
 }
 
 // webAttackFrame is attackFrame with the web's own kind.

@@ -24,19 +24,14 @@ func TestSituationChangesBeforeASeatMovesAgain(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(11, 13))
 	names := []string{"easy", "medium", "hard"}
-	kinds := append(append([]string{}, engine.Presets...), "random")
+	kinds := enginetest.Kinds
 	played := map[string]int{}
 	for i := 0; i < games; i++ {
 		kind := kinds[i%len(kinds)]
 		seats := 2 + rng.IntN(7)
-		var r engine.Rules
-		if kind == "random" {
-			var err error
-			if r, err = engine.ParseRules(enginetest.RandomRules(rng)); err != nil {
-				continue
-			}
-		} else {
-			r, _ = engine.Preset(kind)
+		r, ok := enginetest.Rules(kind, rng)
+		if !ok {
+			continue
 		}
 		if r.Check(seats) != nil {
 			continue

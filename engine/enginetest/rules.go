@@ -45,3 +45,19 @@ func RandomRules(rng *rand.Rand) map[string]any {
 	}
 	return m
 }
+
+// Kinds are the presets by name and "random", which the tests that play
+// many games take in turn.
+var Kinds = append(append([]string{}, engine.Presets...), "random")
+
+// Rules are the rules of kind, one of Kinds: the preset of that name, or
+// for "random" RandomRules drawn from rng (which a preset leaves alone).
+// ok is false when the random draw is rules the engine refuses.
+func Rules(kind string, rng *rand.Rand) (r engine.Rules, ok bool) {
+	if kind != "random" {
+		r, _ = engine.Preset(kind)
+		return r, true
+	}
+	r, err := engine.ParseRules(RandomRules(rng))
+	return r, err == nil
+}

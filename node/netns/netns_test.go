@@ -175,16 +175,7 @@ func TestTwoLANsApart(t *testing.T) {
 	const group = "224.0.0.251:5354"
 	got := make([]chan string, 2)
 	for k, l := range lans {
-		c := helper(l, 3, "mlisten "+group)
-		out, err := c.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
-		r := bufio.NewReader(out)
+		r := startHelper(t, l, 3, "mlisten "+group)
 		if line, err := r.ReadString('\n'); err != nil || line != "ready\n" {
 			t.Fatalf("multicast listener in LAN %d: %q, %v", k, line, err)
 		}
@@ -315,10 +306,11 @@ func helper(l *LAN, i int, arg string) *exec.Cmd {
 	return c
 }
 
-// listenIn starts a listener in host i and returns its address.
-func listenIn(t *testing.T, l *LAN, i int) string {
+// startHelper starts the helper doing arg in host i, killed when the test
+// ends, and is what it writes.
+func startHelper(t *testing.T, l *LAN, i int, arg string) *bufio.Reader {
 	t.Helper()
-	c := helper(l, i, "listen "+l.Addr(i))
+	c := helper(l, i, arg)
 	out, err := c.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -327,7 +319,13 @@ func listenIn(t *testing.T, l *LAN, i int) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Process.Kill(); c.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
+	return bufio.NewReader(out)
+}
+
+// listenIn starts a listener in host i and returns its address.
+func listenIn(t *testing.T, l *LAN, i int) string {
+	t.Helper()
+	line, err := startHelper(t, l, i, "listen "+l.Addr(i)).ReadString('\n')
 	if err != nil {
 		t.Fatalf("listener in host %d: %v", i, err)
 	}
