@@ -125,7 +125,7 @@ func (r *Remote) arrive(w *walk, l *hostLink, note string) {
 }
 
 // refusedBy is a walk's refusal from our host: we leave.
-func (r *Remote) refusedBy(w *walk, ref *ErrRefused) {
+func (r *Remote) refusedBy(w *walk, ref *gamewire.Refused) {
 	r.do(func() {
 		if w == r.walk {
 			r.notice("The host refused us: " + ref.Msg)
@@ -242,7 +242,7 @@ func (r *Remote) back(w *walk, d time.Duration) bool {
 	ctx, cancel := context.WithTimeout(w.ctx, d)
 	l, err := r.join(ctx, aim{to: w.line.old, tid: w.line.tid, term: w.line.term, back: true})
 	cancel()
-	var ref *ErrRefused
+	var ref *gamewire.Refused
 	switch {
 	case err == nil:
 		r.arrive(w, l, "Reconnected.")
@@ -259,7 +259,7 @@ func (r *Remote) back(w *walk, d time.Duration) bool {
 // walk is over; false is another round.
 func (r *Remote) walkLine(w *walk, missed map[peer.ID]int) bool {
 	next := aim{tid: w.line.tid, term: w.line.term + 1}
-	var ref *ErrRefused
+	var ref *gamewire.Refused
 	for _, c := range w.line.cands {
 		if w.ctx.Err() != nil {
 			return true
@@ -313,7 +313,7 @@ func (r *Remote) joinTwice(ctx context.Context, a aim) (*hostLink, error) {
 		return r.join(ctx, a)
 	}
 	l, err := once()
-	var ref *ErrRefused
+	var ref *gamewire.Refused
 	if err != nil && !errors.As(err, &ref) && ctx.Err() == nil {
 		pause(ctx, 200*time.Millisecond)
 		l, err = once()
@@ -371,8 +371,8 @@ func nameOf(seats []table.SeatInfo, id peer.ID) string {
 
 // stateMsg is our part for a new host (on run): the journal we hold and
 // our shares.
-func (r *Remote) stateMsg(term uint64) protocol.State {
-	st := protocol.State{Term: term}
+func (r *Remote) stateMsg() protocol.State {
+	var st protocol.State
 	st.Steps = append([]protocol.Step(nil), r.chain.Steps...)
 	if stateHook != nil {
 		stateHook(r, &st)

@@ -3,6 +3,7 @@ package node
 import (
 	"errors"
 	"fmt"
+
 	"github.com/bullshit-game/bullshit/node/guard"
 
 	"github.com/bullshit-game/bullshit/node/table"

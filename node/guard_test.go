@@ -37,7 +37,7 @@ func TestNetCodeGuessesCountedPerAddress(t *testing.T) {
 			r.Close()
 			return "seated"
 		}
-		var ref *ErrRefused
+		var ref *gamewire.Refused
 		if !errors.As(err, &ref) {
 			t.Fatalf("from 127.0.0.%d: %v", ip, err)
 		}

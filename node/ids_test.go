@@ -172,7 +172,7 @@ func TestEnvelopesAsWithLibp2p(t *testing.T) {
 		me, _ := peer.IDFromPrivateKey(k)
 		them, _ := peer.IDFromPrivateKey(other)
 		for i, m := range []protocol.Message{
-			protocol.Vote{Term: 2, Candidate: wireID(them), No: 7},
+			protocol.Seated{Seat: 2, Nick: "bob", Table: table},
 			protocol.Hello{Version: protocol.Current, Nick: "ada", Proof: []byte("0123456789abcdef0123456789abcdef")},
 			protocol.Lobby{Players: []protocol.Player{{Seat: 0, Nick: "ada", Peer: wireID(me)}, {Seat: 1, Nick: "bot", Bot: "easy"}}},
 		} {

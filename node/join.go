@@ -29,9 +29,6 @@ var ErrOldHost = gamewire.ErrOldHost
 // code: not the table whose code we typed.
 var ErrImpostor = errors.New("that table did not prove it knows the join code: it may be an impostor using the same name")
 
-// ErrRefused wraps a host's refusal to seat us.
-type ErrRefused = gamewire.Refused
-
 // aim is what a join attempt is for.
 type aim struct {
 	to   peer.AddrInfo
@@ -141,7 +138,7 @@ func (r *Remote) hello(l *hostLink, a aim) error {
 				return &errHosts{term: env.Term}
 			}
 			var st protocol.State
-			if !r.do(func() { st = r.stateMsg(m.Term) }) {
+			if !r.do(func() { st = r.stateMsg() }) {
 				return errLeft
 			}
 			if err := send(st); err != nil {

@@ -143,7 +143,7 @@ func TestNet19HostRefused(t *testing.T) {
 	if err == nil {
 		r.Close()
 	}
-	var ref *ErrRefused
+	var ref *gamewire.Refused
 	want := "This table's host runs bullshit 1.9, older than yours (2.0): the host needs to update."
 	if !errors.As(err, &ref) || ref.Code != protocol.CodeVersion || ref.Msg != want {
 		t.Fatalf("err %v, want %q", err, want)

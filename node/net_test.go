@@ -238,7 +238,7 @@ func TestNetJoinCode(t *testing.T) {
 	defer cancel()
 	pn := newLoopNode(t)
 	_, err := Dial(ctx, pn.h, pn.key, info(hn), "p", "wrong", false, nil)
-	var ref *ErrRefused
+	var ref *gamewire.Refused
 	if !errors.As(err, &ref) || ref.Code != protocol.CodeBadCode {
 		t.Fatalf("wrong code: %v, want a bad_code refusal", err)
 	}
@@ -277,7 +277,7 @@ func nickRefused(t *testing.T, ctx context.Context, hn loopNode, nick, says stri
 	t.Helper()
 	pn := newLoopNode(t)
 	r, err := Dial(ctx, pn.h, pn.key, info(hn), nick, "", false, nil)
-	var ref *ErrRefused
+	var ref *gamewire.Refused
 	if !errors.As(err, &ref) || ref.Code != protocol.CodeBadName || !strings.HasPrefix(ref.Msg, says) {
 		if r != nil {
 			r.Close()

@@ -177,7 +177,7 @@ func dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrIn
 	// A table that changed hosts is past term 1: its host refuses that
 	// and names its own, which we join with (the old host's person back
 	// after a crash, anyone who finds the table in the lobby).
-	var ref *ErrRefused
+	var ref *gamewire.Refused
 	if errors.As(err, &ref) && ref.Term > 1 && ref.Code != protocol.CodeVersion {
 		l, err = r.join(ctx, aim{to: info, term: ref.Term})
 	}

@@ -153,7 +153,7 @@ func (rc *recovery) add(from protocol.PeerID, journal []protocol.Step, shares ma
 // until the table is rebuilt.
 func (c *srvConn) contribute() error {
 	rc := c.s.rec
-	if err := c.send(protocol.StateRequest{Term: c.s.term.Load()}); err != nil {
+	if err := c.send(protocol.StateRequest{}); err != nil {
 		return err
 	}
 	rc.waitOn(c, true)

@@ -174,11 +174,11 @@ func (p *phone) join(nick string) error {
 		}
 		switch m := env.Msg.(type) {
 		case protocol.Refusal:
-			return &ErrRefused{Code: m.Code, Msg: m.Message}
+			return &gamewire.Refused{Code: m.Code, Msg: m.Message}
 		case protocol.StateRequest:
 			// A new host rebuilds the table: our journal and shares.
 			p.mu.Lock()
-			st := protocol.State{Term: m.Term, Steps: p.steps}
+			st := protocol.State{Steps: p.steps}
 			for _, sh := range p.shares {
 				st.Shares = append(st.Shares, sh)
 			}
@@ -692,7 +692,7 @@ func TestWebNotHost(t *testing.T) {
 	defer cancel()
 	p := dialPhone(ctx, t, w.URL(), newPhoneKey(t), k.GetPublic(), "")
 	err = p.join("Ada")
-	var ref *ErrRefused
+	var ref *gamewire.Refused
 	if !errors.As(err, &ref) || ref.Code != protocol.CodeNotHost {
 		t.Fatalf("a node without a table: %v", err)
 	}

@@ -12,7 +12,7 @@ import (
 // when valid, else filler the decoder refuses at the first item.
 func stateFrame(size, steps int, valid bool) []byte {
 	var b bytes.Buffer
-	b.Write([]byte{0x93, 0x00, 0xdd}) // [Term 0, Steps: array32
+	b.Write([]byte{0x92, 0xdd}) // [Steps: array32
 	binary.Write(&b, binary.BigEndian, uint32(steps))
 	bare := []byte{0x9d, 0, 0xc2, 0, 0, 0xc0, 0, 0, 0, 0, 0, 0xc0, 0xc0, 0xc0} // At, Tick, Move, Seat, Cards nil, Claim, Rank, No, Hidden, Term, Seal, Sig, Mark nil
 	for i := 0; i < steps && valid; i++ {

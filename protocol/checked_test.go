@@ -12,7 +12,7 @@ import (
 // Open verifies every one.
 func TestOpenCheckedRefusesBeforeVerifying(t *testing.T) {
 	other := TableID{9, 9, 9}
-	big, err := Seal(alice, other, 3, 1, State{Term: 3, Shares: []StepShare{{Y: make([]byte, MaxSize-300)}}})
+	big, err := Seal(alice, other, 3, 1, State{Shares: []StepShare{{Y: make([]byte, MaxSize-300)}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,6 +108,8 @@ func TestBodyIsPlainMsgpack(t *testing.T) {
 func TestDecodeRefusals(t *testing.T) {
 	full := []any{41, 2, []byte{0, 13, 26, 39}, 2, -1, nil}
 	view, _ := Encode(Update{View: &View{Last: &Last{}}})
+	// A peer ID is checked where it is decoded: a seat's in a lobby.
+	badPeer, _ := Encode(Lobby{Players: []Player{{Nick: "ada", Peer: "not a multihash"}}})
 	// The Sizes of the Last of the View sits at the end of the body: 4
 	// Counts of 2 zeros each, "94 92 00 00 …". Make it 3 Counts.
 	i := bytes.LastIndex(view, []byte{0x94, 0x92, 0, 0})
@@ -152,7 +154,7 @@ func TestDecodeRefusals(t *testing.T) {
 		{"bin32 overrun", TypePlay, append(mp(t, full)[:3], 0xc6, 0x7f, 0xff, 0xff, 0xff), ErrMalformed, "Cards"},
 		{"array32 overrun", TypeUpdate, []byte{0x98, 0xdd, 0x7f, 0xff, 0xff, 0xff, 0xc0, 0xc0, 0xc0}, ErrMalformed, "Events"},
 		{"short fixed bytes", TypeNonceCommit, mp(t, []any{make([]byte, 31), make([]byte, 32)}), ErrMalformed, "Round"},
-		{"bad peer ID", TypeVote, mp(t, []any{4, []byte("not a multihash"), 12}), ErrMalformed, "Candidate"},
+		{"bad peer ID", TypeLobby, badPeer, ErrMalformed, "Players[0].Peer"},
 		{"deep nesting in a skipped field", TypeLeave, append([]byte{0x92, 0xa0}, bytes.Repeat([]byte{0x91}, 100)...), ErrMalformed, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

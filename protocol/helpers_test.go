@@ -98,9 +98,8 @@ func samples() []sample {
 		}, View: view}},
 		{"refusal", Refusal{Code: CodeNotYourTurn, Message: "It is bob's turn.", Ref: 1<<32 + 5}},
 		{"heartbeat", Heartbeat{No: 12, NowMS: 1<<40 + 3}},
-		{"vote", Vote{Term: 4, Candidate: bobID, No: 12}},
-		{"staterequest", StateRequest{Term: 4}},
-		{"state", State{Term: 4, Shares: []StepShare{{Step: -1, X: 2, Y: []byte("a share of the seed"), K: 3}}}},
+		{"staterequest", StateRequest{}},
+		{"state", State{Shares: []StepShare{{Step: -1, X: 2, Y: []byte("a share of the seed"), K: 3}}}},
 		{"toss", Toss{Round: hash}},
 		{"toss-reveal", Toss{Round: hash, Commits: [][32]byte{{}, hash, {1, 2, 3}}}},
 		{"noncecommit", NonceCommit{Round: hash, Hash: [32]byte{9, 9, 9}}},
@@ -114,7 +113,7 @@ func samples() []sample {
 			}}}},
 		// 1.6: a move signed by its seat, and a journal step keeping it.
 		{"play-signed", Play{No: 41, Seat: 2, Cards: []Card{0, 13}, Claim: 2, Rank: NoRank, Sig: bytes.Repeat([]byte{0xa5}, 64)}},
-		{"state-marked", State{Term: 4, Steps: []Step{{AtNS: 1500000000, Move: 1, Seat: 2, Claim: 2, Rank: -1, No: 41, Hidden: 2,
+		{"state-marked", State{Steps: []Step{{AtNS: 1500000000, Move: 1, Seat: 2, Claim: 2, Rank: -1, No: 41, Hidden: 2,
 			Term: 3, Seal: hash[:], Sig: bytes.Repeat([]byte{0x5a}, 64), Mark: bytes.Repeat([]byte{0xa5}, 64)}}}},
 	}
 }

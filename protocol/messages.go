@@ -41,10 +41,9 @@ const (
 	TypeRefusal Type = 33
 
 	// Liveness, election and hand-over: any peer → any peer.
-	// 49 (HostGone), 51 (NewHost), 52 (Share) and 64 (Commit) were 1.x's,
-	// which nobody sent.
+	// 49 (HostGone), 50 (Vote), 51 (NewHost), 52 (Share) and 64 (Commit)
+	// were 1.x's, which nobody sent.
 	TypeHeartbeat    Type = 48
-	TypeVote         Type = 50
 	TypeStateRequest Type = 53
 	TypeState        Type = 54
 
@@ -492,22 +491,13 @@ type Heartbeat struct {
 	NowMS int64 // since the game started
 }
 
-// Vote backs Candidate as host for Term.
-type Vote struct {
-	Term      uint64
-	Candidate PeerID
-	No        int // the last play the voter saw
-}
-
 // StateRequest asks a peer for what it holds of the game, for the host
-// of Term.
-type StateRequest struct {
-	Term uint64
-}
+// of the envelope's term.
+type StateRequest struct{}
 
-// State answers a StateRequest of Term's host.
+// State answers a StateRequest, in the envelope of the term it was asked
+// for.
 type State struct {
-	Term   uint64
 	Steps  []Step      // the public journal the sender holds
 	Shares []StepShare // the sender's shares of the hidden parts
 }
@@ -599,7 +589,6 @@ func (Skip) Type() Type         { return TypeSkip }
 func (Update) Type() Type       { return TypeUpdate }
 func (Refusal) Type() Type      { return TypeRefusal }
 func (Heartbeat) Type() Type    { return TypeHeartbeat }
-func (Vote) Type() Type         { return TypeVote }
 func (StateRequest) Type() Type { return TypeStateRequest }
 func (State) Type() Type        { return TypeState }
 func (Audit) Type() Type        { return TypeAudit }
@@ -649,7 +638,7 @@ func init() {
 		Hello{}, Challenge{}, Seated{}, Lobby{}, Leave{},
 		Play{}, Call{}, Pass{}, Give{}, Quads{}, Doubt{}, Believe{}, Skip{},
 		Update{}, Refusal{},
-		Heartbeat{}, Vote{}, StateRequest{}, State{},
+		Heartbeat{}, StateRequest{}, State{},
 		Audit{},
 		Toss{}, NonceCommit{}, NonceReveal{},
 	} {

@@ -237,7 +237,7 @@ func (l *liar) send(m protocol.Message) error {
 // join takes a seat at the node in info (the host, or the next in line at
 // the liar's term), answering a state request with state; lost is closed
 // when the link ends.
-func (l *liar) join(ctx context.Context, info peer.AddrInfo, state func(protocol.StateRequest) protocol.State) (chan struct{}, error) {
+func (l *liar) join(ctx context.Context, info peer.AddrInfo, state func(term uint64) (protocol.State, bool)) (chan struct{}, error) {
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := l.h.Connect(cctx, info); err != nil {
@@ -271,13 +271,13 @@ func (l *liar) join(ctx context.Context, info peer.AddrInfo, state func(protocol
 		}
 		switch m := env.Msg.(type) {
 		case protocol.Refusal:
-			return fail(&node.ErrRefused{Code: m.Code, Msg: m.Message})
+			return fail(&gamewire.Refused{Code: m.Code, Msg: m.Message})
 		case protocol.StateRequest:
 			if state == nil {
 				return fail(errors.New("asked for a state on the first join"))
 			}
-			// A state of term 0 is none: the withholder's.
-			if st := state(m); st.Term != 0 {
+			// The withholder sends none.
+			if st, ok := state(env.Term); ok {
 				if err := l.send(st); err != nil {
 					return fail(err)
 				}
@@ -424,12 +424,12 @@ func (l *liar) withhold(ctx context.Context) error {
 	asked := make(chan struct{})
 	var once sync.Once
 	for end := time.Now().Add(90 * time.Second); time.Now().Before(end); {
-		_, err := l.join(ctx, next, func(m protocol.StateRequest) protocol.State {
-			once.Do(func() { close(asked); l.say("withholding", map[string]any{"term": m.Term}) })
-			return protocol.State{} // none: it keeps its shares
+		_, err := l.join(ctx, next, func(term uint64) (protocol.State, bool) {
+			once.Do(func() { close(asked); l.say("withholding", map[string]any{"term": term}) })
+			return protocol.State{}, false // none: it keeps its shares
 
 		})
-		var ref *node.ErrRefused
+		var ref *gamewire.Refused
 		switch {
 		case errors.As(err, &ref):
 			l.say("refused", map[string]any{"code": ref.Code, "message": ref.Msg})
@@ -466,11 +466,11 @@ func (l *liar) intrude(ctx context.Context) error {
 		shares = append(shares, protocol.StepShare{Step: -1, X: uint8(200 + x), Y: y, K: 2})
 	}
 	for end := time.Now().Add(90 * time.Second); time.Now().Before(end); {
-		_, err := l.join(ctx, next, func(m protocol.StateRequest) protocol.State {
-			l.say("state", map[string]any{"term": m.Term, "steps": len(journal), "shares": len(shares)})
-			return protocol.State{Term: m.Term, Steps: journal, Shares: shares}
+		_, err := l.join(ctx, next, func(term uint64) (protocol.State, bool) {
+			l.say("state", map[string]any{"term": term, "steps": len(journal), "shares": len(shares)})
+			return protocol.State{Steps: journal, Shares: shares}, true
 		})
-		var ref *node.ErrRefused
+		var ref *gamewire.Refused
 		switch {
 		case errors.As(err, &ref):
 			l.say("refused", map[string]any{"code": ref.Code, "message": ref.Msg})
@@ -559,9 +559,9 @@ func (l *liar) rejoin(ctx context.Context) (chan struct{}, error) {
 	l.mu.Lock()
 	l.told = true
 	l.mu.Unlock()
-	state := func(m protocol.StateRequest) protocol.State {
-		l.say("state", map[string]any{"term": m.Term, "steps": len(lie)})
-		return protocol.State{Term: m.Term, Steps: lie, Shares: shares}
+	state := func(term uint64) (protocol.State, bool) {
+		l.say("state", map[string]any{"term": term, "steps": len(lie)})
+		return protocol.State{Steps: lie, Shares: shares}, true
 	}
 	for end := time.Now().Add(90 * time.Second); time.Now().Before(end); {
 		lost, err := l.join(ctx, next[0], state)

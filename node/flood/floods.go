@@ -32,6 +32,7 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/guard"
 	"github.com/bullshit-game/bullshit/node/rogue"
 	"github.com/bullshit-game/bullshit/node/webwire"
@@ -593,7 +594,7 @@ func spectators(ctx context.Context, e *env) (flood, error) {
 			if ctx.Err() != nil {
 				return
 			}
-			var ref *node.ErrRefused
+			var ref *gamewire.Refused
 			s.add(func(t *tally) {
 				t.sent++
 				switch {

@@ -827,7 +827,7 @@ func (r *Rogue) Frame(kind string) Maker {
 		case "unknown-type":
 			return SealRaw(r.Key, tid, 1, seq, 200, []byte{0x90})
 		case "not-a-move":
-			return protocol.Seal(r.Key, tid, 1, seq, protocol.Vote{Term: 2, Candidate: r.ID, No: no})
+			return protocol.Seal(r.Key, tid, 1, seq, protocol.StateRequest{})
 		case Big:
 			return protocol.Seal(r.Key, tid, 1, seq, BigUpdate())
 		}

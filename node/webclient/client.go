@@ -97,9 +97,6 @@ var ErrImpostor = errors.New("that table did not prove it knows the join code: i
 // there unasked: the player joins it afresh.
 var ErrNewTable = errors.New("the host has opened a new table since, with no join code: tap Sit down to join it")
 
-// Refused is a node's refusal to seat us.
-type Refused = gamewire.Refused
-
 // Client is one browser player at one table.
 type Client struct {
 	cfg    Config
@@ -173,7 +170,7 @@ func (l *link) close() {
 func (c *Client) Signer() *protocol.Signer { return c.signer }
 
 // Join joins the table at cfg.Addr and plays on from there until Close.
-// A refusal comes back as a *Refused.
+// A refusal comes back as a *gamewire.Refused.
 func Join(ctx context.Context, cfg Config) (*Client, error) {
 	if len(cfg.Key) != ed25519.PrivateKeySize {
 		return nil, errors.New("webclient: no key")
@@ -196,7 +193,7 @@ func Join(ctx context.Context, cfg Config) (*Client, error) {
 	// (a page opened on the new host knows no term, and a Watch or a
 	// Sit down there must not be refused for it).
 	l, err := c.join(ctx, cfg.Addr, 1, nil)
-	var ref *Refused
+	var ref *gamewire.Refused
 	if errors.As(err, &ref) && ref.Term > 1 && ref.Code != CodeNotHost && ref.Code != protocol.CodeVersion {
 		l, err = c.join(ctx, cfg.Addr, ref.Term, nil)
 	}
@@ -342,7 +339,7 @@ func (c *Client) join(ctx context.Context, addr string, term uint64, ok func(pro
 		case protocol.StateRequest:
 			// A new host rebuilding the table: our journal and shares,
 			// then its whole rebuild to seat us.
-			if err := c.sendOn(l, tid, term, c.stateMsg(m.Term)); err != nil {
+			if err := c.sendOn(l, tid, term, c.stateMsg()); err != nil {
 				return fail(err)
 			}
 			wait = RebuildWait + DeadAfter
@@ -489,7 +486,7 @@ func (c *Client) follow() *link {
 			// (elected); a refusal tells the node's, tried once more.
 			for _, t := range []uint64{term, term + 1} {
 				l, err := c.tryJoin(a, t, ok)
-				var ref *Refused
+				var ref *gamewire.Refused
 				if errors.As(err, &ref) && ref.Term > 0 && ref.Term != t && ref.Code != CodeNotHost {
 					l, err = c.tryJoin(a, ref.Term, ok)
 				}
@@ -557,10 +554,10 @@ func (c *Client) candidates() ([]string, map[protocol.PeerID]bool) {
 }
 
 // stateMsg is our part for a new host: the journal we hold and our shares.
-func (c *Client) stateMsg(term uint64) protocol.State {
+func (c *Client) stateMsg() protocol.State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	st := protocol.State{Term: term, Steps: append([]protocol.Step(nil), c.rec.journal.Steps...)}
+	st := protocol.State{Steps: append([]protocol.Step(nil), c.rec.journal.Steps...)}
 	for _, sh := range c.rec.shares {
 		st.Shares = append(st.Shares, sh)
 	}

@@ -180,7 +180,7 @@ func (h *fakeHost) serveWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if ask {
-		h.send(hc, protocol.StateRequest{Term: h.term})
+		h.send(hc, protocol.StateRequest{})
 		st, ok := msg().(protocol.State)
 		if !ok {
 			return
