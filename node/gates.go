@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/bullshit-game/bullshit/node/guard"
-
 	"github.com/bullshit-game/bullshit/node/table"
 	"github.com/bullshit-game/bullshit/protocol"
 	"github.com/libp2p/go-libp2p/core/network"
