@@ -36,9 +36,12 @@
 // another major in an envelope of its version (Signer.SealRefusal).
 // Within a major, a minor version may add message types and may append
 // fields at the end of a struct (or of the envelope's inner array); older
-// decoders skip fields they do not know. A field added by a minor version is
+// decoders refuse a type they do not know (ErrUnknownType; Open still
+// returns the envelope, so that the node refuses it by sequence number)
+// and skip fields they do not know. A field added by a minor version is
 // tagged `protocol:"optional"`, as is every field after it, so that newer
 // decoders accept bodies from older peers that lack it. Removing, reordering
-// or retyping a field needs a new major. 2.0 requires every field it has:
-// none is optional yet.
+// or retyping a field needs a new major. 2.0 requires every field it has,
+// and 2.1 added message types only (the mental deck's), no field: none is
+// optional yet.
 package protocol

@@ -2,24 +2,35 @@ package protocol
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/ed25519"
 	"encoding/hex"
 	"errors"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/vmihailenco/msgpack/v5"
 )
 
-// frozenFile holds envelopes a 1.1 peer sealed while protocol still took
-// libp2p keys and peer IDs. Unlike golden.txt it is never rewritten: it is
-// what a peer on that release sends, byte for byte, and what 2.0 must
-// refuse cleanly.
-const frozenFile = "testdata/frozen-1.1.txt"
+// Frozen envelopes: what a peer on an older release sends, byte for byte.
+// Unlike golden.txt they are never rewritten.
+const (
+	// frozenFile holds envelopes a 1.1 peer sealed while protocol still
+	// took libp2p keys and peer IDs, which 2.x must refuse cleanly.
+	frozenFile = "testdata/frozen-1.1.txt"
+	// frozen20File is golden.txt as 2.0 left it: every 2.x after it
+	// must open it as 2.0 sent it.
+	frozen20File = "testdata/frozen-2.0.txt"
+)
 
 func frozenEnvelopes(t testing.TB) (names []string, env map[string][]byte) {
-	f, err := os.Open(frozenFile)
+	return frozenEnvelopesOf(t, frozenFile)
+}
+
+func frozenEnvelopesOf(t testing.TB, file string) (names []string, env map[string][]byte) {
+	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +51,7 @@ func frozenEnvelopes(t testing.TB) (names []string, env map[string][]byte) {
 		env[name] = b
 	}
 	if len(names) == 0 {
-		t.Fatalf("%s holds no envelopes", frozenFile)
+		t.Fatalf("%s holds no envelopes", file)
 	}
 	return names, env
 }
@@ -74,8 +85,8 @@ func frozenFrame(t testing.TB, b []byte) (typ Type, body, signed, sig []byte) {
 
 // A 1.x peer's envelopes are refused, never half read: ErrVersion, with
 // the version it speaks and the sequence number to answer it by; and its
-// bodies, decoded as 2.0's, are refused as malformed or decode, but never
-// panic (1.x sent the rules as a map; 2.0 has none).
+// bodies, decoded as 2.x's, are refused as malformed or decode, but never
+// panic (1.x sent the rules as a map; 2.x has none).
 func TestFrozenEnvelopesRefusedAsOtherMajor(t *testing.T) {
 	names, env := frozenEnvelopes(t)
 	for i, name := range names {
@@ -97,13 +108,13 @@ func TestFrozenEnvelopesRefusedAsOtherMajor(t *testing.T) {
 		typ, body, _, _ := frozenFrame(t, env[name])
 		var de *DecodeError
 		if _, err := Decode(typ, body); !errors.As(err, &de) {
-			t.Errorf("a 1.1 %s decoded at 2.0: %v", name, err)
+			t.Errorf("a 1.1 %s decoded at %s: %v", name, Current, err)
 		}
 	}
 }
 
-// A 1.9 lobby, the last 1.x's, decoded as 2.0's is refused at its
-// rules: a map of strings where 2.0 has a struct.
+// A 1.9 lobby, the last 1.x's, decoded as 2.x's is refused at its
+// rules: a map of strings where 2.x has a struct.
 func TestLobby19Refused(t *testing.T) {
 	settings19 := []any{"Kitchen", "standard", map[string]string{"window": "6", "sneak": "0"}, 3, nil, 0, 0, 1500, 0, false,
 		6000, 30000, "brisk"}
@@ -111,11 +122,11 @@ func TestLobby19Refused(t *testing.T) {
 	_, err := Decode(TypeLobby, lobby19)
 	var de *DecodeError
 	if !errors.Is(err, ErrMalformed) || !errors.As(err, &de) || de.Field != "Settings.Rules" {
-		t.Fatalf("a 1.9 lobby decoded at 2.0: %v", err)
+		t.Fatalf("a 1.9 lobby decoded at %s: %v", Current, err)
 	}
 }
 
-// A 2.0 host answers a 1.x joiner in an envelope that says 1.x, which the
+// A 2.x host answers a 1.x joiner in an envelope that says 1.x, which the
 // joiner opens: the frame and the Refusal are laid out as 1.x's, and the
 // signature is the sender's over them.
 func TestSealRefusalForOtherMajor(t *testing.T) {
@@ -132,7 +143,7 @@ func TestSealRefusalForOtherMajor(t *testing.T) {
 	_, err = Open(b, aliceID)
 	var ve *VersionError
 	if !errors.As(err, &ve) || ve.Peer != old || ve.Seq != 7 {
-		t.Fatalf("opened at 2.0: %v", err)
+		t.Fatalf("opened at %s: %v", Current, err)
 	}
 	typ, body, signed, sig := frozenFrame(t, b)
 	if !ed25519.Verify(alice.Public().(ed25519.PublicKey), append([]byte(domain), signed...), sig) {
@@ -140,7 +151,70 @@ func TestSealRefusalForOtherMajor(t *testing.T) {
 	}
 	var fields []any
 	if err := msgpack.Unmarshal(body, &fields); err != nil || typ != TypeRefusal || len(fields) != 3 ||
-		fields[0] != CodeVersion || fields[1] != "This table needs bullshit 2.0 or newer." {
+		fields[0] != CodeVersion || fields[1] != "This table needs bullshit 2.1 or newer." {
 		t.Fatalf("a 1.x peer reads %s %v (%v)", typ, fields, err)
+	}
+}
+
+// A 2.0 peer's envelopes open at 2.1 as 2.0 sent them: the envelope says
+// 2.0, alice's signature checks, and each body decodes to a message that
+// encodes back to the very bytes 2.0 sent, so nothing of it was lost or
+// read otherwise. The file holds every type 2.0 had.
+func TestFrozen20EnvelopesOpen(t *testing.T) {
+	v20 := MakeVersion(2, 0)
+	names, env := frozenEnvelopesOf(t, frozen20File)
+	had := map[Type]bool{}
+	for i, name := range names {
+		e, err := Open(env[name], aliceID)
+		if err != nil {
+			t.Errorf("%s: a 2.0 envelope refused at %s: %v", name, Current, err)
+			continue
+		}
+		if e.Version != v20 || e.Seq != uint64(i+1) || e.Term != 3 || e.Table != testTable {
+			t.Errorf("%s: opened %+v", name, e)
+		}
+		typ, body, _, _ := frozenFrame(t, env[name])
+		had[typ] = true
+		if again, err := Encode(e.Msg); err != nil || !bytes.Equal(again, body) {
+			t.Errorf("%s: 2.0 sent %x, %s re-encodes %x (%v)", name, body, Current, again, err)
+		}
+		if h, ok := e.Msg.(Hello); ok && h.Version != v20 {
+			t.Errorf("%s: says %s, 2.0 sent 2.0", name, h.Version)
+		}
+	}
+	for _, typ := range Types() {
+		if typ < TypeDeckKey && !had[typ] {
+			t.Errorf("%s holds no %s", frozen20File, typ)
+		}
+	}
+}
+
+// The minor-version rule, run: a 2.0 peer is this package without the
+// deck's types. It opens a 2.1 peer's envelopes of the types it knows,
+// and refuses the deck's as unknown types while still opening the
+// envelope (verified, with its sequence number and no message), so that
+// its node refuses them by number instead of dropping the peer.
+func TestDeckUnknownToA20Peer(t *testing.T) {
+	all := samples()
+	sealed := make([][]byte, len(all))
+	for i, s := range all {
+		sealed[i] = mustSeal(t, alice, uint64(i+1), s.msg)
+	}
+	saved := catalog
+	defer func() { catalog = saved }()
+	for typ := TypeDeckKey; typ <= TypeDeckPublish; typ++ {
+		catalog[typ] = nil
+	}
+	for i, s := range all {
+		e, err := Open(sealed[i], aliceID)
+		if s.msg.Type() < TypeDeckKey {
+			if err != nil || !reflect.DeepEqual(e.Msg, s.msg) {
+				t.Errorf("%s: a 2.0 peer opened %+v, %v", s.name, e, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrUnknownType) || e == nil || e.Msg != nil || e.Seq != uint64(i+1) || e.Version != Current {
+			t.Errorf("%s: a 2.0 peer opened %+v, %v; want the envelope and ErrUnknownType", s.name, e, err)
+		}
 	}
 }

@@ -75,7 +75,7 @@ func samples() []sample {
 	for i := range hash {
 		hash[i] = byte(i * 7)
 	}
-	return []sample{
+	return append([]sample{
 		{"hello", Hello{Version: Current, Nick: "bob", Watch: false, WebAddr: "http://192.168.1.21:8080", Nonce: []byte("fedcba9876543210")}},
 		{"hello-share", Hello{Version: Current, Nick: "bob", Proof: bytes.Repeat([]byte{0xa1}, 64),
 			Nonce: []byte("fedcba9876543210"), Share: bytes.Repeat([]byte{0x5a}, 32)}},
@@ -115,7 +115,7 @@ func samples() []sample {
 		{"play-signed", Play{No: 41, Seat: 2, Cards: []Card{0, 13}, Claim: 2, Rank: NoRank, Sig: bytes.Repeat([]byte{0xa5}, 64)}},
 		{"state-marked", State{Steps: []Step{{AtNS: 1500000000, Move: 1, Seat: 2, Claim: 2, Rank: -1, No: 41, Hidden: 2,
 			Term: 3, Seal: hash[:], Sig: bytes.Repeat([]byte{0x5a}, 64), Mark: bytes.Repeat([]byte{0xa5}, 64)}}}},
-	}
+	}, deckSamples()...) // 2.1: the mental deck (deck_test.go)
 }
 
 func sampleOf(t testing.TB, typ Type) Message {

@@ -5,19 +5,27 @@ import "strconv"
 // Version is a protocol version, major<<8 | minor.
 type Version uint16
 
-// Current is the version this package speaks: 2.0, which is 1.9 made
-// plain. The rules travel as a typed struct (Rules) instead of a map of
-// strings, every duration in milliseconds (a journal step's time in
-// nanoseconds) with the unit in its name, nothing twice (1.x sent the call
-// window as a rule in seconds and in ms), and no field nobody read
-// (Settings.Pace, Window, Bots and Private, Hello.Seat, Lobby.Started,
-// Leave.Reason, State.No and Data, StateRequest.No, and the Start,
-// HostGone, NewHost, Share and Commit messages); every field of 1.x's
-// minors is required. A 1.x peer and a 2.0 one don't talk: each refuses
-// the other's envelopes (ErrVersion, a *VersionError), and a host answers
-// a joiner of another major with a Refusal it can read
+// Current is the version this package speaks: 2.1, which is 2.0 and the
+// mental deck's nine messages (types 80–88, deck.go: keys, recovery
+// splits, shuffles, deals, openings, hand-overs, recovery, pooled
+// sub-shares and the secrets published at the end). It changes no field
+// of 2.0's. A 2.0 peer refuses those types as unknown (ErrUnknownType,
+// the envelope still opened so that it can be refused by sequence
+// number), which is the minor-version rule of the package comment: 2.0
+// and 2.1 peers talk, as long as no deck message passes between them.
+//
+// 2.0 was 1.9 made plain. The rules travel as a typed struct (Rules)
+// instead of a map of strings, every duration in milliseconds (a
+// journal step's time in nanoseconds) with the unit in its name, nothing
+// twice (1.x sent the call window as a rule in seconds and in ms), and no
+// field nobody read (Settings.Pace, Window, Bots and Private, Hello.Seat,
+// Lobby.Started, Leave.Reason, State.No and Data, StateRequest.No, and the
+// Start, HostGone, NewHost, Share and Commit messages); every field of
+// 1.x's minors is required. A 1.x peer and a 2.x one don't talk: each
+// refuses the other's envelopes (ErrVersion, a *VersionError), and a host
+// answers a joiner of another major with a Refusal it can read
 // (Signer.SealRefusal, CodeVersion, VersionRefusal).
-const Current Version = 2 << 8 // major 2, minor 0
+const Current Version = 2<<8 | 1 // major 2, minor 1
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }
