@@ -23,6 +23,17 @@ func FuzzDecode(f *testing.F) {
 	f.Add(uint8(TypeState), stateFrame(512, 500, false))
 	f.Add(uint8(TypeState), stateFrame(512, 40, true))
 	f.Add(uint8(TypeAudit), []byte{0x96, 0x00, 0xc0, 0xdc, 0x01, 0x00, 0x92, 0x00, 0xc0})
+	// The deck's (2.1): negative party and play numbers, which decode;
+	// a field of the wrong type each; deals of nil and of empty shares,
+	// the densest [][]byte frames.
+	for _, c := range negativeBodies(f) {
+		f.Add(uint8(c.typ), c.body)
+	}
+	for _, s := range deckSamples() {
+		f.Add(uint8(s.msg.Type()), spoiled(f, s.msg, reflect.TypeOf(s.msg).NumField()-1, "x"))
+	}
+	f.Add(uint8(TypeDeckDeal), dealFrame(600, false))
+	f.Add(uint8(TypeDeckDeal), dealFrame(600, true))
 	f.Fuzz(func(t *testing.T, typ uint8, body []byte) {
 		m, err := Decode(Type(typ), body)
 		if err != nil {
