@@ -307,7 +307,7 @@ func spoiled(t testing.TB, m Message, i int, v any) []byte {
 	return mp(t, fields)
 }
 
-// wrongValues are values of the wrong type for a field of kind k, and the
+// wrongValues are values of the wrong type (or range) for field f, and the
 // field path a decoder must name ("" for the field itself, else the suffix).
 func wrongValues(f reflect.StructField) []struct {
 	v    any
