@@ -62,8 +62,9 @@ type BlindCommand struct {
 // carry a seat's own cards (hand, mine, handed) or the end's every card
 // (over), Handles and Hands name them by handle, and the seat's SeatSide,
 // or Reveal's deck at the end, gives them faces (SeatSide.Event,
-// BlindEvent.Clear). Handles also says which cards moved where a pile
-// moved (take, leave) and which a reveal turned up.
+// BlindEvent.Clear). Handles also says which cards went down in a play,
+// which moved where a pile moved (take, leave) and which a reveal turned
+// up: which physical card went where is public at a real table.
 type BlindEvent struct {
 	Event
 	Handles []Handle
@@ -388,6 +389,7 @@ func (b *Blind) play(now time.Duration, seat int, hs []Handle, claim int, rank R
 	sizes.HandAfter = Seen(left, false, rough)
 	sizes.PileAfter = Seen(len(b.pile), true, rough)
 	b.played(seat, k, claim, rank, nil, sizes, left)
+	b.tag(hs) // which physical cards went down is public; what they are is not
 	b.lastH = append(b.lastH[:0], hs...)
 	b.emitTagged(Event{Type: EventMine, To: b.only(seat), Seat: seat, No: b.plays}, hs)
 	b.afterPlay(b, seat, rank)

@@ -34,7 +34,7 @@ func TestNetOldJoinerToldToUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref, ok := env.Msg.(protocol.Refusal)
-	if !ok || ref.Code != protocol.CodeVersion || ref.Message != "This table needs bullshit 2.0 or newer." {
+	if !ok || ref.Code != protocol.CodeVersion || ref.Message != "This table needs bullshit "+protocol.Current.String()+" or newer." {
 		t.Fatalf("answered %#v, want a version refusal", env.Msg)
 	}
 }
@@ -117,7 +117,7 @@ func TestNet19JoinerRefused(t *testing.T) {
 	}
 	v, typ, body, signed := opened19(t, b, mustEd(t, hn.key).Public().(ed25519.PublicKey))
 	if v != protocol.MakeVersion(1, 9) || typ != protocol.TypeRefusal || !signed || len(body) != 3 ||
-		body[0] != protocol.CodeVersion || body[1] != "This table needs bullshit 2.0 or newer." || fmt.Sprint(body[2]) != "41" {
+		body[0] != protocol.CodeVersion || body[1] != "This table needs bullshit "+protocol.Current.String()+" or newer." || fmt.Sprint(body[2]) != "41" {
 		t.Fatalf("a 1.9 joiner reads %s %s %v (signed %v)", v, typ, body, signed)
 	}
 }
@@ -133,7 +133,7 @@ func TestNet19HostRefused(t *testing.T) {
 		if _, err := gamewire.ReadFrame(br); err != nil {
 			return
 		}
-		ref := []any{protocol.CodeBadCommand, "Refused: protocol: incompatible major version: peer speaks 2.0, we speak 1.9", 0}
+		ref := []any{protocol.CodeBadCommand, "Refused: protocol: incompatible major version: peer speaks "+protocol.Current.String()+", we speak 1.9", 0}
 		gamewire.WriteFrame(w, sealed19(t, mustEd(t, hn.key), 1, protocol.TypeRefusal, ref))
 	})
 	pn := newLoopNode(t)
@@ -144,7 +144,7 @@ func TestNet19HostRefused(t *testing.T) {
 		r.Close()
 	}
 	var ref *gamewire.Refused
-	want := "This table's host runs bullshit 1.9, older than yours (2.0): the host needs to update."
+	want := "This table's host runs bullshit 1.9, older than yours (" + protocol.Current.String() + "): the host needs to update."
 	if !errors.As(err, &ref) || ref.Code != protocol.CodeVersion || ref.Msg != want {
 		t.Fatalf("err %v, want %q", err, want)
 	}
@@ -257,7 +257,7 @@ func TestWeb19PageToldToReload(t *testing.T) {
 		t.Fatalf("no answer: %v", err)
 	}
 	v, typ, body, signed := opened19(t, b, mustEd(t, hn.key).Public().(ed25519.PublicKey))
-	want := "This table needs bullshit 2.0 or newer. Reload the page."
+	want := "This table needs bullshit " + protocol.Current.String() + " or newer. Reload the page."
 	if v != protocol.MakeVersion(1, 9) || typ != protocol.TypeRefusal || !signed || len(body) != 3 ||
 		body[0] != protocol.CodeVersion || body[1] != want {
 		t.Fatalf("a 1.9 page reads %s %s %v (signed %v), want %q", v, typ, body, signed, want)

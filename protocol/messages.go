@@ -641,7 +641,7 @@ func init() {
 		Heartbeat{}, StateRequest{}, State{},
 		Audit{},
 		Toss{}, NonceCommit{}, NonceReveal{},
-		DeckKey{}, DeckSplit{}, DeckShuffle{}, DeckDeal{}, DeckOpen{}, DeckHandover{}, DeckRecover{}, DeckPool{}, DeckPublish{},
+		DeckKey{}, DeckSplit{}, DeckShuffle{}, DeckDeal{}, DeckOpen{}, DeckHandover{}, DeckRecover{}, DeckPool{}, DeckPublish{}, DeckAsk{},
 	} {
 		t := reflect.TypeOf(m)
 		if catalog[m.Type()] != nil {

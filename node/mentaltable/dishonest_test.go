@@ -10,6 +10,7 @@ import (
 	"github.com/gtank/ristretto255"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/protocol"
 	"github.com/bullshit-game/bullshit/protocol/mental"
 )
 
@@ -53,14 +54,15 @@ func standard(t *testing.T, seats int, seed uint64) *Driver {
 	return newDriver(t, r, seats, seed, nil)
 }
 
-// At set-up: a key copied from another party, and a key chosen to cancel
-// another's (X_1 − X_0, so that the joint key is party 1's own), each
-// named by the proof it can't make.
+// At set-up: a key copied from another party, with its proof (bound to
+// the other party's place, so it doesn't verify as the copier's), and a
+// key chosen to cancel another's (X_1 − X_0, so that the joint key is
+// party 1's own), each named by the proof it can't make.
 func TestDishonestKey(t *testing.T) {
 	t.Run("reused", func(t *testing.T) {
-		var first Key
+		var first protocol.DeckKey
 		_, err := newTampered(4, 1, func(m any) {
-			if k, ok := m.(*Key); ok {
+			if k, ok := m.(*protocol.DeckKey); ok {
 				if k.From == 0 {
 					first = *k
 				} else if k.From == 2 {
@@ -68,12 +70,12 @@ func TestDishonestKey(t *testing.T) {
 				}
 			}
 		})
-		caught(t, err, mental.ErrDuplicateKey, 2)
+		caught(t, err, mental.ErrKeyProof, 2)
 	})
 	t.Run("cancelling", func(t *testing.T) {
-		var first Key
+		var first protocol.DeckKey
 		_, err := newTampered(3, 2, func(m any) {
-			if k, ok := m.(*Key); ok {
+			if k, ok := m.(*protocol.DeckKey); ok {
 				if k.From == 0 {
 					first = *k
 					return
@@ -95,7 +97,11 @@ func TestDishonestKey(t *testing.T) {
 // are sent inside New).
 func newTampered(seats int, seed uint64, tamper func(any)) (*Driver, error) {
 	r, _ := engine.Preset("standard")
-	return New(Config{Rules: r, Seats: seats, Seed: seed, Rand: seeded(seed), Table: []byte("t"), Game: []byte("g"), Tamper: tamper})
+	d, err := New(Config{Rules: r, Seats: seats, Seed: seed, Rand: seeded(seed), Table: []byte("t"), Game: []byte("g"), Tamper: tamper})
+	if err != nil {
+		return nil, err
+	}
+	return d, d.Shuffle()
 }
 
 // A wrong partial share at the deal: party 1 sends party 0, for one of
@@ -104,7 +110,7 @@ func newTampered(seats int, seed uint64, tamper func(any)) (*Driver, error) {
 func TestDishonestShare(t *testing.T) {
 	d := standard(t, 5, 3)
 	d.Tamper = func(m any) {
-		if m, ok := m.(*Deal); ok && m.From == 1 {
+		if m, ok := m.(*protocol.DeckDeal); ok && m.From == 1 {
 			h := slices.Index(d.T.Dealt, 0)
 			sh, err := mental.DecryptShare(d.Parties[1].rand, &d.Parties[1].x, &d.T.Deck[h+1], d.T.Ctx)
 			if err != nil {
@@ -131,7 +137,7 @@ func TestDishonestOpening(t *testing.T) {
 			for seed := uint64(11); cheat < 0 && seed < 60; seed++ {
 				d = standard(t, 4, seed)
 				d.Tamper = func(m any) {
-					o, ok := m.(*Open)
+					o, ok := m.(*protocol.DeckOpen)
 					if _, asked := d.B.Opening(); !ok || !asked || cheat >= 0 {
 						return
 					}
@@ -140,7 +146,7 @@ func TestDishonestOpening(t *testing.T) {
 					found := false
 					for _, s := range p.seats {
 						for _, h := range d.B.Hand(s) {
-							if _, shown := d.Host.known[h]; !shown {
+							if _, shown := d.Host.rec.known[h]; !shown {
 								other, found = h, true
 							}
 						}
@@ -162,7 +168,7 @@ func TestDishonestOpening(t *testing.T) {
 						o.Openings[0], _ = op.MarshalBinary()
 					case "handle":
 						op, _ := p.opening(other)
-						o.Handles[0] = other
+						o.Handles[0] = uint16(other)
 						o.Openings[0], _ = op.MarshalBinary()
 					}
 				}
@@ -191,7 +197,7 @@ func TestDishonestShuffle(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			d := standard(t, 4, 5)
 			d.Tamper = func(m any) {
-				if m, ok := m.(*ShuffleMsg); ok && m.From == 2 {
+				if m, ok := m.(*protocol.DeckShuffle); ok && m.From == 2 {
 					var st mental.ShuffleStep
 					if err := st.UnmarshalBinary(m.Step); err != nil {
 						t.Fatal(err)
@@ -225,7 +231,7 @@ func TestDishonestShuffle(t *testing.T) {
 func TestDishonestPermutation(t *testing.T) {
 	d := standard(t, 3, 8)
 	d.Tamper = func(m any) {
-		if m, ok := m.(*Publish); ok && m.From == 1 && m.Shuffle != nil {
+		if m, ok := m.(*protocol.DeckPublish); ok && m.From == 1 && m.Shuffle != nil {
 			b := slices.Clone(m.Shuffle)
 			copy(b[2:4], m.Shuffle[4:6])
 			copy(b[4:6], m.Shuffle[2:4])
@@ -253,7 +259,7 @@ func TestDishonestHandover(t *testing.T) {
 			for seed := uint64(13); cheat < 0 && seed < 60; seed++ {
 				d = standard(t, 4, seed)
 				d.Tamper = func(m any) {
-					h, ok := m.(*Handover)
+					h, ok := m.(*protocol.DeckHandover)
 					if !ok || cheat >= 0 {
 						return
 					}
@@ -262,7 +268,7 @@ func TestDishonestHandover(t *testing.T) {
 					found := false
 					for _, s := range p.seats {
 						for _, x := range d.B.Hand(s) {
-							if x != h.Handle {
+							if x != engine.Handle(h.Handle) {
 								other, found = x, true
 							}
 						}
@@ -273,7 +279,7 @@ func TestDishonestHandover(t *testing.T) {
 					cheat = h.From
 					switch how {
 					case "handle":
-						h.Handle = other
+						h.Handle = uint16(other)
 					case "opening":
 						forged, err := p.hand(other, h.To)
 						if err != nil {

@@ -5,17 +5,18 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/bot"
+	"github.com/bullshit-game/bullshit/protocol"
 	"github.com/bullshit-game/bullshit/protocol/mental"
 )
 
-// Public is the table's public record, the same at every node: each
-// checks the same messages in the same order (in one process it is kept
-// once).
+// Public is the table's public record. Every node keeps its own, built
+// from the same messages in the same order (record).
 type Public struct {
 	Ctx     []byte // the game: every share's and seal's context
 	Table   []byte // the table, for the key contexts
@@ -36,26 +37,28 @@ func (t *Public) KeyCtx(i int) []byte {
 	return fmt.Appendf(nil, "%s / %s / party %d", t.Table, t.Ctx, i)
 }
 
-// A Watcher holds what is public and no secret: the host, the spectator.
-// shares[h] is every share of h it saw broadcast.
-type Watcher struct {
-	t      *Public
-	shares [][]mental.Share
-	known  map[engine.Handle]mental.Face
+// newPublic is a node's record before any message: the codebook, the
+// initial deck, who plays each seat and which party each handle is dealt
+// to (the blind engine's deal, public: every node computes it).
+func newPublic(cb *mental.Codebook, table, game []byte, holder []int, hands [][]engine.Handle) *Public {
+	t := &Public{Ctx: game, Table: table, CB: cb, Initial: cb.Deck(), Holder: slices.Clone(holder)}
+	t.Dealt = make([]int, cb.Len())
+	for s, hs := range hands {
+		for _, h := range hs {
+			t.Dealt[h] = holder[s]
+		}
+	}
+	return t
 }
 
-func newWatcher(t *Public) *Watcher {
-	return &Watcher{t: t, known: map[engine.Handle]mental.Face{}}
-}
-
-func (w *Watcher) put(h engine.Handle, sh ...mental.Share) {
-	w.shares[h] = append(w.shares[h], sh...)
-}
+// A Watcher is what a node with no secret holds, the host or a spectator:
+// its record.
+type Watcher struct{ rec *record }
 
 // Known is every identity the watcher saw proved.
 func (w *Watcher) Known() map[engine.Handle]mental.Face {
 	out := map[engine.Handle]mental.Face{}
-	for h, f := range w.known {
+	for h, f := range w.rec.known {
 		out[h] = f
 	}
 	return out
@@ -64,8 +67,14 @@ func (w *Watcher) Known() map[engine.Handle]mental.Face {
 // Decryptable is every card the shares it saw turn up.
 func (w *Watcher) Decryptable() map[engine.Handle]mental.Face {
 	out := map[engine.Handle]mental.Face{}
-	for h := range w.t.Deck {
-		if f, err := w.t.CB.Reveal(&w.t.Deck[h], w.shares[h]); err == nil {
+	for h := range w.rec.T.Deck {
+		var use []mental.Share
+		for i, ok := range w.rec.has[h] {
+			if ok {
+				use = append(use, w.rec.shares[h][i])
+			}
+		}
+		if f, err := w.rec.T.CB.Reveal(&w.rec.T.Deck[h], use); err == nil {
 			out[engine.Handle(h)] = f
 		}
 	}
@@ -88,17 +97,24 @@ type Config struct {
 	Tamper func(m any)
 }
 
-// Driver is the table in one process: the parties, the host running the
-// blind engine, a spectator, and the wire between them.
+// Driver is a blind table in one process: the Host, a Node per party, a
+// spectator, and the wire between them, which carries every message
+// through the protocol's encoding in the order the host relays it.
 type Driver struct {
-	T         *Public
+	T         *Public // the host's record
+	H         *Host
+	Nodes     []*Node
 	Parties   []*Party
 	Host      *Watcher
 	Spectator *Watcher
 	B         *engine.Blind
-	// Tamper, if set, sees every message before it is delivered and may
-	// change it: the dishonest parties of the tests.
+	// Tamper, if set, sees every party's message (a pointer to it) before
+	// the host gets it and may change it: the dishonest parties of the
+	// tests.
 	Tamper func(m any)
+	// Silent, if set, is asked of each party's answer to an ask; true
+	// drops it (a node that doesn't open, say).
+	Silent func(party int, m protocol.Message) bool
 	// OnEvents, if set, sees the blind engine's events of each step
 	// (after the handovers they call for).
 	OnEvents func([]engine.BlindEvent)
@@ -108,291 +124,291 @@ type Driver struct {
 	// Received is every event each seat was shown, [0] a spectator's, for
 	// the audit.
 	Received [][]engine.Event
+	// Wire is how many messages crossed the wire, and their bytes.
+	Wire, WireBytes int
 
-	rules    engine.Rules
-	rng      *rand.Rand
-	now      time.Duration
-	over     []engine.BlindEvent // the over event, cleared at the end
-	playedBy map[engine.Handle]int
-	sealed   []Handover // every handover, as broadcast
-	actions  int
-	pending  []engine.BlindEvent // the deal's, until the hands are learned
+	spec    *record
+	rules   engine.Rules
+	rng     *rand.Rand
+	now     time.Duration
+	actions int
+	events  []engine.BlindEvent // shown once the wire is quiet
+	over    []engine.BlindEvent // the over event, cleared at the end
+	picks   []protocol.DeckAsk
 }
 
-// New sets the table up: keys, proofs, the joint key, and each party's
-// recovery split. It does not shuffle (Shuffle) or deal (Deal).
-func New(cfg Config) (*Driver, error) {
-	if err := cfg.Rules.Check(cfg.Seats); err != nil {
-		return nil, err
+// A Table is what every node of a blind table agrees on before the first
+// message: the rules and seats, the engine's seed (the toss's), which
+// party plays each seat, and the table's and the game's names, which
+// every proof and seal is bound to.
+type Table struct {
+	Rules  engine.Rules
+	Seats  int
+	Seed   uint64
+	Holder []int // seat → party; nil: party i plays seat i
+	Table  []byte
+	Game   []byte
+	cb     *mental.Codebook
+	hands  [][]engine.Handle
+}
+
+// Check fills in what follows from the table (the deal by handle, the
+// codebook) and refuses a table that can't be played.
+func (t *Table) Check() error {
+	if err := t.Rules.Check(t.Seats); err != nil {
+		return err
 	}
-	holder := cfg.Holder
-	if holder == nil {
-		holder = make([]int, cfg.Seats)
-		for s := range holder {
-			holder[s] = s
+	if t.Holder == nil {
+		t.Holder = make([]int, t.Seats)
+		for s := range t.Holder {
+			t.Holder[s] = s
 		}
 	}
-	if len(holder) != cfg.Seats {
-		return nil, fmt.Errorf("mentaltable: %d holders for %d seats", len(holder), cfg.Seats)
+	if len(t.Holder) != t.Seats {
+		return fmt.Errorf("mentaltable: %d holders for %d seats", len(t.Holder), t.Seats)
 	}
-	n := slices.Max(holder) + 1
+	n := slices.Max(t.Holder) + 1
 	if n < 2 {
-		return nil, fmt.Errorf("mentaltable: a table of %d party", n)
+		return fmt.Errorf("mentaltable: a table of %d party", n)
 	}
-	cb, err := mental.NewCodebook(cfg.Rules.DecksFor(cfg.Seats), cfg.Rules.Jokers)
-	if err != nil {
-		return nil, err
-	}
-	t := &Public{Ctx: cfg.Game, Table: cfg.Table, CB: cb, Holder: slices.Clone(holder)}
-	d := &Driver{T: t, rules: cfg.Rules, rng: rand.New(rand.NewPCG(cfg.Seed, 25)), playedBy: map[engine.Handle]int{},
-		Received: make([][]engine.Event, cfg.Seats+1), Tamper: cfg.Tamper}
-	d.Host, d.Spectator = newWatcher(t), newWatcher(t)
 	for i := range n {
-		r := cfg.Rand(i)
-		x, err := mental.NewSecret(r)
-		if err != nil {
-			return nil, err
+		if !slices.Contains(t.Holder, i) {
+			return fmt.Errorf("mentaltable: party %d plays no seat", i)
 		}
-		p := &Party{Index: i, x: x, rand: r, t: t, known: map[engine.Handle]mental.Face{}, sides: map[int]*engine.SeatSide{},
-			bots: map[int]bot.Player{}, subs: map[int]mental.SubShare{}, pooled: map[int][]mental.SubShare{}, rebuilt: map[int]mental.Secret{}}
-		for s, h := range holder {
-			if h == i {
-				p.seats = append(p.seats, s)
-			}
-		}
-		if len(p.seats) == 0 {
-			return nil, fmt.Errorf("mentaltable: party %d plays no seat", i)
-		}
-		d.Parties = append(d.Parties, p)
 	}
-	// Every seat's bot, on its party's side.
-	for s, h := range holder {
-		b, err := bot.New(bot.Names[d.rng.IntN(len(bot.Names))], s, d.rng.Uint64())
-		if err != nil {
-			return nil, err
-		}
-		d.Parties[h].bots[s] = b
-	}
-	if err := d.keys(); err != nil {
-		return nil, err
-	}
-	if err := d.recoverySplit(); err != nil {
-		return nil, err
-	}
-	b, ev, err := engine.NewBlind(engine.BlindConfig{Rules: cfg.Rules, Seats: cfg.Seats, Seed: cfg.Seed})
-	if err != nil {
-		return nil, err
-	}
-	d.B, d.pending = b, ev
-	return d, nil
-}
-
-func (d *Driver) send(m any) { // the wire: the one place a cheat can bend a message
-	if d.Tamper != nil {
-		d.Tamper(m)
-	}
-}
-
-func (d *Driver) keys() error {
-	n := len(d.Parties)
-	keys := make([]mental.PublicKey, n)
-	proofs := make([]mental.KeyProof, n)
-	ctxs := make([][]byte, n)
-	for i, p := range d.Parties {
-		m, err := p.keyMsg()
-		if err != nil {
-			return err
-		}
-		d.send(&m)
-		if err := keys[i].UnmarshalBinary(m.Key); err != nil {
-			return fault(i, err, "deck key")
-		}
-		if err := proofs[i].UnmarshalBinary(m.Proof); err != nil {
-			return fault(i, err, "key proof")
-		}
-		ctxs[i] = d.T.KeyCtx(i)
-	}
-	joint, err := mental.JointKey(keys, proofs, ctxs)
+	cb, err := mental.NewCodebook(t.Rules.DecksFor(t.Seats), t.Rules.Jokers)
 	if err != nil {
 		return err
 	}
-	d.T.Keys, d.T.Joint = keys, joint
+	b, _, err := engine.NewBlind(engine.BlindConfig{Rules: t.Rules, Seats: t.Seats, Seed: t.Seed})
+	if err != nil {
+		return err
+	}
+	t.cb, t.hands = cb, make([][]engine.Handle, t.Seats)
+	for s := range t.hands {
+		t.hands[s] = b.Hand(s)
+	}
 	return nil
 }
 
-// recoverySplit has each party split its secret among the others
-// (threshold: every other party) and seal each its sub-share; each holder
-// checks its own against the commitments.
-func (d *Driver) recoverySplit() error {
-	n := len(d.Parties)
-	th := mental.DefaultThreshold(n)
-	d.T.Commits = make([]mental.RecoveryCommit, n)
-	for i, p := range d.Parties {
-		rs, err := mental.Split(p.rand, &p.x, i, n, th)
-		if err != nil {
-			return err
+// Parties is how many parties the table has.
+func (t *Table) Parties() int { return slices.Max(t.Holder) + 1 }
+
+func (t *Table) public() *Public { return newPublic(t.cb, t.Table, t.Game, t.Holder, t.hands) }
+
+// NewHost is the host of table t (checked).
+func NewHost(t *Table) (*Host, error) {
+	if t.cb == nil {
+		return nil, fmt.Errorf("mentaltable: an unchecked table")
+	}
+	b, ev, err := engine.NewBlind(engine.BlindConfig{Rules: t.Rules, Seats: t.Seats, Seed: t.Seed})
+	if err != nil {
+		return nil, err
+	}
+	return newHost(t.public(), b, ev), nil
+}
+
+// NewSpectator is a record of table t with no secret: what a spectator,
+// or the host's own check of itself, holds.
+func NewSpectator(t *Table) *Watcher { return &Watcher{newRecord(t.public(), false)} }
+
+// NewNode is party i of table t: a fresh deck secret from rand (which it
+// keeps for every draw of the game), and the bot of each of its seats
+// from bots (nil: seats played by people, whose commands come in as
+// Command's).
+func NewNode(t *Table, i int, rand io.Reader, bots func(seat int) (bot.Player, error)) (*Node, error) {
+	if t.cb == nil {
+		return nil, fmt.Errorf("mentaltable: an unchecked table")
+	}
+	if i < 0 || i >= t.Parties() {
+		return nil, fmt.Errorf("mentaltable: party %d of %d", i, t.Parties())
+	}
+	x, err := mental.NewSecret(rand)
+	if err != nil {
+		return nil, err
+	}
+	rec := newRecord(t.public(), false)
+	p := &Party{Index: i, x: x, rand: rand, t: rec.T, known: map[engine.Handle]mental.Face{}, sides: map[int]*engine.SeatSide{},
+		bots: map[int]bot.Player{}, subs: map[int]mental.SubShare{}, pooled: map[int][]mental.SubShare{}, rebuilt: map[int]mental.Secret{}}
+	for s, h := range t.Holder {
+		if h != i {
+			continue
 		}
-		m := SubShares{From: i, Sealed: make([][]byte, n)}
-		m.Commit, _ = rs.Commit.MarshalBinary()
-		for j := range n {
-			if j == i {
-				continue
-			}
-			b, _ := rs.Subs[j].MarshalBinary()
-			s, err := mental.Seal(p.rand, &d.T.Keys[j], d.T.Ctx, b)
+		p.seats = append(p.seats, s)
+		if bots != nil {
+			b, err := bots(s)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			m.Sealed[j], _ = s.MarshalBinary()
-		}
-		d.send(&m)
-		var rc mental.RecoveryCommit
-		if err := rc.UnmarshalBinary(m.Commit); err != nil {
-			return fault(i, err, "recovery commitments")
-		}
-		if err := rc.Check(i, &d.T.Keys[i], th); err != nil {
-			return err
-		}
-		d.T.Commits[i] = rc
-		for j, q := range d.Parties {
-			if j == i {
-				continue
-			}
-			var s mental.Sealed
-			if err := s.UnmarshalBinary(m.Sealed[j]); err != nil {
-				return fault(i, err, "sub-share for party %d", j)
-			}
-			plain, err := s.Open(&q.x, d.T.Ctx)
-			if err != nil {
-				return fault(i, err, "sub-share for party %d", j)
-			}
-			var sub mental.SubShare
-			if err := sub.UnmarshalBinary(plain); err != nil {
-				return fault(i, err, "sub-share for party %d", j)
-			}
-			if err := rc.VerifySub(i, &sub); err != nil {
-				return err
-			}
-			q.subs[i] = sub
+			p.bots[s] = b
 		}
 	}
-	return nil
+	return p.node(rec, t.Rules, t.hands), nil
 }
 
-// Shuffle has each party shuffle in turn; every step is checked when it
-// arrives (CheckStep), the openings only at the end.
-func (d *Driver) Shuffle() error {
-	d.T.Initial = d.T.CB.Deck()
-	in := d.T.Initial
-	for i, p := range d.Parties {
-		m, err := p.shuffle(in)
+// New sets the table up: the host, the nodes and their bots. Nothing
+// crosses the wire until Shuffle.
+func New(cfg Config) (*Driver, error) {
+	t := &Table{Rules: cfg.Rules, Seats: cfg.Seats, Seed: cfg.Seed, Holder: cfg.Holder, Table: cfg.Table, Game: cfg.Game}
+	if err := t.Check(); err != nil {
+		return nil, err
+	}
+	d := &Driver{rules: cfg.Rules, rng: rand.New(rand.NewPCG(cfg.Seed, 25)),
+		Received: make([][]engine.Event, cfg.Seats+1), Tamper: cfg.Tamper}
+	h, err := NewHost(t)
+	if err != nil {
+		return nil, err
+	}
+	d.H, d.T, d.B = h, h.rec.T, h.B
+	d.Host, d.Spectator = &Watcher{h.rec}, NewSpectator(t)
+	d.spec = d.Spectator.rec
+	// Every seat's bot, in seat order, on its party's side.
+	bots := make([]bot.Player, cfg.Seats)
+	for s := range bots {
+		if bots[s], err = d.newBot(s); err != nil {
+			return nil, err
+		}
+	}
+	for i := range t.Parties() {
+		nd, err := NewNode(t, i, cfg.Rand(i), func(s int) (bot.Player, error) { return bots[s], nil })
+		if err != nil {
+			return nil, err
+		}
+		d.Nodes = append(d.Nodes, nd)
+		d.Parties = append(d.Parties, nd.Party)
+	}
+	return d, nil
+}
+
+func (d *Driver) newBot(seat int) (bot.Player, error) {
+	return bot.New(bot.Names[d.rng.IntN(len(bot.Names))], seat, d.rng.Uint64())
+}
+
+// A wire is a party's message on its way to the host.
+type wire struct {
+	from int
+	msg  protocol.Message
+}
+
+func (d *Driver) queue(q []wire, from int, ms []protocol.Message) []wire {
+	for _, m := range ms {
+		if d.Silent != nil && d.Silent(from, m) {
+			continue
+		}
+		q = append(q, wire{from, m})
+	}
+	return q
+}
+
+// send is the wire: the one place a cheat can bend a message. The
+// message crosses as the protocol encodes it.
+func (d *Driver) send(m protocol.Message) (protocol.Message, error) {
+	if d.Tamper != nil {
+		p := reflect.New(reflect.TypeOf(m))
+		p.Elem().Set(reflect.ValueOf(m))
+		d.Tamper(p.Interface())
+		m = p.Elem().Interface().(protocol.Message)
+	}
+	b, err := protocol.Encode(m)
+	if err != nil {
+		return nil, err
+	}
+	d.Wire++
+	d.WireBytes += len(b)
+	return protocol.Decode(m.Type(), b)
+}
+
+// pump carries messages to the host and what it relays to every node,
+// with their answers, until the wire is quiet; then it shows the events.
+func (d *Driver) pump(q []wire) error {
+	for len(q) > 0 {
+		w := q[0]
+		q = q[1:]
+		m, err := d.send(w.msg)
 		if err != nil {
 			return err
 		}
-		d.send(&m)
-		var st mental.ShuffleStep
-		if err := st.UnmarshalBinary(m.Step); err != nil {
-			return fault(i, err, "shuffle")
-		}
-		if err := mental.CheckStep(i, in, &st); err != nil {
-			return err
-		}
-		d.T.Steps = append(d.T.Steps, st)
-		in = st.Out
-	}
-	d.T.Deck = in
-	return nil
-}
-
-// Deal deals by handle: handle h goes to the seat the blind engine says,
-// every party broadcasts its shares of the cards not its own, each party
-// learns its hand(s), and V10's holder shows the first card.
-func (d *Driver) Deal() error {
-	total := d.B.Total()
-	if total != len(d.T.Deck) {
-		return fmt.Errorf("mentaltable: a deck of %d for a game of %d cards", len(d.T.Deck), total)
-	}
-	d.T.Dealt = make([]int, total)
-	for s := range d.T.Holder {
-		for _, h := range d.B.Hand(s) {
-			d.T.Dealt[h] = d.T.Holder[s]
-		}
-	}
-	n := len(d.Parties)
-	for _, w := range []*Watcher{d.Host, d.Spectator} {
-		w.shares = make([][]mental.Share, total)
-	}
-	for _, p := range d.Parties {
-		p.shares = make([][]mental.Share, total)
-		p.has = make([][]bool, total)
-		for h := range total {
-			p.shares[h], p.has[h] = make([]mental.Share, n), make([]bool, n)
-		}
-	}
-	for _, p := range d.Parties {
-		m, err := p.deal()
+		out, err := d.H.Take(w.from, m)
 		if err != nil {
-			return err
-		}
-		d.send(&m)
-		for _, q := range d.Parties {
-			if q != p {
-				if err := q.take(&m); err != nil {
-					return err
-				}
-			}
-		}
-		for _, w := range []*Watcher{d.Host, d.Spectator} {
-			for h, b := range m.Shares {
-				var sh mental.Share
-				if b != nil && sh.UnmarshalBinary(b) == nil {
-					w.put(engine.Handle(h), sh)
-				}
-			}
-		}
-	}
-	for _, p := range d.Parties {
-		if err := p.learn(); err != nil {
 			if _, blamed := mental.Blame(err); !blamed && errors.Is(err, mental.ErrNotACard) {
-				return d.void(p.Index, err)
+				return d.void(w.from, err)
 			}
 			return err
 		}
-		for _, s := range p.seats {
-			var own []engine.Opened
-			for _, h := range d.B.Hand(s) {
-				own = append(own, engine.Opened{Handle: h, Card: engine.Card(p.known[h].Card)})
-			}
-			p.sides[s] = engine.NewSeatSide(s, own...)
+		if q, err = d.relay(q, out); err != nil {
+			return err
 		}
 	}
-	ev := d.pending
-	d.pending = nil
-	for {
-		s, ok := d.B.Asked()
-		if !ok {
-			break
+	return d.show()
+}
+
+// relay gives every node (and the spectator) what the host relays, in
+// order, and queues their answers.
+func (d *Driver) relay(q []wire, out Out) ([]wire, error) {
+	for _, r := range out.Msgs {
+		if r.From < 0 {
+			a := r.Msg.(protocol.DeckAsk)
+			if err := d.spec.Ask(a); err != nil {
+				return q, err
+			}
+			if a.What == protocol.AskPick {
+				d.picks = append(d.picks, a)
+			}
+			for _, nd := range d.Nodes {
+				ms, err := nd.Ask(a)
+				if err != nil {
+					return q, err
+				}
+				q = d.queue(q, nd.Index, ms)
+			}
+			continue
 		}
-		p := d.Parties[d.T.Holder[s]]
-		op := p.sides[s].Holder(d.rules, d.B.Hand(s))
-		var hs []engine.Handle
-		for _, o := range op {
-			hs = append(hs, o.Handle)
+		if _, _, err := d.spec.take(r.From, r.Msg); err != nil {
+			return q, fmt.Errorf("mentaltable: the spectator refused what the host relayed: %w", err)
 		}
-		if len(hs) > 0 {
-			os, err := d.open(p, hs, hs)
+		for _, nd := range d.Nodes {
+			ms, err := nd.Take(r.From, r.Msg)
 			if err != nil {
-				return err
+				if _, blamed := mental.Blame(err); !blamed && errors.Is(err, mental.ErrNotACard) {
+					return q, d.void(nd.Index, err)
+				}
+				return q, err
 			}
-			op = opened(hs, os)
+			q = d.queue(q, nd.Index, ms)
 		}
-		more, err := d.B.Holder(s, op)
-		if err != nil {
-			return fmt.Errorf("mentaltable: seat %d's answer to V10: %w", s, err)
-		}
-		ev = append(ev, more...)
 	}
-	return d.deliver(ev)
+	d.events = append(d.events, out.Events...)
+	return q, nil
+}
+
+// Shuffle starts the table: each node sends its key, and from there the
+// recovery split, the shuffle in party order and the deal follow by
+// themselves, each node answering what its record makes due, until every
+// seat knows its hand and V10's first card is shown.
+func (d *Driver) Shuffle() error {
+	var q []wire
+	for _, nd := range d.Nodes {
+		ms, err := nd.Start()
+		if err != nil {
+			return err
+		}
+		q = d.queue(q, nd.Index, ms)
+	}
+	if err := d.pump(q); err != nil {
+		return err
+	}
+	if !d.H.rec.shuffled() {
+		return fmt.Errorf("mentaltable: the shuffle waits for parties %v", d.H.Waiting())
+	}
+	return nil
+}
+
+// Deal reports whether every seat was dealt and V10's first card shown.
+func (d *Driver) Deal() error {
+	if !d.H.started {
+		return fmt.Errorf("mentaltable: the deal waits for parties %v", d.H.Waiting())
+	}
+	return nil
 }
 
 // void is a card that turned up as no card (every share being right): a
@@ -401,10 +417,13 @@ func (d *Driver) Deal() error {
 func (d *Driver) void(who int, cause error) error {
 	opens := make([]mental.ShuffleOpening, len(d.Parties))
 	for i, p := range d.Parties {
-		m := Publish{From: i}
+		m := protocol.DeckPublish{From: i, Of: i}
 		m.Shuffle, _ = p.shuf.MarshalBinary()
-		d.send(&m)
-		if err := opens[i].UnmarshalBinary(m.Shuffle); err != nil {
+		sent, err := d.send(m)
+		if err != nil {
+			return err
+		}
+		if err := opens[i].UnmarshalBinary(sent.(protocol.DeckPublish).Shuffle); err != nil {
 			return fault(i, err, "shuffle opening")
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // FuzzPeerMessage feeds a party bytes from a peer as each message that
@@ -45,7 +46,7 @@ func FuzzPeerMessage(f *testing.F) {
 		var err error
 		switch kind % 3 {
 		case 0:
-			m := Deal{From: 1, Shares: slices.Clone(deal.Shares)}
+			m := protocol.DeckDeal{From: 1, Shares: slices.Clone(deal.Shares)}
 			m.Shares[d.B.Hand(0)[0]] = b
 			err = p.take(&m)
 			if err == nil {
@@ -55,13 +56,13 @@ func FuzzPeerMessage(f *testing.F) {
 				return
 			}
 		case 1:
-			m := Open{From: 1, Handles: []engine.Handle{h}, Openings: [][]byte{b}}
+			m := protocol.DeckOpen{From: 1, Handles: []uint16{uint16(h)}, Openings: [][]byte{b}}
 			_, err = checkOpen(d.T, &m, []engine.Handle{h})
 			if err == nil && !slices.Equal(b, honest.Openings[0]) {
 				return // another true opening of the same card (fresh proofs)
 			}
 		case 2:
-			m := Handover{From: 1, To: 0, Handle: h, Sealed: b}
+			m := protocol.DeckHandover{From: 1, To: 0, Handle: uint16(h), Sealed: b}
 			err = p.receive(&m, 0, []engine.Handle{h}, nil)
 			if err == nil {
 				delete(p.known, h)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/bot"
+	"github.com/bullshit-game/bullshit/protocol"
 	"github.com/bullshit-game/bullshit/protocol/mental"
 )
 
@@ -26,57 +27,6 @@ func fault(party int, err error, format string, args ...any) error {
 	}
 	return &mental.Fault{Party: party, Err: err}
 }
-
-// The messages, as values. Bytes are the mental package's layouts.
-type (
-	// Key is a party's deck key and its proof, at set-up.
-	Key struct {
-		From       int
-		Key, Proof []byte
-	}
-	// ShuffleMsg is a party's turn at the shuffle.
-	ShuffleMsg struct {
-		From int
-		Step []byte
-	}
-	// Deal is a party's shares of every card not its own: Shares[h] for
-	// handle h, nil where From's party holds the card.
-	Deal struct {
-		From   int
-		Shares [][]byte
-	}
-	// Open turns cards up for everyone: Openings[k] opens Handles[k].
-	Open struct {
-		From     int
-		Handles  []engine.Handle
-		Openings [][]byte
-	}
-	// Handover is a card handed to one party privately: its opening
-	// sealed to To's deck key.
-	Handover struct {
-		From, To int
-		Handle   engine.Handle
-		Sealed   []byte
-	}
-	// SubShares is a party's recovery split: the Feldman commitments, and
-	// Sealed[j] the sub-share sealed to party j (nil for From).
-	SubShares struct {
-		From   int
-		Commit []byte
-		Sealed [][]byte
-	}
-	// Pool is a holder's sub-share of a departed party's secret, sealed
-	// to its successor.
-	Pool struct {
-		From, To, Dealer int
-		Sealed           []byte
-	}
-	// Publish is a party's secret and shuffle opening, at the end.
-	Publish struct {
-		From            int
-		Secret, Shuffle []byte
-	}
-)
 
 // A Party is one player node: its deck secret, the seats it plays, and
 // every share and card identity it has checked.
@@ -148,39 +98,39 @@ func (p *Party) Decryptable() (map[engine.Handle]mental.Face, error) {
 	return out, nil
 }
 
-func (p *Party) keyMsg() (Key, error) {
+func (p *Party) keyMsg() (protocol.DeckKey, error) {
 	pf, err := mental.ProveKey(p.rand, &p.x, p.t.KeyCtx(p.Index))
 	if err != nil {
-		return Key{}, err
+		return protocol.DeckKey{}, err
 	}
 	k := p.x.Public()
 	kb, _ := k.MarshalBinary()
 	pb, _ := pf.MarshalBinary()
-	return Key{From: p.Index, Key: kb, Proof: pb}, nil
+	return protocol.DeckKey{From: p.Index, Key: kb, Proof: pb}, nil
 }
 
-func (p *Party) shuffle(in mental.Deck) (ShuffleMsg, error) {
+func (p *Party) shuffle(in mental.Deck) (protocol.DeckShuffle, error) {
 	st, o, err := mental.Shuffle(p.rand, &p.t.Joint, in, p.t.Ctx)
 	if err != nil {
-		return ShuffleMsg{}, err
+		return protocol.DeckShuffle{}, err
 	}
 	p.shuf = o
 	b, _ := st.MarshalBinary()
-	return ShuffleMsg{From: p.Index, Step: b}, nil
+	return protocol.DeckShuffle{From: p.Index, Step: b}, nil
 }
 
 // dealt reports whether h was dealt to the party.
 func (p *Party) dealt(h engine.Handle) bool { return p.t.Dealt[h] == p.Index }
 
-func (p *Party) deal() (Deal, error) {
-	d := Deal{From: p.Index, Shares: make([][]byte, len(p.t.Deck))}
+func (p *Party) deal() (protocol.DeckDeal, error) {
+	d := protocol.DeckDeal{From: p.Index, Shares: make([][]byte, len(p.t.Deck))}
 	for h := range p.t.Deck {
 		if p.dealt(engine.Handle(h)) {
 			continue
 		}
 		sh, err := mental.DecryptShare(p.rand, &p.x, &p.t.Deck[h], p.t.Ctx)
 		if err != nil {
-			return Deal{}, err
+			return protocol.DeckDeal{}, err
 		}
 		p.put(engine.Handle(h), p.Index, sh)
 		d.Shares[h], _ = sh.MarshalBinary()
@@ -196,21 +146,10 @@ func (p *Party) put(h engine.Handle, i int, sh mental.Share) {
 // a card this party holds it is checked (Learn, in learn); the others are
 // kept as seen. A share of a card of From's own is refused, and a deal
 // refused changes nothing.
-func (p *Party) take(d *Deal) error {
-	if len(d.Shares) != len(p.t.Deck) {
-		return fault(d.From, mental.ErrMalformed, "deal of %d cards", len(d.Shares))
-	}
-	got := make([]mental.Share, len(d.Shares))
-	for h, b := range d.Shares {
-		if p.t.Dealt[h] == d.From {
-			if b != nil {
-				return fault(d.From, ErrNotExpected, "a share of its own card %d", h)
-			}
-			continue
-		}
-		if err := got[h].UnmarshalBinary(b); err != nil {
-			return fault(d.From, err, "share of card %d", h)
-		}
+func (p *Party) take(d *protocol.DeckDeal) error {
+	got, err := readDeal(p.t, d.From, d)
+	if err != nil {
+		return err
 	}
 	// Only a whole deal that decodes is kept: a bad one changes nothing.
 	for h := range got {
@@ -257,12 +196,12 @@ func (p *Party) opening(h engine.Handle) (mental.Opening, bool) {
 	return mental.Opening{Face: f, Shares: slices.Clone(p.shares[h])}, true
 }
 
-func (p *Party) open(hs []engine.Handle) (Open, error) {
-	o := Open{From: p.Index, Handles: slices.Clone(hs)}
+func (p *Party) open(hs []engine.Handle) (protocol.DeckOpen, error) {
+	o := protocol.DeckOpen{From: p.Index, Handles: wireHandles(hs)}
 	for _, h := range hs {
 		op, ok := p.opening(h)
 		if !ok {
-			return Open{}, fmt.Errorf("party %d can't open card %d: it never saw it", p.Index, h)
+			return protocol.DeckOpen{}, fmt.Errorf("party %d can't open card %d: it never saw it", p.Index, h)
 		}
 		b, _ := op.MarshalBinary()
 		o.Openings = append(o.Openings, b)
@@ -272,12 +211,12 @@ func (p *Party) open(hs []engine.Handle) (Open, error) {
 
 // checkOpen verifies an opening of want by its sender against the deck:
 // the handles asked for, each proved. It returns the faces.
-func checkOpen(t *Public, o *Open, want []engine.Handle) ([]mental.Opening, error) {
+func checkOpen(t *Public, o *protocol.DeckOpen, want []engine.Handle) ([]mental.Opening, error) {
 	if len(o.Handles) != len(want) || len(o.Openings) != len(want) {
 		return nil, fault(o.From, ErrWrongCards, "%d cards for %d", len(o.Openings), len(want))
 	}
 	for _, h := range o.Handles {
-		if !slices.Contains(want, h) {
+		if !slices.Contains(want, engine.Handle(h)) || int(h) >= len(t.Deck) {
 			return nil, fault(o.From, ErrWrongCards, "card %d", h)
 		}
 	}
@@ -300,38 +239,26 @@ func checkOpen(t *Public, o *Open, want []engine.Handle) ([]mental.Opening, erro
 	return os, nil
 }
 
-// see takes a public opening the party checked.
-func (p *Party) see(hs []engine.Handle, os []mental.Opening) {
-	for k, h := range hs {
-		p.known[h] = os[k].Face
-		for i := range os[k].Shares {
-			p.put(h, i, os[k].Shares[i])
-		}
-		for _, s := range p.seats {
-			p.sides[s].Learn(engine.Opened{Handle: h, Card: engine.Card(os[k].Face.Card)})
-		}
-	}
-}
-
 // hand seals the party's proof of h to party to.
-func (p *Party) hand(h engine.Handle, to int) (Handover, error) {
+func (p *Party) hand(h engine.Handle, to int) (protocol.DeckHandover, error) {
 	op, ok := p.opening(h)
 	if !ok {
-		return Handover{}, fmt.Errorf("party %d can't hand card %d over: it never saw it", p.Index, h)
+		return protocol.DeckHandover{}, fmt.Errorf("party %d can't hand card %d over: it never saw it", p.Index, h)
 	}
 	s, err := mental.SealOpening(p.rand, &p.t.Keys[to], p.t.Ctx, &op)
 	if err != nil {
-		return Handover{}, err
+		return protocol.DeckHandover{}, err
 	}
 	b, _ := s.MarshalBinary()
-	return Handover{From: p.Index, To: to, Handle: h, Sealed: b}, nil
+	return protocol.DeckHandover{From: p.Index, To: to, Handle: uint16(h), Sealed: b}, nil
 }
 
 // receive opens a handover sealed to this party (or to a departed party
 // whose secret it rebuilt, as to), checks it against the card the public
 // record says From was to hand it (want), and learns the card.
-func (p *Party) receive(m *Handover, to int, want []engine.Handle, seats []int) error {
-	if !slices.Contains(want, m.Handle) {
+func (p *Party) receive(m *protocol.DeckHandover, to int, want []engine.Handle, seats []int) error {
+	h := engine.Handle(m.Handle)
+	if !slices.Contains(want, h) || int(h) >= len(p.t.Deck) {
 		return fault(m.From, ErrNotHeld, "card %d", m.Handle)
 	}
 	x := &p.x
@@ -347,16 +274,16 @@ func (p *Party) receive(m *Handover, to int, want []engine.Handle, seats []int) 
 	if err != nil {
 		return fault(m.From, err, "handover of card %d", m.Handle)
 	}
-	if err := o.Verify(p.t.CB, p.t.Keys, m.From, &p.t.Deck[m.Handle], p.t.Ctx); err != nil {
+	if err := o.Verify(p.t.CB, p.t.Keys, m.From, &p.t.Deck[h], p.t.Ctx); err != nil {
 		return err
 	}
-	p.known[m.Handle] = o.Face
+	p.known[h] = o.Face
 	for i := range o.Shares {
-		p.put(m.Handle, i, o.Shares[i])
+		p.put(h, i, o.Shares[i])
 	}
 	for _, st := range seats {
 		if sd, ok := p.sides[st]; ok {
-			sd.Learn(engine.Opened{Handle: m.Handle, Card: engine.Card(o.Face.Card)})
+			sd.Learn(engine.Opened{Handle: h, Card: engine.Card(o.Face.Card)})
 		}
 	}
 	return nil

@@ -2,13 +2,13 @@ package mentaltable
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/engine/bot"
+	"github.com/bullshit-game/bullshit/protocol"
 	"github.com/bullshit-game/bullshit/protocol/mental"
 )
 
@@ -20,78 +20,14 @@ func opened(hs []engine.Handle, os []mental.Opening) []engine.Opened {
 	return out
 }
 
-// open has party p turn the cards hs up for everyone: the host checks the
-// opening (want: the cards asked for), then every other party and the
-// spectator check it too, and learn the cards.
-func (d *Driver) open(p *Party, hs, want []engine.Handle) ([]mental.Opening, error) {
-	m, err := p.open(hs)
-	if err != nil {
-		return nil, err
-	}
-	d.send(&m)
-	os, err := checkOpen(d.T, &m, want)
-	if err != nil {
-		return nil, err
-	}
-	for _, q := range d.Parties {
-		if q.gone {
-			continue
-		}
-		qos, err := checkOpen(d.T, &m, want)
-		if err != nil {
-			return nil, err
-		}
-		q.see(m.Handles, qos)
-	}
-	for _, w := range []*Watcher{d.Host, d.Spectator} {
-		for k, h := range m.Handles {
-			w.known[h] = os[k].Face
-			w.shares[h] = slices.Clone(os[k].Shares)
-		}
-	}
-	// In the order hs asked for.
-	out := make([]mental.Opening, len(hs))
-	for k, h := range hs {
-		out[k] = os[slices.Index(m.Handles, h)]
-	}
-	return out, nil
-}
-
-// deliver carries out the private handovers the events call for (a pile
-// to its taker, a V14 hand-over), then shows each seat its events through
-// its party's SeatSide, and its bot.
-func (d *Driver) deliver(ev []engine.BlindEvent) error {
+// show gives each seat, through its node, the events of the steps since
+// the last (once the handovers they call for have crossed the wire), and
+// the spectator its own.
+func (d *Driver) show() error {
+	ev := d.events
+	d.events = nil
 	for i := range ev {
 		e := &ev[i]
-		switch e.Type {
-		case engine.EventMine:
-			for _, h := range e.Handles {
-				d.playedBy[h] = e.Seat
-			}
-		case engine.EventTake:
-			byParty := map[int][]engine.Handle{}
-			for _, h := range e.Handles {
-				if _, shown := d.Host.known[h]; shown {
-					continue
-				}
-				from := d.T.Holder[d.playedBy[h]]
-				if from != d.T.Holder[e.Seat] {
-					byParty[from] = append(byParty[from], h)
-				}
-			}
-			if err := d.handOver(byParty, e.Seat, e.Handles); err != nil {
-				return err
-			}
-		case engine.EventHanded:
-			from := d.T.Holder[e.Seat]
-			byParty := map[int][]engine.Handle{}
-			if from != d.T.Holder[e.Target] {
-				byParty[from] = e.Handles
-			}
-			if err := d.handOver(byParty, e.Target, e.Handles); err != nil {
-				return err
-			}
-		}
 		for s := -1; s < len(d.T.Holder); s++ {
 			if !e.VisibleTo(s) {
 				continue
@@ -105,46 +41,20 @@ func (d *Driver) deliver(ev []engine.BlindEvent) error {
 				d.Received[0] = append(d.Received[0], e.Event)
 				continue
 			}
-			p := d.Parties[d.T.Holder[s]]
-			x, err := p.sides[s].Event(e)
+			x, err := d.Nodes[d.T.Holder[s]].Event(s, e)
 			if err != nil {
-				return fmt.Errorf("mentaltable: seat %d (party %d) can't read its %s: %w", s, p.Index, e.Type, err)
+				return err
 			}
 			d.Received[s+1] = append(d.Received[s+1], x)
-			p.bots[s].Observe(&x)
+		}
+	}
+	for _, nd := range d.Nodes {
+		if k := nd.Pending(); k > 0 && !nd.gone {
+			return fmt.Errorf("mentaltable: party %d still waits for %d cards it took", nd.Index, k)
 		}
 	}
 	if d.OnEvents != nil && len(ev) > 0 {
 		d.OnEvents(ev)
-	}
-	return nil
-}
-
-// handOver has each party of byParty seal its cards to seat to's party,
-// which checks each against what it was to be handed; then seat to's
-// SeatSide learns all of cards (its party knows them now, or knew them).
-func (d *Driver) handOver(byParty map[int][]engine.Handle, to int, cards []engine.Handle) error {
-	q := d.Parties[d.T.Holder[to]]
-	for _, f := range slices.Sorted(maps.Keys(byParty)) {
-		want := byParty[f]
-		for _, h := range want {
-			m, err := d.Parties[f].hand(h, q.Index)
-			if err != nil {
-				return err
-			}
-			d.send(&m)
-			d.sealed = append(d.sealed, m)
-			if err := q.receive(&m, q.Index, want, []int{to}); err != nil {
-				return err
-			}
-		}
-	}
-	for _, h := range cards {
-		f, ok := q.known[h]
-		if !ok {
-			return fmt.Errorf("mentaltable: party %d was never shown card %d of seat %d's", q.Index, h, to)
-		}
-		q.sides[to].Learn(engine.Opened{Handle: h, Card: engine.Card(f.Card)})
 	}
 	return nil
 }
@@ -157,9 +67,8 @@ func (d *Driver) Actions() int { return d.actions }
 
 func (d *Driver) view(s int) (*engine.View, error) {
 	v := d.B.View(s)
-	p := d.Parties[d.T.Holder[s]]
-	if err := p.sides[s].View(&v, d.B.Hand(s), d.B.LastPlay()); err != nil {
-		return nil, fmt.Errorf("mentaltable: seat %d's view on party %d: %w", s, p.Index, err)
+	if err := d.Nodes[d.T.Holder[s]].View(s, &v, d.B.Hand(s), d.B.LastPlay()); err != nil {
+		return nil, err
 	}
 	return &v, nil
 }
@@ -177,6 +86,9 @@ func (d *Driver) act(s int) (engine.Command, time.Duration, bool, error) {
 func (d *Driver) Step() error {
 	d.actions++
 	b := d.B
+	if due, ok := d.H.Deadline(); ok && d.H.calling != nil {
+		return d.tick(due) // an opening that doesn't come
+	}
 	switch b.Phase() {
 	case engine.PhasePlay:
 		s := b.Turn()
@@ -231,64 +143,77 @@ func (d *Driver) Step() error {
 	return fmt.Errorf("mentaltable: no move in phase %v", b.Phase())
 }
 
-// do plays a seat's command by handle; quads are opened first, and a
-// call's, a doubt's or a believe's play is opened by its player's party.
+// do plays a seat's command by handle through its node and the host;
+// quads go with their opening, and a call's, a doubt's or a believe's
+// play is asked of its player's node.
 func (d *Driver) do(cmd engine.Command) error {
-	s := cmd.Seat
-	p := d.Parties[d.T.Holder[s]]
-	bc, err := p.sides[s].Command(cmd, d.B.Hand(s))
+	nd := d.Nodes[d.T.Holder[cmd.Seat]]
+	bc, quads, err := nd.Command(cmd, d.B.Hand(cmd.Seat))
 	if err != nil {
-		return fmt.Errorf("mentaltable: seat %d's party can't name %+v: %w", s, cmd, err)
+		return err
 	}
-	if len(bc.Open) > 0 {
-		hs := make([]engine.Handle, len(bc.Open))
-		for k, o := range bc.Open {
-			hs[k] = o.Handle
+	if quads != nil {
+		if quads, err = d.sendOpen(quads); err != nil {
+			return err
 		}
-		os, err := d.open(p, hs, hs)
+	}
+	out, err := d.H.Apply(d.now, bc, quads)
+	if err != nil {
+		return err
+	}
+	return d.step(out)
+}
+
+// sendOpen carries a quads opening over the wire with its command.
+func (d *Driver) sendOpen(o *protocol.DeckOpen) (*protocol.DeckOpen, error) {
+	m, err := d.send(*o)
+	if err != nil {
+		return nil, err
+	}
+	sent := m.(protocol.DeckOpen)
+	return &sent, nil
+}
+
+// step relays a host step's messages and pumps the wire quiet.
+func (d *Driver) step(out Out) error {
+	q, err := d.relay(nil, out)
+	if err != nil {
+		return err
+	}
+	if err := d.pump(q); err != nil {
+		return err
+	}
+	return d.pick()
+}
+
+// pick answers a timed-out hand-over's ask: the giver's node names its
+// seat's least useful cards.
+func (d *Driver) pick() error {
+	for len(d.picks) > 0 {
+		a := d.picks[0]
+		d.picks = d.picks[1:]
+		v, err := d.view(a.Seat)
 		if err != nil {
 			return err
 		}
-		bc.Open = opened(hs, os)
-	}
-	ev, err := d.B.Apply(d.now, bc)
-	if err != nil {
-		return fmt.Errorf("mentaltable: the host refused seat %d's %+v: %w", s, bc, err)
-	}
-	if hs, ok := d.B.Opening(); ok {
-		player := d.Parties[d.T.Holder[d.playedBy[hs[0]]]]
-		os, err := d.open(player, hs, hs)
+		hs, err := d.Nodes[a.Party].Pick(a.Seat, v, d.B.Hand(a.Seat), a.Count)
 		if err != nil {
 			return err
 		}
-		more, err := d.B.Open(opened(hs, os))
+		out, err := d.H.Pick(a.Seat, hs)
 		if err != nil {
-			return fmt.Errorf("mentaltable: the host refused the opening of %v: %w", hs, err)
+			return err
 		}
-		ev = append(ev, more...)
+		if err := d.step(out); err != nil {
+			return err
+		}
 	}
-	return d.deliver(ev)
+	return nil
 }
 
 func (d *Driver) tick(at time.Duration) error {
 	d.now = max(d.now, at)
-	ev := d.B.Tick(at)
-	if s, k, ok := d.B.Picking(); ok {
-		v, err := d.view(s)
-		if err != nil {
-			return err
-		}
-		hs, err := d.Parties[d.T.Holder[s]].sides[s].Pick(v, d.B.Hand(s), k)
-		if err != nil {
-			return fmt.Errorf("mentaltable: seat %d's party can't pick: %w", s, err)
-		}
-		more, err := d.B.Pick(s, hs)
-		if err != nil {
-			return fmt.Errorf("mentaltable: the host refused seat %d's pick %v: %w", s, hs, err)
-		}
-		ev = append(ev, more...)
-	}
-	return d.deliver(ev)
+	return d.step(d.H.Tick(at))
 }
 
 // Play steps until the game is over (or limit actions).
@@ -313,98 +238,32 @@ func (d *Driver) Leave(gone, successor int) error {
 	if gone == successor || d.Parties[gone].gone || d.Parties[successor].gone {
 		return fmt.Errorf("mentaltable: party %d can't take over from party %d", successor, gone)
 	}
-	g, q := d.Parties[gone], d.Parties[successor]
+	g, q := d.Nodes[gone], d.Nodes[successor]
 	g.gone = true
-	subs := []mental.SubShare{q.subs[gone]}
-	var from []int
-	for j, h := range d.Parties {
-		if j == gone || j == successor || h.gone {
-			continue
-		}
-		sub := h.subs[gone]
-		b, _ := sub.MarshalBinary()
-		s, err := mental.Seal(h.rand, &d.T.Keys[successor], d.T.Ctx, b)
-		if err != nil {
-			return err
-		}
-		m := Pool{From: j, To: successor, Dealer: gone}
-		m.Sealed, _ = s.MarshalBinary()
-		d.send(&m)
-		var sealed mental.Sealed
-		if err := sealed.UnmarshalBinary(m.Sealed); err != nil {
-			return fault(j, err, "sub-share of party %d's secret", gone)
-		}
-		plain, err := sealed.Open(&q.x, d.T.Ctx)
-		if err != nil {
-			return fault(j, err, "sub-share of party %d's secret", gone)
-		}
-		var got mental.SubShare
-		if err := got.UnmarshalBinary(plain); err != nil {
-			return fault(j, err, "sub-share of party %d's secret", gone)
-		}
-		subs = append(subs, got)
-		from = append(from, j)
-	}
-	x, err := mental.Recover(gone, &d.T.Keys[gone], &d.T.Commits[gone], subs)
-	if err != nil {
+	moved := slices.Clone(g.seats)
+	if err := d.step(d.H.Leave(gone, successor)); err != nil {
 		return err
 	}
-	q.rebuilt[gone] = x
-	// gone's share of every card, and so every card gone's party held.
-	for h := range d.T.Deck {
-		sh, err := mental.DecryptShare(q.rand, &x, &d.T.Deck[h], d.T.Ctx)
-		if err != nil {
-			return err
-		}
-		q.put(engine.Handle(h), gone, sh)
+	if _, ok := q.rebuilt[gone]; !ok {
+		return fmt.Errorf("mentaltable: party %d didn't rebuild party %d's secret (waiting for %v)", successor, gone, d.H.Waiting())
 	}
-	for h := range d.T.Deck {
-		if _, ok := q.known[engine.Handle(h)]; ok || !slices.Equal(q.has[h], allTrue(len(q.has[h]))) {
-			continue
-		}
-		f, err := d.T.CB.Reveal(&d.T.Deck[h], q.shares[h])
-		if err != nil {
-			return fault(gone, err, "card %d under its rebuilt secret", h)
-		}
-		q.known[engine.Handle(h)] = f
-	}
-	moved := slices.Clone(g.seats)
 	for _, s := range moved {
-		d.T.Holder[s] = successor
-		q.seats = append(q.seats, s)
-		q.sides[s] = engine.NewSeatSide(s)
-		b, err := bot.New(bot.Names[d.rng.IntN(len(bot.Names))], s, d.rng.Uint64())
+		b, err := d.newBot(s)
 		if err != nil {
 			return err
 		}
-		q.bots[s] = b
+		q.adopt(s, b)
 	}
-	for i := range d.sealed {
-		m := &d.sealed[i]
-		if m.To == gone {
-			if err := q.receive(m, gone, []engine.Handle{m.Handle}, nil); err != nil {
-				return err
-			}
+	var from []int
+	for j, p := range d.Parties {
+		if j != gone && j != successor && !p.gone {
+			from = append(from, j)
 		}
 	}
-	for _, s := range q.seats {
-		for h, f := range q.known {
-			q.sides[s].Learn(engine.Opened{Handle: h, Card: engine.Card(f.Card)})
-		}
-	}
-	slices.Sort(q.seats)
 	d.Record = append(d.Record, fmt.Sprintf("after action %d party %d left for good; party %d rebuilt its secret from the sub-shares of parties %v and its own, "+
 		"plays seat(s) %v with a bot from now on, and so knows every card those seats saw (%d cards known); party %d's shuffle can't be opened at the end",
 		d.actions, gone, successor, from, moved, len(q.known), gone))
 	return nil
-}
-
-func allTrue(n int) []bool {
-	out := make([]bool, n)
-	for i := range out {
-		out[i] = true
-	}
-	return out
 }
 
 // Finish ends the game: every party publishes its secret and its shuffle's
@@ -415,64 +274,10 @@ func (d *Driver) Finish() (engine.Config, []engine.Step, error) {
 	if !d.Over() {
 		return engine.Config{}, nil, fmt.Errorf("mentaltable: the game isn't over")
 	}
-	n := len(d.Parties)
-	secrets := make([]mental.Secret, n)
-	opens := make([]mental.ShuffleOpening, n)
-	missing := -1
-	for i, p := range d.Parties {
-		var m Publish
-		if p.gone {
-			missing = i
-			for _, q := range d.Parties {
-				if x, ok := q.rebuilt[i]; ok {
-					m.From = q.Index
-					m.Secret, _ = x.MarshalBinary()
-				}
-			}
-		} else {
-			m.From = i
-			m.Secret, _ = p.x.MarshalBinary()
-			m.Shuffle, _ = p.shuf.MarshalBinary()
-		}
-		d.send(&m)
-		if err := secrets[i].UnmarshalBinary(m.Secret); err != nil {
-			return engine.Config{}, nil, fault(m.From, err, "published secret of party %d", i)
-		}
-		if err := mental.CheckSecret(i, &secrets[i], &d.T.Keys[i]); err != nil {
-			return engine.Config{}, nil, fault(m.From, err, "published secret of party %d", i)
-		}
-		if !p.gone {
-			if err := opens[i].UnmarshalBinary(m.Shuffle); err != nil {
-				return engine.Config{}, nil, fault(i, err, "shuffle opening")
-			}
-		}
+	if err := d.step(d.H.Finish()); err != nil {
+		return engine.Config{}, nil, err
 	}
-	if missing < 0 {
-		if err := mental.CheckShuffles(&d.T.Joint, d.T.Initial, d.T.Steps, opens, d.T.Ctx); err != nil {
-			return engine.Config{}, nil, err
-		}
-	} else {
-		in := d.T.Initial
-		for i := range d.T.Steps {
-			if i != missing {
-				if err := opens[i].Check(&d.T.Joint, in, &d.T.Steps[i], d.T.Ctx); err != nil {
-					return engine.Config{}, nil, fault(i, err, "")
-				}
-			}
-			in = d.T.Steps[i].Out
-		}
-	}
-	deck := make([]engine.Card, len(d.T.Deck))
-	seen := map[mental.Face]bool{}
-	for h := range d.T.Deck {
-		f, err := d.T.CB.Decrypt(&d.T.Deck[h], secrets)
-		if err != nil || seen[f] {
-			return engine.Config{}, nil, fmt.Errorf("%w: card %d is %v (%v)", ErrDeck, h, f, err)
-		}
-		seen[f] = true
-		deck[h] = engine.Card(f.Card)
-	}
-	cfg, steps, err := d.B.Reveal(deck)
+	cfg, steps, deck, err := d.H.Reveal()
 	if err != nil {
 		return engine.Config{}, nil, err
 	}

@@ -1,0 +1,274 @@
+package mentaltable
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/protocol"
+)
+
+// OpenBound is how long the host waits for a party to turn its called
+// play up before the other parties turn it up through the recovery: its
+// node answers by itself, so nobody is kept waiting on a person.
+const OpenBound = 1500 * time.Millisecond
+
+// A Relayed is a message for every node: a party's (From its party) that
+// the host passes on as it came, or the host's own ask (From −1).
+type Relayed struct {
+	From int
+	Msg  protocol.Message
+}
+
+// Out is what a step of the host's makes: the messages to relay, in
+// order, and the game's events.
+type Out struct {
+	Msgs   []Relayed
+	Events []engine.BlindEvent
+}
+
+func (o *Out) ask(a protocol.DeckAsk) { o.Msgs = append(o.Msgs, Relayed{-1, a}) }
+
+// A Host is the table's host at a blind table: it runs engine.Blind and
+// its clock over what is public, relays every party's message after
+// checking it against its record, and asks the parties for what the game
+// needs (an opening, a handover, a recovery). It holds no secret: what it
+// knows of a card is what everyone was shown.
+type Host struct {
+	rec *record
+	B   *engine.Blind
+	// Bound is how long an opening may take (OpenBound by default).
+	Bound    time.Duration
+	playedBy map[engine.Handle]int
+	playNo   map[engine.Handle]int
+	pending  []engine.BlindEvent // the deal's, until the hands are learned
+	started  bool
+	calling  *ask // the called play's opening, while it is due
+	due      time.Duration
+	deck     []engine.Card // every card, at the end
+	// Late is every party whose opening the recovery replaced.
+	Late []int
+}
+
+func newHost(t *Public, b *engine.Blind, pending []engine.BlindEvent) *Host {
+	rec := newRecord(t, true)
+	return &Host{rec: rec, B: b, Bound: OpenBound, playedBy: map[engine.Handle]int{}, playNo: map[engine.Handle]int{},
+		pending: pending}
+}
+
+// Waiting is the parties the table waits for.
+func (h *Host) Waiting() []int { return h.rec.Waiting() }
+
+// Take checks a party's message and, if it holds, relays it and moves the
+// game on with what it proves.
+func (h *Host) Take(from int, m protocol.Message) (Out, error) {
+	a, shown, err := h.rec.take(from, m)
+	if err != nil {
+		return Out{}, err
+	}
+	out := Out{Msgs: []Relayed{{from, m}}}
+	if _, ok := m.(protocol.DeckDeal); ok && h.rec.dealDone() && !h.started {
+		h.started = true
+		out.Events = h.pending
+		h.pending = nil
+		h.follow(&out, out.Events)
+		h.askFirst(&out)
+		return out, nil
+	}
+	if a == nil {
+		return out, nil
+	}
+	switch a.What {
+	case protocol.AskFirst:
+		ev, err := h.B.Holder(a.Seat, shown)
+		if err != nil {
+			return out, fmt.Errorf("mentaltable: seat %d's answer to V10: %w", a.Seat, err)
+		}
+		out.Events = append(out.Events, ev...)
+		h.follow(&out, ev)
+		h.askFirst(&out)
+	case protocol.AskOpen, protocol.AskRecover:
+		if a.What == protocol.AskOpen && a != h.calling {
+			return out, nil // quads, opened with the command
+		}
+		h.calling = nil
+		ev, err := h.B.Open(shown)
+		if err != nil {
+			return out, fmt.Errorf("mentaltable: the host refused the opening of %v: %w", a.Handles, err)
+		}
+		out.Events = append(out.Events, ev...)
+		h.follow(&out, ev)
+	case protocol.AskPublish:
+		deck, err := h.rec.deck()
+		if err != nil {
+			return out, err
+		}
+		h.deck = deck
+	}
+	return out, nil
+}
+
+// askFirst asks V10's next seat for the first card.
+func (h *Host) askFirst(out *Out) {
+	if s, ok := h.B.Asked(); ok {
+		h.askAll(out, protocol.DeckAsk{What: protocol.AskFirst, Party: h.rec.T.Holder[s], Seat: s})
+	}
+}
+
+func (h *Host) askAll(out *Out, a protocol.DeckAsk) {
+	h.rec.ask(a)
+	out.ask(a)
+}
+
+// follow reads the events for what the parties owe: the handles of each
+// play, and the handovers a pile taken or a hand-over calls for.
+func (h *Host) follow(out *Out, ev []engine.BlindEvent) {
+	for i := range ev {
+		e := &ev[i]
+		switch e.Type {
+		case engine.EventMine:
+			for _, x := range e.Handles {
+				h.playedBy[x], h.playNo[x] = e.Seat, e.No
+			}
+		case engine.EventTake:
+			to := h.rec.T.Holder[e.Seat]
+			byParty := map[int][]uint16{}
+			for _, x := range e.Handles {
+				if _, shown := h.rec.known[x]; shown {
+					continue
+				}
+				if from := h.rec.T.Holder[h.playedBy[x]]; from != to {
+					byParty[from] = append(byParty[from], uint16(x))
+				}
+			}
+			for _, f := range slices.Sorted(maps.Keys(byParty)) {
+				h.askAll(out, protocol.DeckAsk{What: protocol.AskHand, Party: f, To: to, Seat: e.Seat, Handles: byParty[f]})
+			}
+		case engine.EventHanded:
+			from, to := h.rec.T.Holder[e.Seat], h.rec.T.Holder[e.Target]
+			if from != to {
+				h.askAll(out, protocol.DeckAsk{What: protocol.AskHand, Party: from, To: to, Seat: e.Target, Handles: wireHandles(e.Handles)})
+			}
+		}
+	}
+}
+
+// Apply is a seat's move at time now; quads come with their opening,
+// which the host checks before the engine sees the move.
+func (h *Host) Apply(now time.Duration, bc engine.BlindCommand, quads *protocol.DeckOpen) (Out, error) {
+	var out Out
+	if quads != nil {
+		if len(bc.Open) != len(quads.Handles) {
+			return out, fault(quads.From, ErrWrongCards, "quads of %d cards opened as %d", len(bc.Open), len(quads.Handles))
+		}
+		want := make([]engine.Handle, len(bc.Open))
+		for k, o := range bc.Open {
+			want[k] = o.Handle
+		}
+		os, err := checkOpen(h.rec.T, quads, want)
+		if err != nil {
+			return out, err
+		}
+		bc.Open = opened(handles(quads.Handles), os)
+	}
+	ev, err := h.B.Apply(now, bc)
+	if err != nil {
+		return out, fmt.Errorf("mentaltable: the host refused seat %d's %+v: %w", bc.Seat, bc, err)
+	}
+	if quads != nil {
+		a := protocol.DeckAsk{What: protocol.AskOpen, Party: quads.From, Handles: slices.Clone(quads.Handles)}
+		h.askAll(&out, a)
+		if _, _, err := h.rec.take(quads.From, *quads); err != nil {
+			return out, err
+		}
+		out.Msgs = append(out.Msgs, Relayed{quads.From, *quads})
+	}
+	out.Events = ev
+	h.follow(&out, ev)
+	if hs, ok := h.B.Opening(); ok {
+		a := protocol.DeckAsk{What: protocol.AskOpen, Party: h.rec.T.Holder[h.playedBy[hs[0]]], No: h.playNo[hs[0]], Handles: wireHandles(hs)}
+		h.askAll(&out, a)
+		h.calling, h.due = h.rec.asks[len(h.rec.asks)-1], now+h.Bound
+	}
+	return out, nil
+}
+
+// Deadline is when the host must next look at its clock: the game's, or
+// the bound of an opening that is due.
+func (h *Host) Deadline() (time.Duration, bool) {
+	if h.calling != nil {
+		return h.due, true
+	}
+	return h.B.Deadline()
+}
+
+// Tick is the clock at now: an opening past its bound is asked of the
+// other parties through the recovery; otherwise the game's own clock.
+func (h *Host) Tick(now time.Duration) Out {
+	var out Out
+	if a := h.calling; a != nil {
+		if now < h.due {
+			return out
+		}
+		h.rec.drop(a)
+		h.calling = nil
+		h.Late = append(h.Late, a.Party)
+		r := protocol.DeckAsk{What: protocol.AskRecover, Party: a.Party, No: a.No, Handles: a.Handles}
+		h.askAll(&out, r)
+		h.calling = h.rec.asks[len(h.rec.asks)-1]
+		h.due = now + 24*time.Hour // the recovery has no bound: every holder answers by itself
+		return out
+	}
+	ev := h.B.Tick(now)
+	out.Events = ev
+	h.follow(&out, ev)
+	if s, k, ok := h.B.Picking(); ok {
+		h.askAll(&out, protocol.DeckAsk{What: protocol.AskPick, Party: h.rec.T.Holder[s], Seat: s, Count: k})
+	}
+	return out
+}
+
+// Pick is a timed-out hand-over's cards, named by the giver's node.
+func (h *Host) Pick(seat int, hs []engine.Handle) (Out, error) {
+	var out Out
+	for _, a := range h.rec.asks {
+		if a.What == protocol.AskPick && a.Seat == seat {
+			h.rec.drop(a)
+			break
+		}
+	}
+	ev, err := h.B.Pick(seat, hs)
+	if err != nil {
+		return out, fmt.Errorf("mentaltable: the host refused seat %d's pick %v: %w", seat, hs, err)
+	}
+	out.Events = ev
+	h.follow(&out, ev)
+	return out, nil
+}
+
+// Leave is party gone leaving for good: the others pool their sub-shares
+// of its secret to successor, which plays its seats from then on.
+func (h *Host) Leave(gone, successor int) Out {
+	var out Out
+	h.askAll(&out, protocol.DeckAsk{What: protocol.AskPool, Party: gone, To: successor})
+	return out
+}
+
+// Finish asks every party for its secret, once the game is over.
+func (h *Host) Finish() Out {
+	var out Out
+	h.askAll(&out, protocol.DeckAsk{What: protocol.AskPublish})
+	return out
+}
+
+// Reveal is the blind game made clear once every secret is in: the
+// config and journal Replay and Audit read.
+func (h *Host) Reveal() (engine.Config, []engine.Step, []engine.Card, error) {
+	if h.deck == nil {
+		return engine.Config{}, nil, nil, fmt.Errorf("mentaltable: the secrets aren't all in (waiting for %v)", h.rec.Waiting())
+	}
+	cfg, steps, err := h.B.Reveal(h.deck)
+	return cfg, steps, h.deck, err
+}
