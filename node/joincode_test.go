@@ -133,7 +133,7 @@ func TestNet19HostRefused(t *testing.T) {
 		if _, err := gamewire.ReadFrame(br); err != nil {
 			return
 		}
-		ref := []any{protocol.CodeBadCommand, "Refused: protocol: incompatible major version: peer speaks "+protocol.Current.String()+", we speak 1.9", 0}
+		ref := []any{protocol.CodeBadCommand, "Refused: protocol: incompatible major version: peer speaks " + protocol.Current.String() + ", we speak 1.9", 0}
 		gamewire.WriteFrame(w, sealed19(t, mustEd(t, hn.key), 1, protocol.TypeRefusal, ref))
 	})
 	pn := newLoopNode(t)

@@ -64,11 +64,11 @@ func newRecord(t *Public, strict bool) *record {
 }
 
 // Phases, as the record reads them.
-func (r *record) keysDone() bool    { return !slices.Contains(r.keyed, false) }
-func (r *record) splitDone() bool   { return !slices.Contains(r.split, false) }
-func (r *record) shuffled() bool    { return len(r.T.Steps) == r.n }
-func (r *record) dealDone() bool    { return !slices.Contains(r.dealt, false) }
-func (r *record) shuffler() int     { return len(r.T.Steps) }
+func (r *record) keysDone() bool     { return !slices.Contains(r.keyed, false) }
+func (r *record) splitDone() bool    { return !slices.Contains(r.split, false) }
+func (r *record) shuffled() bool     { return len(r.T.Steps) == r.n }
+func (r *record) dealDone() bool     { return !slices.Contains(r.dealt, false) }
+func (r *record) shuffler() int      { return len(r.T.Steps) }
 func (r *record) inRange(i int) bool { return i >= 0 && i < r.n }
 
 // Waiting is who the table waits for, in party order: the set-up's and
