@@ -2,7 +2,9 @@ package mentaltable
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
 )
@@ -34,6 +36,33 @@ func BenchmarkMentalGame(b *testing.B) {
 			}
 			stop()
 			b.ReportMetric(float64(actions), "actions")
+		})
+	}
+}
+
+// BenchmarkDeal is the set-up and the deal of a blind table (keys,
+// recovery split, a shuffle by each party, every party's shares, each
+// hand learned, V10's first card) as each role bears it: node-ms is the
+// busiest party node's own work (its key, split, shuffle and deal, and its
+// checks of everyone's), host-ms the host's checks; standard rules, one
+// process, one role at a time.
+func BenchmarkDeal(b *testing.B) {
+	for _, seats := range []int{4, 10} {
+		b.Run(fmt.Sprintf("%d seats", seats), func(b *testing.B) {
+			r, _ := engine.Preset("standard")
+			start := time.Now()
+			var node, host time.Duration
+			for b.Loop() {
+				d := newDriver(b, r, seats, uint64(seats), nil)
+				d.Clock = func() time.Duration { return time.Since(start) }
+				if err := d.Shuffle(); err != nil {
+					b.Fatal(err)
+				}
+				node += slices.Max(d.Cost)
+				host += d.HostCost
+			}
+			b.ReportMetric(float64(node.Microseconds())/1e3/float64(b.N), "node-ms")
+			b.ReportMetric(float64(host.Microseconds())/1e3/float64(b.N), "host-ms")
 		})
 	}
 }

@@ -68,11 +68,9 @@ func (w *Watcher) Known() map[engine.Handle]mental.Face {
 func (w *Watcher) Decryptable() map[engine.Handle]mental.Face {
 	out := map[engine.Handle]mental.Face{}
 	for h := range w.rec.T.Deck {
-		var use []mental.Share
-		for i, ok := range w.rec.has[h] {
-			if ok {
-				use = append(use, w.rec.shares[h][i])
-			}
+		use, err := w.rec.sharesOf(engine.Handle(h))
+		if err != nil {
+			continue
 		}
 		if f, err := w.rec.T.CB.Reveal(&w.rec.T.Deck[h], use); err == nil {
 			out[engine.Handle(h)] = f
@@ -126,6 +124,11 @@ type Driver struct {
 	Received [][]engine.Event
 	// Wire is how many messages crossed the wire, and their bytes.
 	Wire, WireBytes int
+	// Clock, if set, times each node's and the host's work on the wire:
+	// Cost[i] is party i's node's, HostCost the host's (the benchmarks').
+	Clock    func() time.Duration
+	Cost     []time.Duration
+	HostCost time.Duration
 
 	spec    *record
 	rules   engine.Rules
@@ -228,7 +231,7 @@ func NewNode(t *Table, i int, rand io.Reader, bots func(seat int) (bot.Player, e
 		return nil, err
 	}
 	rec := newRecord(t.public(), false)
-	p := &Party{Index: i, x: x, rand: rand, t: rec.T, known: map[engine.Handle]mental.Face{}, sides: map[int]*engine.SeatSide{},
+	p := &Party{Index: i, x: x, rand: rand, t: rec.T, rec: rec, known: map[engine.Handle]mental.Face{}, sides: map[int]*engine.SeatSide{},
 		bots: map[int]bot.Player{}, subs: map[int]mental.SubShare{}, pooled: map[int][]mental.SubShare{}, rebuilt: map[int]mental.Secret{}}
 	for s, h := range t.Holder {
 		if h != i {
@@ -284,6 +287,23 @@ func (d *Driver) newBot(seat int) (bot.Player, error) {
 	return bot.New(bot.Names[d.rng.IntN(len(bot.Names))], seat, d.rng.Uint64())
 }
 
+func (d *Driver) clock() time.Duration {
+	if d.Clock == nil {
+		return 0
+	}
+	return d.Clock()
+}
+
+func (d *Driver) cost(party int, since time.Duration) {
+	if d.Clock == nil {
+		return
+	}
+	if d.Cost == nil {
+		d.Cost = make([]time.Duration, len(d.Nodes))
+	}
+	d.Cost[party] += d.Clock() - since
+}
+
 // A wire is a party's message on its way to the host.
 type wire struct {
 	from int
@@ -328,7 +348,9 @@ func (d *Driver) pump(q []wire) error {
 		if err != nil {
 			return err
 		}
+		t0 := d.clock()
 		out, err := d.H.Take(w.from, m)
+		d.HostCost += d.clock() - t0
 		if err != nil {
 			if _, blamed := mental.Blame(err); !blamed && errors.Is(err, mental.ErrNotACard) {
 				return d.void(w.from, err)
@@ -355,7 +377,9 @@ func (d *Driver) relay(q []wire, out Out) ([]wire, error) {
 				d.picks = append(d.picks, a)
 			}
 			for _, nd := range d.Nodes {
+				t0 := d.clock()
 				ms, err := nd.Ask(a)
+				d.cost(nd.Index, t0)
 				if err != nil {
 					return q, err
 				}
@@ -367,7 +391,9 @@ func (d *Driver) relay(q []wire, out Out) ([]wire, error) {
 			return q, fmt.Errorf("mentaltable: the spectator refused what the host relayed: %w", err)
 		}
 		for _, nd := range d.Nodes {
+			t0 := d.clock()
 			ms, err := nd.Take(r.From, r.Msg)
+			d.cost(nd.Index, t0)
 			if err != nil {
 				if _, blamed := mental.Blame(err); !blamed && errors.Is(err, mental.ErrNotACard) {
 					return q, d.void(nd.Index, err)
@@ -388,7 +414,9 @@ func (d *Driver) relay(q []wire, out Out) ([]wire, error) {
 func (d *Driver) Shuffle() error {
 	var q []wire
 	for _, nd := range d.Nodes {
+		t0 := d.clock()
 		ms, err := nd.Start()
+		d.cost(nd.Index, t0)
 		if err != nil {
 			return err
 		}

@@ -175,7 +175,11 @@ func (n *Node) shuffleTurn() ([]protocol.Message, error) {
 	}
 	in := n.t.Initial
 	if k := len(n.t.Steps); k > 0 {
-		in = n.t.Steps[k-1].Out
+		st, err := n.rec.step(k - 1)
+		if err != nil {
+			return nil, err
+		}
+		in = st.Out
 	}
 	m, err := n.shuffle(in)
 	if err != nil {
@@ -213,8 +217,8 @@ func (n *Node) seePublic(shown []engine.Opened) {
 	for _, o := range shown {
 		n.known[o.Handle] = n.rec.known[o.Handle]
 		for i := range n.rec.n {
-			if n.rec.has[o.Handle][i] {
-				n.put(o.Handle, i, n.rec.shares[o.Handle][i])
+			if sh, ok, _ := n.rec.share(o.Handle, i); ok {
+				n.put(o.Handle, i, sh)
 			}
 		}
 		for _, s := range n.seats {
@@ -303,7 +307,15 @@ func (n *Node) rebuild(gone int) error {
 		n.put(engine.Handle(h), gone, sh)
 	}
 	for h := range n.t.Deck {
-		if _, ok := n.known[engine.Handle(h)]; ok || slices.Contains(n.has[h], false) {
+		if _, ok := n.known[engine.Handle(h)]; ok {
+			continue
+		}
+		for i := range n.rec.n {
+			if sh, ok, _ := n.rec.share(engine.Handle(h), i); ok && !n.has[h][i] {
+				n.put(engine.Handle(h), i, sh)
+			}
+		}
+		if slices.Contains(n.has[h], false) {
 			continue
 		}
 		f, err := n.t.CB.Reveal(&n.t.Deck[h], n.shares[h])

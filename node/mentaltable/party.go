@@ -36,6 +36,7 @@ type Party struct {
 	x     mental.Secret
 	rand  io.Reader
 	t     *Public
+	rec   *record // the party's node's record
 	shuf  mental.ShuffleOpening
 	// shares[h][i] is party i's share of handle h, if has[h][i].
 	shares [][]mental.Share
@@ -75,6 +76,12 @@ func (p *Party) Decryptable() (map[engine.Handle]mental.Face, error) {
 			switch {
 			case p.has[h][i]:
 				use = append(use, p.shares[h][i])
+			case i != p.Index && (p.rec.has[h][i] || p.rec.raw[h][i] != nil):
+				sh, _, err := p.rec.share(engine.Handle(h), i)
+				if err != nil {
+					return nil, err
+				}
+				use = append(use, sh)
 			case i == p.Index:
 				sh, err := mental.DecryptShare(p.rand, &p.x, ct, p.t.Ctx)
 				if err != nil {
@@ -147,15 +154,26 @@ func (p *Party) put(h engine.Handle, i int, sh mental.Share) {
 // kept as seen. A share of a card of From's own is refused, and a deal
 // refused changes nothing.
 func (p *Party) take(d *protocol.DeckDeal) error {
-	got, err := readDeal(p.t, d.From, d)
-	if err != nil {
+	if err := checkDeal(p.t, d.From, d); err != nil {
 		return err
 	}
-	// Only a whole deal that decodes is kept: a bad one changes nothing.
-	for h := range got {
-		if p.t.Dealt[h] != d.From {
-			p.put(engine.Handle(h), d.From, got[h])
+	// The shares of the party's own cards, decoded: the rest stay in
+	// the record as they came until a party needs one. A deal any of
+	// whose shares doesn't decode changes nothing.
+	var hs []engine.Handle
+	var got []mental.Share
+	for h, b := range d.Shares {
+		if !p.dealt(engine.Handle(h)) {
+			continue
 		}
+		var sh mental.Share
+		if err := sh.UnmarshalBinary(b); err != nil {
+			return fault(d.From, err, "share of card %d", h)
+		}
+		hs, got = append(hs, engine.Handle(h)), append(got, sh)
+	}
+	for k, h := range hs {
+		p.put(h, d.From, got[k])
 	}
 	return nil
 }

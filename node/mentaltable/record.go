@@ -33,6 +33,14 @@ type record struct {
 	// the deal, in an opening, or rebuilt through the recovery.
 	shares [][]mental.Share
 	has    [][]bool
+	// raw[h][i] is party i's share of h as it came in a deal, not yet
+	// decoded: a node decodes only the shares it uses (its own cards', a
+	// recovered card's, every one at the end), the host all at once.
+	raw [][][]byte
+	// stepRaw is each shuffle as it came; a node decodes the one it
+	// shuffles on and the last, the host each (and checks it) at once.
+	stepRaw  [][]byte
+	stepDone []bool
 	known  map[engine.Handle]mental.Face // turned up for everyone
 	asks   []*ask
 	sealed []protocol.DeckHandover // every handover, as broadcast
@@ -205,27 +213,76 @@ func (r *record) takeShuffle(from int, m *protocol.DeckShuffle) error {
 	if m.From != from || !r.splitDone() || r.shuffled() || from != r.shuffler() {
 		return fault(from, ErrNotExpected, "a shuffle out of turn")
 	}
+	last := len(r.T.Steps)+1 == r.n
 	var st mental.ShuffleStep
-	if err := st.UnmarshalBinary(m.Step); err != nil {
-		return fault(from, err, "shuffle")
-	}
-	in := r.T.Initial
-	if len(r.T.Steps) > 0 {
-		in = r.T.Steps[len(r.T.Steps)-1].Out
-	}
-	if err := mental.CheckStep(from, in, &st); err != nil {
-		return err
+	if r.strict || last {
+		if err := st.UnmarshalBinary(m.Step); err != nil {
+			return fault(from, err, "shuffle")
+		}
+		// Every deck is as long as the first: that is all CheckStep
+		// reads of the one before.
+		if err := mental.CheckStep(from, r.T.Initial, &st); err != nil {
+			return err
+		}
 	}
 	r.T.Steps = append(r.T.Steps, st)
-	if r.shuffled() {
+	r.stepRaw = append(r.stepRaw, m.Step)
+	r.stepDone = append(r.stepDone, r.strict || last)
+	if last {
 		r.T.Deck = st.Out
 		total := len(r.T.Deck)
-		r.shares, r.has = make([][]mental.Share, total), make([][]bool, total)
+		r.shares, r.has, r.raw = make([][]mental.Share, total), make([][]bool, total), make([][][]byte, total)
 		for h := range total {
-			r.shares[h], r.has[h] = make([]mental.Share, r.n), make([]bool, r.n)
+			r.shares[h], r.has[h], r.raw[h] = make([]mental.Share, r.n), make([]bool, r.n), make([][]byte, r.n)
 		}
 	}
 	return nil
+}
+
+// step is shuffle i, decoded and checked.
+func (r *record) step(i int) (*mental.ShuffleStep, error) {
+	if !r.stepDone[i] {
+		if err := r.T.Steps[i].UnmarshalBinary(r.stepRaw[i]); err != nil {
+			return nil, fault(i, err, "shuffle")
+		}
+		if err := mental.CheckStep(i, r.T.Initial, &r.T.Steps[i]); err != nil {
+			return nil, err
+		}
+		r.stepDone[i] = true
+	}
+	return &r.T.Steps[i], nil
+}
+
+// share is party i's share of h, decoded, if the record has it.
+func (r *record) share(h engine.Handle, i int) (mental.Share, bool, error) {
+	if r.has[h][i] {
+		return r.shares[h][i], true, nil
+	}
+	if r.raw[h][i] == nil {
+		return mental.Share{}, false, nil
+	}
+	var sh mental.Share
+	if err := sh.UnmarshalBinary(r.raw[h][i]); err != nil {
+		return sh, false, fault(i, err, "share of card %d", h)
+	}
+	r.put(h, i, sh)
+	r.raw[h][i] = nil
+	return sh, true, nil
+}
+
+// sharesOf is every share of h the record has, decoded.
+func (r *record) sharesOf(h engine.Handle) ([]mental.Share, error) {
+	var out []mental.Share
+	for i := range r.n {
+		sh, ok, err := r.share(h, i)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, sh)
+		}
+	}
+	return out, nil
 }
 
 func (r *record) put(h engine.Handle, i int, sh mental.Share) { r.shares[h][i], r.has[h][i] = sh, true }
@@ -238,11 +295,33 @@ func (r *record) takeDeal(from int, m *protocol.DeckDeal) error {
 	if m.From != from || !r.shuffled() || r.dealt[from] {
 		return fault(from, ErrNotExpected, "a deal")
 	}
+	if !r.strict {
+		if err := checkDeal(r.T, from, m); err != nil {
+			return err
+		}
+		for h, b := range m.Shares {
+			if r.T.Dealt[h] != from {
+				r.raw[h][from] = b
+			}
+		}
+		r.dealt[from] = true
+		return nil
+	}
 	got, err := readDeal(r.T, from, m)
 	if err != nil {
 		return err
 	}
-	if r.strict {
+	// In one batch (the proofs name their key, not a place, so a list of
+	// the sender's key alone checks them); one by one only to name the
+	// wrong card.
+	var cts []mental.Ciphertext
+	var shs [][]mental.Share
+	for h := range got {
+		if r.T.Dealt[h] != from {
+			cts, shs = append(cts, r.T.Deck[h]), append(shs, got[h:h+1])
+		}
+	}
+	if mental.VerifyShares(r.T.Keys[from:from+1], cts, shs, -1, r.T.Ctx) != nil {
 		for h := range got {
 			if r.T.Dealt[h] == from {
 				continue
@@ -258,6 +337,26 @@ func (r *record) takeDeal(from int, m *protocol.DeckDeal) error {
 		}
 	}
 	r.dealt[from] = true
+	return nil
+}
+
+// shareBytes is a share's length on the wire.
+const shareBytes = 3*mental.ElementSize + mental.ScalarSize
+
+// checkDeal is what a deal must be before any share is decoded: a share
+// of every card not the sender's, of a share's length, none of its own.
+func checkDeal(t *Public, from int, d *protocol.DeckDeal) error {
+	if len(d.Shares) != len(t.Deck) {
+		return fault(from, mental.ErrMalformed, "deal of %d cards", len(d.Shares))
+	}
+	for h, b := range d.Shares {
+		switch {
+		case t.Dealt[h] == from && len(b) != 0:
+			return fault(from, ErrNotExpected, "a share of its own card %d", h)
+		case t.Dealt[h] != from && len(b) != shareBytes:
+			return fault(from, mental.ErrMalformed, "a share of %d bytes for card %d", len(b), h)
+		}
+	}
 	return nil
 }
 
@@ -466,7 +565,11 @@ func (r *record) takeRecover(from int, m *protocol.DeckRecover) (*ask, []engine.
 			return nil, nil, err
 		}
 		r.put(h, a.Party, sh)
-		f, err := r.T.CB.Reveal(&r.T.Deck[h], r.shares[h])
+		all, err := r.sharesOf(h)
+		if err != nil {
+			return nil, nil, err
+		}
+		f, err := r.T.CB.Reveal(&r.T.Deck[h], all)
 		if err != nil {
 			return nil, nil, fmt.Errorf("mentaltable: party %d's card %d, recovered: %w", a.Party, h, err)
 		}
@@ -562,6 +665,11 @@ func (r *record) takePublish(from int, m *protocol.DeckPublish) (*ask, error) {
 // gone with it: its secret, rebuilt, still decrypts the deck) and turns
 // every card up under the published secrets: each card once.
 func (r *record) deck() ([]engine.Card, error) {
+	for i := range r.T.Steps {
+		if _, err := r.step(i); err != nil {
+			return nil, err
+		}
+	}
 	gone := r.gone
 	in := r.T.Initial
 	if !slices.Contains(gone, true) {
