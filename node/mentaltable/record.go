@@ -41,9 +41,9 @@ type record struct {
 	// shuffles on and the last, the host each (and checks it) at once.
 	stepRaw  [][]byte
 	stepDone []bool
-	known  map[engine.Handle]mental.Face // turned up for everyone
-	asks   []*ask
-	sealed []protocol.DeckHandover // every handover, as broadcast
+	known    map[engine.Handle]mental.Face // turned up for everyone
+	asks     []*ask
+	sealed   []protocol.DeckHandover // every handover, as broadcast
 	// settled is the highest play number the table stopped waiting on.
 	settled int
 	// published: the secrets and shuffle openings at the end, by party.
