@@ -119,6 +119,9 @@ type Driver struct {
 	// Record is the harness's account of what happened that a reader
 	// would not guess: departures, successors, what they learned.
 	Record []string
+	// Caught is every message the host refused while the table went on
+	// (a false opening, turned up through the recovery instead).
+	Caught []error
 	// Received is every event each seat was shown, [0] a spectator's, for
 	// the audit.
 	Received [][]engine.Event
@@ -351,6 +354,11 @@ func (d *Driver) pump(q []wire) error {
 		t0 := d.clock()
 		out, err := d.H.Take(w.from, m)
 		d.HostCost += d.clock() - t0
+		if err != nil && len(out.Msgs) > 0 {
+			// Refused, naming its sender, and the table goes on without it.
+			d.Caught = append(d.Caught, err)
+			err = nil
+		}
 		if err != nil {
 			if _, blamed := mental.Blame(err); !blamed && errors.Is(err, mental.ErrNotACard) {
 				return d.void(w.from, err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/protocol"
+	"github.com/bullshit-game/bullshit/protocol/mental"
 )
 
 // OpenBound is how long the host waits for a party to turn its called
@@ -48,8 +49,11 @@ type Host struct {
 	calling  *ask // the called play's opening, while it is due
 	due      time.Duration
 	deck     []engine.Card // every card, at the end
-	// Late is every party whose opening the recovery replaced.
-	Late []int
+	// Late is every party whose opening didn't come in time, Caught
+	// every false opening, naming its party: the recovery turned each
+	// play up instead.
+	Late   []int
+	Caught []error
 }
 
 func newHost(t *Public, b *engine.Blind, pending []engine.BlindEvent) *Host {
@@ -66,6 +70,13 @@ func (h *Host) Waiting() []int { return h.rec.Waiting() }
 func (h *Host) Take(from int, m protocol.Message) (Out, error) {
 	a, shown, err := h.rec.take(from, m)
 	if err != nil {
+		if o, ok := m.(protocol.DeckOpen); ok && h.calling != nil && h.calling.What == protocol.AskOpen &&
+			o.No == h.calling.No && from == h.calling.Party && blamed(err, from) {
+			// A false opening of the called play: its node is named, and
+			// the others turn the play up through the recovery.
+			h.Caught = append(h.Caught, err)
+			return h.recover(), err
+		}
 		return Out{}, err
 	}
 	out := Out{Msgs: []Relayed{{from, m}}}
@@ -198,7 +209,7 @@ func (h *Host) Apply(now time.Duration, bc engine.BlindCommand, quads *protocol.
 // Deadline is when the host must next look at its clock: the game's, or
 // the bound of an opening that is due.
 func (h *Host) Deadline() (time.Duration, bool) {
-	if h.calling != nil {
+	if h.calling != nil && h.calling.What == protocol.AskOpen {
 		return h.due, true
 	}
 	return h.B.Deadline()
@@ -209,17 +220,11 @@ func (h *Host) Deadline() (time.Duration, bool) {
 func (h *Host) Tick(now time.Duration) Out {
 	var out Out
 	if a := h.calling; a != nil {
-		if now < h.due {
+		if now < h.due || a.What != protocol.AskOpen {
 			return out
 		}
-		h.rec.drop(a)
-		h.calling = nil
 		h.Late = append(h.Late, a.Party)
-		r := protocol.DeckAsk{What: protocol.AskRecover, Party: a.Party, No: a.No, Handles: a.Handles}
-		h.askAll(&out, r)
-		h.calling = h.rec.asks[len(h.rec.asks)-1]
-		h.due = now + 24*time.Hour // the recovery has no bound: every holder answers by itself
-		return out
+		return h.recover()
 	}
 	ev := h.B.Tick(now)
 	out.Events = ev
@@ -228,6 +233,22 @@ func (h *Host) Tick(now time.Duration) Out {
 		h.askAll(&out, protocol.DeckAsk{What: protocol.AskPick, Party: h.rec.T.Holder[s], Seat: s, Count: k})
 	}
 	return out
+}
+
+// recover gives up on the called play's opening and asks every other
+// party for its recovery shares of those cards. The recovery has no
+// bound: each holder's node answers by itself.
+func (h *Host) recover() Out {
+	var out Out
+	a := h.calling
+	h.askAll(&out, protocol.DeckAsk{What: protocol.AskRecover, Party: a.Party, No: a.No, Handles: a.Handles})
+	h.calling = h.rec.asks[len(h.rec.asks)-1]
+	return out
+}
+
+func blamed(err error, party int) bool {
+	p, ok := mental.Blame(err)
+	return ok && p == party
 }
 
 // Pick is a timed-out hand-over's cards, named by the giver's node.

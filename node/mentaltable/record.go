@@ -407,6 +407,13 @@ func (r *record) ask(a protocol.DeckAsk) {
 	case protocol.AskOpen, protocol.AskFirst, protocol.AskHand, protocol.AskPick:
 		x.waiting[a.Party] = true
 	case protocol.AskRecover:
+		// It replaces the opening asked of that party: an opening that
+		// comes now is too late.
+		for _, o := range slices.Clone(r.asks) {
+			if o.What == protocol.AskOpen && o.No == a.No && o.Party == a.Party {
+				r.drop(o)
+			}
+		}
 		for i := range x.waiting {
 			x.waiting[i] = i != a.Party && !r.gone[i]
 		}

@@ -1,0 +1,137 @@
+package mentaltable
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/protocol"
+	"github.com/bullshit-game/bullshit/protocol/mental"
+)
+
+// A node that never turns its called plays up (its person gone quiet, its
+// build modified): past the host's bound, every other party gives its
+// recovery shares of those cards, the cards turn up for everyone and the
+// verdict follows, the rest of its hand still hidden (the watch holds
+// every party's knowledge to what its seats saw, and the host's to what
+// was turned up, at every action). The game goes on to its end and the
+// audit passes. In I Doubt It and at two seats as well.
+func TestSilentOpener(t *testing.T) {
+	for _, c := range []struct {
+		preset  string
+		seats   int
+		silent  int
+		minLate int
+	}{{"standard", 4, 2, 2}, {"doubt", 5, 0, 1}, {"standard", 2, 1, 1}, {"twist", 6, 3, 1}} {
+		t.Run(fmt.Sprintf("%s/%d seats", c.preset, c.seats), func(t *testing.T) {
+			r, _ := engine.Preset(c.preset)
+			d := newDriver(t, r, c.seats, uint64(900+c.seats), nil)
+			d.Silent = func(party int, m protocol.Message) bool {
+				o, ok := m.(protocol.DeckOpen)
+				return ok && party == c.silent && o.No > 0
+			}
+			if err := d.Shuffle(); err != nil {
+				t.Fatal(err)
+			}
+			w := newWatch(t, d)
+			w.playAll(-1, 0, 0)
+			late := 0
+			for _, p := range d.H.Late {
+				if p != c.silent {
+					t.Fatalf("party %d named late; only party %d was silent", p, c.silent)
+				}
+				late++
+			}
+			if late < c.minLate {
+				t.Fatalf("%d of party %d's plays were turned up through the recovery; want at least %d", late, c.silent, c.minLate)
+			}
+			if _, _, err := d.Finish(); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d plays of party %d's turned up through the recovery in %d actions", late, c.silent, d.Actions())
+		})
+	}
+}
+
+// An opening that comes after the recovery turned its play up is refused
+// as too late, by the host and by every node, and changes nothing.
+func TestOpeningTooLate(t *testing.T) {
+	r, _ := engine.Preset("standard")
+	d := newDriver(t, r, 4, 31, nil)
+	var held []protocol.DeckOpen
+	d.Silent = func(party int, m protocol.Message) bool {
+		o, ok := m.(protocol.DeckOpen)
+		if ok && party == 1 && o.No > 0 {
+			held = append(held, o)
+			return true
+		}
+		return false
+	}
+	if err := d.Shuffle(); err != nil {
+		t.Fatal(err)
+	}
+	playUntil(t, d, func() bool { return len(d.H.Late) > 0 && d.H.calling == nil })
+	o := held[0]
+	before := d.B.View(-1)
+	if _, err := d.H.Take(1, o); !errors.Is(err, ErrTooLate) || !errorsNames(err, 1) {
+		t.Fatalf("the host took a late opening of play %d: %v", o.No, err)
+	}
+	for _, nd := range d.Nodes {
+		if _, err := nd.Take(1, o); !errors.Is(err, ErrTooLate) {
+			t.Fatalf("party %d took a late opening of play %d: %v", nd.Index, o.No, err)
+		}
+	}
+	if after := d.B.View(-1); !reflect.DeepEqual(before, after) {
+		t.Fatal("a late opening changed the game")
+	}
+	t.Logf("refused: %v", func() error { _, err := d.H.Take(1, o); return err }())
+}
+
+// A recovery share that is wrong (another card's, under the right proof
+// of the wrong card) is refused by the host, naming its holder, before
+// any card turns up.
+func TestDishonestRecoveryShare(t *testing.T) {
+	r, _ := engine.Preset("standard")
+	d := newDriver(t, r, 4, 33, nil)
+	d.Silent = func(party int, m protocol.Message) bool {
+		o, ok := m.(protocol.DeckOpen)
+		return ok && party == 0 && o.No > 0
+	}
+	cheated := false
+	d.Tamper = func(m any) {
+		rm, ok := m.(*protocol.DeckRecover)
+		if !ok || rm.From != 3 || cheated {
+			return
+		}
+		cheated = true
+		// Holder 3's share of another card, proved for that card.
+		other := slices.IndexFunc(d.T.Dealt, func(p int) bool { return p == 0 })
+		for engine.Handle(other) == engine.Handle(rm.Handles[0]) {
+			other++
+		}
+		sh, err := mental.RecoverShare(d.Parties[3].rand, ptr(d.Parties[3].subs[0]), &d.T.Deck[other], d.T.Ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rm.Shares[0], _ = sh.MarshalBinary()
+	}
+	if err := d.Shuffle(); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	for !d.Over() && err == nil && !cheated {
+		err = d.Step()
+	}
+	for err == nil && !d.Over() && d.H.calling != nil {
+		err = d.Step()
+	}
+	if !cheated {
+		t.Fatal("no recovery to cheat at")
+	}
+	caught(t, err, mental.ErrShareProof, 3)
+}
+
+func ptr[T any](v T) *T { return &v }
