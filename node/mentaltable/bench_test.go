@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // BenchmarkMentalGame is a whole game of the standard rules at a mental
@@ -63,6 +64,38 @@ func BenchmarkDeal(b *testing.B) {
 			}
 			b.ReportMetric(float64(node.Microseconds())/1e3/float64(b.N), "node-ms")
 			b.ReportMetric(float64(host.Microseconds())/1e3/float64(b.N), "host-ms")
+		})
+	}
+}
+
+// BenchmarkOpenLeg is the leg a call adds at a blind table, without the
+// wire: the player's node turns a play of two cards up (its proofs were
+// made at the deal: the opening only gathers them) and the host checks
+// it (every share's proof, in one batch).
+func BenchmarkOpenLeg(b *testing.B) {
+	for _, seats := range []int{4, 10} {
+		b.Run(fmt.Sprintf("%d seats", seats), func(b *testing.B) {
+			r, _ := engine.Preset("standard")
+			d := newDriver(b, r, seats, uint64(seats), nil)
+			if err := d.Shuffle(); err != nil {
+				b.Fatal(err)
+			}
+			p := d.Parties[1]
+			hs := d.B.Hand(1)[:2]
+			for b.Loop() {
+				o, err := p.open(hs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m, err := d.send(o) // through the protocol's encoding
+				if err != nil {
+					b.Fatal(err)
+				}
+				sent := m.(protocol.DeckOpen)
+				if _, err := checkOpen(d.T, &sent, hs); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

@@ -119,6 +119,9 @@ type Driver struct {
 	// Record is the harness's account of what happened that a reader
 	// would not guess: departures, successors, what they learned.
 	Record []string
+	// BeforeHost, if set, runs before the host takes each party's
+	// message: the failover tests' moment.
+	BeforeHost func() error
 	// Caught is every message the host refused while the table went on
 	// (a false opening, turned up through the recovery instead).
 	Caught []error
@@ -134,6 +137,7 @@ type Driver struct {
 	HostCost time.Duration
 
 	spec    *record
+	table   *Table
 	rules   engine.Rules
 	rng     *rand.Rand
 	now     time.Duration
@@ -259,7 +263,7 @@ func New(cfg Config) (*Driver, error) {
 	if err := t.Check(); err != nil {
 		return nil, err
 	}
-	d := &Driver{rules: cfg.Rules, rng: rand.New(rand.NewPCG(cfg.Seed, 25)),
+	d := &Driver{table: t, rules: cfg.Rules, rng: rand.New(rand.NewPCG(cfg.Seed, 25)),
 		Received: make([][]engine.Event, cfg.Seats+1), Tamper: cfg.Tamper}
 	h, err := NewHost(t)
 	if err != nil {
@@ -307,6 +311,20 @@ func (d *Driver) cost(party int, since time.Duration) {
 	d.Cost[party] += d.Clock() - since
 }
 
+// Failover replaces the host by a new one built from its log alone, as a
+// node taking the table over does: the record and the game replayed, no
+// secret and no hidden card relayed. Messages on their way go to the new
+// host.
+func (d *Driver) Failover() error {
+	h, err := Replay(d.table, d.H.Log())
+	if err != nil {
+		return err
+	}
+	h.Bound = d.H.Bound
+	d.H, d.B, d.T, d.Host = h, h.B, h.rec.T, &Watcher{h.rec}
+	return nil
+}
+
 // A wire is a party's message on its way to the host.
 type wire struct {
 	from int
@@ -350,6 +368,11 @@ func (d *Driver) pump(q []wire) error {
 		m, err := d.send(w.msg)
 		if err != nil {
 			return err
+		}
+		if d.BeforeHost != nil {
+			if err := d.BeforeHost(); err != nil {
+				return err
+			}
 		}
 		t0 := d.clock()
 		out, err := d.H.Take(w.from, m)

@@ -49,6 +49,7 @@ type Host struct {
 	calling  *ask // the called play's opening, while it is due
 	due      time.Duration
 	deck     []engine.Card // every card, at the end
+	log []Input
 	// Late is every party whose opening didn't come in time, Caught
 	// every false opening, naming its party: the recovery turned each
 	// play up instead.
@@ -75,10 +76,12 @@ func (h *Host) Take(from int, m protocol.Message) (Out, error) {
 			// A false opening of the called play: its node is named, and
 			// the others turn the play up through the recovery.
 			h.Caught = append(h.Caught, err)
+			h.logged(Input{What: InputMsg, From: from, Msg: m})
 			return h.recover(), err
 		}
 		return Out{}, err
 	}
+	h.logged(Input{What: InputMsg, From: from, Msg: m})
 	out := Out{Msgs: []Relayed{{from, m}}}
 	if _, ok := m.(protocol.DeckDeal); ok && h.rec.dealDone() && !h.started {
 		h.started = true
@@ -184,10 +187,12 @@ func (h *Host) Apply(now time.Duration, bc engine.BlindCommand, quads *protocol.
 		}
 		bc.Open = opened(handles(quads.Handles), os)
 	}
+	in := Input{What: InputMove, At: now, Cmd: bc, Quads: quads}
 	ev, err := h.B.Apply(now, bc)
 	if err != nil {
 		return out, fmt.Errorf("mentaltable: the host refused seat %d's %+v: %w", bc.Seat, bc, err)
 	}
+	h.logged(in)
 	if quads != nil {
 		a := protocol.DeckAsk{What: protocol.AskOpen, Party: quads.From, Handles: slices.Clone(quads.Handles)}
 		h.askAll(&out, a)
@@ -219,6 +224,7 @@ func (h *Host) Deadline() (time.Duration, bool) {
 // other parties through the recovery; otherwise the game's own clock.
 func (h *Host) Tick(now time.Duration) Out {
 	var out Out
+	h.logged(Input{What: InputTick, At: now})
 	if a := h.calling; a != nil {
 		if now < h.due || a.What != protocol.AskOpen {
 			return out
@@ -254,16 +260,17 @@ func blamed(err error, party int) bool {
 // Pick is a timed-out hand-over's cards, named by the giver's node.
 func (h *Host) Pick(seat int, hs []engine.Handle) (Out, error) {
 	var out Out
+	ev, err := h.B.Pick(seat, hs)
+	if err != nil {
+		return out, fmt.Errorf("mentaltable: the host refused seat %d's pick %v: %w", seat, hs, err)
+	}
 	for _, a := range h.rec.asks {
 		if a.What == protocol.AskPick && a.Seat == seat {
 			h.rec.drop(a)
 			break
 		}
 	}
-	ev, err := h.B.Pick(seat, hs)
-	if err != nil {
-		return out, fmt.Errorf("mentaltable: the host refused seat %d's pick %v: %w", seat, hs, err)
-	}
+	h.logged(Input{What: InputPick, Seat: seat, Picked: slices.Clone(hs)})
 	out.Events = ev
 	h.follow(&out, ev)
 	return out, nil
@@ -273,6 +280,7 @@ func (h *Host) Pick(seat int, hs []engine.Handle) (Out, error) {
 // of its secret to successor, which plays its seats from then on.
 func (h *Host) Leave(gone, successor int) Out {
 	var out Out
+	h.logged(Input{What: InputLeave, Gone: gone, To: successor})
 	h.askAll(&out, protocol.DeckAsk{What: protocol.AskPool, Party: gone, To: successor})
 	return out
 }
@@ -280,6 +288,7 @@ func (h *Host) Leave(gone, successor int) Out {
 // Finish asks every party for its secret, once the game is over.
 func (h *Host) Finish() Out {
 	var out Out
+	h.logged(Input{What: InputFinish})
 	h.askAll(&out, protocol.DeckAsk{What: protocol.AskPublish})
 	return out
 }
