@@ -49,7 +49,7 @@ type Host struct {
 	calling  *ask // the called play's opening, while it is due
 	due      time.Duration
 	deck     []engine.Card // every card, at the end
-	log []Input
+	log      []Input
 	// Late is every party whose opening didn't come in time, Caught
 	// every false opening, naming its party: the recovery turned each
 	// play up instead.
