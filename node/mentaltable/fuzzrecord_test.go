@@ -339,6 +339,13 @@ func FuzzRecordTake(f *testing.F) {
 			}
 		}
 	}
+	// V10 answered with a true opening of another card of the seat's:
+	// the asked party cheating with its own cards.
+	for _, o := range wrongFirsts(f, tables[scenFirst]) {
+		b, _ := protocol.Encode(o)
+		f.Add(uint8(scenFirst), uint8(0), int8(o.From+2), uint8(o.Type()-protocol.TypeDeckKey), []byte(nil), b)
+		f.Add(uint8(scenFirst), uint8(1), int8(o.From+2), uint8(o.Type()-protocol.TypeDeckKey), []byte(nil), b)
+	}
 	// Asks: party 0's newest play turned up (honest), then one of another
 	// party's cards; a pool, a publish, a handover of party 1's, with an
 	// answer after each.
@@ -431,4 +438,52 @@ func TestReplayRefused(t *testing.T) {
 		}
 	}
 	t.Logf("%d messages replayed, by type %v", len(sent), kinds)
+}
+
+// wrongFirsts is V10's asked party's true openings of the asked seat's
+// cards that aren't the rules' first card.
+func wrongFirsts(tb testing.TB, x *recTable) []protocol.DeckOpen {
+	tb.Helper()
+	d := x.d
+	s, ok := d.B.Asked()
+	if !ok {
+		tb.Fatal("V10 asks nobody")
+	}
+	p := d.Parties[d.T.Holder[s]]
+	var out []protocol.DeckOpen
+	for _, h := range d.B.Hand(s) {
+		if engine.Card(x.truth[h].Card) == d.rules.First.Card || len(out) == 3 {
+			continue
+		}
+		o, err := p.open([]engine.Handle{h})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// V10's asked party shows, as the first card, a true opening of another
+// card of its seat's. The host refuses it, naming the party, before its
+// record shows the card or ends the ask; the honest answer is taken after
+// it. (The record used to show the card and end the ask before the
+// engine refused it, leaving the table waiting for an answer the record
+// no longer took.)
+func TestWrongFirstCard(t *testing.T) {
+	x := newRecTable(t, scenFirst)
+	wrong := wrongFirsts(t, x)
+	if len(wrong) == 0 {
+		t.Fatal("the asked seat holds only the first card")
+	}
+	h := x.d.H
+	before := snapHost(h)
+	_, err := h.Take(wrong[0].From, wrong[0])
+	caught(t, err, ErrWrongCards, wrong[0].From)
+	if after := snapHost(h); !reflect.DeepEqual(before, after) {
+		t.Fatalf("the refusal changed the host:\n%+v\nto\n%+v", before, after)
+	}
+	if _, err := h.Take(x.held.from, x.held.m); err != nil {
+		t.Fatalf("the honest answer after the cheat: %v", err)
+	}
 }
