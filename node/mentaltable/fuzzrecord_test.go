@@ -76,6 +76,9 @@ type recTable struct {
 	dirty bool
 }
 
+// recSeed is a game whose first call comes at its 15th action, mid-game.
+const recSeed = 2
+
 func newRecTable(tb testing.TB, scen int) *recTable {
 	tb.Helper()
 	preset := "standard"
@@ -83,7 +86,7 @@ func newRecTable(tb testing.TB, scen int) *recTable {
 		preset = "cheat" // V10: the holder of the 3 of clubs plays first
 	}
 	r, _ := engine.Preset(preset)
-	x := &recTable{d: newDriver(tb, r, 3, 9, nil)}
+	x := &recTable{d: newDriver(tb, r, 3, recSeed, nil)}
 	d := x.d
 	capture(tb, d, &x.sent)
 	withhold := func(ok func(protocol.Message) bool) {
