@@ -70,6 +70,9 @@ type recTable struct {
 	sent  []sentMsg
 	held  *sentMsg
 	truth []mental.Face
+	// asked is the ask this input gave the node before its message, if
+	// the node's record kept it: an answer to it is due as well.
+	asked *protocol.DeckAsk
 	// dirty: a call changed the table (an answer applied, an ask kept):
 	// the next input gets a fresh one. A refusal changes nothing, which
 	// is what the checks hold, so a table is reused until then.
@@ -155,11 +158,33 @@ func newRecTable(tb testing.TB, scen int) *recTable {
 // the withheld message's kind, sender and play (not necessarily its
 // bytes: a handover's seal only its receiver can check).
 func (x *recTable) due(from int, m protocol.Message) bool {
+	if x.asked != nil && answers(x.asked, from, m) {
+		return true
+	}
 	if x.held == nil || from != x.held.from || m.Type() != x.held.m.Type() || sender(m) != from {
 		return false
 	}
 	no := func(m protocol.Message) int64 { return reflect.ValueOf(m).FieldByName("No").Int() }
 	return no(m) == no(x.held.m)
+}
+
+// answers reports whether m, from party from, is of the kind a asks of
+// that party, for a's play.
+func answers(a *protocol.DeckAsk, from int, m protocol.Message) bool {
+	if sender(m) != from {
+		return false
+	}
+	switch m := m.(type) {
+	case protocol.DeckOpen:
+		return (a.What == protocol.AskOpen || a.What == protocol.AskFirst) && from == a.Party && m.No == a.No
+	case protocol.DeckHandover:
+		return a.What == protocol.AskHand && from == a.Party && m.No == a.No
+	case protocol.DeckPool:
+		return a.What == protocol.AskPool && from != a.Party && from != a.To && m.No == a.No
+	case protocol.DeckPublish:
+		return a.What == protocol.AskPublish && m.No == a.No
+	}
+	return false
 }
 
 // trueFaces fails t if who knows a card as other than it is.
@@ -288,7 +313,7 @@ func (x *recTable) ask(t *testing.T, n *Node, a protocol.DeckAsk) {
 		// A well-formed ask is kept, even one the node won't answer: the
 		// table waits on it (TestDishonestHostAsks), and the host's clock
 		// ends it.
-		x.dirty = true
+		x.dirty, x.asked = true, &a
 	default:
 		x.dirty = true
 		t.Fatalf("party %d's asks went from %d to %d on the ask %+v", n.Index, before.Asks, after.Asks, a)
@@ -373,12 +398,27 @@ func FuzzRecordTake(f *testing.F) {
 		b, _ := protocol.Encode(a)
 		f.Add(uint8(scenQuiet), uint8(2), int8(sender(open)+2), uint8(open.Type()-protocol.TypeDeckKey), b, ob)
 	}
+	// The newest play's party asked to turn it up, and its true opening:
+	// an ask the node keeps, and its answer, taken.
+	for k, n := range x.d.Nodes {
+		if hs, ok := n.plays[n.last]; ok {
+			o, err := n.open(hs)
+			if err != nil {
+				f.Fatal(err)
+			}
+			o.No = n.last
+			a, _ := protocol.Encode(protocol.DeckAsk{What: protocol.AskOpen, Party: k, No: n.last, Handles: wireHandles(hs)})
+			b, _ := protocol.Encode(o)
+			f.Add(uint8(scenQuiet), uint8(2+3*k), int8(k+2), uint8(o.Type()-protocol.TypeDeckKey), a, b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, scen, target uint8, from8 int8, kind uint8, askBody, body []byte) {
 		s := int(scen) % scens
 		if tables[s] == nil || tables[s].dirty {
 			tables[s] = newRecTable(t, s)
 		}
 		x := tables[s]
+		x.asked = nil
 		from := (int(from8)%7+7)%7 - 2 // -2 … 4 at a table of 3
 		n := x.d.Nodes[int(target/3)%3]
 		m, err := protocol.Decode(protocol.TypeDeckKey+protocol.Type(kind%10), body)
