@@ -59,8 +59,24 @@ type Host struct {
 
 func newHost(t *Public, b *engine.Blind, pending []engine.BlindEvent) *Host {
 	rec := newRecord(t, true)
-	return &Host{rec: rec, B: b, Bound: OpenBound, playedBy: map[engine.Handle]int{}, playNo: map[engine.Handle]int{},
+	h := &Host{rec: rec, B: b, Bound: OpenBound, playedBy: map[engine.Handle]int{}, playNo: map[engine.Handle]int{},
 		pending: pending}
+	rec.first = h.checkFirst
+	return h
+}
+
+// checkFirst is the engine's check of V10's first card (Blind.Holder),
+// made before the host's record shows the card and ends the ask: a card
+// the engine would refuse after that left the record no longer waiting
+// for the answer the engine still waits for.
+func (h *Host) checkFirst(seat int, o engine.Opened) error {
+	if !slices.Contains(h.B.Hand(seat), o.Handle) {
+		return fmt.Errorf("%w: card %d isn't in seat %d's hand", ErrNotHeld, o.Handle, seat)
+	}
+	if first := h.B.View(-1).Rules.First.Card; o.Card != first {
+		return fmt.Errorf("%w: %s isn't the %s that plays first", ErrWrongCards, o.Card, first)
+	}
+	return nil
 }
 
 // Waiting is the parties the table waits for.

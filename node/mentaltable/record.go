@@ -53,6 +53,10 @@ type record struct {
 	gone    []bool // parties that left for good
 	// successor[i] is the party that took over from party i.
 	successor map[int]int
+	// first, if set, checks V10's first card before the record shows it:
+	// the host's engine refuses a card the seat doesn't hold or that
+	// isn't the rules' first, and a message refused changes nothing.
+	first func(seat int, o engine.Opened) error
 }
 
 // An ask is a DeckAsk the table waits on, and the answers so far.
@@ -491,6 +495,11 @@ func (r *record) takeOpen(from int, m *protocol.DeckOpen) (*ask, []engine.Opened
 		return nil, nil, err
 	}
 	hs := handles(m.Handles)
+	if a.What == protocol.AskFirst && r.first != nil && len(hs) == 1 {
+		if err := r.first(a.Seat, opened(hs, os)[0]); err != nil {
+			return nil, nil, fault(from, err, "")
+		}
+	}
 	r.show(hs, os)
 	r.drop(a)
 	return a, opened(hs, os), nil
