@@ -22,7 +22,6 @@ var (
 	ErrSubShare      = errors.New("mental: recovery sub-share does not match its commitments")
 	ErrRecovery      = errors.New("mental: recovery commitments do not match the deck key")
 	ErrTooFew        = errors.New("mental: fewer recovery sub-shares than the threshold")
-	ErrRecoveryShare = errors.New("mental: recovery share does not match its holder's sub-share")
 	ErrSealed        = errors.New("mental: sealed message does not open")
 	ErrSecret        = errors.New("mental: published secret does not match the deck key")
 	ErrParties       = errors.New("mental: wrong number of parties")

@@ -26,7 +26,6 @@ var decoders = []func() encoding.BinaryUnmarshaler{
 	func() encoding.BinaryUnmarshaler { return new(Sealed) },
 	func() encoding.BinaryUnmarshaler { return new(RecoveryCommit) },
 	func() encoding.BinaryUnmarshaler { return new(SubShare) },
-	func() encoding.BinaryUnmarshaler { return new(RecoveryShare) },
 }
 
 func FuzzDecode(f *testing.F) {
@@ -187,9 +186,8 @@ func fixture(t testing.TB) *fuzzFixture {
 		x.opening = Opening{Face: face, Shares: shares}
 		x.sealed, _ = SealOpening(r, &tb.keys[1], gameCtx, &x.opening)
 		x.rec, _ = Split(r, &tb.secrets[0], 0, 3, 2)
-		rs, _ := RecoverShare(r, &x.rec.Subs[1], &x.ct, gameCtx)
 		x.values = []encoding.BinaryMarshaler{&tb.secrets[0], &tb.keys[0], &tb.proofs[0], &x.ct, tb.deck()[:3],
-			tb.steps[0].Commit, &tb.openings[0], &tb.steps[0], &x.share, &x.opening, &x.sealed, &x.rec.Commit, &x.rec.Subs[1], &rs}
+			tb.steps[0].Commit, &tb.openings[0], &tb.steps[0], &x.share, &x.opening, &x.sealed, &x.rec.Commit, &x.rec.Subs[1]}
 		fx = x
 	})
 	return fx

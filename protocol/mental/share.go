@@ -19,8 +19,6 @@ type Share struct {
 	d, r1, r2 ristretto255.Element
 	s         ristretto255.Scalar
 	enc       [shareSize]byte // d, r1, r2, s encoded: what the challenge hashes
-	// recovered marks a share made by CombineRecovery: it has no proof.
-	recovered bool
 }
 
 const shareSize = 3*ElementSize + ScalarSize
@@ -57,9 +55,6 @@ func DecryptShare(rand io.Reader, x *Secret, ct *Ciphertext, ctx []byte) (Share,
 
 // Verify checks that sh is the partial decryption of ct by key's owner.
 func (sh *Share) Verify(key *PublicKey, ct *Ciphertext, ctx []byte) error {
-	if sh.recovered {
-		return ErrShareProof // its proof is the recovery shares
-	}
 	c := shareChallenge(key.p.Encode(nil), ct.a.Encode(nil), sh, ctx)
 	// s·G − c·X = R1 and s·A − c·D = R2.
 	var negc ristretto255.Scalar
@@ -91,7 +86,7 @@ func VerifyShares(keys []PublicKey, cts []Ciphertext, shares [][]Share, skip int
 			return fmt.Errorf("%w: %d shares for %d parties", ErrParties, len(shares[k]), len(keys))
 		}
 	}
-	if !anyRecovered(shares, skip) && batchOK(keys, cts, shares, skip, ctx) {
+	if batchOK(keys, cts, shares, skip, ctx) {
 		return nil
 	}
 	for k := range shares {
@@ -105,18 +100,6 @@ func VerifyShares(keys []PublicKey, cts []Ciphertext, shares [][]Share, skip int
 		}
 	}
 	return nil // unreachable unless the batch itself is wrong
-}
-
-// anyRecovered reports a share with no proof of its own among shares.
-func anyRecovered(shares [][]Share, skip int) bool {
-	for k := range shares {
-		for i := range shares[k] {
-			if i != skip && shares[k][i].recovered {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // batchOK checks, for weights w, v hashed from everything:
