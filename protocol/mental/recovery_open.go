@@ -36,11 +36,13 @@ type RecoveryShare struct {
 
 const recoveryShareSize = 2 + 3*ElementSize + ScalarSize
 
-func recoveryChallenge(dealer, holder int, v *ristretto255.Element, ct *Ciphertext, rs *RecoveryShare, ctx []byte) *ristretto255.Scalar {
+func recoveryChallenge(dealer, holder int, v, ct []byte, rs *RecoveryShare, ctx []byte) *ristretto255.Scalar {
 	t := newTranscript("recovery share")
 	t.bytes(ctx)
 	t.bytes(appendU16(appendU16(nil, dealer), holder))
-	t.elements(v, &ct.a, &ct.b, &rs.e, &rs.r1, &rs.r2)
+	t.h.Write(v)
+	t.h.Write(ct)
+	t.elements(&rs.e, &rs.r1, &rs.r2)
 	return t.challenge()
 }
 
@@ -59,7 +61,7 @@ func RecoverShares(rand io.Reader, dealer int, sub *SubShare, cts []Ciphertext, 
 	if sub.Holder < 0 || sub.Holder >= maxItems || dealer < 0 || dealer >= maxItems || sub.Holder == dealer {
 		return nil, fmt.Errorf("%w: no recovery share of party %d's card by holder %d", ErrHolder, dealer, sub.Holder)
 	}
-	v := ristretto255.NewElement().ScalarBaseMult(&sub.v)
+	v := ristretto255.NewElement().ScalarBaseMult(&sub.v).Encode(nil)
 	out := make([]RecoveryShare, len(cts))
 	for k := range cts {
 		ct := &cts[k]
@@ -72,7 +74,7 @@ func RecoverShares(rand io.Reader, dealer int, sub *SubShare, cts []Ciphertext, 
 		rs.e.ScalarMult(&sub.v, &ct.a)
 		rs.r1.ScalarBaseMult(nonce)
 		rs.r2.ScalarMult(nonce, &ct.a)
-		c := recoveryChallenge(dealer, sub.Holder, v, ct, rs, ctx)
+		c := recoveryChallenge(dealer, sub.Holder, v, ct.appendTo(nil), rs, ctx)
 		rs.s.Multiply(c, &sub.v)
 		rs.s.Add(&rs.s, nonce)
 	}
@@ -108,13 +110,25 @@ func (rc *RecoveryCommit) checkHolder(dealer, holder int) error {
 	return nil
 }
 
-func verifyRecovery(dealer int, v *ristretto255.Element, ct *Ciphertext, rs *RecoveryShare, ctx []byte) bool {
-	c := recoveryChallenge(dealer, rs.Holder, v, ct, rs, ctx)
+// holderPoint is a holder's V, and its encoding for the transcript.
+type holderPoint struct {
+	v   *ristretto255.Element
+	enc []byte
+}
+
+func (rc *RecoveryCommit) holderPoint(holder int) holderPoint {
+	v := rc.point(holder)
+	return holderPoint{v, v.Encode(nil)}
+}
+
+// verifyRecovery checks rs's proof; ctEnc is ct's encoding.
+func verifyRecovery(dealer int, v holderPoint, ct *Ciphertext, ctEnc []byte, rs *RecoveryShare, ctx []byte) bool {
+	c := recoveryChallenge(dealer, rs.Holder, v.enc, ctEnc, rs, ctx)
 	// s·G − c·V = R1 and s·A − c·E = R2.
 	var negc ristretto255.Scalar
 	negc.Negate(c)
 	var t ristretto255.Element
-	if t.VarTimeDoubleScalarBaseMult(&negc, v, &rs.s).Equal(&rs.r1) != 1 {
+	if t.VarTimeDoubleScalarBaseMult(&negc, v.v, &rs.s).Equal(&rs.r1) != 1 {
 		return false
 	}
 	return t.VarTimeMultiScalarMult([]*ristretto255.Scalar{&rs.s, &negc}, []*ristretto255.Element{&ct.a, &rs.e}).Equal(&rs.r2) == 1
@@ -127,7 +141,7 @@ func (rc *RecoveryCommit) VerifyRecoveryShare(dealer int, ct *Ciphertext, rs *Re
 	if err := rc.checkHolder(dealer, rs.Holder); err != nil {
 		return err
 	}
-	if !verifyRecovery(dealer, rc.point(rs.Holder), ct, rs, ctx) {
+	if !verifyRecovery(dealer, rc.holderPoint(rs.Holder), ct, ct.appendTo(nil), rs, ctx) {
 		return blame(rs.Holder, ErrRecoveryProof, "for a card of party %d", dealer)
 	}
 	return nil
@@ -158,9 +172,12 @@ func CombineRecoveries(dealer int, rc *RecoveryCommit, cts []Ciphertext, rss [][
 	if t == 0 {
 		return nil, blame(dealer, ErrRecovery, "no commitments")
 	}
-	points := map[int]*ristretto255.Element{}
+	points := map[int]holderPoint{}
 	out := make([]Share, len(cts))
+	var lambda []*ristretto255.Scalar
+	var lambdaFor []RecoveryShare // the holders lambda is for, in order
 	for k := range cts {
+		ctEnc := cts[k].appendTo(nil)
 		seen := map[int]bool{}
 		for i := range rss[k] {
 			rs := &rss[k][i]
@@ -173,10 +190,10 @@ func CombineRecoveries(dealer int, rc *RecoveryCommit, cts []Ciphertext, rss [][
 			seen[rs.Holder] = true
 			v, ok := points[rs.Holder]
 			if !ok {
-				v = rc.point(rs.Holder)
+				v = rc.holderPoint(rs.Holder)
 				points[rs.Holder] = v
 			}
-			if !verifyRecovery(dealer, v, &cts[k], rs, ctx) {
+			if !verifyRecovery(dealer, v, &cts[k], ctEnc, rs, ctx) {
 				return nil, blame(rs.Holder, ErrRecoveryProof, "for card %d of %d of party %d", k, len(cts), dealer)
 			}
 		}
@@ -184,7 +201,9 @@ func CombineRecoveries(dealer int, rc *RecoveryCommit, cts []Ciphertext, rss [][
 			return nil, fmt.Errorf("%w: %d holders of %d, card %d of %d", ErrTooFew, len(rss[k]), t, k, len(cts))
 		}
 		use := rss[k][:t]
-		lambda := lagrange(use)
+		if !sameHolders(use, lambdaFor) { // the holders are most often the same for every card
+			lambda, lambdaFor = lagrange(use), use
+		}
 		es := make([]*ristretto255.Element, t)
 		for j := range use {
 			es[j] = &use[j].e
@@ -194,22 +213,51 @@ func CombineRecoveries(dealer int, rc *RecoveryCommit, cts []Ciphertext, rss [][
 	return out, nil
 }
 
+func sameHolders(a, b []RecoveryShare) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Holder != b[i].Holder {
+			return false
+		}
+	}
+	return true
+}
+
 // lagrange is the coefficients at 0 of the holders' points:
-// λ_j = Π_{m≠j} at_m / (at_m − at_j), as interpolate uses them.
+// λ_j = Π_{m≠j} at_m / (at_m − at_j), as interpolate uses them, with one
+// inversion for all the denominators (Montgomery's trick).
 func lagrange(use []RecoveryShare) []*ristretto255.Scalar {
-	out := make([]*ristretto255.Scalar, len(use))
+	n := len(use)
+	at := make([]*ristretto255.Scalar, n)
 	for j := range use {
-		num, den := scalarInt(1), scalarInt(1)
-		aj := scalarInt(uint64(use[j].Holder) + 1)
-		for m := range use {
+		at[j] = scalarInt(uint64(use[j].Holder) + 1)
+	}
+	num := make([]*ristretto255.Scalar, n)
+	den := make([]*ristretto255.Scalar, n)
+	for j := range n {
+		num[j], den[j] = scalarInt(1), scalarInt(1)
+		for m := range n {
 			if m == j {
 				continue
 			}
-			am := scalarInt(uint64(use[m].Holder) + 1)
-			num.Multiply(num, am)
-			den.Multiply(den, ristretto255.NewScalar().Subtract(am, aj))
+			num[j].Multiply(num[j], at[m])
+			den[j].Multiply(den[j], ristretto255.NewScalar().Subtract(at[m], at[j]))
 		}
-		out[j] = num.Multiply(num, den.Invert(den))
+	}
+	// prefix[j] = Π_{m<j} den_m; then walk back with the inverse of all.
+	prefix := make([]*ristretto255.Scalar, n+1)
+	prefix[0] = scalarInt(1)
+	for j := range n {
+		prefix[j+1] = ristretto255.NewScalar().Multiply(prefix[j], den[j])
+	}
+	inv := ristretto255.NewScalar().Invert(prefix[n]) // 1 / Π_{m<j+1} den_m, going down
+	out := make([]*ristretto255.Scalar, n)
+	for j := n - 1; j >= 0; j-- {
+		invDen := ristretto255.NewScalar().Multiply(inv, prefix[j])
+		inv.Multiply(inv, den[j])
+		out[j] = num[j].Multiply(num[j], invDen)
 	}
 	return out
 }
