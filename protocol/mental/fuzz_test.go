@@ -3,6 +3,7 @@ package mental
 import (
 	"bytes"
 	"encoding"
+	"errors"
 	"sync"
 	"testing"
 )
@@ -164,7 +165,14 @@ func FuzzVerifyRecoveryShare(f *testing.F) {
 		if rs.UnmarshalBinary(b) != nil {
 			return
 		}
-		if fx.rec.Commit.VerifyRecoveryShare(0, &fx.ct, &rs, ctx) == nil && !(bytes.Equal(b, honest) && bytes.Equal(ctx, gameCtx)) {
+		ok := fx.rec.Commit.VerifyRecoveryShare(0, &fx.ct, &rs, ctx) == nil
+		// The batch in CombineRecovery (one share, below the threshold of
+		// 2: it can only say the proof or the count is wrong) agrees.
+		_, err := CombineRecovery(0, &fx.rec.Commit, &fx.ct, []RecoveryShare{rs}, ctx)
+		if batch := !errors.Is(err, ErrRecoveryProof) && !errors.Is(err, ErrHolder); ok != batch {
+			t.Fatalf("one by one says %v, the batch %v (%v)", ok, batch, err)
+		}
+		if ok && !(bytes.Equal(b, honest) && bytes.Equal(ctx, gameCtx)) {
 			t.Fatalf("a recovery share verified that its holder did not make: %x %q", b, ctx)
 		}
 	})

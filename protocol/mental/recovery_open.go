@@ -1,6 +1,7 @@
 package mental
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 
@@ -163,7 +164,9 @@ func CombineRecovery(dealer int, rc *RecoveryCommit, ct *Ciphertext, rss []Recov
 
 // CombineRecoveries is CombineRecovery for several cards of one dealer:
 // rss[k] are the holders' shares of cts[k]. Each holder's V is computed
-// once for all the cards.
+// once for all the cards, and all the proofs are checked in one batch, as
+// VerifyShares does (weights hashed from everything; if the batch fails,
+// one by one, and the first wrong share names its holder).
 func CombineRecoveries(dealer int, rc *RecoveryCommit, cts []Ciphertext, rss [][]RecoveryShare, ctx []byte) ([]Share, error) {
 	if len(cts) != len(rss) {
 		return nil, fmt.Errorf("%w: %d ciphertexts, %d sets of recovery shares", ErrParties, len(cts), len(rss))
@@ -173,11 +176,9 @@ func CombineRecoveries(dealer int, rc *RecoveryCommit, cts []Ciphertext, rss [][
 		return nil, blame(dealer, ErrRecovery, "no commitments")
 	}
 	points := map[int]holderPoint{}
-	out := make([]Share, len(cts))
-	var lambda []*ristretto255.Scalar
-	var lambdaFor []RecoveryShare // the holders lambda is for, in order
+	ctEnc := make([][]byte, len(cts))
 	for k := range cts {
-		ctEnc := cts[k].appendTo(nil)
+		ctEnc[k] = cts[k].appendTo(nil)
 		seen := map[int]bool{}
 		for i := range rss[k] {
 			rs := &rss[k][i]
@@ -188,15 +189,25 @@ func CombineRecoveries(dealer int, rc *RecoveryCommit, cts []Ciphertext, rss [][
 				return nil, blame(rs.Holder, ErrHolderTwice, "card %d of %d", k, len(cts))
 			}
 			seen[rs.Holder] = true
-			v, ok := points[rs.Holder]
-			if !ok {
-				v = rc.holderPoint(rs.Holder)
-				points[rs.Holder] = v
-			}
-			if !verifyRecovery(dealer, v, &cts[k], ctEnc, rs, ctx) {
-				return nil, blame(rs.Holder, ErrRecoveryProof, "for card %d of %d of party %d", k, len(cts), dealer)
+			if _, ok := points[rs.Holder]; !ok {
+				points[rs.Holder] = rc.holderPoint(rs.Holder)
 			}
 		}
+	}
+	if !batchRecoveryOK(dealer, points, cts, ctEnc, rss, ctx) {
+		for k := range cts {
+			for i := range rss[k] {
+				rs := &rss[k][i]
+				if !verifyRecovery(dealer, points[rs.Holder], &cts[k], ctEnc[k], rs, ctx) {
+					return nil, blame(rs.Holder, ErrRecoveryProof, "for card %d of %d of party %d", k, len(cts), dealer)
+				}
+			}
+		}
+	}
+	out := make([]Share, len(cts))
+	var lambda []*ristretto255.Scalar
+	var lambdaFor []RecoveryShare // the holders lambda is for, in order
+	for k := range cts {
 		if len(rss[k]) < t {
 			return nil, fmt.Errorf("%w: %d holders of %d, card %d of %d", ErrTooFew, len(rss[k]), t, k, len(cts))
 		}
@@ -211,6 +222,71 @@ func CombineRecoveries(dealer int, rc *RecoveryCommit, cts []Ciphertext, rss [][
 		out[k] = recoveredShare(ristretto255.NewElement().VarTimeMultiScalarMult(lambda, es))
 	}
 	return out, nil
+}
+
+// batchRecoveryOK checks, for 128-bit weights w, u hashed from every
+// challenge (each of which hashes its whole proof):
+//
+//	Σ w·(s·G − c·V − R1) + u·(s·A − c·E − R2) = 0
+//
+// gathering the terms of each holder's V and each card's A into one.
+func batchRecoveryOK(dealer int, points map[int]holderPoint, cts []Ciphertext, ctEnc [][]byte, rss [][]RecoveryShare, ctx []byte) bool {
+	seed := newTranscript("recovery batch")
+	seed.bytes(ctx)
+	cs := make([][]*ristretto255.Scalar, len(rss))
+	for k := range rss {
+		cs[k] = make([]*ristretto255.Scalar, len(rss[k]))
+		for i := range rss[k] {
+			rs := &rss[k][i]
+			cs[k][i] = recoveryChallenge(dealer, rs.Holder, points[rs.Holder].enc, ctEnc[k], rs, ctx)
+			seed.h.Write(cs[k][i].Encode(nil))
+			seed.h.Write(rs.s.Encode(nil))
+		}
+	}
+	base := seed.h.Sum(nil)
+	weight := func(k, i, which int) *ristretto255.Scalar {
+		t := newTranscript("recovery weight")
+		t.bytes(base)
+		// Full-width indices: two proofs with the same weights could carry
+		// errors that cancel.
+		t.bytes(binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32([]byte{byte(which)}, uint32(k)), uint32(i)))
+		var b [ScalarSize]byte
+		copy(b[:16], t.h.Sum(nil))
+		w := ristretto255.NewScalar()
+		if err := w.Decode(b[:]); err != nil {
+			panic(err) // below 2^128: always canonical
+		}
+		return w
+	}
+	g := ristretto255.NewScalar()
+	vs := map[int]*ristretto255.Scalar{} // −Σ w·c per holder
+	var ss []*ristretto255.Scalar
+	var ps []*ristretto255.Element
+	var tmp ristretto255.Scalar
+	for k := range rss {
+		a := ristretto255.NewScalar() // Σ u·s for this card's A
+		for i := range rss[k] {
+			rs := &rss[k][i]
+			w, u := weight(k, i, 0), weight(k, i, 1)
+			g.Add(g, tmp.Multiply(w, &rs.s))
+			v, ok := vs[rs.Holder]
+			if !ok {
+				v = ristretto255.NewScalar()
+				vs[rs.Holder] = v
+			}
+			v.Subtract(v, tmp.Multiply(w, cs[k][i]))
+			a.Add(a, tmp.Multiply(u, &rs.s))
+			uc := ristretto255.NewScalar().Multiply(u, cs[k][i])
+			ss = append(ss, w.Negate(w), u.Negate(u), uc.Negate(uc))
+			ps = append(ps, &rs.r1, &rs.r2, &rs.e)
+		}
+		ss, ps = append(ss, a), append(ps, &cts[k].a)
+	}
+	ss, ps = append(ss, g), append(ps, ristretto255.NewElement().Base())
+	for h, v := range vs {
+		ss, ps = append(ss, v), append(ps, points[h].v)
+	}
+	return isIdentity(ristretto255.NewElement().VarTimeMultiScalarMult(ss, ps))
 }
 
 func sameHolders(a, b []RecoveryShare) bool {

@@ -318,6 +318,23 @@ func TestRecoverSharesBatch(t *testing.T) {
 			t.Fatalf("card %d: recovered D is wrong", k)
 		}
 	}
+	// One wrong s among the nine proofs (holder 2's, card 2) fails the
+	// batch and names holder 2, not the first holder of the batch.
+	bad := cloneRecovery(rss)
+	bad[2][2].s.Add(&bad[2][2].s, scalarInt(1))
+	_, err = CombineRecoveries(dealer, &rs.Commit, cts, bad, gameCtx)
+	mustFault(t, err, ErrRecoveryProof, 2)
+	if !errorsContains(err, "card 2 of 3") {
+		t.Fatalf("%v does not say which card", err)
+	}
+	// Two wrong proofs whose errors would cancel in an unweighted sum:
+	// holder 0's R1 moved by +P on card 0 and −P on card 1.
+	bad = cloneRecovery(rss)
+	p := tb.cb.faces[3].Point()
+	bad[0][0].r1.Add(&bad[0][0].r1, p)
+	bad[1][0].r1.Subtract(&bad[1][0].r1, p)
+	_, err = CombineRecoveries(dealer, &rs.Commit, cts, bad, gameCtx)
+	mustFault(t, err, ErrRecoveryProof, 0)
 	// Holder 1's shares of cards 0 and 1 swapped.
 	rss[0][1], rss[1][1] = rss[1][1], rss[0][1]
 	_, err = CombineRecoveries(dealer, &rs.Commit, cts, rss, gameCtx)
@@ -368,4 +385,12 @@ func TestRecoveryShareDecode(t *testing.T) {
 	if again, _ := rs.MarshalBinary(); !bytes.Equal(again, good) {
 		t.Fatal("round trip changed bytes")
 	}
+}
+
+func cloneRecovery(s [][]RecoveryShare) [][]RecoveryShare {
+	out := make([][]RecoveryShare, len(s))
+	for i := range s {
+		out[i] = append([]RecoveryShare(nil), s[i]...)
+	}
+	return out
 }
