@@ -167,3 +167,57 @@ func BenchmarkRecover10(b *testing.B) {
 		}
 	}
 }
+
+// One holder's recovery shares of 4 cards of a silent party at 10 seats.
+func BenchmarkRecoverShares4(b *testing.B) {
+	tb := bench10(b)
+	r := rng(7)
+	rs, err := Split(r, &tb.secrets[4], 4, 10, DefaultThreshold(10))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var cts []Ciphertext
+	for _, p := range tb.hand(4)[:4] {
+		cts = append(cts, tb.deck()[p])
+	}
+	defer cpuClock(b)()
+	for b.Loop() {
+		if _, err := RecoverShares(r, 4, &rs.Subs[0], cts, gameCtx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// 4 cards of a silent party at 10 seats: the 9 holders' recovery shares
+// of each checked and combined.
+func BenchmarkCombineRecovery4At10(b *testing.B) {
+	tb := bench10(b)
+	r := rng(8)
+	rs, err := Split(r, &tb.secrets[4], 4, 10, DefaultThreshold(10))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var cts []Ciphertext
+	for _, p := range tb.hand(4)[:4] {
+		cts = append(cts, tb.deck()[p])
+	}
+	rss := make([][]RecoveryShare, len(cts))
+	for j := range tb.n {
+		if j == 4 {
+			continue
+		}
+		mine, err := RecoverShares(r, 4, &rs.Subs[j], cts, gameCtx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for k := range cts {
+			rss[k] = append(rss[k], mine[k])
+		}
+	}
+	defer cpuClock(b)()
+	for b.Loop() {
+		if _, err := CombineRecoveries(4, &rs.Commit, cts, rss, gameCtx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -50,7 +50,14 @@
 //     (VerifySub), and its holder when presented (Recover). Rebuilt, x_i
 //     is known to whoever pooled the sub-shares (by default everyone
 //     else): the departed seat's cards are then open to them, everyone
-//     else's still need their own seat's share.
+//     else's still need their own seat's share. So Recover is for a party
+//     that left for good; a party that is still seated but will not open
+//     a card it played has that card opened alone, by threshold decryption
+//     from the sub-shares (RecoverShare by each holder, with a proof that
+//     names a wrong one; CombineRecovery), which reveals nothing of its
+//     other cards. The share this makes carries no proof of its party: it
+//     turns the card up (Reveal) but never passes as the party's own in an
+//     Opening.
 //
 // Every check that blames a party returns a *Fault (Blame gives the
 // party); errors.Is tells what failed (ErrShareProof, ErrFalseOpening …).

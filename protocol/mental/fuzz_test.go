@@ -3,6 +3,7 @@ package mental
 import (
 	"bytes"
 	"encoding"
+	"errors"
 	"sync"
 	"testing"
 )
@@ -26,6 +27,7 @@ var decoders = []func() encoding.BinaryUnmarshaler{
 	func() encoding.BinaryUnmarshaler { return new(Sealed) },
 	func() encoding.BinaryUnmarshaler { return new(RecoveryCommit) },
 	func() encoding.BinaryUnmarshaler { return new(SubShare) },
+	func() encoding.BinaryUnmarshaler { return new(RecoveryShare) },
 }
 
 func FuzzDecode(f *testing.F) {
@@ -154,6 +156,28 @@ func FuzzVerifySub(f *testing.F) {
 	})
 }
 
+func FuzzVerifyRecoveryShare(f *testing.F) {
+	fx := fixture(f)
+	honest, _ := fx.recOpen.MarshalBinary()
+	f.Add(honest, gameCtx)
+	f.Fuzz(func(t *testing.T, b, ctx []byte) {
+		var rs RecoveryShare
+		if rs.UnmarshalBinary(b) != nil {
+			return
+		}
+		ok := fx.rec.Commit.VerifyRecoveryShare(0, &fx.ct, &rs, ctx) == nil
+		// The batch in CombineRecovery (one share, below the threshold of
+		// 2: it can only say the proof or the count is wrong) agrees.
+		_, err := CombineRecovery(0, &fx.rec.Commit, &fx.ct, []RecoveryShare{rs}, ctx)
+		if batch := !errors.Is(err, ErrRecoveryProof) && !errors.Is(err, ErrHolder); ok != batch {
+			t.Fatalf("one by one says %v, the batch %v (%v)", ok, batch, err)
+		}
+		if ok && !(bytes.Equal(b, honest) && bytes.Equal(ctx, gameCtx)) {
+			t.Fatalf("a recovery share verified that its holder did not make: %x %q", b, ctx)
+		}
+	})
+}
+
 type fuzzFixture struct {
 	tb      *table
 	ct      Ciphertext
@@ -161,6 +185,7 @@ type fuzzFixture struct {
 	opening Opening
 	sealed  Sealed
 	rec     RecoveryShares
+	recOpen RecoveryShare              // holder 1's of ct, for party 0's secret
 	values  []encoding.BinaryMarshaler // one of each type, in decoders' order
 }
 
@@ -186,8 +211,9 @@ func fixture(t testing.TB) *fuzzFixture {
 		x.opening = Opening{Face: face, Shares: shares}
 		x.sealed, _ = SealOpening(r, &tb.keys[1], gameCtx, &x.opening)
 		x.rec, _ = Split(r, &tb.secrets[0], 0, 3, 2)
+		x.recOpen, _ = RecoverShare(r, 0, &x.rec.Subs[1], &x.ct, gameCtx)
 		x.values = []encoding.BinaryMarshaler{&tb.secrets[0], &tb.keys[0], &tb.proofs[0], &x.ct, tb.deck()[:3],
-			tb.steps[0].Commit, &tb.openings[0], &tb.steps[0], &x.share, &x.opening, &x.sealed, &x.rec.Commit, &x.rec.Subs[1]}
+			tb.steps[0].Commit, &tb.openings[0], &tb.steps[0], &x.share, &x.opening, &x.sealed, &x.rec.Commit, &x.rec.Subs[1], &x.recOpen}
 		fx = x
 	})
 	return fx

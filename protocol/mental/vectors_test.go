@@ -84,6 +84,21 @@ func TestVectors(t *testing.T) {
 	put("recovery.commit", &rs.Commit)
 	put("recovery.sub.1", &rs.Subs[1])
 	put("recovery.sub.2", &rs.Subs[2])
+	// Party 0's card opened by holders 1 and 2 (threshold 2) without it.
+	var rss []RecoveryShare
+	for j := 1; j <= 2; j++ {
+		e, _ := RecoverShare(r, 0, &rs.Subs[j], &ct, gameCtx)
+		rss = append(rss, e)
+		put(fmt.Sprintf("recoveryshare.%d", j), &e)
+	}
+	rec, err := CombineRecovery(0, &rs.Commit, &ct, rss, gameCtx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put("share.0.recovered", &rec)
+	if f, err := cb.Reveal(&ct, []Share{rec, shares[1], shares[2]}); err != nil || f != face {
+		t.Fatalf("recovered vector opens to %v, %v", f, err)
+	}
 	fmt.Fprintf(&out, "opened %s\n", face)
 
 	path := filepath.Join("testdata", "vectors.txt")
@@ -135,6 +150,8 @@ func decoderFor(name string) encoding.BinaryUnmarshaler {
 		return new(ShuffleOpening)
 	case "share":
 		return new(Share)
+	case "recoveryshare":
+		return new(RecoveryShare)
 	case "opening":
 		return new(Opening)
 	case "sealed":
