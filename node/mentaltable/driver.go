@@ -52,8 +52,11 @@ func newPublic(cb *mental.Codebook, table, game []byte, holder []int, hands [][]
 }
 
 // A Watcher is what a node with no secret holds, the host or a spectator:
-// its record.
-type Watcher struct{ rec *record }
+// a copy of the host (the host itself for the host), its record.
+type Watcher struct {
+	h   *Host
+	rec *record
+}
 
 // Known is every identity the watcher saw proved.
 func (w *Watcher) Known() map[engine.Handle]mental.Face {
@@ -136,7 +139,7 @@ type Driver struct {
 	Cost     []time.Duration
 	HostCost time.Duration
 
-	spec    *record
+	relayed int // the host's inputs given to the nodes
 	table   *Table
 	rules   engine.Rules
 	rng     *rand.Rand
@@ -211,16 +214,28 @@ func NewHost(t *Table) (*Host, error) {
 	if t.cb == nil {
 		return nil, fmt.Errorf("mentaltable: an unchecked table")
 	}
+	return t.host(true)
+}
+
+// host is a host of t: strict, the table's own, checks every share as it
+// comes; a node's copy checks the shares it uses.
+func (t *Table) host(strict bool) (*Host, error) {
 	b, ev, err := engine.NewBlind(engine.BlindConfig{Rules: t.Rules, Seats: t.Seats, Seed: t.Seed})
 	if err != nil {
 		return nil, err
 	}
-	return newHost(t.public(), b, ev), nil
+	return newHost(t.public(), b, ev, strict), nil
 }
 
-// NewSpectator is a record of table t with no secret: what a spectator,
-// or the host's own check of itself, holds.
-func NewSpectator(t *Table) *Watcher { return &Watcher{newRecord(t.public(), false)} }
+// NewSpectator is a copy of the host of table t with no secret: what a
+// spectator holds. It takes the host's inputs (Input).
+func NewSpectator(t *Table) (*Watcher, error) {
+	h, err := t.host(false)
+	if err != nil {
+		return nil, err
+	}
+	return &Watcher{h, h.rec}, nil
+}
 
 // NewNode is party i of table t: a fresh deck secret from rand (which it
 // keeps for every draw of the game), and the bot of each of its seats
@@ -237,7 +252,11 @@ func NewNode(t *Table, i int, rand io.Reader, bots func(seat int) (bot.Player, e
 	if err != nil {
 		return nil, err
 	}
-	rec := newRecord(t.public(), false)
+	h, err := t.host(false)
+	if err != nil {
+		return nil, err
+	}
+	rec := h.rec
 	p := &Party{Index: i, x: x, rand: rand, t: rec.T, rec: rec, known: map[engine.Handle]mental.Face{}, sides: map[int]*engine.SeatSide{},
 		bots: map[int]bot.Player{}, subs: map[int]mental.SubShare{}, pooled: map[int][]mental.SubShare{}, rebuilt: map[int]mental.Secret{}}
 	for s, h := range t.Holder {
@@ -253,7 +272,7 @@ func NewNode(t *Table, i int, rand io.Reader, bots func(seat int) (bot.Player, e
 			p.bots[s] = b
 		}
 	}
-	return p.node(rec, t.Rules, t.hands), nil
+	return p.node(h, t.Rules, t.hands), nil
 }
 
 // New sets the table up: the host, the nodes and their bots. Nothing
@@ -270,8 +289,10 @@ func New(cfg Config) (*Driver, error) {
 		return nil, err
 	}
 	d.H, d.T, d.B = h, h.rec.T, h.B
-	d.Host, d.Spectator = &Watcher{h.rec}, NewSpectator(t)
-	d.spec = d.Spectator.rec
+	d.Host = &Watcher{h, h.rec}
+	if d.Spectator, err = NewSpectator(t); err != nil {
+		return nil, err
+	}
 	// Every seat's bot, in seat order, on its party's side.
 	bots := make([]bot.Player, cfg.Seats)
 	for s := range bots {
@@ -321,7 +342,7 @@ func (d *Driver) Failover() error {
 		return err
 	}
 	h.Bound = d.H.Bound
-	d.H, d.B, d.T, d.Host = h, h.B, h.rec.T, &Watcher{h.rec}
+	d.H, d.B, d.T, d.Host = h, h.B, h.rec.T, &Watcher{h, h.rec}
 	return nil
 }
 
@@ -359,9 +380,14 @@ func (d *Driver) send(m protocol.Message) (protocol.Message, error) {
 	return protocol.Decode(m.Type(), b)
 }
 
-// pump carries messages to the host and what it relays to every node,
-// with their answers, until the wire is quiet; then it shows the events.
+// pump carries messages to the host, and each input the host takes to
+// every node's copy of it and the spectator's, with the nodes' answers,
+// until the wire is quiet; then it shows each seat its events.
 func (d *Driver) pump(q []wire) error {
+	var err error
+	if q, err = d.relay(q); err != nil {
+		return err
+	}
 	for len(q) > 0 {
 		w := q[0]
 		q = q[1:]
@@ -377,53 +403,53 @@ func (d *Driver) pump(q []wire) error {
 		t0 := d.clock()
 		out, err := d.H.Take(w.from, m)
 		d.HostCost += d.clock() - t0
-		if err != nil && len(out.Msgs) > 0 {
-			// Refused, naming its sender, and the table goes on without it.
-			d.Caught = append(d.Caught, err)
-			err = nil
-		}
 		if err != nil {
 			if _, blamed := mental.Blame(err); !blamed && errors.Is(err, mental.ErrNotACard) {
 				return d.void(w.from, err)
 			}
 			return err
 		}
-		if q, err = d.relay(q, out); err != nil {
+		d.took(out)
+		if q, err = d.relay(q); err != nil {
 			return err
 		}
 	}
 	return d.show()
 }
 
-// relay gives every node (and the spectator) what the host relays, in
-// order, and queues their answers.
-func (d *Driver) relay(q []wire, out Out) ([]wire, error) {
+// took keeps what a host step says beside its log: its events for
+// OnEvents, a false opening it caught, a pick it needs.
+func (d *Driver) took(out Out) {
+	d.events = append(d.events, out.Events...)
+	if out.Caught != nil {
+		d.Caught = append(d.Caught, out.Caught)
+	}
 	for _, r := range out.Msgs {
-		if r.From < 0 {
-			a := r.Msg.(protocol.DeckAsk)
-			if err := d.spec.Ask(a); err != nil {
-				return q, err
-			}
-			if a.What == protocol.AskPick {
-				d.picks = append(d.picks, a)
-			}
-			for _, nd := range d.Nodes {
-				t0 := d.clock()
-				ms, err := nd.Ask(a)
-				d.cost(nd.Index, t0)
-				if err != nil {
-					return q, err
-				}
-				q = d.queue(q, nd.Index, ms)
-			}
-			continue
+		if a, ok := r.Msg.(protocol.DeckAsk); ok && a.What == protocol.AskPick {
+			d.picks = append(d.picks, a)
 		}
-		if _, _, err := d.spec.take(r.From, r.Msg); err != nil {
-			return q, fmt.Errorf("mentaltable: the spectator refused what the host relayed: %w", err)
+	}
+}
+
+// relay gives every node's copy of the host (and the spectator's) the
+// inputs the host took since the last relay, in order, and queues the
+// nodes' answers.
+func (d *Driver) relay(q []wire) ([]wire, error) {
+	log := d.H.log
+	for ; d.relayed < len(log); d.relayed++ {
+		in := log[d.relayed]
+		out, err := d.Spectator.h.Input(in)
+		if err != nil {
+			return q, fmt.Errorf("mentaltable: the spectator refused the host's input: %w", err)
+		}
+		for _, e := range out.Events {
+			if e.VisibleTo(-1) {
+				d.seen(Shown{Seat: -1, Event: e.Event, Blind: e})
+			}
 		}
 		for _, nd := range d.Nodes {
 			t0 := d.clock()
-			ms, err := nd.Take(r.From, r.Msg)
+			ms, err := nd.Input(in)
 			d.cost(nd.Index, t0)
 			if err != nil {
 				if _, blamed := mental.Blame(err); !blamed && errors.Is(err, mental.ErrNotACard) {
@@ -434,8 +460,17 @@ func (d *Driver) relay(q []wire, out Out) ([]wire, error) {
 			q = d.queue(q, nd.Index, ms)
 		}
 	}
-	d.events = append(d.events, out.Events...)
 	return q, nil
+}
+
+// seen records an event a seat was shown (an over event without its
+// cards until the end).
+func (d *Driver) seen(sh Shown) {
+	if sh.Blind.Type == engine.EventOver {
+		d.over = append(d.over, sh.Blind)
+		sh.Event = engine.Event{Type: engine.EventOver}
+	}
+	d.Received[sh.Seat+1] = append(d.Received[sh.Seat+1], sh.Event)
 }
 
 // Shuffle starts the table: each node sends its key, and from there the

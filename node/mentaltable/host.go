@@ -24,10 +24,14 @@ type Relayed struct {
 }
 
 // Out is what a step of the host's makes: the messages to relay, in
-// order, and the game's events.
+// order, the game's events, and a false opening it caught (refused, its
+// party named, and the play turned up through the recovery instead).
 type Out struct {
 	Msgs   []Relayed
 	Events []engine.BlindEvent
+	Caught error
+	done   *ask            // the ask the message completed
+	shown  []engine.Opened // the cards it turned up for everyone
 }
 
 func (o *Out) ask(a protocol.DeckAsk) { o.Msgs = append(o.Msgs, Relayed{-1, a}) }
@@ -57,8 +61,8 @@ type Host struct {
 	Caught []error
 }
 
-func newHost(t *Public, b *engine.Blind, pending []engine.BlindEvent) *Host {
-	rec := newRecord(t, true)
+func newHost(t *Public, b *engine.Blind, pending []engine.BlindEvent, strict bool) *Host {
+	rec := newRecord(t, strict)
 	h := &Host{rec: rec, B: b, Bound: OpenBound, playedBy: map[engine.Handle]int{}, playNo: map[engine.Handle]int{},
 		pending: pending}
 	rec.first = h.checkFirst
@@ -93,12 +97,14 @@ func (h *Host) Take(from int, m protocol.Message) (Out, error) {
 			// the others turn the play up through the recovery.
 			h.Caught = append(h.Caught, err)
 			h.logged(Input{What: InputMsg, From: from, Msg: m})
-			return h.recover(), err
+			out := h.recover()
+			out.Caught = err
+			return out, nil
 		}
 		return Out{}, err
 	}
 	h.logged(Input{What: InputMsg, From: from, Msg: m})
-	out := Out{Msgs: []Relayed{{from, m}}}
+	out := Out{Msgs: []Relayed{{from, m}}, done: a, shown: shown}
 	if _, ok := m.(protocol.DeckDeal); ok && h.rec.dealDone() && !h.started {
 		h.started = true
 		out.Events = h.pending
@@ -212,9 +218,11 @@ func (h *Host) Apply(now time.Duration, bc engine.BlindCommand, quads *protocol.
 	if quads != nil {
 		a := protocol.DeckAsk{What: protocol.AskOpen, Party: quads.From, Handles: slices.Clone(quads.Handles)}
 		h.askAll(&out, a)
-		if _, _, err := h.rec.take(quads.From, *quads); err != nil {
+		_, shown, err := h.rec.take(quads.From, *quads)
+		if err != nil {
 			return out, err
 		}
+		out.shown = shown
 		out.Msgs = append(out.Msgs, Relayed{quads.From, *quads})
 	}
 	out.Events = ev
@@ -301,12 +309,17 @@ func (h *Host) Leave(gone, successor int) Out {
 	return out
 }
 
-// Finish asks every party for its secret, once the game is over.
-func (h *Host) Finish() Out {
+// Finish asks every party for its secret, once the game is over: never
+// before (a node's own copy of the host refuses a finish its game hasn't
+// reached, so no host gets a secret by saying the game is over).
+func (h *Host) Finish() (Out, error) {
 	var out Out
+	if !h.B.Over() {
+		return out, fmt.Errorf("mentaltable: the game isn't over: no secret is published before the end")
+	}
 	h.logged(Input{What: InputFinish})
 	h.askAll(&out, protocol.DeckAsk{What: protocol.AskPublish})
-	return out
+	return out, nil
 }
 
 // Reveal is the blind game made clear once every secret is in: the

@@ -3,7 +3,6 @@ package mentaltable
 import (
 	"errors"
 	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -24,56 +23,60 @@ func playUntil(t *testing.T, d *Driver, stop func() bool) {
 	}
 }
 
-// A dishonest host asks a node for what it may not have: to turn up, as
-// its play, cards of its hand it never played; to hand over a card it
-// still holds; to give its recovery shares of its own cards as another
-// party's. Each node refuses, sends nothing, and its record and what it
-// knows don't change: the host learns no card by asking.
-func TestDishonestHostAsks(t *testing.T) {
+// A dishonest host tries to make a node give up what it may not: no ask
+// comes over the wire, so it can only feed the node's copy of the host
+// inputs the game doesn't have. It says the game is over mid-game (to
+// collect every secret), relays an opening of a seat's hand nobody asked
+// for, and makes up a call on a play after its window closed and a move
+// out of turn. The node refuses each, sends nothing, and what it knows
+// doesn't change.
+func TestDishonestHostInputs(t *testing.T) {
 	d := standard(t, 4, 21)
 	if err := d.Shuffle(); err != nil {
 		t.Fatal(err)
 	}
-	// Until party 1 has a play on the table and cards in its hand.
-	playUntil(t, d, func() bool { return len(d.Nodes[1].plays) > 0 && d.B.HandSize(1) > 1 })
+	// Until a play's window has closed and the next seat is to play.
+	playUntil(t, d, func() bool { return d.B.Phase() == engine.PhasePlay && d.B.View(-1).Last != nil && d.Actions() > 6 })
 	nd := d.Nodes[1]
-	if d.H.rec.n != 4 {
-		t.Fatal("a table of four parties, one a seat")
-	}
-	var no int
-	var played []engine.Handle
-	for k, hs := range nd.plays {
-		no, played = k, hs
-	}
+	last := d.B.View(-1).Last
+	other := (d.B.Turn() + 1) % 4
 	hand := d.B.Hand(1)
+	open, err := nd.open(hand[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	open.No = last.No + 5
 	for _, c := range []struct {
 		name string
-		ask  protocol.DeckAsk
+		in   Input
 		want string
 	}{
-		{"open its hand as its play", protocol.DeckAsk{What: protocol.AskOpen, Party: 1, No: no, Handles: wireHandles(hand[:len(played)])}, "asks for cards it may not see"},
-		{"open its play and a card more", protocol.DeckAsk{What: protocol.AskOpen, Party: 1, No: no, Handles: wireHandles(append(slices.Clone(played), hand[0]))}, "asks for cards it may not see"},
-		{"hand over a card it holds", protocol.DeckAsk{What: protocol.AskHand, Party: 1, To: 2, Seat: 2, Handles: wireHandles(hand[:1])}, "asks for cards it may not see"},
-		{"recover party 2's hand as a play", protocol.DeckAsk{What: protocol.AskRecover, Party: 2, No: no, Handles: wireHandles(d.B.Hand(2)[:2])}, "asks for cards it may not see"},
-		{"recover party 1's own play as party 2's", protocol.DeckAsk{What: protocol.AskRecover, Party: 2, No: no, Handles: wireHandles(played)}, "asks for cards it may not see"},
+		{"the end, mid-game", Input{What: InputFinish}, "the game isn't over"},
+		{"an opening of a hand nobody asked for", Input{What: InputMsg, From: 1, Msg: open}, "nothing of party 1's is due"},
+		{"a call after the window", Input{What: InputMove, At: d.now, Cmd: engine.BlindCommand{Move: engine.MoveCall, Seat: other, No: last.No}}, "refused seat"},
+		{"a play out of turn", Input{What: InputMove, At: d.now, Cmd: engine.BlindCommand{Move: engine.MovePlay, Seat: other, Handles: d.B.Hand(other)[:1]}}, "refused seat"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			asks, known := len(nd.rec.asks), maps.Clone(nd.known)
-			out, err := nd.Ask(c.ask)
+			known, asks, log := maps.Clone(nd.known), len(nd.rec.asks), len(nd.h.log)
+			out, err := nd.Input(c.in)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("the node answered %v, %v; want a refusal saying %q", out, err, c.want)
+				t.Fatalf("the node took it: %v, %v; want a refusal saying %q", out, err, c.want)
 			}
 			if len(out) != 0 {
 				t.Fatalf("the node sent %v", out)
 			}
-			if !maps.Equal(known, nd.known) {
-				t.Fatal("the ask changed what the node knows")
+			if !maps.Equal(known, nd.known) || len(nd.rec.asks) != asks || len(nd.h.log) != log {
+				t.Fatal("the input changed the node")
 			}
-			// The ask stays in the record as one the node refused: the
-			// table waits on it, and the host's clock, not the node, ends it.
-			nd.rec.asks = nd.rec.asks[:asks]
 			t.Logf("refused: %v", err)
 		})
+	}
+	// And the game goes on, the node never having published.
+	if err := d.Play(20000); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := d.Finish(); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -54,29 +54,32 @@ func Replay(t *Table, log []Input) (*Host, error) {
 		return nil, err
 	}
 	for i, in := range log {
-		var err error
-		switch in.What {
-		case InputMsg:
-			_, err = h.Take(in.From, in.Msg)
-			if err != nil && len(h.Caught) > 0 && h.Caught[len(h.Caught)-1] == err {
-				err = nil // a false opening, taken as it was
-			}
-		case InputMove:
-			_, err = h.Apply(in.At, in.Cmd, in.Quads)
-		case InputTick:
-			h.Tick(in.At)
-		case InputPick:
-			_, err = h.Pick(in.Seat, in.Picked)
-		case InputLeave:
-			h.Leave(in.Gone, in.To)
-		case InputFinish:
-			h.Finish()
-		default:
-			err = fmt.Errorf("an input of kind %d", in.What)
-		}
-		if err != nil {
+		if _, err := h.Input(in); err != nil {
 			return nil, fmt.Errorf("mentaltable: the host's log doesn't replay at input %d of %d: %w", i+1, len(log), err)
 		}
 	}
 	return h, nil
+}
+
+// Input takes one input of another host's log, as that host took it.
+func (h *Host) Input(in Input) (Out, error) {
+	var out Out
+	var err error
+	switch in.What {
+	case InputMsg:
+		out, err = h.Take(in.From, in.Msg)
+	case InputMove:
+		out, err = h.Apply(in.At, in.Cmd, in.Quads)
+	case InputTick:
+		out = h.Tick(in.At)
+	case InputPick:
+		out, err = h.Pick(in.Seat, in.Picked)
+	case InputLeave:
+		out = h.Leave(in.Gone, in.To)
+	case InputFinish:
+		out, err = h.Finish()
+	default:
+		err = fmt.Errorf("mentaltable: an input of kind %d", in.What)
+	}
+	return out, err
 }

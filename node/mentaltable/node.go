@@ -13,49 +13,42 @@ import (
 
 // A Node is one player node's side of a blind table: its Party (its deck
 // secret, what it proved, the SeatSide and bot of each seat it plays) and
-// its own copy of the public record. It takes every message the host
-// relays (Take) and every ask (Ask), checks each against its record, and
-// answers with the messages its party owes: its key, its split, its turn
-// at the shuffle, its deal, an opening, a handover, a recovery share. It
-// answers an ask only when its own record says the answer is due: a host
-// can't make it turn up a card it never played, or hand over one that
-// isn't owed.
+// its own copy of the host, which takes every input of the host's log as
+// the host did (Input): every party's message, every move, every tick. It
+// checks each as the host must, so the host can't slip in what the rules
+// or the cryptography refuse; it knows from its own copy what the game
+// needs next, and answers that (its key, its split, its turn at the
+// shuffle, its deal, an opening, a handover, a recovery share, at the end
+// its secret) and nothing else: no ask comes over the wire, so a host
+// can't ask a node to turn up a card the game doesn't turn up, or to
+// publish its secret before the game is over.
 type Node struct {
 	*Party
-	rec *record
-	// mine is every card a seat of this party put face down or handed
-	// over, by handle: the cards the table may ask it to open or hand.
-	mine map[engine.Handle]bool
-	// plays is each play of this party's seats: its handles, by number.
-	plays map[int][]engine.Handle
-	// table is every play on the table, as everyone saw it go down: its
-	// party and handles, by number. A recovery is only of those.
-	table map[int]tablePlay
-	last  int // the newest play: the only one a call turns up
-	// answered is the asks the node answered before they came: quads.
-	answered map[askKey]bool
-	rules    engine.Rules
+	h     *Host
+	rec   *record // the copy's record
+	rules engine.Rules
 	// hands is each seat's dealt hand, for V10's first card.
 	hands [][]engine.Handle
 	// taken is, for each seat of this party's that took cards, the
 	// handles still to be shown to it (a handover on its way).
 	taken map[int][]engine.Handle
+	// queue is the events of this node's seats not yet shown (a card
+	// handed to a seat is shown once its handover is in), shown those
+	// ready to read.
+	queue []engine.BlindEvent
+	shown []Shown
 }
 
-type tablePlay struct {
-	party   int
-	handles []engine.Handle
+// Shown is an event as one seat of the node's saw it, and the blind event
+// it came from (an over event's cards are only known at the end).
+type Shown struct {
+	Seat  int
+	Event engine.Event
+	Blind engine.BlindEvent
 }
 
-// askKey names an ask the node answered ahead of it.
-type askKey struct {
-	what      uint8
-	party, no int
-}
-
-func (p *Party) node(rec *record, rules engine.Rules, hands [][]engine.Handle) *Node {
-	return &Node{Party: p, rec: rec, mine: map[engine.Handle]bool{}, plays: map[int][]engine.Handle{}, table: map[int]tablePlay{},
-		answered: map[askKey]bool{}, rules: rules, hands: hands, taken: map[int][]engine.Handle{}}
+func (p *Party) node(h *Host, rules engine.Rules, hands [][]engine.Handle) *Node {
+	return &Node{Party: p, h: h, rec: h.rec, rules: rules, hands: hands, taken: map[int][]engine.Handle{}}
 }
 
 // Start is the node's first message: its deck key and proof.
@@ -67,16 +60,55 @@ func (n *Node) Start() ([]protocol.Message, error) {
 	return []protocol.Message{m}, nil
 }
 
-// Take takes a message the host relayed from party from: it checks it
-// against the node's record and answers what it makes due.
-func (n *Node) Take(from int, m protocol.Message) ([]protocol.Message, error) {
+// Input takes the next input of the host's log into the node's copy of
+// the host, and answers what it makes due of this party. An input the
+// copy refuses is the host's fault (it took what it must not): the error
+// says so, and the node takes nothing more from that host.
+func (n *Node) Input(in Input) ([]protocol.Message, error) {
 	if n.gone {
 		return nil, nil
 	}
-	a, shown, err := n.rec.take(from, m)
+	out, err := n.h.Input(in)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("mentaltable: party %d's copy of the host refuses its input: %w", n.Index, err)
 	}
+	var send []protocol.Message
+	switch in.What {
+	case InputMsg:
+		if send, err = n.take(in.From, in.Msg, out.done, out.shown); err != nil {
+			return nil, err
+		}
+	case InputMove:
+		n.seePublic(out.shown) // quads, turned up with their move
+	}
+	n.queue = append(n.queue, out.Events...)
+	for _, r := range out.Msgs {
+		a, ok := r.Msg.(protocol.DeckAsk)
+		if !ok || !n.pending(a) {
+			continue
+		}
+		ms, err := n.answer(a)
+		if err != nil {
+			return nil, err
+		}
+		send = append(send, ms...)
+	}
+	return send, n.show()
+}
+
+// pending reports whether the copy still waits on a: an ask the host's
+// own step already answered (quads, opened with their move) is not.
+func (n *Node) pending(a protocol.DeckAsk) bool {
+	for _, x := range n.rec.asks {
+		if x.What == a.What && x.Party == a.Party && x.No == a.No && x.To == a.To && x.Seat == a.Seat {
+			return x.waiting[n.Index]
+		}
+	}
+	return false
+}
+
+// take is a party's message the copy took: what it means for this party.
+func (n *Node) take(from int, m protocol.Message, a *ask, shown []engine.Opened) ([]protocol.Message, error) {
 	switch m := m.(type) {
 	case protocol.DeckKey:
 		if n.rec.keysDone() {
@@ -101,11 +133,11 @@ func (n *Node) Take(from int, m protocol.Message) ([]protocol.Message, error) {
 		return n.shuffleTurn()
 	case protocol.DeckDeal:
 		if from != n.Index {
-			if err := n.take(&m); err != nil {
+			if err := n.Party.take(&m); err != nil {
 				return nil, err
 			}
 		}
-		if n.rec.dealDone() {
+		if n.rec.dealDone() && len(n.sides) == 0 {
 			return nil, n.learnHands()
 		}
 	case protocol.DeckOpen, protocol.DeckRecover:
@@ -346,37 +378,21 @@ func (n *Node) adopt(s int, b bot.Player) {
 	}
 }
 
-// Ask takes a host's ask and answers it if it is this node's to answer.
-func (n *Node) Ask(a protocol.DeckAsk) ([]protocol.Message, error) {
-	if n.gone {
-		return nil, nil
-	}
-	if err := n.rec.Ask(a); err != nil {
-		return nil, err
-	}
-	key := askKey{a.What, a.Party, a.No}
-	if n.answered[key] {
-		delete(n.answered, key)
-		return nil, nil // quads: opened with the command
-	}
+// answer is the node's part in an ask its copy of the host made.
+func (n *Node) answer(a protocol.DeckAsk) ([]protocol.Message, error) {
 	switch a.What {
 	case protocol.AskOpen:
 		if a.Party != n.Index {
 			return nil, nil
 		}
-		hs := handles(a.Handles)
-		if a.No != n.last || !slices.Equal(n.plays[a.No], hs) {
-			return nil, fmt.Errorf("mentaltable: party %d was asked to turn up %v as its play %d, which was %v (the newest play is %d): the host asks for cards it may not see",
-				n.Index, hs, a.No, n.plays[a.No], n.last)
-		}
-		o, err := n.open(hs)
+		o, err := n.open(handles(a.Handles))
 		if err != nil {
 			return nil, err
 		}
 		o.No = a.No
 		return []protocol.Message{o}, nil
 	case protocol.AskFirst:
-		if a.Party != n.Index || !slices.Contains(n.seats, a.Seat) {
+		if a.Party != n.Index {
 			return nil, nil
 		}
 		o := protocol.DeckOpen{No: a.No, From: n.Index}
@@ -394,9 +410,6 @@ func (n *Node) Ask(a protocol.DeckAsk) ([]protocol.Message, error) {
 		}
 		var out []protocol.Message
 		for _, h := range handles(a.Handles) {
-			if !n.mine[h] {
-				return nil, fmt.Errorf("mentaltable: party %d was asked to hand over card %d, which its seats never put down or gave: the host asks for cards it may not see", n.Index, h)
-			}
 			m, err := n.hand(h, a.To)
 			if err != nil {
 				return nil, err
@@ -413,17 +426,17 @@ func (n *Node) Ask(a protocol.DeckAsk) ([]protocol.Message, error) {
 		if !ok {
 			return nil, fmt.Errorf("mentaltable: party %d holds no sub-share of party %d's secret", n.Index, a.Party)
 		}
-		if p, ok := n.table[a.No]; a.No != n.last || !ok || p.party != a.Party || !slices.Equal(p.handles, handles(a.Handles)) {
-			return nil, fmt.Errorf("mentaltable: party %d was asked to turn up %v of party %d's as play %d, which was %v of party %d's: the host asks for cards it may not see",
-				n.Index, a.Handles, a.Party, a.No, p.handles, p.party)
-		}
 		m := protocol.DeckRecover{No: a.No, From: n.Index, Dealer: a.Party, Handles: slices.Clone(a.Handles)}
-		for _, h := range a.Handles {
-			rs, err := mental.RecoverShare(n.rand, &sub, &n.t.Deck[h], n.t.Ctx)
-			if err != nil {
-				return nil, err
-			}
-			b, _ := rs.MarshalBinary()
+		cts := make([]mental.Ciphertext, len(a.Handles))
+		for k, h := range a.Handles {
+			cts[k] = n.t.Deck[h]
+		}
+		rss, err := mental.RecoverShares(n.rand, a.Party, &sub, cts, n.t.Ctx)
+		if err != nil {
+			return nil, err
+		}
+		for k := range rss {
+			b, _ := rss[k].MarshalBinary()
 			m.Shares = append(m.Shares, b)
 		}
 		return []protocol.Message{m}, nil
@@ -456,50 +469,72 @@ func (n *Node) Ask(a protocol.DeckAsk) ([]protocol.Message, error) {
 	return nil, nil
 }
 
+// show shows each of the node's seats the events its copy of the host
+// made, in order, as far as it can: an event that names a card a seat
+// is still to be handed waits for the handover.
+func (n *Node) show() error {
+	for len(n.queue) > 0 {
+		e := &n.queue[0]
+		var mine []int
+		for _, s := range n.seats {
+			if e.VisibleTo(s) {
+				mine = append(mine, s)
+			}
+		}
+		for _, s := range mine {
+			if e.Type == engine.EventHanded && e.Target == s && !n.knows(e.Handles) {
+				return nil
+			}
+		}
+		for _, s := range mine {
+			x, err := n.Event(s, e)
+			if err != nil {
+				return err
+			}
+			n.shown = append(n.shown, Shown{Seat: s, Event: x, Blind: *e})
+		}
+		n.queue = n.queue[1:]
+	}
+	return nil
+}
+
+func (n *Node) knows(hs []engine.Handle) bool {
+	for _, h := range hs {
+		if _, ok := n.known[h]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Shown is every event the node's seats were shown since the last call.
+func (n *Node) Shown() []Shown {
+	out := n.shown
+	n.shown = nil
+	return out
+}
+
 // Event is e as seat s of this node's sees it, and its bot sees it too.
-// Its own plays and hand-overs are kept as the cards the table may ask
-// it to open or hand; cards it took are shown to it as they are handed.
+// Cards it took are shown to it as they are handed. An over event's cards
+// are known only at the end: the seat is shown the event without them.
 func (n *Node) Event(s int, e *engine.BlindEvent) (engine.Event, error) {
-	switch e.Type {
-	case engine.EventPlay:
-		n.table[e.No] = tablePlay{n.t.Holder[e.Seat], slices.Clone(e.Handles)}
-		n.last = max(n.last, e.No)
-	case engine.EventMine:
-		n.plays[e.No] = slices.Clone(e.Handles)
-		for _, h := range e.Handles {
-			n.mine[h] = true
-		}
-	case engine.EventHanded:
-		if e.Seat == s {
-			for _, h := range e.Handles {
-				n.mine[h] = true
-			}
-		} else {
-			n.taken[s] = append(n.taken[s], e.Handles...)
-		}
-	case engine.EventTake:
-		if e.Seat == s {
-			n.taken[s] = append(n.taken[s], e.Handles...)
-			for _, h := range e.Handles {
-				delete(n.mine, h)
-			}
-		}
+	switch {
+	case e.Type == engine.EventHanded && e.Target == s:
+		n.taken[s] = append(n.taken[s], e.Handles...)
+	case e.Type == engine.EventTake && e.Seat == s:
+		n.taken[s] = append(n.taken[s], e.Handles...)
+	case e.Type == engine.EventOver:
+		return engine.Event{Type: engine.EventOver}, nil
 	}
 	n.showTaken()
 	x, err := n.sides[s].Event(e)
 	if err != nil {
 		return x, fmt.Errorf("mentaltable: seat %d (party %d) can't read its %s: %w", s, n.Index, e.Type, err)
 	}
-	n.bots[s].Observe(&x)
-	return x, nil
-}
-
-// giving marks cards this node's seat hands over (V14): the table asks
-// for them next.
-func (n *Node) giving(hs []engine.Handle) {
-	for _, h := range hs {
-		n.mine[h] = true
+	if b, ok := n.bots[s]; ok {
+		b.Observe(&x)
 	}
+	return x, nil
 }
 
 // Pick names seat's k least useful cards for a hand-over that ran out
@@ -509,19 +544,15 @@ func (n *Node) Pick(seat int, v *engine.View, hand []engine.Handle, k int) ([]en
 	if err != nil {
 		return nil, fmt.Errorf("mentaltable: seat %d's party can't pick: %w", seat, err)
 	}
-	n.giving(hs)
 	return hs, nil
 }
 
 // Command is seat s's clear command as the blind table takes it, with
-// the opening of quads (answered ahead of its ask).
+// the opening of quads (which goes with the move).
 func (n *Node) Command(cmd engine.Command, hand []engine.Handle) (engine.BlindCommand, *protocol.DeckOpen, error) {
 	bc, err := n.sides[cmd.Seat].Command(cmd, hand)
 	if err != nil {
 		return bc, nil, fmt.Errorf("mentaltable: seat %d's party can't name %+v: %w", cmd.Seat, cmd, err)
-	}
-	if bc.Move == engine.MoveGive {
-		n.giving(bc.Handles)
 	}
 	if len(bc.Open) == 0 {
 		return bc, nil, nil
@@ -534,7 +565,6 @@ func (n *Node) Command(cmd engine.Command, hand []engine.Handle) (engine.BlindCo
 	if err != nil {
 		return bc, nil, err
 	}
-	n.answered[askKey{protocol.AskOpen, n.Index, 0}] = true
 	return bc, &o, nil
 }
 

@@ -20,39 +20,22 @@ func opened(hs []engine.Handle, os []mental.Opening) []engine.Opened {
 	return out
 }
 
-// show gives each seat, through its node, the events of the steps since
-// the last (once the handovers they call for have crossed the wire), and
-// the spectator its own.
+// show gives each seat the events its node showed it since the last
+// step (once the handovers they call for have crossed the wire).
 func (d *Driver) show() error {
-	ev := d.events
-	d.events = nil
-	for i := range ev {
-		e := &ev[i]
-		for s := -1; s < len(d.T.Holder); s++ {
-			if !e.VisibleTo(s) {
-				continue
-			}
-			if e.Type == engine.EventOver {
-				d.over = append(d.over, *e)
-				d.Received[s+1] = append(d.Received[s+1], engine.Event{Type: engine.EventOver}) // cleared at the end
-				continue
-			}
-			if s < 0 {
-				d.Received[0] = append(d.Received[0], e.Event)
-				continue
-			}
-			x, err := d.Nodes[d.T.Holder[s]].Event(s, e)
-			if err != nil {
-				return err
-			}
-			d.Received[s+1] = append(d.Received[s+1], x)
-		}
-	}
 	for _, nd := range d.Nodes {
-		if k := nd.Pending(); k > 0 && !nd.gone {
+		for _, sh := range nd.Shown() {
+			d.seen(sh)
+		}
+		if nd.gone {
+			continue
+		}
+		if k := nd.Pending(); k > 0 || len(nd.queue) > 0 {
 			return fmt.Errorf("mentaltable: party %d still waits for %d cards it took", nd.Index, k)
 		}
 	}
+	ev := d.events
+	d.events = nil
 	if d.OnEvents != nil && len(ev) > 0 {
 		d.OnEvents(ev)
 	}
@@ -174,13 +157,10 @@ func (d *Driver) sendOpen(o *protocol.DeckOpen) (*protocol.DeckOpen, error) {
 	return &sent, nil
 }
 
-// step relays a host step's messages and pumps the wire quiet.
+// step takes what a host step says and pumps the wire quiet.
 func (d *Driver) step(out Out) error {
-	q, err := d.relay(nil, out)
-	if err != nil {
-		return err
-	}
-	if err := d.pump(q); err != nil {
+	d.took(out)
+	if err := d.pump(nil); err != nil {
 		return err
 	}
 	return d.pick()
@@ -274,7 +254,11 @@ func (d *Driver) Finish() (engine.Config, []engine.Step, error) {
 	if !d.Over() {
 		return engine.Config{}, nil, fmt.Errorf("mentaltable: the game isn't over")
 	}
-	if err := d.step(d.H.Finish()); err != nil {
+	out, err := d.H.Finish()
+	if err != nil {
+		return engine.Config{}, nil, err
+	}
+	if err := d.step(out); err != nil {
 		return engine.Config{}, nil, err
 	}
 	cfg, steps, deck, err := d.H.Reveal()

@@ -574,13 +574,17 @@ func (r *record) takeRecover(from int, m *protocol.DeckRecover) (*ask, []engine.
 		return nil, nil, nil
 	}
 	hs := handles(a.Handles)
+	cts := make([]mental.Ciphertext, len(hs))
+	for k, h := range hs {
+		cts[k] = r.T.Deck[h]
+	}
+	shs, err := mental.CombineRecoveries(a.Party, rc, cts, a.recs, r.T.Ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	out := make([]engine.Opened, len(hs))
 	for k, h := range hs {
-		sh, err := mental.CombineRecovery(a.Party, rc, &r.T.Deck[h], a.recs[k], r.T.Ctx)
-		if err != nil {
-			return nil, nil, err
-		}
-		r.put(h, a.Party, sh)
+		r.put(h, a.Party, shs[k])
 		all, err := r.sharesOf(h)
 		if err != nil {
 			return nil, nil, err

@@ -15,8 +15,8 @@ import (
 // A wireTable is a blind table's set-up and deal as a LAN runs it: the
 // host and each party node in a goroutine of its own, every message a
 // signed envelope, the host passing each party's on as the bytes it came
-// in (every node opens it as relayed: its signer is its party) and
-// signing its own asks. The parties answer in whatever order the
+// in (every node opens it as relayed: its signer is its party, and its
+// copy of the host takes it). The parties answer in whatever order the
 // scheduler gives: the records must not care.
 type wireTable struct {
 	t     *Table
@@ -106,12 +106,7 @@ func (w *wireTable) run() error {
 					w.errs <- err
 					return
 				}
-				from := w.ids[env.Sender]
-				if from == n {
-					send(nd.Ask(env.Msg.(protocol.DeckAsk)))
-				} else {
-					send(nd.Take(from, env.Msg))
-				}
+				send(nd.Input(Input{What: InputMsg, From: w.ids[env.Sender], Msg: env.Msg}))
 				if !told && len(nd.sides) == len(nd.seats) {
 					told = true
 					w.dealt <- i
@@ -120,7 +115,6 @@ func (w *wireTable) run() error {
 		}()
 	}
 	go func() {
-		var seq uint64
 		for data := range toHost {
 			env, err := protocol.OpenRelayed(data)
 			if err != nil {
@@ -132,17 +126,12 @@ func (w *wireTable) run() error {
 				w.errs <- fmt.Errorf("host: %w", err)
 				return
 			}
-			for k, r := range out.Msgs {
-				b := data
-				if r.From < 0 {
-					b = seal(n, &seq, r.Msg)
-				} else if k > 0 {
-					w.errs <- fmt.Errorf("host: a second party message in one step")
-					return
-				}
-				for _, c := range toNode {
-					c <- b
-				}
+			// The deal's inputs are the parties' messages: each goes on
+			// as it came. (The asks stay with the host: every node's copy
+			// of it makes them too.)
+			_ = out
+			for _, c := range toNode {
+				c <- data
 			}
 		}
 	}()
@@ -187,7 +176,7 @@ func TestWireDeal(t *testing.T) {
 			if k := len(w.host.rec.known); k != 0 {
 				t.Fatalf("the host knows %d cards", k)
 			}
-			if got := (&Watcher{w.host.rec}).Decryptable(); len(got) != 0 {
+			if got := (&Watcher{w.host, w.host.rec}).Decryptable(); len(got) != 0 {
 				t.Fatalf("the host's shares turn up %d cards", len(got))
 			}
 		})
