@@ -25,9 +25,6 @@ const (
 	TypeDeckRecover  Type = 86
 	TypeDeckPool     Type = 87
 	TypeDeckPublish  Type = 88
-
-	// The host asks: host → all.
-	TypeDeckAsk Type = 89
 )
 
 // DeckKey is a party's deck key and the proof that it knows its secret,
@@ -112,33 +109,6 @@ type DeckPublish struct {
 	Shuffle []byte // mental.ShuffleOpening; empty for a rebuilt secret
 }
 
-// What a DeckAsk asks for.
-const (
-	AskOpen    uint8 = 1 // Party turns Handles up (a called play, quads)
-	AskFirst   uint8 = 2 // V10: Party shows the first card if Seat holds it (a DeckOpen of it, or of none)
-	AskHand    uint8 = 3 // Party hands Handles to party To, one DeckHandover each
-	AskRecover uint8 = 4 // every other party: recovery shares of Party's Handles (Party did not open them)
-	AskPool    uint8 = 5 // every other party but To: its sub-share of Party's secret, to To (Party left)
-	AskPick    uint8 = 6 // V14: Party names Count cards of Seat's to give (the hand-over ran out)
-	AskPublish uint8 = 7 // every party: its secret and its shuffle's opening (the game is over)
-)
-
-// DeckAsk is the host asking for the parties' part in what the game needs
-// next. Every node keeps the asks, so it knows what the table waits for and
-// refuses an answer nobody asked for; a party answers only what its own
-// record says is due (a host can't ask it to turn up a card it never
-// played).
-type DeckAsk struct {
-	No      int
-	What    uint8
-	Party   int
-	To      int
-	Seat    int
-	Count   int
-	Handles []uint16
-}
-
-func (DeckAsk) Type() Type      { return TypeDeckAsk }
 func (DeckKey) Type() Type      { return TypeDeckKey }
 func (DeckSplit) Type() Type    { return TypeDeckSplit }
 func (DeckShuffle) Type() Type  { return TypeDeckShuffle }

@@ -202,7 +202,7 @@ func TestDeckUnknownToA20Peer(t *testing.T) {
 	}
 	saved := catalog
 	defer func() { catalog = saved }()
-	for typ := TypeDeckKey; typ <= TypeDeckAsk; typ++ {
+	for typ := TypeDeckKey; typ <= TypeDeckPublish; typ++ {
 		catalog[typ] = nil
 	}
 	for i, s := range all {

@@ -641,7 +641,7 @@ func init() {
 		Heartbeat{}, StateRequest{}, State{},
 		Audit{},
 		Toss{}, NonceCommit{}, NonceReveal{},
-		DeckKey{}, DeckSplit{}, DeckShuffle{}, DeckDeal{}, DeckOpen{}, DeckHandover{}, DeckRecover{}, DeckPool{}, DeckPublish{}, DeckAsk{},
+		DeckKey{}, DeckSplit{}, DeckShuffle{}, DeckDeal{}, DeckOpen{}, DeckHandover{}, DeckRecover{}, DeckPool{}, DeckPublish{},
 	} {
 		t := reflect.TypeOf(m)
 		if catalog[m.Type()] != nil {

@@ -19,7 +19,7 @@
 // then each shuffles in party order, and after the last shuffle each
 // sends its shares of every card not its own; each node learns its hands
 // from them. The Host runs engine.Blind and its clock over what is public
-// and asks (protocol.DeckAsk) for what the game needs: a called play
+// and asks (Ask) for what the game needs: a called play
 // turned up by its player's node, V10's first card, a pile handed to its
 // taker by each earlier player of a face-down card in it (sealed to the
 // taker), a V14 hand-over, the cards of a timed-out hand-over. An opening

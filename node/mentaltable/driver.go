@@ -147,7 +147,7 @@ type Driver struct {
 	actions int
 	events  []engine.BlindEvent // shown once the wire is quiet
 	over    []engine.BlindEvent // the over event, cleared at the end
-	picks   []protocol.DeckAsk
+	picks   []Ask
 }
 
 // A Table is what every node of a blind table agrees on before the first
@@ -424,8 +424,8 @@ func (d *Driver) took(out Out) {
 	if out.Caught != nil {
 		d.Caught = append(d.Caught, out.Caught)
 	}
-	for _, r := range out.Msgs {
-		if a, ok := r.Msg.(protocol.DeckAsk); ok && a.What == protocol.AskPick {
+	for _, a := range out.Asks {
+		if a.What == AskPick {
 			d.picks = append(d.picks, a)
 		}
 	}

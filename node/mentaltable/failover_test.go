@@ -25,10 +25,10 @@ func TestFailoverFromTheLog(t *testing.T) {
 		{"mid-split", func(d *Driver) bool { return d.H.rec.keysDone() && !d.H.rec.splitDone() && d.H.rec.split[0] }},
 		{"mid-shuffle", func(d *Driver) bool { return len(d.T.Steps) == 2 }},
 		{"mid-deal", func(d *Driver) bool { return d.H.rec.shuffled() && d.H.rec.dealt[0] && !d.H.rec.dealDone() }},
-		{"an opening due", func(d *Driver) bool { return d.H.calling != nil && d.H.calling.What == protocol.AskOpen }},
-		{"a pile on its way", func(d *Driver) bool { return hostAsks(d, protocol.AskHand) }},
-		{"a recovery", func(d *Driver) bool { return hostAsks(d, protocol.AskRecover) }},
-		{"publishing", func(d *Driver) bool { return hostAsks(d, protocol.AskPublish) && d.H.rec.pubd[1] }},
+		{"an opening due", func(d *Driver) bool { return d.H.calling != nil && d.H.calling.What == AskOpen }},
+		{"a pile on its way", func(d *Driver) bool { return hostAsks(d, AskHand) }},
+		{"a recovery", func(d *Driver) bool { return hostAsks(d, AskRecover) }},
+		{"publishing", func(d *Driver) bool { return hostAsks(d, AskPublish) && d.H.rec.pubd[1] }},
 	} {
 		t.Run(c.moment, func(t *testing.T) {
 			r, _ := engine.Preset("standard")
@@ -71,7 +71,7 @@ func TestFailoverFromTheLog(t *testing.T) {
 }
 
 // hostAsks reports whether the host waits on an ask of kind what.
-func hostAsks(d *Driver, what uint8) bool {
+func hostAsks(d *Driver, what AskKind) bool {
 	for _, a := range d.H.rec.asks {
 		if a.What == what {
 			return true

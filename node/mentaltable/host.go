@@ -16,25 +16,19 @@ import (
 // node answers by itself, so nobody is kept waiting on a person.
 const OpenBound = 1500 * time.Millisecond
 
-// A Relayed is a message for every node: a party's (From its party) that
-// the host passes on as it came, or the host's own ask (From −1).
-type Relayed struct {
-	From int
-	Msg  protocol.Message
-}
-
-// Out is what a step of the host's makes: the messages to relay, in
-// order, the game's events, and a false opening it caught (refused, its
-// party named, and the play turned up through the recovery instead).
+// Out is what a step of the host's makes: what it asks of the parties
+// next, the game's events, and a false opening it caught (refused, its
+// party named, and the play turned up through the recovery instead). What
+// it took goes into its log, which is what every node is sent.
 type Out struct {
-	Msgs   []Relayed
+	Asks   []Ask
 	Events []engine.BlindEvent
 	Caught error
 	done   *ask            // the ask the message completed
 	shown  []engine.Opened // the cards it turned up for everyone
 }
 
-func (o *Out) ask(a protocol.DeckAsk) { o.Msgs = append(o.Msgs, Relayed{-1, a}) }
+func (o *Out) ask(a Ask) { o.Asks = append(o.Asks, a) }
 
 // A Host is the table's host at a blind table: it runs engine.Blind and
 // its clock over what is public, relays every party's message after
@@ -91,7 +85,7 @@ func (h *Host) Waiting() []int { return h.rec.Waiting() }
 func (h *Host) Take(from int, m protocol.Message) (Out, error) {
 	a, shown, err := h.rec.take(from, m)
 	if err != nil {
-		if o, ok := m.(protocol.DeckOpen); ok && h.calling != nil && h.calling.What == protocol.AskOpen &&
+		if o, ok := m.(protocol.DeckOpen); ok && h.calling != nil && h.calling.What == AskOpen &&
 			o.No == h.calling.No && from == h.calling.Party && blamed(err, from) {
 			// A false opening of the called play: its node is named, and
 			// the others turn the play up through the recovery.
@@ -104,7 +98,7 @@ func (h *Host) Take(from int, m protocol.Message) (Out, error) {
 		return Out{}, err
 	}
 	h.logged(Input{What: InputMsg, From: from, Msg: m})
-	out := Out{Msgs: []Relayed{{from, m}}, done: a, shown: shown}
+	out := Out{done: a, shown: shown}
 	if _, ok := m.(protocol.DeckDeal); ok && h.rec.dealDone() && !h.started {
 		h.started = true
 		out.Events = h.pending
@@ -117,7 +111,7 @@ func (h *Host) Take(from int, m protocol.Message) (Out, error) {
 		return out, nil
 	}
 	switch a.What {
-	case protocol.AskFirst:
+	case AskFirst:
 		ev, err := h.B.Holder(a.Seat, shown)
 		if err != nil {
 			return out, fmt.Errorf("mentaltable: seat %d's answer to V10: %w", a.Seat, err)
@@ -125,8 +119,8 @@ func (h *Host) Take(from int, m protocol.Message) (Out, error) {
 		out.Events = append(out.Events, ev...)
 		h.follow(&out, ev)
 		h.askFirst(&out)
-	case protocol.AskOpen, protocol.AskRecover:
-		if a.What == protocol.AskOpen && a != h.calling {
+	case AskOpen, AskRecover:
+		if a.What == AskOpen && a != h.calling {
 			return out, nil // quads, opened with the command
 		}
 		h.calling = nil
@@ -136,7 +130,7 @@ func (h *Host) Take(from int, m protocol.Message) (Out, error) {
 		}
 		out.Events = append(out.Events, ev...)
 		h.follow(&out, ev)
-	case protocol.AskPublish:
+	case AskPublish:
 		deck, err := h.rec.deck()
 		if err != nil {
 			return out, err
@@ -149,11 +143,11 @@ func (h *Host) Take(from int, m protocol.Message) (Out, error) {
 // askFirst asks V10's next seat for the first card.
 func (h *Host) askFirst(out *Out) {
 	if s, ok := h.B.Asked(); ok {
-		h.askAll(out, protocol.DeckAsk{What: protocol.AskFirst, Party: h.rec.T.Holder[s], Seat: s})
+		h.askAll(out, Ask{What: AskFirst, Party: h.rec.T.Holder[s], Seat: s})
 	}
 }
 
-func (h *Host) askAll(out *Out, a protocol.DeckAsk) {
+func (h *Host) askAll(out *Out, a Ask) {
 	h.rec.ask(a)
 	out.ask(a)
 }
@@ -180,12 +174,12 @@ func (h *Host) follow(out *Out, ev []engine.BlindEvent) {
 				}
 			}
 			for _, f := range slices.Sorted(maps.Keys(byParty)) {
-				h.askAll(out, protocol.DeckAsk{What: protocol.AskHand, Party: f, To: to, Seat: e.Seat, Handles: byParty[f]})
+				h.askAll(out, Ask{What: AskHand, Party: f, To: to, Seat: e.Seat, Handles: byParty[f]})
 			}
 		case engine.EventHanded:
 			from, to := h.rec.T.Holder[e.Seat], h.rec.T.Holder[e.Target]
 			if from != to {
-				h.askAll(out, protocol.DeckAsk{What: protocol.AskHand, Party: from, To: to, Seat: e.Target, Handles: wireHandles(e.Handles)})
+				h.askAll(out, Ask{What: AskHand, Party: from, To: to, Seat: e.Target, Handles: wireHandles(e.Handles)})
 			}
 		}
 	}
@@ -216,19 +210,18 @@ func (h *Host) Apply(now time.Duration, bc engine.BlindCommand, quads *protocol.
 	}
 	h.logged(in)
 	if quads != nil {
-		a := protocol.DeckAsk{What: protocol.AskOpen, Party: quads.From, Handles: slices.Clone(quads.Handles)}
+		a := Ask{What: AskOpen, Party: quads.From, Handles: slices.Clone(quads.Handles)}
 		h.askAll(&out, a)
 		_, shown, err := h.rec.take(quads.From, *quads)
 		if err != nil {
 			return out, err
 		}
 		out.shown = shown
-		out.Msgs = append(out.Msgs, Relayed{quads.From, *quads})
 	}
 	out.Events = ev
 	h.follow(&out, ev)
 	if hs, ok := h.B.Opening(); ok {
-		a := protocol.DeckAsk{What: protocol.AskOpen, Party: h.rec.T.Holder[h.playedBy[hs[0]]], No: h.playNo[hs[0]], Handles: wireHandles(hs)}
+		a := Ask{What: AskOpen, Party: h.rec.T.Holder[h.playedBy[hs[0]]], No: h.playNo[hs[0]], Handles: wireHandles(hs)}
 		h.askAll(&out, a)
 		h.calling, h.due = h.rec.asks[len(h.rec.asks)-1], now+h.Bound
 	}
@@ -238,7 +231,7 @@ func (h *Host) Apply(now time.Duration, bc engine.BlindCommand, quads *protocol.
 // Deadline is when the host must next look at its clock: the game's, or
 // the bound of an opening that is due.
 func (h *Host) Deadline() (time.Duration, bool) {
-	if h.calling != nil && h.calling.What == protocol.AskOpen {
+	if h.calling != nil && h.calling.What == AskOpen {
 		return h.due, true
 	}
 	return h.B.Deadline()
@@ -250,7 +243,7 @@ func (h *Host) Tick(now time.Duration) Out {
 	var out Out
 	h.logged(Input{What: InputTick, At: now})
 	if a := h.calling; a != nil {
-		if now < h.due || a.What != protocol.AskOpen {
+		if now < h.due || a.What != AskOpen {
 			return out
 		}
 		h.Late = append(h.Late, a.Party)
@@ -260,7 +253,7 @@ func (h *Host) Tick(now time.Duration) Out {
 	out.Events = ev
 	h.follow(&out, ev)
 	if s, k, ok := h.B.Picking(); ok {
-		h.askAll(&out, protocol.DeckAsk{What: protocol.AskPick, Party: h.rec.T.Holder[s], Seat: s, Count: k})
+		h.askAll(&out, Ask{What: AskPick, Party: h.rec.T.Holder[s], Seat: s, Count: k})
 	}
 	return out
 }
@@ -271,7 +264,7 @@ func (h *Host) Tick(now time.Duration) Out {
 func (h *Host) recover() Out {
 	var out Out
 	a := h.calling
-	h.askAll(&out, protocol.DeckAsk{What: protocol.AskRecover, Party: a.Party, No: a.No, Handles: a.Handles})
+	h.askAll(&out, Ask{What: AskRecover, Party: a.Party, No: a.No, Handles: a.Handles})
 	h.calling = h.rec.asks[len(h.rec.asks)-1]
 	return out
 }
@@ -289,7 +282,7 @@ func (h *Host) Pick(seat int, hs []engine.Handle) (Out, error) {
 		return out, fmt.Errorf("mentaltable: the host refused seat %d's pick %v: %w", seat, hs, err)
 	}
 	for _, a := range h.rec.asks {
-		if a.What == protocol.AskPick && a.Seat == seat {
+		if a.What == AskPick && a.Seat == seat {
 			h.rec.drop(a)
 			break
 		}
@@ -305,7 +298,7 @@ func (h *Host) Pick(seat int, hs []engine.Handle) (Out, error) {
 func (h *Host) Leave(gone, successor int) Out {
 	var out Out
 	h.logged(Input{What: InputLeave, Gone: gone, To: successor})
-	h.askAll(&out, protocol.DeckAsk{What: protocol.AskPool, Party: gone, To: successor})
+	h.askAll(&out, Ask{What: AskPool, Party: gone, To: successor})
 	return out
 }
 
@@ -318,7 +311,7 @@ func (h *Host) Finish() (Out, error) {
 		return out, fmt.Errorf("mentaltable: the game isn't over: no secret is published before the end")
 	}
 	h.logged(Input{What: InputFinish})
-	h.askAll(&out, protocol.DeckAsk{What: protocol.AskPublish})
+	h.askAll(&out, Ask{What: AskPublish})
 	return out, nil
 }
 

@@ -82,9 +82,8 @@ func (n *Node) Input(in Input) ([]protocol.Message, error) {
 		n.seePublic(out.shown) // quads, turned up with their move
 	}
 	n.queue = append(n.queue, out.Events...)
-	for _, r := range out.Msgs {
-		a, ok := r.Msg.(protocol.DeckAsk)
-		if !ok || !n.pending(a) {
+	for _, a := range out.Asks {
+		if !n.pending(a) {
 			continue
 		}
 		ms, err := n.answer(a)
@@ -98,7 +97,7 @@ func (n *Node) Input(in Input) ([]protocol.Message, error) {
 
 // pending reports whether the copy still waits on a: an ask the host's
 // own step already answered (quads, opened with their move) is not.
-func (n *Node) pending(a protocol.DeckAsk) bool {
+func (n *Node) pending(a Ask) bool {
 	for _, x := range n.rec.asks {
 		if x.What == a.What && x.Party == a.Party && x.No == a.No && x.To == a.To && x.Seat == a.Seat {
 			return x.waiting[n.Index]
@@ -379,9 +378,9 @@ func (n *Node) adopt(s int, b bot.Player) {
 }
 
 // answer is the node's part in an ask its copy of the host made.
-func (n *Node) answer(a protocol.DeckAsk) ([]protocol.Message, error) {
+func (n *Node) answer(a Ask) ([]protocol.Message, error) {
 	switch a.What {
-	case protocol.AskOpen:
+	case AskOpen:
 		if a.Party != n.Index {
 			return nil, nil
 		}
@@ -391,7 +390,7 @@ func (n *Node) answer(a protocol.DeckAsk) ([]protocol.Message, error) {
 		}
 		o.No = a.No
 		return []protocol.Message{o}, nil
-	case protocol.AskFirst:
+	case AskFirst:
 		if a.Party != n.Index {
 			return nil, nil
 		}
@@ -404,7 +403,7 @@ func (n *Node) answer(a protocol.DeckAsk) ([]protocol.Message, error) {
 			o.No = a.No
 		}
 		return []protocol.Message{o}, nil
-	case protocol.AskHand:
+	case AskHand:
 		if a.Party != n.Index {
 			return nil, nil
 		}
@@ -418,7 +417,7 @@ func (n *Node) answer(a protocol.DeckAsk) ([]protocol.Message, error) {
 			out = append(out, m)
 		}
 		return out, nil
-	case protocol.AskRecover:
+	case AskRecover:
 		if a.Party == n.Index {
 			return nil, nil
 		}
@@ -440,7 +439,7 @@ func (n *Node) answer(a protocol.DeckAsk) ([]protocol.Message, error) {
 			m.Shares = append(m.Shares, b)
 		}
 		return []protocol.Message{m}, nil
-	case protocol.AskPool:
+	case AskPool:
 		if a.Party == n.Index || a.To == n.Index {
 			return nil, nil
 		}
@@ -453,7 +452,7 @@ func (n *Node) answer(a protocol.DeckAsk) ([]protocol.Message, error) {
 		m := protocol.DeckPool{No: a.No, From: n.Index, To: a.To, Dealer: a.Party}
 		m.Sealed, _ = s.MarshalBinary()
 		return []protocol.Message{m}, nil
-	case protocol.AskPublish:
+	case AskPublish:
 		m := protocol.DeckPublish{No: a.No, From: n.Index, Of: n.Index}
 		m.Secret, _ = n.x.MarshalBinary()
 		m.Shuffle, _ = n.shuf.MarshalBinary()

@@ -69,7 +69,7 @@ func (d *Driver) act(s int) (engine.Command, time.Duration, bool, error) {
 func (d *Driver) Step() error {
 	d.actions++
 	b := d.B
-	if due, ok := d.H.Deadline(); ok && d.H.calling != nil && d.H.calling.What == protocol.AskOpen {
+	if due, ok := d.H.Deadline(); ok && d.H.calling != nil && d.H.calling.What == AskOpen {
 		return d.tick(due) // an opening that doesn't come
 	}
 	switch b.Phase() {

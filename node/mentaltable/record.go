@@ -59,9 +59,9 @@ type record struct {
 	first func(seat int, o engine.Opened) error
 }
 
-// An ask is a DeckAsk the table waits on, and the answers so far.
+// An ask is an Ask the table waits on, and the answers so far.
 type ask struct {
-	protocol.DeckAsk
+	Ask
 	waiting []bool // by party
 	// AskRecover: each holder's recovery shares, by handle.
 	recs [][]mental.RecoveryShare
@@ -387,11 +387,11 @@ func readDeal(t *Public, from int, d *protocol.DeckDeal) ([]mental.Share, error)
 
 // Ask records a host's ask: every node takes the host's asks as it takes
 // the parties' messages, and refuses one that names no party or card.
-func (r *record) Ask(a protocol.DeckAsk) error {
-	if !r.inRange(a.Party) || (a.What == protocol.AskPool && (!r.inRange(a.To) || a.To == a.Party)) {
+func (r *record) Ask(a Ask) error {
+	if !r.inRange(a.Party) || (a.What == AskPool && (!r.inRange(a.To) || a.To == a.Party)) {
 		return fmt.Errorf("mentaltable: an ask of party %d for party %d of %d", a.Party, a.To, r.n)
 	}
-	if a.What < protocol.AskOpen || a.What > protocol.AskPublish {
+	if a.What < AskOpen || a.What > AskPublish {
 		return fmt.Errorf("mentaltable: an ask of kind %d", a.What)
 	}
 	for _, h := range a.Handles {
@@ -404,17 +404,17 @@ func (r *record) Ask(a protocol.DeckAsk) error {
 }
 
 // ask records an ask known to be well formed (the host's own).
-func (r *record) ask(a protocol.DeckAsk) {
+func (r *record) ask(a Ask) {
 	a.Handles = slices.Clone(a.Handles) // the record's own: answers strike handles off
-	x := &ask{DeckAsk: a, waiting: make([]bool, r.n)}
+	x := &ask{Ask: a, waiting: make([]bool, r.n)}
 	switch a.What {
-	case protocol.AskOpen, protocol.AskFirst, protocol.AskHand, protocol.AskPick:
+	case AskOpen, AskFirst, AskHand, AskPick:
 		x.waiting[a.Party] = true
-	case protocol.AskRecover:
+	case AskRecover:
 		// It replaces the opening asked of that party: an opening that
 		// comes now is too late.
 		for _, o := range slices.Clone(r.asks) {
-			if o.What == protocol.AskOpen && o.No == a.No && o.Party == a.Party {
+			if o.What == AskOpen && o.No == a.No && o.Party == a.Party {
 				r.drop(o)
 			}
 		}
@@ -422,11 +422,11 @@ func (r *record) ask(a protocol.DeckAsk) {
 			x.waiting[i] = i != a.Party && !r.gone[i]
 		}
 		x.recs = make([][]mental.RecoveryShare, len(a.Handles))
-	case protocol.AskPool:
+	case AskPool:
 		for i := range x.waiting {
 			x.waiting[i] = i != a.Party && i != a.To && !r.gone[i]
 		}
-	case protocol.AskPublish:
+	case AskPublish:
 		for i := range x.waiting {
 			x.waiting[i] = true // a departed party's by its successor
 		}
@@ -439,13 +439,13 @@ func (r *record) ask(a protocol.DeckAsk) {
 // (the recovery replaces a silent opener's opening).
 func (r *record) drop(a *ask) {
 	r.asks = slices.DeleteFunc(r.asks, func(x *ask) bool { return x == a })
-	if a.What != protocol.AskHand && !slices.ContainsFunc(r.asks, func(x *ask) bool { return x.No == a.No }) {
+	if a.What != AskHand && !slices.ContainsFunc(r.asks, func(x *ask) bool { return x.No == a.No }) {
 		r.settled = max(r.settled, a.No)
 	}
 }
 
 // find is the ask of kind what that waits on party from for play no.
-func (r *record) find(from int, no int, what ...uint8) (*ask, error) {
+func (r *record) find(from int, no int, what ...AskKind) (*ask, error) {
 	for _, a := range r.asks {
 		if a.No == no && slices.Contains(what, a.What) && a.waiting[from] {
 			return a, nil
@@ -477,12 +477,12 @@ func (r *record) takeOpen(from int, m *protocol.DeckOpen) (*ask, []engine.Opened
 	if m.From != from {
 		return nil, nil, fault(from, ErrNotExpected, "an opening signed as party %d's", m.From)
 	}
-	a, err := r.find(from, m.No, protocol.AskOpen, protocol.AskFirst)
+	a, err := r.find(from, m.No, AskOpen, AskFirst)
 	if err != nil {
 		return nil, nil, err
 	}
 	want := handles(a.Handles)
-	if a.What == protocol.AskFirst {
+	if a.What == AskFirst {
 		// V10: the first card, or none; the engine checks the card's face
 		// and that the seat holds it.
 		if len(m.Handles) > 1 {
@@ -495,7 +495,7 @@ func (r *record) takeOpen(from int, m *protocol.DeckOpen) (*ask, []engine.Opened
 		return nil, nil, err
 	}
 	hs := handles(m.Handles)
-	if a.What == protocol.AskFirst && r.first != nil && len(hs) == 1 {
+	if a.What == AskFirst && r.first != nil && len(hs) == 1 {
 		if err := r.first(a.Seat, opened(hs, os)[0]); err != nil {
 			return nil, nil, fault(from, err, "")
 		}
@@ -519,7 +519,7 @@ func (r *record) takeHandover(from int, m *protocol.DeckHandover) (*ask, error) 
 	if m.From != from {
 		return nil, fault(from, ErrNotExpected, "a handover signed as party %d's", m.From)
 	}
-	a, err := r.find(from, m.No, protocol.AskHand)
+	a, err := r.find(from, m.No, AskHand)
 	if err != nil {
 		return nil, err
 	}
@@ -546,7 +546,7 @@ func (r *record) takeRecover(from int, m *protocol.DeckRecover) (*ask, []engine.
 	if m.From != from {
 		return nil, nil, fault(from, ErrNotExpected, "recovery shares signed as party %d's", m.From)
 	}
-	a, err := r.find(from, m.No, protocol.AskRecover)
+	a, err := r.find(from, m.No, AskRecover)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -604,7 +604,7 @@ func (r *record) takePool(from int, m *protocol.DeckPool) (*ask, error) {
 	if m.From != from {
 		return nil, fault(from, ErrNotExpected, "a sub-share signed as party %d's", m.From)
 	}
-	a, err := r.find(from, m.No, protocol.AskPool)
+	a, err := r.find(from, m.No, AskPool)
 	if err != nil {
 		return nil, err
 	}
@@ -650,7 +650,7 @@ func (r *record) takePublish(from int, m *protocol.DeckPublish) (*ask, error) {
 	} else if of == from {
 		return nil, fault(from, ErrNotExpected, "a secret from a party that left")
 	}
-	a, err := r.find(of, m.No, protocol.AskPublish)
+	a, err := r.find(of, m.No, AskPublish)
 	if err != nil {
 		return nil, err
 	}
