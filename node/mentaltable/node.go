@@ -37,6 +37,14 @@ type Node struct {
 	// ready to read.
 	queue []engine.BlindEvent
 	shown []Shown
+	// heldFor[g] is a departed party g's sub-shares, opened by this party
+	// as its successor: it gives recovery shares in g's place.
+	heldFor map[int][]heldSub
+}
+
+type heldSub struct {
+	dealer int
+	sub    mental.SubShare
 }
 
 // Shown is an event as one seat of the node's saw it, and the blind event
@@ -48,7 +56,7 @@ type Shown struct {
 }
 
 func (p *Party) node(h *Host, rules engine.Rules, hands [][]engine.Handle) *Node {
-	return &Node{Party: p, h: h, rec: h.rec, rules: rules, hands: hands, taken: map[int][]engine.Handle{}}
+	return &Node{Party: p, h: h, rec: h.rec, rules: rules, hands: hands, taken: map[int][]engine.Handle{}, heldFor: map[int][]heldSub{}}
 }
 
 // Start is the node's first message: its deck key and proof.
@@ -330,6 +338,26 @@ func (n *Node) rebuild(gone int) error {
 		return err
 	}
 	n.rebuilt[gone] = x
+	// gone's sub-shares of every other party's secret, to answer a
+	// recovery in its place.
+	for dealer, sealed := range n.rec.sealedSubs {
+		if dealer == gone || dealer == n.Index || sealed == nil {
+			continue
+		}
+		var s mental.Sealed
+		if err := s.UnmarshalBinary(sealed[gone]); err != nil {
+			return fault(dealer, err, "sub-share for party %d", gone)
+		}
+		plain, err := s.Open(&x, n.t.Ctx)
+		if err != nil {
+			return fault(dealer, err, "sub-share for party %d", gone)
+		}
+		var sub mental.SubShare
+		if err := sub.UnmarshalBinary(plain); err != nil {
+			return fault(dealer, err, "sub-share for party %d", gone)
+		}
+		n.heldFor[gone] = append(n.heldFor[gone], heldSub{dealer, sub})
+	}
 	for h := range n.t.Deck {
 		sh, err := mental.DecryptShare(n.rand, &x, &n.t.Deck[h], n.t.Ctx)
 		if err != nil {
@@ -421,24 +449,32 @@ func (n *Node) answer(a Ask) ([]protocol.Message, error) {
 		if a.Party == n.Index {
 			return nil, nil
 		}
-		sub, ok := n.subs[a.Party]
-		if !ok {
-			return nil, fmt.Errorf("mentaltable: party %d holds no sub-share of party %d's secret", n.Index, a.Party)
+		subs := []mental.SubShare{n.subs[a.Party]}
+		for _, g := range slices.Sorted(maps.Keys(n.heldFor)) {
+			for _, hs := range n.heldFor[g] {
+				if hs.dealer == a.Party {
+					subs = append(subs, hs.sub)
+				}
+			}
 		}
-		m := protocol.DeckRecover{No: a.No, From: n.Index, Dealer: a.Party, Handles: slices.Clone(a.Handles)}
 		cts := make([]mental.Ciphertext, len(a.Handles))
 		for k, h := range a.Handles {
 			cts[k] = n.t.Deck[h]
 		}
-		rss, err := mental.RecoverShares(n.rand, a.Party, &sub, cts, n.t.Ctx)
-		if err != nil {
-			return nil, err
+		var out []protocol.Message
+		for _, sub := range subs {
+			m := protocol.DeckRecover{No: a.No, From: n.Index, Dealer: a.Party, Handles: slices.Clone(a.Handles)}
+			rss, err := mental.RecoverShares(n.rand, a.Party, &sub, cts, n.t.Ctx)
+			if err != nil {
+				return nil, err
+			}
+			for k := range rss {
+				b, _ := rss[k].MarshalBinary()
+				m.Shares = append(m.Shares, b)
+			}
+			out = append(out, m)
 		}
-		for k := range rss {
-			b, _ := rss[k].MarshalBinary()
-			m.Shares = append(m.Shares, b)
-		}
-		return []protocol.Message{m}, nil
+		return out, nil
 	case AskPool:
 		if a.Party == n.Index || a.To == n.Index {
 			return nil, nil

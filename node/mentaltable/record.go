@@ -53,6 +53,9 @@ type record struct {
 	gone    []bool // parties that left for good
 	// successor[i] is the party that took over from party i.
 	successor map[int]int
+	// sealedSubs[d][j] is dealer d's sub-share sealed to party j: a
+	// successor opens a departed party's with the secret it rebuilt.
+	sealedSubs [][][]byte
 	// first, if set, checks V10's first card before the record shows it:
 	// the host's engine refuses a card the seat doesn't hold or that
 	// isn't the rules' first, and a message refused changes nothing.
@@ -72,7 +75,7 @@ func (a *ask) done() bool { return !slices.Contains(a.waiting, true) }
 func newRecord(t *Public, strict bool) *record {
 	n := slices.Max(t.Holder) + 1
 	return &record{T: t, n: n, strict: strict, proofs: make([]mental.KeyProof, n), keyed: make([]bool, n),
-		split: make([]bool, n), dealt: make([]bool, n), gone: make([]bool, n), successor: map[int]int{}, known: map[engine.Handle]mental.Face{}}
+		split: make([]bool, n), dealt: make([]bool, n), gone: make([]bool, n), successor: map[int]int{}, sealedSubs: make([][][]byte, n), known: map[engine.Handle]mental.Face{}}
 }
 
 // Phases, as the record reads them.
@@ -210,6 +213,7 @@ func (r *record) takeSplit(from int, m *protocol.DeckSplit) error {
 		}
 	}
 	r.T.Commits[from], r.split[from] = rc, true
+	r.sealedSubs[from] = m.Sealed
 	return nil
 }
 
@@ -419,7 +423,7 @@ func (r *record) ask(a Ask) {
 			}
 		}
 		for i := range x.waiting {
-			x.waiting[i] = i != a.Party && !r.gone[i]
+			x.waiting[i] = i != a.Party // a departed holder's by its successor
 		}
 		x.recs = make([][]mental.RecoveryShare, len(a.Handles))
 	case AskPool:
@@ -446,8 +450,14 @@ func (r *record) drop(a *ask) {
 
 // find is the ask of kind what that waits on party from for play no.
 func (r *record) find(from int, no int, what ...AskKind) (*ask, error) {
+	return r.findFor(from, from, no, what...)
+}
+
+// findFor is find of an answer party from sends for party slot (itself,
+// or a departed party it took over from).
+func (r *record) findFor(from, slot int, no int, what ...AskKind) (*ask, error) {
 	for _, a := range r.asks {
-		if a.No == no && slices.Contains(what, a.What) && a.waiting[from] {
+		if a.No == no && slices.Contains(what, a.What) && a.waiting[slot] {
 			return a, nil
 		}
 	}
@@ -546,7 +556,22 @@ func (r *record) takeRecover(from int, m *protocol.DeckRecover) (*ask, []engine.
 	if m.From != from {
 		return nil, nil, fault(from, ErrNotExpected, "recovery shares signed as party %d's", m.From)
 	}
-	a, err := r.find(from, m.No, AskRecover)
+	got := make([]mental.RecoveryShare, len(m.Shares))
+	for k, b := range m.Shares {
+		if err := got[k].UnmarshalBinary(b); err != nil {
+			return nil, nil, fault(from, err, "recovery share of card %d", k)
+		}
+	}
+	// The holder is the sender, or a party that left, whose sub-shares
+	// its successor opened with the secret it rebuilt.
+	holder := from
+	if len(got) > 0 {
+		holder = got[0].Holder
+	}
+	if holder != from && (!r.inRange(holder) || !r.gone[holder] || r.successor[holder] != from) {
+		return nil, nil, fault(from, ErrNotExpected, "recovery shares of holder %d", holder)
+	}
+	a, err := r.findFor(from, holder, m.No, AskRecover)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -554,13 +579,9 @@ func (r *record) takeRecover(from int, m *protocol.DeckRecover) (*ask, []engine.
 		return nil, nil, fault(from, ErrWrongCards, "recovery shares of party %d's %v", m.Dealer, m.Handles)
 	}
 	rc := &r.T.Commits[a.Party]
-	got := make([]mental.RecoveryShare, len(m.Shares))
-	for k, b := range m.Shares {
-		if err := got[k].UnmarshalBinary(b); err != nil {
-			return nil, nil, fault(from, err, "recovery share of card %d", m.Handles[k])
-		}
-		if got[k].Holder != from {
-			return nil, nil, fault(from, ErrNotExpected, "recovery share of holder %d", got[k].Holder)
+	for k := range got {
+		if got[k].Holder != holder {
+			return nil, nil, fault(from, ErrNotExpected, "recovery share of holder %d among holder %d's", got[k].Holder, holder)
 		}
 		if err := rc.VerifyRecoveryShare(a.Party, &r.T.Deck[m.Handles[k]], &got[k], r.T.Ctx); err != nil {
 			return nil, nil, err
@@ -569,7 +590,7 @@ func (r *record) takeRecover(from int, m *protocol.DeckRecover) (*ask, []engine.
 	for k := range got {
 		a.recs[k] = append(a.recs[k], got[k])
 	}
-	a.waiting[from] = false
+	a.waiting[holder] = false
 	if !a.done() {
 		return nil, nil, nil
 	}

@@ -132,3 +132,40 @@ func TestDishonestRecoveryShare(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// A party leaves for good, and later a play is recovered: the threshold
+// is every other party, the departed one included, so its successor gives
+// its recovery shares in its place, from its sub-shares opened with the
+// secret it rebuilt. The game goes on to an audited end.
+func TestRecoverAfterLeave(t *testing.T) {
+	r, _ := engine.Preset("standard")
+	for seed := uint64(40); seed < 60; seed++ {
+		d := newDriver(t, r, 4, seed, nil)
+		var byGone int
+		d.Silent = func(party int, m protocol.Message) bool {
+			o, ok := m.(protocol.DeckOpen)
+			return d.Nodes[1].gone && ok && o.No > 0 // every call's opening after the departure
+		}
+		d.Tamper = func(m any) {
+			if rm, ok := m.(*protocol.DeckRecover); ok && rm.From == 3 && len(rm.Shares) > 0 {
+				var rs mental.RecoveryShare
+				if rs.UnmarshalBinary(rm.Shares[0]) == nil && rs.Holder == 1 {
+					byGone++
+				}
+			}
+		}
+		if err := d.Shuffle(); err != nil {
+			t.Fatal(err)
+		}
+		w := newWatch(t, d)
+		w.playAll(1, 3, 10)
+		if _, _, err := d.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		if byGone > 0 {
+			t.Logf("seed %d: %d recoveries answered by party 3 for party 1, which left; late %v", seed, byGone, d.H.Late)
+			return
+		}
+	}
+	t.Fatal("no recovery after the departure in 20 games")
+}
