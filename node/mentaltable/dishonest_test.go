@@ -129,7 +129,7 @@ func TestDishonestShare(t *testing.T) {
 // any verdict; the other parties turn the play up through the recovery,
 // the verdict is the true cards', and the game goes on to an audited end.
 func TestDishonestOpening(t *testing.T) {
-	for _, how := range []string{"face", "shares", "handle"} {
+	for _, how := range underRace([]string{"face", "shares", "handle"}) {
 		t.Run(how, func(t *testing.T) {
 			// The first game with a call whose player has a card left.
 			var d *Driver

@@ -17,7 +17,7 @@ import (
 // the old, nothing hidden crosses, and the game goes on to an audited end
 // with every party's knowledge still what its seats saw.
 func TestFailoverFromTheLog(t *testing.T) {
-	for _, c := range []struct {
+	for _, c := range underRace([]struct {
 		moment string
 		at     func(d *Driver) bool
 	}{
@@ -29,7 +29,7 @@ func TestFailoverFromTheLog(t *testing.T) {
 		{"a pile on its way", func(d *Driver) bool { return hostAsks(d, AskHand) }},
 		{"a recovery", func(d *Driver) bool { return hostAsks(d, AskRecover) }},
 		{"publishing", func(d *Driver) bool { return hostAsks(d, AskPublish) && d.H.rec.pubd[1] }},
-	} {
+	}) {
 		t.Run(c.moment, func(t *testing.T) {
 			r, _ := engine.Preset("standard")
 			d := newDriver(t, r, 4, 61, nil)

@@ -280,11 +280,11 @@ func TestMentalGame(t *testing.T) {
 // end, where the departed party's cards decrypt under the rebuilt secret
 // and the audit passes.
 func TestMentalLeave(t *testing.T) {
-	for _, c := range []struct {
+	for _, c := range underRace([]struct {
 		preset            string
 		seats, gone, succ int
 		at                int
-	}{{"standard", 4, 1, 3, 12}, {"doubt", 6, 0, 2, 20}, {"twist", 3, 2, 0, 5}} {
+	}{{"standard", 4, 1, 3, 12}, {"doubt", 6, 0, 2, 20}, {"twist", 3, 2, 0, 5}}) {
 		t.Run(fmt.Sprintf("%s/%d seats", c.preset, c.seats), func(t *testing.T) {
 			r, _ := engine.Preset(c.preset)
 			d := newDriver(t, r, c.seats, uint64(700+c.seats), nil)

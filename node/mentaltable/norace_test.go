@@ -3,3 +3,5 @@
 package mentaltable
 
 const raceEnabled = false
+
+func underRace[T any](cases []T) []T { return cases }

@@ -19,12 +19,12 @@ import (
 // was turned up, at every action). The game goes on to its end and the
 // audit passes. In I Doubt It and at two seats as well.
 func TestSilentOpener(t *testing.T) {
-	for _, c := range []struct {
+	for _, c := range underRace([]struct {
 		preset  string
 		seats   int
 		silent  int
 		minLate int
-	}{{"standard", 4, 2, 1}, {"doubt", 5, 0, 1}, {"standard", 2, 1, 1}, {"twist", 6, 3, 1}} {
+	}{{"standard", 4, 2, 1}, {"doubt", 5, 0, 1}, {"standard", 2, 1, 1}, {"twist", 6, 3, 1}}) {
 		t.Run(fmt.Sprintf("%s/%d seats", c.preset, c.seats), func(t *testing.T) {
 			r, _ := engine.Preset(c.preset)
 			d := newDriver(t, r, c.seats, uint64(900+c.seats), nil)
