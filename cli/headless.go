@@ -86,6 +86,9 @@ func (p Printer) Result(u table.Update, seat int, stop string) {
 	if u.Audit != nil {
 		m["audit"] = map[string]any{"verified": u.Audit.Verified, "problems": u.Audit.Problems}
 	}
+	if u.Table.Blind {
+		m["blind"] = true // dealt blind: the host saw no card but its own seat's
+	}
 	if v.Phase == engine.PhaseOver {
 		u.Table.You = seat
 		p.line(m, strings.Join(resultText(v, seatNamer{u.Table}, u.Audit), "\n"))

@@ -94,6 +94,10 @@ var playerTypes = map[protocol.Type]bool{
 	protocol.TypePlay: true, protocol.TypeCall: true, protocol.TypePass: true, protocol.TypeGive: true,
 	protocol.TypeQuads: true, protocol.TypeDoubt: true, protocol.TypeBelieve: true, protocol.TypeSkip: true,
 	protocol.TypeNonceCommit: true, protocol.TypeNonceReveal: true,
+	// A party's part at a blind table (node/table: blind.go).
+	protocol.TypeDeckKey: true, protocol.TypeDeckSplit: true, protocol.TypeDeckShuffle: true, protocol.TypeDeckDeal: true,
+	protocol.TypeDeckOpen: true, protocol.TypeDeckHandover: true, protocol.TypeDeckRecover: true, protocol.TypeDeckPool: true,
+	protocol.TypeDeckPublish: true, protocol.TypeBlindMove: true,
 }
 
 // admit is the check on an envelope's header, before its signature is

@@ -56,12 +56,18 @@ type hostLink struct {
 }
 
 func (l *hostLink) send(s *protocol.Signer, tid protocol.TableID, term uint64, m protocol.Message, d time.Duration) error {
-	b, _, err := s.Seal(tid, term, m)
+	_, err := l.sendSeq(s, tid, term, m, d)
+	return err
+}
+
+// sendSeq is send, saying the envelope's number (a refusal names it).
+func (l *hostLink) sendSeq(s *protocol.Signer, tid protocol.TableID, term uint64, m protocol.Message, d time.Duration) (uint64, error) {
+	b, seq, err := s.Seal(tid, term, m)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	l.st.SetWriteDeadline(time.Now().Add(d))
-	return gamewire.WriteFrame(l.w, b)
+	return seq, gamewire.WriteFrame(l.w, b)
 }
 
 // hostMsg is what readHost hands run: an envelope from the host on link,

@@ -160,7 +160,7 @@ func (r *Remote) followOwn(u table.Update) {
 	} else {
 		r.rec.Shown(u.Table.Commit, u.Events)
 	}
-	r.box.Put(u)
+	r.show(u)
 }
 
 // abdicate gives hosting up before the table rebuilt (on run): the term is

@@ -92,15 +92,24 @@ func (r *Remote) take(m hostMsg) {
 	case protocol.Lobby:
 		r.takeLobby(m.env, &msg)
 	case protocol.Update:
-		r.box.Put(r.takeUpdate(m.env, msg))
+		r.show(r.takeUpdate(m.env, msg))
+	case protocol.BlindDeal:
+		r.show(table.Update{Table: r.table, Blind: &table.BlindPart{Deal: &msg}})
+	case protocol.BlindLog:
+		r.show(table.Update{Table: r.table, Blind: &table.BlindPart{First: msg.First, Log: msg.Inputs, Now: time.Duration(msg.NowNS)}})
 	case protocol.Toss:
 		r.answerToss(msg)
 	case protocol.Audit:
 		if u, ok := r.audit(msg); ok {
-			r.box.Put(u)
+			r.show(u)
 		}
 	case protocol.Refusal:
-		r.box.Put(table.Update{Table: r.table, View: r.view, Refusal: engRefusal(msg)})
+		u := table.Update{Table: r.table, View: r.view, Refusal: engRefusal(msg)}
+		if r.party == nil {
+			r.box.Put(u)
+		} else {
+			r.party.Refused(msg.Ref, u)
+		}
 	case protocol.Heartbeat:
 	}
 }
@@ -153,6 +162,7 @@ func (r *Remote) dropLink() {
 // takeLobby is the host's word on the table.
 func (r *Remote) takeLobby(env *protocol.Envelope, m *protocol.Lobby) {
 	t := engLobby(m)
+	t.ID = r.tid.String() // the table the host seated us at: the Lobby doesn't repeat it
 	t.Words = protocol.Fingerprint(string(env.Sender))
 	for _, si := range t.Seats {
 		if si.Peer == r.info.ID.String() {

@@ -65,9 +65,10 @@ type Remote struct {
 	webAddr  string                // our node's web URL, told the host so that phones find us (web.go)
 	web      *Web                  // where a table we take over seats phones
 	advertis func() lan.Advertiser // how a table we take over is put on the lan.LAN (nil: no discovery)
-	box      *table.Mailbox
-	replay   protocol.Replay // the hosts' envelopes seen: locked inside
-	ctx      context.Context // ends at Close, and with it every walk and join
+	box      *table.Mailbox        // our screen's
+	party    *table.Party          // in front of box: our node's side of a blind game (node/table: party.go)
+	replay   protocol.Replay       // the hosts' envelopes seen: locked inside
+	ctx      context.Context       // ends at Close, and with it every walk and join
 	cancel   context.CancelFunc
 
 	// OnFrame, if set before Dial returns, sees every frame received (the
@@ -165,6 +166,7 @@ func dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrIn
 		term: 1, OnFrame: onFrame, timing: tm.Or(table.DefaultTiming()),
 		in: make(chan func()), fromHost: make(chan hostMsg, 16), done: make(chan struct{})}
 	r.seatNo.Store(-1)
+	r.party = table.NewParty(func() protocol.PeerID { return wireID(h.ID()) }, r.box, r.partySend, nil, nil)
 	// The chain's steps are taken on run: the seats are read as the
 	// table names them then.
 	r.chain.SeatKey = func(seat int) ed25519.PublicKey { return table.SeatPubKey(r.table.Seats, seat) }
@@ -255,6 +257,9 @@ func (r *Remote) Hosting() bool { return r.hosting.Load() }
 // the bots for the bot seats and the fallback move.
 func (r *Remote) UseBots(b table.BotMaker, fall func(*engine.View) (engine.Command, bool)) {
 	r.do(func() { r.bots, r.fall = b, fall })
+	if r.party != nil {
+		r.party.SetBots(b, fall)
+	}
 }
 
 // Updates delivers what our seat may see.
@@ -263,9 +268,29 @@ func (r *Remote) Updates() <-chan table.Update { return r.box.Out }
 // Send sends a move for our seat, signed as our seat's (gamewire:
 // movesig.go); the host's answer comes as an Update.
 func (r *Remote) Send(cmd engine.Command) error {
+	if r.party != nil && r.party.Blind() {
+		// Named by handle by our party, which sends it through run.
+		cmd.Seat = r.Seat()
+		return r.party.Move(cmd)
+	}
 	err := errLeft
 	r.do(func() { err = r.move(cmd) })
 	return err
+}
+
+// partySend is a message of our party's for the host (on the party's
+// goroutine, never on run): sealed and sent on run, its number said.
+func (r *Remote) partySend(m protocol.Message) (uint64, error) {
+	var seq uint64
+	err := errLeft
+	r.do(func() {
+		if r.link == nil {
+			err = errors.New("not connected to the host")
+			return
+		}
+		seq, err = r.link.sendSeq(r.signer, r.tid, r.term, m, r.timing.DeadAfter)
+	})
+	return seq, err
 }
 
 // move is a move for our seat (on run): to the table we host, once it is
@@ -340,7 +365,11 @@ func (r *Remote) stop() {
 		}
 	}
 	r.cancel()
-	r.box.Close()
+	if r.party != nil {
+		r.party.Close()
+	} else {
+		r.box.Close()
+	}
 	r.become(roleClosed)
 }
 
@@ -354,5 +383,16 @@ func (r *Remote) send(m protocol.Message) error {
 
 // notice tells our screen text, with the table as we last knew it (on run).
 func (r *Remote) notice(text string) {
-	r.box.Put(table.Update{Table: r.table, View: r.view, Notice: text})
+	r.show(table.Update{Table: r.table, View: r.view, Notice: text})
+}
+
+// show puts u on our screen, through our party (which, at a blind table,
+// makes our seat's view itself); a Remote made without one (a test's
+// replay of a stream) puts it on the screen as it is.
+func (r *Remote) show(u table.Update) {
+	if r.party == nil {
+		r.box.Put(u)
+		return
+	}
+	r.party.Put(u)
 }

@@ -263,6 +263,13 @@ func (c *srvConn) refuseVersion(e *protocol.VersionError) {
 // read returns the next verified message; refusals of bad envelopes are
 // sent from here and reading goes on.
 func (c *srvConn) read() (*protocol.Envelope, error) {
+	env, _, err := c.readRaw()
+	return env, err
+}
+
+// readRaw is read, with the bytes the envelope came in (a party's at a
+// blind table go into the host's log as they came).
+func (c *srvConn) readRaw() (*protocol.Envelope, []byte, error) {
 	for {
 		c.st.SetReadDeadline(time.Now().Add(c.s.timing.DeadAfter))
 		b, err := c.lim.ReadFrame(c.r, c.st, c.s.timing.DeadAfter)
@@ -270,7 +277,7 @@ func (c *srvConn) read() (*protocol.Envelope, error) {
 			if errors.Is(err, gamewire.ErrFrameTooBig) {
 				c.refuse(protocol.CodeBadCommand, "That message is over the size limit.", 0)
 			}
-			return nil, err
+			return nil, nil, err
 		}
 		// The table, the term, the number and the type are checked on the
 		// header, before the signature and the body cost anything.
@@ -292,11 +299,11 @@ func (c *srvConn) read() (*protocol.Envelope, error) {
 				c.refuse(protocol.CodeBadCommand, "Refused: "+err.Error(), ref)
 			}
 			if c.joining {
-				return nil, err
+				return nil, nil, err
 			}
 			continue
 		}
-		return env, nil
+		return env, b, nil
 	}
 }
 
@@ -327,7 +334,7 @@ func (s *Server) serve(st link, br *bufio.Reader, first *protocol.Envelope) {
 	go c.pump(done)
 	go c.heartbeat(done)
 	for {
-		env, err := c.read()
+		env, raw, err := c.readRaw()
 		if err != nil {
 			return
 		}
@@ -335,6 +342,18 @@ func (s *Server) serve(st link, br *bufio.Reader, first *protocol.Envelope) {
 		case protocol.Heartbeat:
 		case protocol.Leave:
 			return
+		case protocol.DeckKey, protocol.DeckSplit, protocol.DeckShuffle, protocol.DeckDeal, protocol.DeckOpen,
+			protocol.DeckHandover, protocol.DeckRecover, protocol.DeckPool, protocol.DeckPublish, protocol.BlindMove:
+			// A party's part at a blind table (node/table: blind.go): its
+			// envelope goes into the host's log as it came.
+			if err := s.tbl().PartyMsg(env, raw); err != nil {
+				var ref *engine.Refusal
+				if errors.As(err, &ref) {
+					c.refuse(string(ref.Code), ref.Msg, env.Seq)
+				} else {
+					c.refuse(protocol.CodeNotAllowed, protocol.Sentence(err), env.Seq)
+				}
+			}
 		case protocol.NonceCommit:
 			c.nonce(env.Seq, m.Round, &m.Hash, nil)
 		case protocol.NonceReveal:
@@ -451,8 +470,13 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 	if hello.Watch {
 		c.sess, err = c.watch(hello.Nick)
 	} else {
-		// A player's node answers the deal's toss.
-		c.seat, c.sess, err = c.s.tbl().SitTossing(c.peer.String(), hello.Nick)
+		// A player's node answers the deal's toss; a laptop's of 2.2
+		// takes part in a blind deal (node/table: blind.go).
+		if !c.web && hello.Version >= protocol.Blind {
+			c.seat, c.sess, err = c.s.tbl().SitParty(c.peer.String(), hello.Nick)
+		} else {
+			c.seat, c.sess, err = c.s.tbl().SitTossing(c.peer.String(), hello.Nick)
+		}
 	}
 	switch {
 	case errors.Is(err, table.ErrTableFull), errors.Is(err, ErrNoRoom):
@@ -555,6 +579,9 @@ func (c *srvConn) deliver(u table.Update) bool {
 			return false
 		}
 	}
+	if u.Blind != nil {
+		return c.shipBlind(&u)
+	}
 	if !c.ship(wireUpdate(&u)) {
 		return false
 	}
@@ -621,4 +648,35 @@ func (s *Server) isReady() bool {
 	default:
 		return false
 	}
+}
+
+// blindPart is the most a BlindLog carries of the host's log, in bytes
+// of its inputs' envelopes: well under MaxSize with its own.
+const blindPart = 48 << 10
+
+// shipBlind sends a party's node its part of a blind table's update: the
+// deal's terms, the host's log in parts of under blindPart, and the
+// notice, if any, in an Update of its own (no view: the node makes its
+// seat's). It reports false when the link failed.
+func (c *srvConn) shipBlind(u *table.Update) bool {
+	b := u.Blind
+	if b.Deal != nil && !c.ship(*b.Deal) {
+		return false
+	}
+	now := int64(b.Now)
+	for first, log := b.First, b.Log; len(log) > 0; {
+		n, size := 0, 0
+		for n < len(log) && (n == 0 || size+len(log[n].Env) < blindPart) {
+			size += len(log[n].Env) + 64
+			n++
+		}
+		if !c.ship(protocol.BlindLog{First: first, NowNS: now, Inputs: log[:n]}) {
+			return false
+		}
+		first, log = first+n, log[n:]
+	}
+	if u.Notice != "" {
+		return c.ship(protocol.Update{Notice: u.Notice, AtMS: gamewire.MS(u.At)})
+	}
+	return true
 }

@@ -58,10 +58,10 @@ func wireLobby(t *table.TableState) protocol.Lobby {
 	l := protocol.Lobby{Settings: gamewire.WireSettings(gamewire.Settings{Name: t.Name, Rules: t.Rules, Seats: len(t.Seats),
 		Reveal: t.Reveal, TurnClock: t.TurnClock, Grace: t.Grace, BotPace: t.Pace}),
 		Phase: string(t.Phase), Host: t.Host, You: t.You, Commit: t.Commit, Evening: table.WireEvening(t.Evening),
-		Nonces: t.Nonces, Commits: t.Commits, Paused: t.Paused}
+		Nonces: t.Nonces, Commits: t.Commits, Paused: t.Paused, Blind: t.Blind}
 	for i, s := range t.Seats {
 		p := protocol.Player{Seat: i, Nick: s.Name, Bot: s.Bot, Connected: s.Connected, Covered: s.Covered, Addrs: s.Addrs,
-			Web: s.Web, WebAddr: s.WebAddr, MadeFor: s.MadeFor}
+			Web: s.Web, WebAddr: s.WebAddr, MadeFor: s.MadeFor, RunBy: s.RunBy}
 		if id, err := protocol.ParsePeerID(s.Peer); err == nil {
 			p.Peer = id
 		}
@@ -99,7 +99,7 @@ func engLobby(l *protocol.Lobby) table.TableState {
 	t := table.TableState{Name: set.Name, Preset: set.Rules.Preset, Rules: set.Rules,
 		You: l.You, Host: protocol.Clean(l.Host, protocol.MaxNick),
 		Phase: table.TablePhase(l.Phase), Reveal: set.Reveal, TurnClock: set.TurnClock, Grace: set.Grace, Pace: set.BotPace,
-		Commit: l.Commit, Evening: table.EngEvening(l.Evening), Nonces: l.Nonces, Commits: l.Commits, Paused: l.Paused}
+		Commit: l.Commit, Evening: table.EngEvening(l.Evening), Nonces: l.Nonces, Commits: l.Commits, Paused: l.Paused, Blind: l.Blind}
 	if len(t.Nonces) == 0 {
 		t.Nonces = nil
 	}
@@ -108,7 +108,8 @@ func engLobby(l *protocol.Lobby) table.TableState {
 	}
 	for _, p := range l.Players {
 		si := table.SeatInfo{Name: protocol.Clean(p.Nick, protocol.MaxNick), Bot: protocol.Clean(p.Bot, protocol.MaxNick),
-			Connected: p.Connected, Covered: p.Covered, Addrs: p.Addrs, Web: p.Web, WebAddr: webAddrOK(p.WebAddr), MadeFor: max(p.MadeFor, 0)}
+			Connected: p.Connected, Covered: p.Covered, Addrs: p.Addrs, Web: p.Web, WebAddr: webAddrOK(p.WebAddr), MadeFor: max(p.MadeFor, 0),
+			RunBy: protocol.Clean(p.RunBy, protocol.MaxNick)}
 		if p.Peer != "" {
 			si.Peer = p.Peer.String()
 		}

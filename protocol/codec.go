@@ -244,10 +244,17 @@ func (s *schema) encode(e *msgpack.Encoder, v reflect.Value) error {
 		}
 		return s.elem.encode(e, v.Elem())
 	case kStruct:
-		if err := e.EncodeArrayLen(len(s.fields)); err != nil {
+		// Optional fields at their zero value at the end are left out: a
+		// message that uses none of a minor's additions is, byte for byte,
+		// what the minor before it sent.
+		n := len(s.fields)
+		for n > s.need && v.Field(s.fields[n-1].index).IsZero() {
+			n--
+		}
+		if err := e.EncodeArrayLen(n); err != nil {
 			return err
 		}
-		for _, f := range s.fields {
+		for _, f := range s.fields[:n] {
 			if err := f.s.encode(e, v.Field(f.index)); err != nil {
 				return err
 			}

@@ -23,6 +23,8 @@ const (
 	// frozen20File is golden.txt as 2.0 left it: every 2.x after it
 	// must open it as 2.0 sent it.
 	frozen20File = "testdata/frozen-2.0.txt"
+	// frozen21File is golden.txt as 2.1 left it.
+	frozen21File = "testdata/frozen-2.1.txt"
 )
 
 func frozenEnvelopes(t testing.TB) (names []string, env map[string][]byte) {
@@ -151,40 +153,50 @@ func TestSealRefusalForOtherMajor(t *testing.T) {
 	}
 	var fields []any
 	if err := msgpack.Unmarshal(body, &fields); err != nil || typ != TypeRefusal || len(fields) != 3 ||
-		fields[0] != CodeVersion || fields[1] != "This table needs bullshit 2.1 or newer." {
+		fields[0] != CodeVersion || fields[1] != "This table needs bullshit "+Current.String()+" or newer." {
 		t.Fatalf("a 1.x peer reads %s %v (%v)", typ, fields, err)
 	}
 }
 
-// A 2.0 peer's envelopes open at 2.1 as 2.0 sent them: the envelope says
-// 2.0, alice's signature checks, and each body decodes to a message that
-// encodes back to the very bytes 2.0 sent, so nothing of it was lost or
-// read otherwise. The file holds every type 2.0 had.
-func TestFrozen20EnvelopesOpen(t *testing.T) {
-	v20 := MakeVersion(2, 0)
-	names, env := frozenEnvelopesOf(t, frozen20File)
-	had := map[Type]bool{}
-	for i, name := range names {
-		e, err := Open(env[name], aliceID)
-		if err != nil {
-			t.Errorf("%s: a 2.0 envelope refused at %s: %v", name, Current, err)
-			continue
+// The envelopes each older minor of 2.x sent still open at Current, as
+// that minor sent them: alice's signature checks, and each body decodes
+// to a message that encodes back to the very bytes it sent, so nothing
+// of it was lost or read otherwise. Each file holds every type its minor
+// had.
+func TestFrozen2xEnvelopesOpen(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		minor uint8
+		below Type // every type below it was in that minor
+	}{
+		{frozen20File, 0, TypeDeckKey},
+		{frozen21File, 1, TypeBlindDeal},
+	} {
+		v := MakeVersion(2, c.minor)
+		names, env := frozenEnvelopesOf(t, c.file)
+		had := map[Type]bool{}
+		for i, name := range names {
+			e, err := Open(env[name], aliceID)
+			if err != nil {
+				t.Errorf("%s: a %s envelope refused at %s: %v", name, v, Current, err)
+				continue
+			}
+			if e.Version != v || e.Seq != uint64(i+1) || e.Term != 3 || e.Table != testTable {
+				t.Errorf("%s: opened %+v", name, e)
+			}
+			typ, body, _, _ := frozenFrame(t, env[name])
+			had[typ] = true
+			if again, err := Encode(e.Msg); err != nil || !bytes.Equal(again, body) {
+				t.Errorf("%s: %s sent %x, %s re-encodes %x (%v)", name, v, body, Current, again, err)
+			}
+			if h, ok := e.Msg.(Hello); ok && h.Version != v {
+				t.Errorf("%s: says %s, %s sent %s", name, h.Version, v, v)
+			}
 		}
-		if e.Version != v20 || e.Seq != uint64(i+1) || e.Term != 3 || e.Table != testTable {
-			t.Errorf("%s: opened %+v", name, e)
-		}
-		typ, body, _, _ := frozenFrame(t, env[name])
-		had[typ] = true
-		if again, err := Encode(e.Msg); err != nil || !bytes.Equal(again, body) {
-			t.Errorf("%s: 2.0 sent %x, %s re-encodes %x (%v)", name, body, Current, again, err)
-		}
-		if h, ok := e.Msg.(Hello); ok && h.Version != v20 {
-			t.Errorf("%s: says %s, 2.0 sent 2.0", name, h.Version)
-		}
-	}
-	for _, typ := range Types() {
-		if typ < TypeDeckKey && !had[typ] {
-			t.Errorf("%s holds no %s", frozen20File, typ)
+		for _, typ := range Types() {
+			if typ < c.below && !had[typ] {
+				t.Errorf("%s holds no %s", c.file, typ)
+			}
 		}
 	}
 }
@@ -202,7 +214,7 @@ func TestDeckUnknownToA20Peer(t *testing.T) {
 	}
 	saved := catalog
 	defer func() { catalog = saved }()
-	for typ := TypeDeckKey; typ <= TypeDeckPublish; typ++ {
+	for typ := TypeDeckKey; typ <= TypeBlindMove; typ++ {
 		catalog[typ] = nil
 	}
 	for i, s := range all {

@@ -115,7 +115,7 @@ func samples() []sample {
 		{"play-signed", Play{No: 41, Seat: 2, Cards: []Card{0, 13}, Claim: 2, Rank: NoRank, Sig: bytes.Repeat([]byte{0xa5}, 64)}},
 		{"state-marked", State{Steps: []Step{{AtNS: 1500000000, Move: 1, Seat: 2, Claim: 2, Rank: -1, No: 41, Hidden: 2,
 			Term: 3, Seal: hash[:], Sig: bytes.Repeat([]byte{0x5a}, 64), Mark: bytes.Repeat([]byte{0xa5}, 64)}}}},
-	}, deckSamples()...) // 2.1: the mental deck (deck_test.go)
+	}, append(deckSamples(), blindSamples()...)...) // 2.1: the mental deck (deck_test.go); 2.2: the blind table (blind_test.go)
 }
 
 func sampleOf(t testing.TB, typ Type) Message {

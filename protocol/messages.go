@@ -127,6 +127,9 @@ type Player struct {
 	// for them (a bot covering them while away, or their turn clock):
 	// what decides whether their game is rated. A new host carries it on.
 	MadeFor int
+	// RunBy, at a blind table (2.2), is the nickname of the person whose
+	// node runs this bot seat: that node knows the seat's cards.
+	RunBy string `protocol:"optional"`
 }
 
 // Settings are a table's settings as the host announces them: its rules,
@@ -198,6 +201,9 @@ type Lobby struct {
 	// and it takes no move until the host goes on. A host elected later
 	// starts unpaused.
 	Paused bool
+	// Blind is a game dealt blind (2.2): the host sends the seats no
+	// view and no event, only its log (BlindLog), and sees no card.
+	Blind bool `protocol:"optional"`
 }
 
 // Evening is a table's running score across the games at the same seats.
@@ -642,6 +648,7 @@ func init() {
 		Audit{},
 		Toss{}, NonceCommit{}, NonceReveal{},
 		DeckKey{}, DeckSplit{}, DeckShuffle{}, DeckDeal{}, DeckOpen{}, DeckHandover{}, DeckRecover{}, DeckPool{}, DeckPublish{},
+		BlindDeal{}, BlindLog{}, BlindMove{},
 	} {
 		t := reflect.TypeOf(m)
 		if catalog[m.Type()] != nil {

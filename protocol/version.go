@@ -5,7 +5,12 @@ import "strconv"
 // Version is a protocol version, major<<8 | minor.
 type Version uint16
 
-// Current is the version this package speaks: 2.1, which is 2.0 and the
+// Current is the version this package speaks: 2.2, which is 2.1 and the
+// blind table's three messages (types 89–91, blind.go: the deal's terms,
+// the host's log, a move by handle), so that a host plays a game whose
+// cards it never sees; a node of 2.1 or older is dealt as before.
+//
+// 2.1 was 2.0 and the
 // mental deck's nine messages (types 80–88, deck.go: keys, recovery
 // splits, shuffles, deals, openings, hand-overs, recovery, pooled
 // sub-shares and the secrets published at the end). It changes no field
@@ -25,7 +30,10 @@ type Version uint16
 // refuses the other's envelopes (ErrVersion, a *VersionError), and a host
 // answers a joiner of another major with a Refusal it can read
 // (Signer.SealRefusal, CodeVersion, VersionRefusal).
-const Current Version = 2<<8 | 1 // major 2, minor 1
+const Current Version = 2<<8 | 2 // major 2, minor 2
+
+// Blind is the first version that plays at a blind table.
+const Blind Version = 2<<8 | 2
 
 // MakeVersion returns major.minor.
 func MakeVersion(major, minor uint8) Version { return Version(major)<<8 | Version(minor) }

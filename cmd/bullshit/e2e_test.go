@@ -520,6 +520,7 @@ type result struct {
 	Left       []int
 	Plays      int
 	Unfinished bool
+	Blind      bool
 	Audit      *struct {
 		Verified bool
 		Problems []string

@@ -14,7 +14,14 @@ import (
 // real binary, a headless host and a headless player on loopback (no
 // namespaces, no root): the path a player takes, where a hosted I Doubt It
 // game once hung after its first round while every simulated one finished.
-func TestE2EPresetsHostedToTheEnd(t *testing.T) {
+func TestE2EPresetsHostedToTheEnd(t *testing.T) { presetsHosted(t, false) }
+
+// The same, dealt blind (--blind): the host sees no card but its own
+// seat's; each program's node shuffles, deals, turns its plays up and
+// hands its pile cards over itself, and audits the game at the end.
+func TestE2EBlindPresetsHostedToTheEnd(t *testing.T) { presetsHosted(t, true) }
+
+func presetsHosted(t *testing.T, blind bool) {
 	t.Parallel()
 	cases := []struct {
 		name  string
@@ -41,6 +48,9 @@ func TestE2EPresetsHostedToTheEnd(t *testing.T) {
 				"--players", "1", "--bots", strconv.Itoa(c.seats - 2), "--wait", "60s", "--no-mdns",
 				"--listen", "/ip4/127.0.0.1/tcp/0", "--pace", "fast", "--reveal", "50ms", "--rules", "window=1"}
 			args = append(args, c.args...)
+			if blind {
+				args = append(args, "--blind")
+			}
 			host := startProc(t, "host", nil, bin, args...)
 			table := host.waitFor(20*time.Second, "the table line", isType("table"))
 			join := startProc(t, "join", nil, bin, "join", "--headless", "--json", "--config", filepath.Join(dir, "join"),
@@ -60,6 +70,9 @@ func TestE2EPresetsHostedToTheEnd(t *testing.T) {
 				}
 				if r.Audit == nil || !r.Audit.Verified {
 					t.Errorf("%s: the audit did not verify: %+v", p.name, r.Audit)
+				}
+				if r.Blind != blind {
+					t.Errorf("%s: dealt blind %v, asked %v", p.name, r.Blind, blind)
 				}
 				if len(r.Places) != c.seats {
 					t.Errorf("%s: places %v for %d seats", p.name, r.Places, c.seats)

@@ -54,6 +54,10 @@ type Update struct {
 	// deal's toss (toss.go): nothing else in the update counts. A node
 	// answers it; screens ignore it.
 	Toss *TossAsk
+	// Blind, at a blind table (blind.go), is the host's log for the
+	// seat's node, which makes the seat's View and Events itself
+	// (party.go): the host sends none. Screens never see it.
+	Blind *BlindPart
 }
 
 // PubStep is a journal step as a seat may know it: a play's or a
@@ -121,6 +125,9 @@ type TableState struct {
 	// Paused is a game the host paused (Table.Pause): no clock runs and
 	// no move is taken until it goes on.
 	Paused bool
+	// Blind is a game dealt blind (blind.go): the host sees no card, and
+	// each node makes its seat's view itself (party.go).
+	Blind bool
 }
 
 // SeatInfo is one seat as the table shows it.
@@ -136,6 +143,9 @@ type SeatInfo struct {
 	// MadeFor counts the person's own moves (plays, quads, judgements)
 	// the host made for them this game: a covering bot's or the clock's.
 	MadeFor int
+	// RunBy, at a blind table, is the person whose node runs this seat's
+	// bot: that node knows the seat's cards.
+	RunBy string
 }
 
 // AuditResult is the end-of-game check that the deal was not rigged.

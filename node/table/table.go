@@ -52,6 +52,9 @@ type Settings struct {
 	Grace     time.Duration // how long a person may be gone before a bot covers
 	Code      string        // join code; empty for an open table
 	Seed      uint64        // 0: drawn from crypto/rand at the deal
+	// Blind asks for blind games (blind.go): the host sees no card but
+	// its own seat's, where every person's node can take part.
+	Blind bool
 }
 
 func (s *Settings) defaults() {
@@ -140,17 +143,19 @@ type seating struct {
 // dealing is the game in play and the deal it came from: the engine, the
 // seed and salt the commitment binds, the players' toss (toss.go).
 type dealing struct {
-	Game     *engine.Game
-	Phase    TablePhase
-	Seed     uint64
-	salt     [gamewire.SaltSize]byte
-	Commit   [32]byte
-	Nonces   [][gamewire.NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
-	commits  [][32]byte                 // their commitments, as the toss relayed them: a spectator checks the nonces against them
-	toss     *toss                      // a deal waiting on the players' nonces
-	tossWait *time.Timer
-	early    bool // the host ended this game before it finished
-	reveal   bool // the next delivery carries the reveal though no event came with it (an early end)
+	Game        *engine.Game
+	Phase       TablePhase
+	Seed        uint64
+	salt        [gamewire.SaltSize]byte
+	Commit      [32]byte
+	Nonces      [][gamewire.NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
+	commits     [][32]byte                 // their commitments, as the toss relayed them: a spectator checks the nonces against them
+	toss        *toss                      // a deal waiting on the players' nonces
+	localSigner *protocol.Signer           // the host's own party's envelopes at a blind table
+	blind       *blindGame                 // the blind game in play, if the game is one (blind.go); Game is nil then
+	tossWait    *time.Timer
+	early       bool // the host ended this game before it finished
+	reveal      bool // the next delivery carries the reveal though no event came with it (an early end)
 }
 
 // tableClock is the host's clock: the table's time is time since start,
@@ -200,6 +205,7 @@ type seat struct {
 	madeFor int    // the person's own moves made for them this game (SeatInfo.MadeFor)
 	was     string // a bot's seat that was this person's (a host lost in an election): theirs again if they come back
 	tosses  bool   // the person's node takes part in the deal's toss (protocol 1.4)
+	blind   bool   // the person's node can be a party of a blind deal (protocol 2.2, not a phone)
 	box     *Mailbox
 	away    time.Duration // when the person left; -1 while connected; 0 until they rejoin a table rebuilt by an election
 	decided string        // the situation the bot last decided on
@@ -310,16 +316,22 @@ func (t *Table) Now() time.Duration {
 // Sit seats owner (or gives it back its seat) and returns the seat number,
 // with a session on it. A full or started table refuses newcomers.
 func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
-	return t.sit(owner, name, false)
+	return t.sit(owner, name, false, false)
 }
 
 // SitTossing is Sit for a player whose node takes part in the deal's toss
 // (toss.go): it will answer the host's Toss.
 func (t *Table) SitTossing(owner, name string) (int, *LocalSession, error) {
-	return t.sit(owner, name, true)
+	return t.sit(owner, name, true, false)
 }
 
-func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error) {
+// SitParty is SitTossing for a player whose node can also be a party of a
+// blind deal (blind.go).
+func (t *Table) SitParty(owner, name string) (int, *LocalSession, error) {
+	return t.sit(owner, name, true, true)
+}
+
+func (t *Table) sit(owner, name string, tosses, blind bool) (int, *LocalSession, error) {
 	var seatNo int
 	var box *Mailbox
 	var err error
@@ -373,7 +385,7 @@ func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error)
 			}
 		}
 		s := t.Seats[seatNo]
-		s.Owner, s.name, s.tosses = owner, name, tosses
+		s.Owner, s.name, s.tosses, s.blind = owner, name, tosses, blind
 		if s.box != nil {
 			s.box.Close()
 		}
@@ -400,7 +412,11 @@ func (t *Table) sit(owner, name string, tosses bool) (int, *LocalSession, error)
 	if err != nil {
 		return -1, nil, err
 	}
-	return seatNo, &LocalSession{t: t, seat: seatNo, box: box}, nil
+	l := &LocalSession{t: t, seat: seatNo, box: box}
+	if owner == "local" {
+		l.party = t.localParty(box)
+	}
+	return seatNo, l, nil
 }
 
 // namesBut are the names at the table but seat no's, for a newcomer who
@@ -485,7 +501,15 @@ func seconds(d time.Duration) string {
 // cover hands an away person's seat to a bot until they return.
 func (t *Table) cover(seatNo int) {
 	s := t.Seats[seatNo]
-	if s.box != nil || s.Covered || t.Game == nil || t.Phase != PhasePlaying {
+	if s.box != nil || s.Covered || !t.inGame() || t.Phase != PhasePlaying {
+		return
+	}
+	if t.blind != nil {
+		// No node has the seat's cards but its own, which is gone: the
+		// host plays it blind, by handle, until they're back.
+		s.Covered = true
+		t.notice = fmt.Sprintf("%s is away: the host plays their seat blind (a card a turn, face down) until they're back.", s.name)
+		t.blindChanged(nil)
 		return
 	}
 	if t.coverBot(seatNo) {
@@ -553,6 +577,12 @@ func (t *Table) deal() error {
 // dealFrom deals from the host's seed and salt mixed with the players'
 // nonces (DealSeed).
 func (t *Table) dealFrom(seed uint64, salt [gamewire.SaltSize]byte, nonces [][gamewire.NonceSize]byte) error {
+	t.blind = nil
+	if owners, holder, bots, why := t.blindSeats(); why == "" {
+		return t.blindDeal(seed, salt, nonces, owners, holder, bots)
+	} else if why != "not asked" {
+		t.notice = "Dealt in the clear, the host seeing every card: " + why + "."
+	}
 	g, events, err := engine.New(engine.Config{Rules: t.Set.Rules, Seats: t.Set.Seats, Seed: gamewire.DealSeed(seed, salt, nonces)})
 	if err != nil {
 		return err
@@ -683,7 +713,7 @@ func (t *Table) Pause() (bool, error) {
 	var paused bool
 	var err error
 	derr := t.Do(func() {
-		if t.Game == nil || t.Phase != PhasePlaying {
+		if !t.inGame() || t.Phase != PhasePlaying {
 			err = protocol.Refuse("", "no game to pause", ErrNoPauseText)
 			return
 		}
@@ -738,13 +768,20 @@ func (t *Table) GiveToBot(seatNo int) error {
 	var err error
 	derr := t.Do(func() {
 		switch {
-		case t.Game == nil || t.Phase != PhasePlaying:
+		case !t.inGame() || t.Phase != PhasePlaying:
 			err = ErrNotPlaying
 		case seatNo < 0 || seatNo >= len(t.Seats):
 			err = protocol.Refuse("", fmt.Sprintf("no seat %d", seatNo+1), fmt.Sprintf("There's no seat %d at this table.", seatNo+1))
 		case t.Seats[seatNo].Owner == "" || t.Seats[seatNo].Owner == "local":
 			err = ErrNoPerson
 		case t.Seats[seatNo].Covered:
+		case t.blind != nil:
+			// The person's own node runs the bot (party.go): only it
+			// knows the seat's cards.
+			s := t.Seats[seatNo]
+			s.Covered = true
+			t.notice = fmt.Sprintf("The host gave %s's seat to a bot until they play again.", s.name)
+			t.blindChanged(nil)
 		case !t.coverBot(seatNo):
 			err = protocol.Refuse("", "no bot for the seat", "No bot could take the seat.")
 		default:
@@ -817,6 +854,9 @@ func (t *Table) MoveMarked(seatNo int, cmd engine.Command, mark []byte) error {
 // apply applies a seat's move, mark its seat's signature of it (checked),
 // nil for a bot's or the host's fallback.
 func (t *Table) apply(seatNo int, cmd engine.Command, mark []byte) error {
+	if t.blind != nil {
+		return &engine.Refusal{Code: engine.CodeBadCommand, Msg: "This game is dealt blind: a move names its cards by handle, from the seat's own node."}
+	}
 	if t.Game == nil || t.Phase == PhaseWaiting {
 		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "The game hasn't started."}
 	}
@@ -930,13 +970,13 @@ func (t *Table) record(e Entry, mark []byte) {
 // person whose move the pause refused hears the table is open.
 func (t *Table) pauseOver() {
 	t.schedule()
-	if t.Game == nil {
+	if !t.inGame() {
 		return
 	}
 	for seatNo := range t.waiting {
 		if s := t.Seats[seatNo]; s.box != nil {
-			u := Update{Table: t.State(seatNo), At: t.Now(), View: t.Game.View(seatNo)}
-			u.Deadline, _ = t.Game.Deadline()
+			u := Update{Table: t.State(seatNo), At: t.Now(), View: t.gameView(seatNo)}
+			u.Deadline, _ = t.gameDeadline()
 			s.box.Put(u)
 		}
 	}
@@ -945,6 +985,10 @@ func (t *Table) pauseOver() {
 
 // tick fires the engine's deadlines that are due.
 func (t *Table) tick() {
+	if t.blind != nil {
+		t.blindTick()
+		return
+	}
 	if t.Game == nil || t.Phase != PhasePlaying {
 		return
 	}
@@ -1099,6 +1143,10 @@ func (t *Table) botFallback(seatNo int) {
 
 // fallback plays the always-legal move for seatNo, saying notice with it.
 func (t *Table) fallback(seatNo int, notice string) {
+	if t.blind != nil {
+		t.blindFallback(seatNo, notice)
+		return
+	}
 	if t.fall == nil || t.held {
 		return
 	}
@@ -1114,10 +1162,14 @@ func (t *Table) fallback(seatNo int, notice string) {
 // personClock runs the optional turn clock, and keeps an away person's
 // turn from blocking the table past the grace period.
 func (t *Table) personClock(i int, s *seat) {
+	if t.blind != nil && s.Owner != "" && s.box == nil && s.Covered {
+		t.awayClock(i, s)
+		return
+	}
 	if t.Set.TurnClock <= 0 || s.box == nil {
 		return
 	}
-	v := t.Game.View(i)
+	v := t.gameView(i)
 	key := v.Situation()
 	if key == s.decided {
 		return
@@ -1161,7 +1213,7 @@ func (t *Table) State(you int) TableState {
 		Host: t.host, Words: hostWords(t.hostPeer), Phase: t.Phase, Reveal: t.Set.Timing.Reveal, TurnClock: t.Set.TurnClock, Commit: t.Commit,
 		Grace: t.Set.Grace, Pace: t.Set.Pace,
 		Evening: t.evening.Clone(), Web: t.WebURL, Nonces: Mixed(t.Nonces),
-		Commits: append([][32]byte(nil), t.commits...), Paused: t.held}
+		Commits: append([][32]byte(nil), t.commits...), Paused: t.held, Blind: t.blind != nil}
 	if t.commits == nil {
 		ts.Commits = nil
 	}
@@ -1183,7 +1235,7 @@ func (t *Table) State(you int) TableState {
 		if s.Owner == "" {
 			bot = s.BotName
 		}
-		ts.Seats[i] = SeatInfo{Name: name, Bot: bot, Connected: s.box != nil || s.Owner == "", Covered: s.Covered, MadeFor: s.madeFor}
+		ts.Seats[i] = SeatInfo{Name: name, Bot: bot, Connected: s.box != nil || s.Owner == "", Covered: s.Covered, MadeFor: s.madeFor, RunBy: t.runBy(i)}
 		if s.Owner != "local" {
 			ts.Seats[i].Peer = s.Owner
 		} else {
@@ -1210,6 +1262,10 @@ func (t *Table) toHost() {
 
 // deliver sends every seat and spectator what it may see of events.
 func (t *Table) deliver(events []engine.Event, notice string) {
+	if t.blind != nil {
+		t.blindDeliver(nil, notice)
+		return
+	}
 	if notice == "" {
 		notice = t.notice
 	}
@@ -1303,6 +1359,10 @@ func (t *Table) revealed() *Reveal {
 // audit; one back after the game ended is sent the reveal with it, and
 // audits the game as the others did.
 func (t *Table) backlog(seat int) {
+	if t.blind != nil {
+		t.blind.sent[seat] = 0 // the next delivery sends the deal and the whole log
+		return
+	}
 	s := t.Seats[seat]
 	if s.box == nil || t.sent == nil {
 		return
@@ -1333,9 +1393,9 @@ func (t *Table) sendSpec(m *Mailbox, events []engine.Event, reveal *Reveal, audi
 		}
 	}
 	u := Update{Events: pub, Table: t.State(-1), At: t.Now()}
-	if t.Game != nil {
-		u.View = t.Game.View(-1)
-		u.Deadline, _ = t.Game.Deadline()
+	if t.inGame() {
+		u.View = t.gameView(-1)
+		u.Deadline, _ = t.gameDeadline()
 	}
 	if reveal != nil {
 		u.Reveal, u.Audit = reveal, audit
@@ -1347,10 +1407,30 @@ func (t *Table) sendSpec(m *Mailbox, events []engine.Event, reveal *Reveal, audi
 // event so far, so that its audit at the end has the whole public record
 // to hold the replay against.
 func (t *Table) specBacklog(m *Mailbox) {
-	if t.Game == nil || len(t.pub) == 0 {
+	if !t.inGame() || len(t.pub) == 0 {
 		return
 	}
-	m.Put(Update{Events: append([]engine.Event(nil), t.pub...), Table: t.State(-1), Backlog: true, At: t.Now(), View: t.Game.View(-1)})
+	m.Put(Update{Events: append([]engine.Event(nil), t.pub...), Table: t.State(-1), Backlog: true, At: t.Now(), View: t.gameView(-1)})
+}
+
+// inGame reports whether a game was dealt: a clear one or a blind one.
+func (t *Table) inGame() bool { return t.Game != nil || t.blind != nil }
+
+// gameView is what seat may see of the game in play: at a blind table,
+// the host's view, with no card of any seat's.
+func (t *Table) gameView(seat int) engine.View {
+	if t.blind != nil {
+		return t.blind.h.B.View(seat)
+	}
+	return t.Game.View(seat)
+}
+
+// gameDeadline is when the open window or hand-over closes.
+func (t *Table) gameDeadline() (time.Duration, bool) {
+	if t.blind != nil {
+		return t.blind.h.B.Deadline()
+	}
+	return t.Game.Deadline()
 }
 
 // About is what the join page shows of the table before anyone sits, as
@@ -1395,24 +1475,36 @@ func (t *Table) phaseChanged() {
 	t.OnPhase(TableInfoLite{Taken: taken, Seats: len(t.Seats), Phase: t.Phase})
 }
 
-// LocalSession is a seat's session on a table in this process.
+// LocalSession is a seat's session on a table in this process. The host's
+// own seat has its node's Party in front of it (party.go): at a blind
+// table the host's screen is its party's, as every node's is.
 type LocalSession struct {
-	t    *Table
-	seat int
-	box  *Mailbox
-	once sync.Once
+	t     *Table
+	seat  int
+	box   *Mailbox
+	party *Party
+	once  sync.Once
 }
 
 // Seat is the session's seat, -1 for a spectator.
 func (l *LocalSession) Seat() int { return l.seat }
 
 // Updates delivers what the seat may see.
-func (l *LocalSession) Updates() <-chan Update { return l.box.Out }
+func (l *LocalSession) Updates() <-chan Update {
+	if l.party != nil {
+		return l.party.screen.Out
+	}
+	return l.box.Out
+}
 
 // Send submits a move; a refusal comes back as an Update.
 func (l *LocalSession) Send(cmd engine.Command) error {
 	if l.seat < 0 {
 		return errors.New("a spectator can't move")
+	}
+	if l.party != nil && l.party.Blind() {
+		cmd.Seat = l.seat
+		return l.party.Move(cmd)
 	}
 	err := l.t.Move(l.seat, cmd)
 	var ref *engine.Refusal
@@ -1427,7 +1519,12 @@ func (l *LocalSession) Control(action string) error { return l.t.Control(action)
 
 // Close leaves the table.
 func (l *LocalSession) Close() error {
-	l.once.Do(func() { l.t.Leave(l.seat, l.box) })
+	l.once.Do(func() {
+		l.t.Leave(l.seat, l.box)
+		if l.party != nil {
+			l.party.Close()
+		}
+	})
 	return nil
 }
 

@@ -1,0 +1,75 @@
+package node
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/internal/nodetest"
+	"github.com/bullshit-game/bullshit/node/table"
+)
+
+// A blind table over loopback: the host sits and plays, players on their
+// own nodes join, the bots are spread over the nodes; the game goes to
+// its end and every seat sees the whole end and verifies it, from what
+// its own node worked out: the host sent no view and no card.
+func TestBlindGameOverTheWire(t *testing.T) {
+	for _, c := range []struct {
+		players, bots int
+	}{{1, 0}, {2, 1}, {3, 3}} {
+		t.Run("", func(t *testing.T) {
+			var bots []string
+			for range c.bots {
+				bots = append(bots, "medium")
+			}
+			set := kitchen(1+c.players+c.bots, bots...)
+			set.Blind = true
+			hn, tb, _ := hostTable(t, set)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_, hostSess, err := tb.Sit("local", "host")
+			if err != nil {
+				t.Fatal(err)
+			}
+			remotes := dialPlayers(t, ctx, hn, c.players)
+			for _, r := range remotes {
+				r.UseBots(dumbMaker, dumbFallback)
+			}
+			if err := tb.Start(); err != nil {
+				t.Fatal(err)
+			}
+			sessions := []table.Session{hostSess}
+			for _, r := range remotes {
+				sessions = append(sessions, r)
+			}
+			shown := 0
+			var mu sync.Mutex
+			ends := playEach(ctx, sessions, func(i int) table.Player { return &nodetest.DumbBot{Seat: i} }, "fast", func(i int, u table.Update) {
+				mu.Lock()
+				defer mu.Unlock()
+				if shown < 400 {
+					shown++
+					t.Logf("seat %d: phase %v no %d hand %d events %d notice %q refusal %v", i, u.View.Phase, u.View.No, len(u.View.Hand), len(u.Events), u.Notice, u.Refusal)
+				}
+			})()
+			for i, u := range ends {
+				if u.View.Phase != engine.PhaseOver || u.View.Final == nil {
+					t.Fatalf("seat %d: the game did not end for it (phase %v, notice %q)", i, u.View.Phase, u.Notice)
+				}
+				if u.Audit == nil || !u.Audit.Verified {
+					t.Fatalf("seat %d: the audit did not verify: %+v", i, u.Audit)
+				}
+				if !u.Table.Blind {
+					t.Fatalf("seat %d: the game wasn't dealt blind", i)
+				}
+			}
+			var game bool
+			tb.Do(func() { game = tb.Game != nil })
+			if game {
+				t.Fatal("the host ran a clear game")
+			}
+		})
+	}
+}

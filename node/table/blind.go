@@ -1,0 +1,542 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/mentaltable"
+	"github.com/bullshit-game/bullshit/protocol"
+	"github.com/bullshit-game/bullshit/protocol/mental"
+)
+
+// The blind table, host side (issue 25). When every person at the table
+// plays from a node that can (a laptop's, protocol 2.2: Settings.Blind
+// asks for it), the host deals a game it never sees: it runs
+// mentaltable.Host (engine.Blind and its clock over what is public) and
+// every player node is a party of a mental deck, which shuffles and deals
+// a deck nobody can read alone; each node learns its own hands. The host
+// keeps the log of every input it took (a party's message as the signed
+// envelope it came in, its own clock and decisions in its words) and
+// sends it to every party, whose node runs its own copy of the host on
+// it (party.go): it checks every input as the host must, and shows its
+// person their seat with the cards only it knows. The bots are spread
+// over the party nodes, each known to the node that runs it. A call's
+// cards are turned up by their player's node by itself (or by the others
+// through the recovery, past OpenBound), a pile goes to its taker card by
+// card from each earlier player's node, sealed to the taker; at the end
+// every node publishes its secret and checks every shuffle, and audits
+// the game it was shown.
+//
+// What a blind table can't do yet, and deals in the clear instead (the
+// notice says why): seat a phone (the page has no party yet), or a node
+// of protocol 2.1 or older; a table with fewer than two player nodes has
+// nobody to hide the cards from.
+
+// BlindPart is what a blind table sends a party's node: the deal's terms
+// (with the first part of each game, and again after a reconnection),
+// then the host's log from input First on.
+type BlindPart struct {
+	Deal  *protocol.BlindDeal
+	First int
+	Log   []protocol.LogInput
+	Now   time.Duration // the host's clock as it sent this
+}
+
+// blindGame is a blind game on the host (owned by the table goroutine).
+type blindGame struct {
+	mt     *mentaltable.Table
+	h      *mentaltable.Host
+	deal   protocol.BlindDeal
+	reader *mentaltable.LogReader
+	wire   []protocol.LogInput // the log as the nodes are sent it
+	owners []string            // party → the owner of its seats ("local": the host's node)
+	sent   []int               // how much of the log each seat's node was sent
+	late   int                 // Host.Late said so far
+	caught int
+	done   bool // the end is logged (Finish)
+}
+
+// blindSeats is who plays a blind game's seats, if the table can deal
+// one: the parties (each person's node, the host's own first where it
+// sits) and which party runs each bot. why says what keeps it from
+// dealing blind, "" when it can.
+func (t *Table) blindSeats() (owners []string, holder []int, bots []string, why string) {
+	if !t.Set.Blind {
+		return nil, nil, nil, "not asked"
+	}
+	if t.Chain.key == nil {
+		return nil, nil, nil, "the host has no key to sign its part with"
+	}
+	holder = make([]int, len(t.Seats))
+	bots = make([]string, len(t.Seats))
+	var botSeats []int
+	for i, s := range t.Seats {
+		switch {
+		case s.Owner == "":
+			botSeats = append(botSeats, i)
+			bots[i] = s.BotName
+			if bots[i] == "" {
+				bots[i] = "medium"
+			}
+			continue
+		case s.Owner != "local" && s.box == nil:
+			// Away at the deal: a bot plays the seat this game.
+			botSeats = append(botSeats, i)
+			bots[i] = "medium"
+			continue
+		case s.Owner != "local" && !s.blind:
+			return nil, nil, nil, fmt.Sprintf("%s plays from a phone or an older version, which can't take part in a blind deal yet", s.name)
+		}
+		p := slices.Index(owners, s.Owner)
+		if p < 0 {
+			p = len(owners)
+			owners = append(owners, s.Owner)
+		}
+		holder[i] = p
+	}
+	if len(owners) < 2 {
+		return nil, nil, nil, "there's only one player's node at the table"
+	}
+	// The bots go round the parties: no node runs them all.
+	for k, i := range botSeats {
+		holder[i] = k % len(owners)
+	}
+	return owners, holder, bots, ""
+}
+
+// blindDeal deals a blind game from the toss (as dealFrom deals a clear
+// one): the engine's seed is the toss's, which picks the dealer; the deck
+// is the parties' shuffle.
+func (t *Table) blindDeal(seed uint64, salt [gamewire.SaltSize]byte, nonces [][gamewire.NonceSize]byte, owners []string, holder []int, bots []string) error {
+	ids := make([]protocol.PeerID, len(owners))
+	for p, o := range owners {
+		if o == "local" {
+			id, err := protocol.PeerIDOf(t.Chain.key)
+			if err != nil {
+				return err
+			}
+			ids[p] = id
+			continue
+		}
+		id, err := protocol.ParsePeerID(o)
+		if err != nil {
+			return fmt.Errorf("party %d's node %q: %w", p, o, err)
+		}
+		ids[p] = id
+	}
+	commit := gamewire.Commit(seed, salt)
+	ds := gamewire.DealSeed(seed, salt, nonces)
+	game := fmt.Appendf(nil, "%x", commit[:12])
+	mt := &mentaltable.Table{Rules: t.Set.Rules, Seats: t.Set.Seats, Seed: ds, Holder: holder, Table: []byte(t.ID), Game: game}
+	if err := mt.Check(); err != nil {
+		return err
+	}
+	h, err := mentaltable.NewHost(mt)
+	if err != nil {
+		return err
+	}
+	bg := &blindGame{mt: mt, h: h, owners: owners, reader: mentaltable.NewLogReader(t.tid, ids), sent: make([]int, len(t.Seats)),
+		deal: protocol.BlindDeal{Game: game, HostSeed: seed, Salt: salt[:], Seed: ds, Holder: slices.Clone(holder), Parties: ids, Bots: bots}}
+	t.Seed, t.salt, t.Nonces = seed, salt, nonces
+	t.Commit, t.dealtBy = commit, t.hostPeer
+	t.sent = make([][]engine.Event, len(t.Seats))
+	t.pub, t.early = nil, false
+	t.cursor = make([]int, len(t.Seats))
+	t.shares = nil
+	for i, s := range t.Seats {
+		s.bot, s.Covered, s.decided, s.madeFor = nil, false, "", 0
+		if bots[i] != "" && s.Owner == "" {
+			s.BotName = bots[i]
+			if s.name == "" {
+				s.name = botLabel(s.BotName, i)
+			}
+		}
+		if bots[i] != "" && s.Owner != "" {
+			s.Covered = true // away at the deal: a bot on another node plays it
+		}
+	}
+	t.Game, t.blind = nil, bg
+	t.start, t.Phase, t.PausedTill, t.Log, t.held = time.Now(), PhasePlaying, 0, nil, false
+	t.chainReset()
+	t.phaseChanged()
+	t.notice = "Shuffling…"
+	t.blindChanged(nil)
+	return nil
+}
+
+// runBy names the node that runs each bot of a blind game: the person
+// whose node it is (SeatInfo.RunBy).
+func (t *Table) runBy(seat int) string {
+	bg := t.blind
+	if bg == nil || bg.deal.Bots[seat] == "" {
+		return ""
+	}
+	o := bg.owners[bg.h.Holder(seat)]
+	for _, s := range t.Seats {
+		if s.Owner == o {
+			return s.name
+		}
+	}
+	if o == "local" {
+		return t.host
+	}
+	return ""
+}
+
+// ErrNoParty refuses a deck message or a move by handle from a node that
+// takes no part in the blind game in play.
+var ErrNoParty = protocol.Refuse(protocol.CodeNotAllowed, "no party", "Your node takes no part in this game's deal.")
+
+// PartyMsg takes a party's message at a blind table: a deck message, or a
+// move by handle (BlindMove), in env, verified as sender's, which came as
+// the bytes raw (what the log relays). A refusal changes nothing.
+func (t *Table) PartyMsg(env *protocol.Envelope, raw []byte) error {
+	var err error
+	derr := t.Do(func() { err = t.partyMsg(env, raw) })
+	if derr != nil {
+		return derr
+	}
+	return err
+}
+
+func (t *Table) partyMsg(env *protocol.Envelope, raw []byte) error {
+	bg := t.blind
+	if bg == nil {
+		return ErrNoParty
+	}
+	now := t.Now()
+	if m, ok := env.Msg.(protocol.BlindMove); ok && !m.Pick {
+		if err := t.blindMoveOK(m); err != nil {
+			return err
+		}
+		t.blindDue(now)
+		if t.blind != bg {
+			return engine.ErrGameOver
+		}
+	}
+	in, err := bg.reader.Envelope(bg.h, env, now)
+	if err != nil {
+		if errors.Is(err, mentaltable.ErrLogInput) && bg.reader.Party(env.Sender) < 0 {
+			return ErrNoParty
+		}
+		return refusalOf(err)
+	}
+	out, err := bg.h.Input(in)
+	if err != nil {
+		return refusalOf(err)
+	}
+	if in.What == mentaltable.InputMove {
+		if s := t.Seats[in.Cmd.Seat]; s.Covered && s.box != nil && bg.deal.Bots[in.Cmd.Seat] == "" && bg.owners[bg.h.Holder(in.Cmd.Seat)] == s.Owner {
+			// A person the host gave to a bot plays again: theirs. (Their
+			// own node runs that bot, and so does nothing new here.)
+			if ownMoves[in.Cmd.Move] {
+				s.Covered = false
+				t.notice = fmt.Sprintf("%s plays their own seat again.", s.name)
+			}
+		}
+	}
+	t.blindOut(out, raw)
+	return nil
+}
+
+// blindMoveOK refuses a move the table takes from no seat now: the game
+// paused, over, or the reveal still showing the cards.
+func (t *Table) blindMoveOK(m protocol.BlindMove) error {
+	switch {
+	case t.Phase == PhaseOver:
+		return engine.ErrGameOver
+	case t.held:
+		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: PausedText}
+	case t.Now() < t.PausedTill && HeldByReveal(engine.Move(m.Move)):
+		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "Wait: the cards are still being shown."}
+	}
+	return nil
+}
+
+// refusalOf is an error of the blind table's as a player is told it.
+func refusalOf(err error) error {
+	var ref *engine.Refusal
+	if errors.As(err, &ref) {
+		return ref
+	}
+	msg := err.Error()
+	msg, _ = strings.CutPrefix(msg, "mentaltable: ")
+	return &engine.Refusal{Code: engine.CodeBadCommand, Msg: protocol.Sentence(errors.New(msg))}
+}
+
+// blindDue ticks the host's clock if a deadline passed before a move
+// came: a window closed, an opening late.
+func (t *Table) blindDue(now time.Duration) {
+	bg := t.blind
+	if d, ok := bg.h.Deadline(); ok && d <= now {
+		t.blindOut(bg.h.Tick(now), nil)
+	}
+}
+
+// blindTick is the host's clock firing.
+func (t *Table) blindTick() {
+	bg := t.blind
+	if bg == nil || t.Phase != PhasePlaying || t.held {
+		return
+	}
+	if d, ok := bg.h.Deadline(); !ok || d > t.Now() {
+		t.blindChanged(nil)
+		return
+	}
+	t.blindOut(bg.h.Tick(t.Now()), nil)
+}
+
+// blindOut is what a step of the host's made: its inputs logged for the
+// nodes (env, the party's envelope, is the last one's), what it caught,
+// and the table moved on.
+func (t *Table) blindOut(out mentaltable.Out, env []byte) {
+	bg := t.blind
+	for bg.h.Len() > len(bg.wire) {
+		i := len(bg.wire)
+		e := env
+		if i != bg.h.Len()-1 {
+			e = nil
+		}
+		bg.wire = append(bg.wire, mentaltable.WireInput(bg.h.Logged(i), e))
+	}
+	for ; bg.late < len(bg.h.Late); bg.late++ {
+		t.notice = fmt.Sprintf("%s's node didn't turn its play up in time: the others turn it up.", t.partyName(bg.h.Late[bg.late]))
+	}
+	for ; bg.caught < len(bg.h.Caught); bg.caught++ {
+		if p, ok := faultParty(bg.h.Caught[bg.caught]); ok {
+			t.notice = fmt.Sprintf("%s's node turned its play up falsely: caught. The others turn it up.", t.partyName(p))
+		}
+	}
+	t.blindChanged(out.Events)
+}
+
+// partyName is the person whose node party p is.
+func (t *Table) partyName(p int) string {
+	bg := t.blind
+	if p < 0 || p >= len(bg.owners) {
+		return fmt.Sprintf("Party %d", p+1)
+	}
+	if bg.owners[p] == "local" {
+		return t.host
+	}
+	for _, s := range t.Seats {
+		if s.Owner == bg.owners[p] {
+			return s.name
+		}
+	}
+	return fmt.Sprintf("Party %d", p+1)
+}
+
+// blindChanged is changed for a blind game: every party is sent the log
+// so far, spectators the public events, the clocks set.
+func (t *Table) blindChanged(events []engine.BlindEvent) {
+	bg := t.blind
+	now := t.Now()
+	for _, e := range events {
+		if e.Type == engine.EventReveal {
+			t.PausedTill = now + t.Set.Timing.Reveal
+			t.after(t.Set.Timing.Reveal, func() {
+				if t.Phase == PhasePlaying && t.Now() >= t.PausedTill {
+					t.schedule()
+				}
+			})
+		}
+	}
+	if bg.h.B.Over() && !bg.done {
+		out, err := bg.h.Finish()
+		if err == nil {
+			bg.done = true
+			t.blindOut(out, nil)
+			return
+		}
+	}
+	if bg.h.B.Over() && t.Phase == PhasePlaying {
+		t.Phase = PhaseOver
+		t.evening.Add(t.Commit, t.State(-1).Seats, bg.h.B.Places(), bg.h.B.Winner())
+		t.phaseChanged()
+	}
+	t.plays.Store(int64(bg.h.B.Plays()))
+	if !t.start.IsZero() {
+		t.startNS.Store(t.start.UnixNano())
+	}
+	t.blindDeliver(events, "")
+	if t.Phase != PhasePlaying {
+		t.stopTimers()
+		return
+	}
+	if t.held {
+		return
+	}
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+	if d, ok := bg.h.Deadline(); ok {
+		t.timer = t.after(d-now, t.blindTick)
+	}
+	t.schedule()
+}
+
+// blindDeliver sends each party's node the log it hasn't had, and each
+// spectator what it may see.
+func (t *Table) blindDeliver(events []engine.BlindEvent, notice string) {
+	bg := t.blind
+	if notice == "" {
+		notice = t.notice
+	}
+	t.notice = ""
+	now := t.Now()
+	var pub []engine.Event
+	for _, e := range events {
+		if e.Public() && e.Type != engine.EventOver {
+			pub = append(pub, e.Event)
+		}
+	}
+	t.pub = append(t.pub, pub...)
+	for i, s := range t.Seats {
+		if s.box == nil || s.Owner == "" {
+			continue
+		}
+		part := &BlindPart{First: bg.sent[i], Log: bg.wire[bg.sent[i]:], Now: now}
+		if bg.sent[i] == 0 {
+			part.Deal = &bg.deal
+		}
+		bg.sent[i] = len(bg.wire)
+		s.box.Put(Update{Table: t.State(i), Notice: notice, At: now, Blind: part})
+	}
+	for m := range t.specs {
+		t.sendSpec(m, pub, nil, nil)
+	}
+}
+
+// blindFallback is the move the host makes for a person's seat whose
+// turn ran out (or who is away): it can see no card, so it plays one by
+// handle, claimed as the rank called; in a window it lets the play go. A
+// hand-over that runs out is the engine's, whose cards the giver's node
+// names (Pick).
+func (t *Table) blindFallback(seat int, notice string) {
+	bg := t.blind
+	if bg == nil || t.held || t.Phase != PhasePlaying {
+		return
+	}
+	v := bg.h.B.View(seat)
+	hand := bg.h.B.Hand(seat)
+	bc := engine.BlindCommand{Seat: seat, Rank: engine.NoRank}
+	switch {
+	case v.Phase == engine.PhaseCall && v.Window != nil && slices.Contains(v.Window.Callers, seat):
+		bc.Move, bc.No = engine.MovePass, v.Window.No
+	case v.Phase == engine.PhasePlay && v.Turn == seat && len(hand) > 0:
+		if v.Round != nil && v.Last != nil && v.Rules.Doubt {
+			bc.Move = engine.MoveSkip
+			break
+		}
+		rank := v.Rank
+		if !rank.Valid() {
+			rank = engine.Rank(0)
+			if len(v.Ranks) > 0 {
+				rank = v.Ranks[0]
+			}
+		}
+		bc.Move, bc.Handles, bc.Claim, bc.Rank = engine.MovePlay, hand[:1], 1, rank
+	default:
+		return
+	}
+	now := t.Now()
+	t.blindDue(now)
+	if t.blind != bg || t.Phase != PhasePlaying {
+		return
+	}
+	out, err := bg.h.Apply(now, bc, nil)
+	if err != nil {
+		return
+	}
+	if ownMoves[bc.Move] {
+		t.Seats[seat].madeFor++
+	}
+	if notice != "" {
+		t.notice = notice
+	}
+	t.blindOut(out, nil)
+}
+
+// faultParty is the party a refusal names.
+func faultParty(err error) (int, bool) { return mental.Blame(err) }
+
+// awayClock plays an away person's turn at a blind table, whose seat no
+// node can play for them: the host's blind move, a second after the
+// turn came (a call window just closes without them).
+func (t *Table) awayClock(i int, s *seat) {
+	v := t.gameView(i)
+	key := v.Situation()
+	if key == s.decided {
+		return
+	}
+	s.decided = key
+	if s.clock != nil {
+		s.clock.Stop()
+		s.clock = nil
+	}
+	if v.Phase != engine.PhasePlay || v.Turn != i {
+		return
+	}
+	s.clock = t.after(time.Second+max(t.PausedTill-t.Now(), 0), func() {
+		if t.Phase == PhasePlaying && s.decided == key && s.box == nil {
+			t.blindFallback(i, "")
+		}
+	})
+}
+
+// localParty is the party of the host's own node, in front of its seat's
+// mailbox box: its screen is the host's.
+func (t *Table) localParty(box *Mailbox) *Party {
+	id := func() protocol.PeerID {
+		var id protocol.PeerID
+		t.Do(func() {
+			if t.Chain.key != nil {
+				id, _ = protocol.PeerIDOf(t.Chain.key)
+			}
+		})
+		return id
+	}
+	p := NewParty(id, NewMailbox(), t.localSend, t.makeBot, t.fall)
+	go func() {
+		for u := range box.Out {
+			p.Put(u)
+		}
+		p.post(p.Close)
+	}()
+	return p
+}
+
+// localSend is a message of the host's own party: sealed with the host's
+// key, as every party's is, and taken as a party's.
+func (t *Table) localSend(m protocol.Message) (uint64, error) {
+	var seq uint64
+	var err error
+	derr := t.Do(func() {
+		if t.Chain.key == nil {
+			err = errors.New("the host has no key to sign with")
+			return
+		}
+		if t.localSigner == nil {
+			if t.localSigner, err = protocol.NewSigner(t.Chain.key, uint64(time.Now().UnixNano())); err != nil {
+				return
+			}
+		}
+		var raw []byte
+		raw, seq, err = t.localSigner.Seal(t.tid, t.term, m)
+		if err != nil {
+			return
+		}
+		env := &protocol.Envelope{Version: protocol.Current, Sender: t.localSigner.ID(), Table: t.tid, Term: t.term, Seq: seq, Msg: m}
+		err = t.partyMsg(env, raw)
+	})
+	if derr != nil {
+		return 0, derr
+	}
+	return seq, err
+}
