@@ -171,9 +171,6 @@ func (h *Host) Len() int { return len(h.log) }
 // Reveal gives the clear game.
 func (h *Host) Revealed() bool { return h.deck != nil }
 
-// Copy is the node's copy of the host: the game as every node runs it.
-func (n *Node) Copy() *Host { return n.h }
-
 // Picked is the cards V14's timed-out hand-over of seat takes, named by
 // the seat's own node from the seat's completed view (nil when none is
 // due of this node).

@@ -253,6 +253,14 @@ func (t *Table) blindMoveOK(m protocol.BlindMove) error {
 	case t.held:
 		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: PausedText}
 	case t.Now() < t.PausedTill && HeldByReveal(engine.Move(m.Move)):
+		// Told again when the cards have been shown (pauseOver), so that
+		// it moves anew.
+		if t.waiting == nil {
+			t.waiting = map[int]bool{}
+		}
+		if m.Seat >= 0 && m.Seat < len(t.Seats) {
+			t.waiting[m.Seat] = true
+		}
 		return &engine.Refusal{Code: engine.CodeNotYourTurn, Msg: "Wait: the cards are still being shown."}
 	}
 	return nil
@@ -342,7 +350,7 @@ func (t *Table) blindChanged(events []engine.BlindEvent) {
 			t.PausedTill = now + t.Set.Timing.Reveal
 			t.after(t.Set.Timing.Reveal, func() {
 				if t.Phase == PhasePlaying && t.Now() >= t.PausedTill {
-					t.schedule()
+					t.pauseOver()
 				}
 			})
 		}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
-	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/mentaltable"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -50,21 +49,14 @@ type Party struct {
 	closed bool
 }
 
-// partyGame is one blind game as the party plays it.
+// partyGame is one blind game as the party plays it: the node's side
+// (mentaltable.Player), the bots it runs, and what its screen was shown.
 type partyGame struct {
-	deal   protocol.BlindDeal
-	mt     *mentaltable.Table
-	node   *mentaltable.Node
-	reader *mentaltable.LogReader
-	next   int           // how many of the host's inputs it has taken
-	now    time.Duration // the host's clock when it sent the last of them
+	pl     *mentaltable.Player
+	now    time.Duration // the host's clock when it sent the last of its log
 	bots   map[int]*partyBot
-	got    map[int][]engine.Event // what each of its seats was shown, for the audit
-	over   []mentaltable.Shown    // the end, shown once every card is known
-	picked map[int]int            // a pick sent for a seat's hand-over, by the play it was for
-	hold   time.Time              // the reveal's pause: a new play waits till then
-	failed error                  // the host's log didn't check: nothing more is taken from it
-	audit  *AuditResult
+	hold   time.Time // the reveal's pause: a new play waits till then
+	result *mentaltable.Result
 	// pending are the numbers of the moves sent for bot seats, not yet
 	// answered: a refusal of one has the bot play its fallback.
 	pending map[uint64]int
@@ -188,22 +180,18 @@ func (p *Party) Move(cmd engine.Command) error {
 // move sends seat cmd.Seat's move by handle; bot says a bot's.
 func (p *Party) move(cmd engine.Command, bot bool) error {
 	g := p.g
-	if g == nil || g.node == nil {
+	if g == nil {
 		return errors.New("no blind game in play")
 	}
-	if g.failed != nil {
-		return g.failed
-	}
-	bc, quads, err := g.node.Command(cmd, g.node.Copy().B.Hand(cmd.Seat))
+	m, err := g.pl.Move(cmd)
 	if err != nil {
 		var ref *engine.Refusal
-		if errors.As(err, &ref) {
+		if errors.As(err, &ref) && !bot {
 			p.take(Update{Table: p.table, Refusal: ref})
 			return nil
 		}
 		return err
 	}
-	m := mentaltable.WireMove(bc, quads)
 	seq, err := p.send(m)
 	var ref *engine.Refusal
 	switch {
@@ -237,11 +225,12 @@ func (p *Party) take(u Update) {
 		return
 	}
 	b := u.Blind
-	if b.Deal != nil && (p.g == nil || string(p.g.deal.Game) != string(b.Deal.Game)) {
+	if b.Deal != nil && (p.g == nil || p.g.pl.Game() != string(b.Deal.Game)) {
 		p.stopBots()
 		p.g = nil
 		if err := p.start(*b.Deal); err != nil {
-			u.Notice = "This blind game can't be played here: " + err.Error()
+			u.Notice = "This blind game can't be played here: " + protocol.Sentence(err)
+			u.Blind = nil
 			p.screen.Put(u)
 			return
 		}
@@ -251,28 +240,18 @@ func (p *Party) take(u Update) {
 		return
 	}
 	g.now = b.Now
-	var shown []engine.Event
-	if g.failed == nil {
-		for k, li := range b.Log {
-			if b.First+k < g.next {
-				continue // seen: a backlog after a reconnection
-			}
-			if b.First+k > g.next {
-				g.failed = fmt.Errorf("the host's log skips from input %d to %d", g.next, b.First+k)
-				break
-			}
-			if err := p.input(li); err != nil {
-				g.failed = err
-				break
-			}
-		}
-		shown = p.shown()
+	failed := g.pl.Failed()
+	send, shown, err := g.pl.Log(b.First, b.Log)
+	if err == nil {
+		err = p.sendAll(send)
 	}
-	if g.failed != nil && u.Notice == "" {
-		u.Notice = "The host's record of this game doesn't check, so this node takes no more of it: " + protocol.Sentence(g.failed)
+	if err != nil && failed == nil && u.Notice == "" {
+		u.Notice = "The host's record of this game doesn't check, so this node takes no more of it: " + protocol.Sentence(err)
 	}
-	p.show(u, shown)
-	p.pick()
+	p.show(u, p.shown(shown))
+	if m, ok := g.pl.Pick(); ok {
+		p.send(m)
+	}
 	p.finish()
 	p.schedule()
 }
@@ -280,44 +259,18 @@ func (p *Party) take(u Update) {
 // start is a new blind game: the deal's terms checked against what the
 // host committed to, the node's party made, its key sent.
 func (p *Party) start(d protocol.BlindDeal) error {
-	me := slices.Index(d.Parties, p.id())
-	if me < 0 {
-		return errors.New("this node takes no part in the deal")
-	}
-	if len(d.Salt) != gamewire.SaltSize {
-		return errors.New("the deal's salt is malformed")
-	}
-	var salt [gamewire.SaltSize]byte
-	copy(salt[:], d.Salt)
-	if c := gamewire.Commit(d.HostSeed, salt); c != p.table.Commit {
-		return errors.New("the host's seed isn't the one it committed to")
-	}
-	if gamewire.DealSeed(d.HostSeed, salt, p.table.Nonces) != d.Seed {
-		return errors.New("the deal's seed doesn't mix the toss's nonces")
-	}
-	if len(d.Holder) != len(p.table.Seats) || len(d.Bots) != len(d.Holder) {
-		return fmt.Errorf("the deal names %d seats of %d", len(d.Holder), len(p.table.Seats))
-	}
-	mt := &mentaltable.Table{Rules: p.table.Rules, Seats: len(d.Holder), Seed: d.Seed, Holder: slices.Clone(d.Holder),
-		Table: []byte(p.table.ID), Game: slices.Clone(d.Game)}
-	if err := mt.Check(); err != nil {
-		return err
-	}
-	if mt.Parties() != len(d.Parties) {
-		return fmt.Errorf("the deal names %d parties for %d", len(d.Parties), mt.Parties())
-	}
-	node, err := mentaltable.NewNode(mt, me, rand.Reader, nil)
-	if err != nil {
-		return err
-	}
 	tid, err := tableIDOf(p.table.ID)
 	if err != nil {
 		return err
 	}
-	g := &partyGame{deal: d, mt: mt, node: node, reader: mentaltable.NewLogReader(tid, d.Parties), bots: map[int]*partyBot{},
-		got: map[int][]engine.Event{}, picked: map[int]int{}, pending: map[uint64]int{}}
+	pl, ms, err := mentaltable.NewPlayer(d, mentaltable.Terms{Me: p.id(), Table: tid, Rules: p.table.Rules, Seats: len(p.table.Seats),
+		Commit: p.table.Commit, Nonces: p.table.Nonces}, rand.Reader)
+	if err != nil {
+		return err
+	}
+	g := &partyGame{pl: pl, bots: map[int]*partyBot{}, pending: map[uint64]int{}}
 	for s, name := range d.Bots {
-		if d.Holder[s] != me || name == "" {
+		if d.Holder[s] != pl.Party() || name == "" || p.makeBot == nil {
 			continue
 		}
 		b, err := p.makeBot(name, s, botSeed(d.Seed, s))
@@ -327,26 +280,6 @@ func (p *Party) start(d protocol.BlindDeal) error {
 		g.bots[s] = &partyBot{p: b}
 	}
 	p.g = g
-	ms, err := node.Start()
-	if err != nil {
-		return err
-	}
-	return p.sendAll(ms)
-}
-
-// input takes one input of the host's log into the node's copy of the
-// host, and sends what it makes due of this node.
-func (p *Party) input(li protocol.LogInput) error {
-	g := p.g
-	in, err := g.reader.Input(g.node.Copy(), li)
-	if err != nil {
-		return err
-	}
-	ms, err := g.node.Input(in)
-	if err != nil {
-		return err
-	}
-	g.next++
 	return p.sendAll(ms)
 }
 
@@ -359,18 +292,13 @@ func (p *Party) sendAll(ms []protocol.Message) error {
 	return nil
 }
 
-// shown is what the node's seats were shown since the last input: each
-// bot sees its own, the audit keeps them all, the person's seat's go to
-// the screen. The end waits for every card (finish).
-func (p *Party) shown() []engine.Event {
+// shown is what the node's seats were shown: each bot sees its own, the
+// person's seat's go to the screen, a reveal marks the pause before the
+// next play.
+func (p *Party) shown(shown []mentaltable.Shown) []engine.Event {
 	g := p.g
 	var out []engine.Event
-	for _, sh := range g.node.Shown() {
-		if sh.Blind.Type == engine.EventOver {
-			g.over = append(g.over, sh)
-			continue
-		}
-		g.got[sh.Seat] = append(g.got[sh.Seat], sh.Event)
+	for _, sh := range shown {
 		if b := g.bots[sh.Seat]; b != nil {
 			e := sh.Event
 			b.p.Observe(&e)
@@ -391,22 +319,14 @@ func (p *Party) seatShown() int {
 	if p.seat >= 0 {
 		return p.seat
 	}
-	if s := p.g.node.Seats(); len(s) > 0 {
+	if s := p.g.pl.Seats(); len(s) > 0 {
 		return s[0]
 	}
 	return -1
 }
 
 // view is seat s's view as its node completes it.
-func (p *Party) view(s int) (engine.View, error) {
-	h := p.g.node.Copy()
-	v := h.B.View(s)
-	if s < 0 || h.Holder(s) != p.g.node.Index || !p.g.node.Dealt() {
-		return v, nil // a seat it doesn't play, or the deal still under way
-	}
-	err := p.g.node.View(s, &v, h.B.Hand(s), h.B.LastPlay())
-	return v, err
-}
+func (p *Party) view(s int) (engine.View, error) { return p.g.pl.View(s) }
 
 // show puts u on the screen with the seat's view and events.
 func (p *Party) show(u Update, events []engine.Event) {
@@ -417,81 +337,34 @@ func (p *Party) show(u Update, events []engine.Event) {
 	} else if u.Notice == "" {
 		u.Notice = "Your cards can't be shown: " + err.Error()
 	}
-	u.Deadline, _ = g.node.Copy().B.Deadline()
-	if g.audit != nil && u.Audit == nil && len(events) > 0 {
-		u.Audit = g.audit
-	}
+	u.Deadline, _ = g.pl.Deadline()
 	p.screen.Put(u)
 }
 
-// pick names the cards of a timed-out hand-over of a seat of this node's.
-func (p *Party) pick() {
-	g := p.g
-	if g.failed != nil {
-		return
-	}
-	h := g.node.Copy()
-	s, _, ok := h.B.Picking()
-	if !ok || h.Holder(s) != g.node.Index || g.picked[s] == h.B.Plays()+1 {
-		return
-	}
-	hs, ok, err := g.node.Picked(s)
-	if err != nil || !ok {
-		return
-	}
-	g.picked[s] = h.B.Plays() + 1
-	m := protocol.BlindMove{No: h.B.Plays(), Seat: s, Move: uint8(engine.MoveGive), Rank: protocol.NoRank, Pick: true}
-	for _, x := range hs {
-		m.Handles = append(m.Handles, uint16(x))
-	}
-	p.send(m)
-}
-
-// finish is the end, once every secret is in: every card known, the game
-// revealed, the end shown and each seat's record audited.
+// finish is the end, once every secret is in: the node has checked
+// every shuffle and replayed the game against what its seats were shown;
+// the end goes to the bots, and to the screen with the audit.
 func (p *Party) finish() {
 	g := p.g
-	h := g.node.Copy()
-	if g.audit != nil || g.failed != nil || !h.Revealed() {
+	r := g.pl.Finish(p.partyName)
+	if r == nil {
 		return
 	}
-	cfg, steps, deck, err := h.Reveal()
-	res := &AuditResult{Verified: err == nil}
-	if err != nil {
-		res.Problems = append(res.Problems, protocol.Sentence(err))
-	}
-	for _, sh := range g.over {
-		e := sh.Blind.Clear(deck)
-		g.got[sh.Seat] = append(g.got[sh.Seat], e)
+	g.result = r
+	var over []engine.Event
+	for _, sh := range r.Over {
 		if b := g.bots[sh.Seat]; b != nil {
+			e := sh.Event
 			b.p.Observe(&e)
 		}
-	}
-	if err == nil {
-		for _, s := range g.node.Seats() {
-			for _, bad := range engine.Audit(cfg, steps, s, g.got[s]) {
-				res.Problems = append(res.Problems, fmt.Sprintf("seat %d: %s", s+1, bad))
-			}
-		}
-		res.Verified = len(res.Problems) == 0
-		res.Plays = h.B.Plays()
-	}
-	for _, i := range h.Late {
-		res.Notes = append(res.Notes, fmt.Sprintf("%s's node didn't turn its called play up in time: the others turned it up.", p.partyName(i)))
-	}
-	for _, c := range h.Caught {
-		res.Notes = append(res.Notes, "A false opening was caught: "+protocol.Sentence(c))
-	}
-	g.audit = res
-	var over []engine.Event
-	for _, sh := range g.over {
 		if sh.Seat == p.seat {
-			over = append(over, sh.Blind.Clear(deck))
+			over = append(over, sh.Event)
 		}
 	}
-	u := Update{Table: p.table, Audit: res, Events: over}
-	if err == nil {
-		u.Reveal = &Reveal{Config: cfg, Steps: steps}
+	res := &AuditResult{Verified: r.Verified(), Problems: r.Problems, Notes: r.Notes, Plays: r.Plays}
+	u := Update{Table: p.table, Audit: res}
+	if r.Verified() {
+		u.Reveal = &Reveal{Config: r.Config, Steps: r.Steps}
 	}
 	p.show(u, over)
 }
@@ -499,9 +372,9 @@ func (p *Party) finish() {
 // partyName says whose node party i is: the person's name of its first
 // seat that isn't a bot's.
 func (p *Party) partyName(i int) string {
-	g := p.g
-	for s, h := range g.deal.Holder {
-		if h == i && g.deal.Bots[s] == "" && s < len(p.table.Seats) {
+	d := p.g.pl.Deal
+	for s, h := range d.Holder {
+		if h == i && d.Bots[s] == "" && s < len(p.table.Seats) {
 			return p.table.Seats[s].Name
 		}
 	}
@@ -514,20 +387,20 @@ func (p *Party) partyName(i int) string {
 // (Covered).
 func (p *Party) schedule() {
 	g := p.g
-	if g == nil || g.failed != nil {
+	if g == nil || g.pl.Failed() != nil {
 		return
 	}
-	h := g.node.Copy()
-	if p.seat >= 0 && p.seat < len(p.table.Seats) && h.Holder(p.seat) == g.node.Index {
+	h := g.pl.Host()
+	if p.seat >= 0 && p.seat < len(p.table.Seats) && h.Holder(p.seat) == g.pl.Party() {
 		cover := p.table.Seats[p.seat].Covered
-		if b, ok := g.bots[p.seat]; cover && !ok {
-			if bp, err := p.makeBot("medium", p.seat, botSeed(g.deal.Seed, p.seat)+1); err == nil {
+		if b, ok := g.bots[p.seat]; cover && !ok && p.makeBot != nil {
+			if bp, err := p.makeBot("medium", p.seat, botSeed(g.pl.Deal.Seed, p.seat)+1); err == nil {
 				g.bots[p.seat] = &partyBot{p: bp}
-				for _, e := range g.got[p.seat] {
+				for _, e := range g.pl.Events(p.seat) {
 					bp.Observe(&e)
 				}
 			}
-		} else if !cover && ok && g.deal.Bots[p.seat] == "" {
+		} else if !cover && ok && g.pl.Deal.Bots[p.seat] == "" {
 			b.stop()
 			delete(g.bots, p.seat)
 		}

@@ -975,7 +975,10 @@ func (t *Table) pauseOver() {
 	}
 	for seatNo := range t.waiting {
 		if s := t.Seats[seatNo]; s.box != nil {
-			u := Update{Table: t.State(seatNo), At: t.Now(), View: t.gameView(seatNo)}
+			u := Update{Table: t.State(seatNo), At: t.Now()}
+			if t.blind == nil {
+				u.View = t.gameView(seatNo) // a blind table's node makes its own
+			}
 			u.Deadline, _ = t.gameDeadline()
 			s.box.Put(u)
 		}
