@@ -227,11 +227,19 @@ func (t *tableModel) seatCell(v *engine.View, s, w int) (string, string, string)
 	if turn {
 		line1 = st.r(st.turn, line1)
 	}
+	// At a blind table a bot runs on a player's node, which knows its
+	// cards: every screen says whose.
+	on := ""
+	if info.RunBy != "" {
+		on = " on " + info.RunBy + "'s"
+	}
 	switch {
 	case info.Covered:
-		line1 += " " + st.r(st.faint, "bot covering")
-	case info.Bot != "" && width(line1)+5+len(info.Bot) <= w:
-		line1 += " " + st.r(st.faint, "bot·"+info.Bot)
+		line1 += " " + st.r(st.faint, "bot covering"+on)
+	case info.Bot != "" && width(line1)+5+len(info.Bot)+len(on) <= w:
+		line1 += " " + st.r(st.faint, "bot·"+info.Bot+on)
+	case info.Bot != "" && width(line1)+4+len(on) <= w:
+		line1 += " " + st.r(st.faint, "bot"+on)
 	case info.Bot != "":
 		line1 += " " + st.r(st.faint, "bot")
 	case !info.Connected && info.Name != "":
@@ -456,7 +464,15 @@ func (t *tableModel) handBlock(w, rows int) []string {
 	if out(v, t.me()) {
 		head = " You're out: " + Ordinal(v.Placed[t.me()]) + " place"
 	}
+	if d := t.u.Dealing; d != "" && len(t.hand) == 0 {
+		head = " " + d // a blind deal: the nodes are still shuffling
+	}
 	info := ""
+	if k := t.u.Arriving; k == 1 {
+		info = "1 card comes to your hand" // a blind table: handed over by its player's node
+	} else if k > 1 {
+		info = fmt.Sprintf("%d cards come to your hand", k)
+	}
 	if k := t.nPicked(); k > 0 {
 		info = fmt.Sprintf("picked %d", k)
 		if c.Play {

@@ -656,3 +656,25 @@ func TestHostPausesTheGame(t *testing.T) {
 	p.has("Paused by the host.")
 	p.lacks("P goes on")
 }
+
+// At a blind table a bot runs on a player's node, which knows its cards:
+// the seat says whose, and a covering bot says it too.
+func TestSeatSaysWhoseNodeRunsItsBot(t *testing.T) {
+	e := &env{st: newStyles(true), w: 80, h: 24}
+	tm := newTable(e, nil)
+	tm.have = true
+	tm.u.Table.You = 0
+	tm.u.Table.Seats = []table.SeatInfo{{Name: "Ada"}, {Name: "Ben", Bot: "medium", RunBy: "Cleo"}, {Name: "Cleo"},
+		{Name: "Dev", Covered: true, RunBy: "Ada"}, {Name: "Eve", Bot: "hard"}}
+	tm.u.View.Hands = make([]engine.Count, 5)
+	v := &tm.u.View
+	for s, want := range map[int]string{1: "bot·medium on Cleo's", 3: "bot covering on Ada's", 4: "bot·hard"} {
+		line1, _, _ := tm.seatCell(v, s, 40)
+		if !strings.Contains(line1, want) {
+			t.Errorf("seat %d reads %q, want %q in it", s, line1, want)
+		}
+	}
+	if line1, _, _ := tm.seatCell(v, 4, 40); strings.Contains(line1, " on ") {
+		t.Errorf("a bot of the host's own reads %q: it names no node", line1)
+	}
+}

@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/internal/nodetest"
 	"github.com/bullshit-game/bullshit/node/table"
+	"github.com/bullshit-game/bullshit/protocol"
 )
 
 // A blind table over loopback: the host sits and plays, players on their
@@ -71,5 +73,63 @@ func TestBlindGameOverTheWire(t *testing.T) {
 				t.Fatal("the host ran a clear game")
 			}
 		})
+	}
+}
+
+// A node that takes no part in the deal (its deck messages never leave
+// it) doesn't hold the table up: every screen names whom the deal waits
+// for, then the deal goes again without it, a bot on another node in its
+// seat, and the others play to the end; the quiet node watches.
+func TestBlindDealWithoutASilentNode(t *testing.T) {
+	set := kitchen(4, "medium")
+	set.Blind = true
+	set.Timing.Deal = 2 * time.Second
+	hn, tb, _ := hostTable(t, set)
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	_, hostSess, err := tb.Sit("local", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	remotes := dialPlayers(t, ctx, hn, 2)
+	for _, r := range remotes {
+		r.UseBots(dumbMaker, dumbFallback)
+	}
+	quiet := remotes[1]
+	quiet.do(func() {
+		quiet.party.Close()
+		quiet.party = table.NewParty(func() protocol.PeerID { return wireID(quiet.h.ID()) }, quiet.box,
+			func(protocol.Message) (uint64, error) { return 0, nil }, dumbMaker, dumbFallback)
+	})
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var notices []string
+	ends := playEach(ctx, []table.Session{hostSess, remotes[0]}, func(i int) table.Player { return &nodetest.DumbBot{Seat: i} }, "fast",
+		func(i int, u table.Update) {
+			mu.Lock()
+			defer mu.Unlock()
+			if u.Notice != "" {
+				notices = append(notices, u.Notice)
+			}
+		})()
+	for i, u := range ends {
+		if u.View.Phase != engine.PhaseOver || u.Audit == nil || !u.Audit.Verified {
+			t.Fatalf("seat %d: phase %v, audit %+v; notices %q", i, u.View.Phase, u.Audit, notices)
+		}
+	}
+	saidWait, saidAgain := false, false
+	for _, n := range notices {
+		saidWait = saidWait || strings.Contains(n, "Shuffling… waiting for p2's node")
+		saidAgain = saidAgain || strings.Contains(n, "Dealing again: p2's node didn't take part in the shuffle")
+	}
+	if !saidWait || !saidAgain {
+		t.Fatalf("the screens weren't told whom the deal waited for and why it went again: %q", notices)
+	}
+	var covered bool
+	tb.Do(func() { covered = tb.State(-1).Seats[2].Covered })
+	if !covered {
+		t.Fatal("the quiet node's seat isn't shown as a bot's")
 	}
 }

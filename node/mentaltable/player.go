@@ -19,16 +19,21 @@ import (
 // concurrent use: its caller serialises the host's messages and its
 // person's moves.
 type Player struct {
-	Deal   protocol.BlindDeal
-	node   *Node
-	reader *LogReader
-	next   int // how many of the host's inputs it has taken
-	got    map[int][]engine.Event
-	over   []Shown
-	picked map[int]int
-	failed error
-	result *Result
+	Deal    protocol.BlindDeal
+	node    *Node // nil for a node that takes no part (Watching)
+	h       *Host // the node's copy of the host
+	reader  *LogReader
+	next    int // how many of the host's inputs it has taken
+	got     map[int][]engine.Event
+	over    []Shown
+	picked  map[int]int
+	failed  error
+	result  *Result
+	watched []Shown // a watcher's copy's public events, not yet taken
 }
+
+// ErrWatching is a move from a node that takes no part in the game.
+var ErrWatching = errors.New("mentaltable: this node takes no part in this game's deal: it watches")
 
 // Terms is what a player node knows of its table before a blind deal:
 // checked against the deal's terms, so that a host can't deal another
@@ -38,21 +43,17 @@ type Terms struct {
 	Table  protocol.TableID
 	Rules  engine.Rules
 	Seats  int
-	Commit [32]byte                     // the host's commitment to its part of the toss
+	Commit [32]byte                   // the host's commitment to its part of the toss
 	Nonces [][gamewire.NonceSize]byte // the players' nonces the toss mixed
 }
 
-// ErrNotAParty is a blind deal this node takes no part in.
-var ErrNotAParty = errors.New("mentaltable: this node takes no part in the deal")
-
 // NewPlayer is the node's side of the blind game d dealt at the table of
 // terms, its deck secret drawn from rand (crypto/rand at a real table),
-// and its first messages (its deck key) for the host.
+// and its first messages (its deck key) for the host. A node that takes no
+// part in the deal (left out of it) watches: it follows the game on its
+// copy of the host, with no secret and no card (Watching).
 func NewPlayer(d protocol.BlindDeal, terms Terms, rand io.Reader) (*Player, []protocol.Message, error) {
 	me := slices.Index(d.Parties, terms.Me)
-	if me < 0 {
-		return nil, nil, ErrNotAParty
-	}
 	if len(d.Salt) != gamewire.SaltSize {
 		return nil, nil, errors.New("mentaltable: the deal's salt is malformed")
 	}
@@ -75,6 +76,15 @@ func NewPlayer(d protocol.BlindDeal, terms Terms, rand io.Reader) (*Player, []pr
 	if t.Parties() != len(d.Parties) {
 		return nil, nil, fmt.Errorf("mentaltable: the deal names %d parties for %d", len(d.Parties), t.Parties())
 	}
+	p := &Player{Deal: d, reader: NewLogReader(terms.Table, d.Parties), got: map[int][]engine.Event{}, picked: map[int]int{}}
+	if me < 0 {
+		h, err := t.host(false)
+		if err != nil {
+			return nil, nil, err
+		}
+		p.h = h
+		return p, nil, nil
+	}
 	n, err := NewNode(t, me, rand, nil)
 	if err != nil {
 		return nil, nil, err
@@ -83,21 +93,35 @@ func NewPlayer(d protocol.BlindDeal, terms Terms, rand io.Reader) (*Player, []pr
 	if err != nil {
 		return nil, nil, err
 	}
-	p := &Player{Deal: d, node: n, reader: NewLogReader(terms.Table, d.Parties), got: map[int][]engine.Event{}, picked: map[int]int{}}
+	p.node, p.h = n, n.h
 	return p, ms, nil
 }
+
+// Watching reports whether the node takes no part in the deal: it
+// follows the game as a spectator does.
+func (p *Player) Watching() bool { return p.node == nil }
 
 // Game names the blind game (its deal's Game).
 func (p *Player) Game() string { return string(p.Deal.Game) }
 
-// Party is the node's party.
-func (p *Player) Party() int { return p.node.Index }
+// Party is the node's party, -1 when it takes no part.
+func (p *Player) Party() int {
+	if p.node == nil {
+		return -1
+	}
+	return p.node.Index
+}
 
 // Seats is the seats the node plays now.
-func (p *Player) Seats() []int { return p.node.Seats() }
+func (p *Player) Seats() []int {
+	if p.node == nil {
+		return nil
+	}
+	return p.node.Seats()
+}
 
 // Host is the node's copy of the host: the game as every node runs it.
-func (p *Player) Host() *Host { return p.node.h }
+func (p *Player) Host() *Host { return p.h }
 
 // Failed is why the node took no more of the host's log, nil if it does.
 func (p *Player) Failed() error { return p.failed }
@@ -121,9 +145,9 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 			p.failed = fmt.Errorf("mentaltable: the host's log skips from input %d to %d", p.next, at)
 		default:
 			var in Input
-			if in, p.failed = p.reader.Input(p.node.h, li); p.failed == nil {
+			if in, p.failed = p.reader.Input(p.h, li); p.failed == nil {
 				var ms []protocol.Message
-				if ms, p.failed = p.node.Input(in); p.failed == nil {
+				if ms, p.failed = p.input(in); p.failed == nil {
 					p.next++
 					send = append(send, ms...)
 				}
@@ -133,7 +157,7 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 			break
 		}
 	}
-	for _, sh := range p.node.Shown() {
+	for _, sh := range p.shownNow() {
 		if sh.Blind.Type == engine.EventOver {
 			p.over = append(p.over, sh) // shown once every card is known (Finish)
 			continue
@@ -144,27 +168,72 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 	return send, shown, p.failed
 }
 
+// input takes one input into the node's copy of the host: a party's
+// node answers what it makes due; a watcher's copy only follows.
+func (p *Player) input(in Input) ([]protocol.Message, error) {
+	if p.node != nil {
+		return p.node.Input(in)
+	}
+	out, err := p.h.Input(in)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range out.Events {
+		if e.VisibleTo(-1) {
+			p.watched = append(p.watched, Shown{Seat: -1, Event: e.Event, Blind: e})
+		}
+	}
+	return nil, nil
+}
+
+// shownNow is what the node's seats (a watcher: seat -1) were shown
+// since the last call.
+func (p *Player) shownNow() []Shown {
+	if p.node != nil {
+		return p.node.Shown()
+	}
+	out := p.watched
+	p.watched = nil
+	return out
+}
+
 // View is seat s's view as the node completes it: its own cards where it
 // plays the seat and the deal is done; the host's (no card) otherwise.
 func (p *Player) View(s int) (engine.View, error) {
-	h := p.node.h
+	h := p.h
 	v := h.B.View(s)
-	if s < 0 || s >= len(h.rec.T.Holder) || h.Holder(s) != p.node.Index || !p.node.Dealt() {
+	if p.node == nil || s < 0 || s >= len(h.rec.T.Holder) || h.Holder(s) != p.node.Index || !p.node.Dealt() {
 		return v, nil
 	}
-	err := p.node.View(s, &v, h.B.Hand(s), h.B.LastPlay())
+	hand := h.B.Hand(s)
+	if coming := p.node.taken[s]; len(coming) > 0 {
+		// Cards on their way to the seat (a pile it took, handed over
+		// card by card by each earlier player's node): the hand shows
+		// the ones that came, Arriving counts the rest.
+		hand = slices.DeleteFunc(hand, func(x engine.Handle) bool { return slices.Contains(coming, x) })
+	}
+	err := p.node.View(s, &v, hand, h.B.LastPlay())
 	return v, err
+}
+
+// Arriving is how many cards seat s took that its node is still to be
+// handed.
+func (p *Player) Arriving(s int) int {
+	if p.node == nil {
+		return 0
+	}
+	return len(p.node.taken[s])
 }
 
 // Deadline is when the open window or hand-over closes, on the host's
 // clock.
-func (p *Player) Deadline() (time.Duration, bool) { return p.node.h.B.Deadline() }
+func (p *Player) Deadline() (time.Duration, bool) { return p.h.B.Deadline() }
 
-// Dealt reports whether the node knows its seats' hands.
-func (p *Player) Dealt() bool { return p.node.Dealt() }
+// Dealt reports whether the deal is done.
+func (p *Player) Dealt() bool { return p.h.Dealt() }
 
 // Waiting is the parties the table waits for, by the node's record.
-func (p *Player) Waiting() []int { return p.node.Waiting() }
+func (p *Player) Waiting() []int { return p.h.Waiting() }
 
 // Move is a clear command of a seat the node plays, as it goes to the
 // host: its cards named by handle, quads opened.
@@ -172,7 +241,10 @@ func (p *Player) Move(cmd engine.Command) (protocol.BlindMove, error) {
 	if p.failed != nil {
 		return protocol.BlindMove{}, p.failed
 	}
-	h := p.node.h
+	if p.node == nil {
+		return protocol.BlindMove{}, ErrWatching
+	}
+	h := p.h
 	if cmd.Seat < 0 || cmd.Seat >= len(h.rec.T.Holder) || h.Holder(cmd.Seat) != p.node.Index {
 		return protocol.BlindMove{}, fmt.Errorf("mentaltable: party %d doesn't play seat %d", p.node.Index, cmd.Seat)
 	}
@@ -187,9 +259,9 @@ func (p *Player) Move(cmd engine.Command) (protocol.BlindMove, error) {
 // once for each (the giver's least useful cards: only its node knows
 // them); false when none is due.
 func (p *Player) Pick() (protocol.BlindMove, bool) {
-	h := p.node.h
+	h := p.h
 	s, _, ok := h.B.Picking()
-	if p.failed != nil || !ok || h.Holder(s) != p.node.Index || p.picked[s] == h.B.Plays()+1 {
+	if p.failed != nil || p.node == nil || !ok || h.Holder(s) != p.node.Index || p.picked[s] == h.B.Plays()+1 {
 		return protocol.BlindMove{}, false
 	}
 	hs, ok, err := p.node.Picked(s)
@@ -221,7 +293,7 @@ func (r *Result) Verified() bool { return len(r.Problems) == 0 }
 // each of its seats was shown (engine.Audit). It is nil until then, and
 // made once; name says whose node a party is, for the notes.
 func (p *Player) Finish(name func(party int) string) *Result {
-	h := p.node.h
+	h := p.h
 	if p.result != nil || p.failed != nil || !h.Revealed() {
 		return nil
 	}
@@ -236,7 +308,11 @@ func (p *Player) Finish(name func(party int) string) *Result {
 		r.Over = append(r.Over, sh)
 	}
 	if err == nil {
-		for _, s := range p.node.Seats() {
+		seats := p.Seats()
+		if p.node == nil {
+			seats = []int{-1}
+		}
+		for _, s := range seats {
 			for _, bad := range engine.Audit(cfg, steps, s, p.got[s]) {
 				r.Problems = append(r.Problems, fmt.Sprintf("seat %d: %s", s+1, bad))
 			}

@@ -164,6 +164,9 @@ func (r *LogReader) Envelope(h *Host, env *protocol.Envelope, at time.Duration) 
 // its successor's).
 func (h *Host) Holder(s int) int { return h.rec.T.Holder[s] }
 
+// Dealt reports whether the deal is done: every seat knows its hand.
+func (h *Host) Dealt() bool { return h.started }
+
 // Len is how many inputs the host has taken.
 func (h *Host) Len() int { return len(h.log) }
 

@@ -59,7 +59,16 @@ type blindGame struct {
 	late   int                 // Host.Late said so far
 	caught int
 	done   bool // the end is logged (Finish)
+	// The deal's watch (dealWatch): how far the set-up had got when it
+	// was last looked at, and its two timers.
+	progress    int
+	slow, stall *time.Timer
 }
+
+// DealTries is how many times a blind game is dealt again without a node
+// that stalled the deal or was caught cheating at it, before the table
+// deals in the clear.
+const DealTries = 3
 
 // blindSeats is who plays a blind game's seats, if the table can deal
 // one: the parties (each person's node, the host's own first where it
@@ -84,8 +93,9 @@ func (t *Table) blindSeats() (owners []string, holder []int, bots []string, why 
 				bots[i] = "medium"
 			}
 			continue
-		case s.Owner != "local" && s.box == nil:
-			// Away at the deal: a bot plays the seat this game.
+		case s.Owner != "local" && (s.box == nil || s.sitOut):
+			// Away at the deal, or left out of it (dealWatch): a bot on
+			// another node plays the seat this game.
 			botSeats = append(botSeats, i)
 			bots[i] = "medium"
 			continue
@@ -131,7 +141,7 @@ func (t *Table) blindDeal(seed uint64, salt [gamewire.SaltSize]byte, nonces [][g
 	}
 	commit := gamewire.Commit(seed, salt)
 	ds := gamewire.DealSeed(seed, salt, nonces)
-	game := fmt.Appendf(nil, "%x", commit[:12])
+	game := fmt.Appendf(nil, "%x/%d", commit[:12], t.blindTry)
 	mt := &mentaltable.Table{Rules: t.Set.Rules, Seats: t.Set.Seats, Seed: ds, Holder: holder, Table: []byte(t.ID), Game: game}
 	if err := mt.Check(); err != nil {
 		return err
@@ -164,9 +174,97 @@ func (t *Table) blindDeal(seed uint64, salt [gamewire.SaltSize]byte, nonces [][g
 	t.start, t.Phase, t.PausedTill, t.Log, t.held = time.Now(), PhasePlaying, 0, nil, false
 	t.chainReset()
 	t.phaseChanged()
-	t.notice = "Shuffling…"
+	if t.notice == "" {
+		t.notice = "Shuffling…"
+	}
 	t.blindChanged(nil)
 	return nil
+}
+
+// dealWatch keeps the deal moving: while the parties' set-up and deal
+// are under way, a fifth of Timing.Deal without progress has every
+// screen name whom the deal waits for, and the whole of it deals again
+// without them (a node gone quiet, or too slow to take part).
+func (t *Table) dealWatch() {
+	bg := t.blind
+	if bg.h.Dealt() || t.held {
+		t.stopDealWatch()
+		return
+	}
+	if bg.slow != nil && bg.progress == bg.h.Len() {
+		return // no progress since the timers were set: they run on
+	}
+	t.stopDealWatch()
+	bg.progress = bg.h.Len()
+	wait := t.Set.Timing.Deal
+	bg.slow = t.after(wait/5, func() {
+		if t.blind == bg && !bg.h.Dealt() {
+			t.notice = "Shuffling… waiting for " + t.partyNames(bg.h.Waiting()) + "."
+			t.blindDeliver(nil, "")
+		}
+	})
+	bg.stall = t.after(wait, func() {
+		if t.blind == bg && !bg.h.Dealt() && t.Phase == PhasePlaying {
+			who := bg.h.Waiting()
+			t.blindRedeal(who, fmt.Sprintf("%s didn't take part in the shuffle in %s.", t.partyNames(who), seconds(wait)))
+		}
+	})
+}
+
+func (t *Table) stopDealWatch() {
+	if bg := t.blind; bg != nil {
+		for _, tm := range []*time.Timer{bg.slow, bg.stall} {
+			if tm != nil {
+				tm.Stop()
+			}
+		}
+		bg.slow, bg.stall = nil, nil
+	}
+}
+
+// partyNames says whose nodes parties ps are: "Ben's node", "Ben's and
+// Cleo's nodes".
+func (t *Table) partyNames(ps []int) string {
+	var names []string
+	for _, p := range ps {
+		names = append(names, t.partyName(p)+"'s")
+	}
+	if len(names) == 1 {
+		return names[0] + " node"
+	}
+	return strings.Join(names, " and ") + " nodes"
+}
+
+// blindRedeal deals the game again without the nodes of parties out (a
+// deal they stalled, or cheated at), their seats played by bots on the
+// other nodes this game; why says what happened, on every screen.
+func (t *Table) blindRedeal(out []int, why string) {
+	bg := t.blind
+	for _, p := range out {
+		if p < 0 || p >= len(bg.owners) || bg.owners[p] == "local" {
+			continue
+		}
+		for _, s := range t.Seats {
+			if s.Owner == bg.owners[p] {
+				s.sitOut = true
+			}
+		}
+	}
+	t.stopDealWatch()
+	t.stopTimers()
+	t.blindTry++
+	if t.blindTry >= DealTries {
+		t.Set.Blind = false // for this game: dealFrom turns it on again
+		defer func() { t.Set.Blind = true }()
+	}
+	t.notice = "Dealing again: " + why
+	if t.blindTry < DealTries {
+		t.notice += " A bot on another node plays their seat this game."
+	}
+	if err := t.dealFrom(t.Seed, t.salt, t.Nonces); err != nil {
+		t.notice = "The deal failed: " + err.Error()
+		t.deliver(nil, "")
+	}
 }
 
 // runBy names the node that runs each bot of a blind game: the person
@@ -228,6 +326,12 @@ func (t *Table) partyMsg(env *protocol.Envelope, raw []byte) error {
 	}
 	out, err := bg.h.Input(in)
 	if err != nil {
+		if p, ok := mental.Blame(err); ok && !bg.h.Dealt() && cheated(err) {
+			// A set-up message that doesn't check (a key's proof, a
+			// shuffle, a share): the deal can't go on with it.
+			t.blindRedeal([]int{p}, fmt.Sprintf("%s's node was caught sending a false part of the deal (%s).", t.partyName(p), protocol.Sentence(err)))
+			return refusalOf(err)
+		}
 		return refusalOf(err)
 	}
 	if in.What == mentaltable.InputMove {
@@ -375,8 +479,10 @@ func (t *Table) blindChanged(events []engine.BlindEvent) {
 	t.blindDeliver(events, "")
 	if t.Phase != PhasePlaying {
 		t.stopTimers()
+		t.stopDealWatch()
 		return
 	}
+	t.dealWatch()
 	if t.held {
 		return
 	}
@@ -469,6 +575,13 @@ func (t *Table) blindFallback(seat int, notice string) {
 		t.notice = notice
 	}
 	t.blindOut(out, nil)
+}
+
+// cheated reports whether a party's message was refused for not
+// checking, not for coming out of turn or too late (which an honest node
+// may do, its network being slow).
+func cheated(err error) bool {
+	return !errors.Is(err, mentaltable.ErrNotExpected) && !errors.Is(err, mentaltable.ErrTooLate) && !errors.Is(err, mentaltable.ErrLogInput)
 }
 
 // faultParty is the party a refusal names.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -52,11 +53,12 @@ type Party struct {
 // partyGame is one blind game as the party plays it: the node's side
 // (mentaltable.Player), the bots it runs, and what its screen was shown.
 type partyGame struct {
-	pl     *mentaltable.Player
-	now    time.Duration // the host's clock when it sent the last of its log
-	bots   map[int]*partyBot
-	hold   time.Time // the reveal's pause: a new play waits till then
-	result *mentaltable.Result
+	pl      *mentaltable.Player
+	now     time.Duration // the host's clock when it sent the last of its log
+	bots    map[int]*partyBot
+	hold    time.Time // the reveal's pause: a new play waits till then
+	started time.Time // when the deal began, on this node's clock
+	result  *mentaltable.Result
 	// pending are the numbers of the moves sent for bot seats, not yet
 	// answered: a refusal of one has the bot play its fallback.
 	pending map[uint64]int
@@ -268,7 +270,7 @@ func (p *Party) start(d protocol.BlindDeal) error {
 	if err != nil {
 		return err
 	}
-	g := &partyGame{pl: pl, bots: map[int]*partyBot{}, pending: map[uint64]int{}}
+	g := &partyGame{pl: pl, bots: map[int]*partyBot{}, pending: map[uint64]int{}, started: time.Now()}
 	for s, name := range d.Bots {
 		if d.Holder[s] != pl.Party() || name == "" || p.makeBot == nil {
 			continue
@@ -338,6 +340,19 @@ func (p *Party) show(u Update, events []engine.Event) {
 		u.Notice = "Your cards can't be shown: " + err.Error()
 	}
 	u.Deadline, _ = g.pl.Deadline()
+	if !g.pl.Dealt() {
+		u.Dealing = "Shuffling…"
+		if w := g.pl.Waiting(); len(w) > 0 && time.Since(g.started) > time.Second {
+			var names []string
+			for _, i := range w {
+				names = append(names, p.partyName(i)+"'s")
+			}
+			u.Dealing += " waiting for " + strings.Join(names, " and ") + " node"
+		}
+	}
+	if p.seat >= 0 {
+		u.Arriving = g.pl.Arriving(p.seat)
+	}
 	p.screen.Put(u)
 }
 

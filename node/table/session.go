@@ -58,6 +58,12 @@ type Update struct {
 	// seat's node, which makes the seat's View and Events itself
 	// (party.go): the host sends none. Screens never see it.
 	Blind *BlindPart
+	// Dealing, at a blind table, is what the deal is doing while the
+	// nodes shuffle and the seat's hand isn't known yet ("Shuffling…",
+	// and whom it waits for); Arriving is how many cards the seat took
+	// that are still on their way to it, handed over card by card.
+	Dealing  string
+	Arriving int
 }
 
 // PubStep is a journal step as a seat may know it: a play's or a

@@ -152,6 +152,7 @@ type dealing struct {
 	commits     [][32]byte                 // their commitments, as the toss relayed them: a spectator checks the nonces against them
 	toss        *toss                      // a deal waiting on the players' nonces
 	localSigner *protocol.Signer           // the host's own party's envelopes at a blind table
+	blindTry    int                        // how many times this game was dealt again blind (blind.go)
 	blind       *blindGame                 // the blind game in play, if the game is one (blind.go); Game is nil then
 	tossWait    *time.Timer
 	early       bool // the host ended this game before it finished
@@ -206,6 +207,7 @@ type seat struct {
 	was     string // a bot's seat that was this person's (a host lost in an election): theirs again if they come back
 	tosses  bool   // the person's node takes part in the deal's toss (protocol 1.4)
 	blind   bool   // the person's node can be a party of a blind deal (protocol 2.2, not a phone)
+	sitOut  bool   // left out of this game's blind deal (it stalled it, or cheated at it): a bot plays the seat
 	box     *Mailbox
 	away    time.Duration // when the person left; -1 while connected; 0 until they rejoin a table rebuilt by an election
 	decided string        // the situation the bot last decided on
@@ -546,6 +548,10 @@ func (t *Table) deal() error {
 	}
 	if t.toss != nil {
 		return protocol.Refuse("", "cards being dealt", "The cards are being dealt.")
+	}
+	t.blindTry = 0
+	for _, s := range t.Seats {
+		s.sitOut = false // a new game: every node takes part again
 	}
 	seed := t.Set.Seed
 	if seed == 0 {

@@ -32,12 +32,16 @@ type Timing struct {
 	// redeal). Under RebuildWait: with no other player here at all, the
 	// new host gives hosting up at RebuildWait instead.
 	Stall time.Duration
+	// Deal is how long a blind deal waits on a party's node (its key, its
+	// turn at the shuffle, its shares) before it deals again without it
+	// (blind.go); a fifth of it in, the screens say whom it waits for.
+	Deal time.Duration
 }
 
 // DefaultTiming is the timing of a table or device built with none.
 func DefaultTiming() Timing {
 	return Timing{Heartbeat: 500 * time.Millisecond, DeadAfter: 2 * time.Second, HostRetry: 700 * time.Millisecond,
-		RebuildWait: 30 * time.Second, Reveal: 2 * time.Second, Toss: 3 * time.Second, Stall: 20 * time.Second}
+		RebuildWait: 30 * time.Second, Reveal: 2 * time.Second, Toss: 3 * time.Second, Stall: 20 * time.Second, Deal: 10 * time.Second}
 }
 
 // Or is t with each zero field taken from d.
@@ -50,7 +54,7 @@ func (t Timing) Or(d Timing) Timing {
 	}
 	return Timing{Heartbeat: pick(t.Heartbeat, d.Heartbeat), DeadAfter: pick(t.DeadAfter, d.DeadAfter),
 		HostRetry: pick(t.HostRetry, d.HostRetry), RebuildWait: pick(t.RebuildWait, d.RebuildWait),
-		Reveal: pick(t.Reveal, d.Reveal), Toss: pick(t.Toss, d.Toss), Stall: pick(t.Stall, d.Stall)}
+		Reveal: pick(t.Reveal, d.Reveal), Toss: pick(t.Toss, d.Toss), Stall: pick(t.Stall, d.Stall), Deal: pick(t.Deal, d.Deal)}
 }
 
 // RevealPause is how long the table shows a call's cards: what its host
