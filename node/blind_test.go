@@ -133,3 +133,63 @@ func TestBlindDealWithoutASilentNode(t *testing.T) {
 		t.Fatal("the quiet node's seat isn't shown as a bot's")
 	}
 }
+
+// A player's node goes for good mid-game: past the grace, the others
+// rebuild its secret for one of them, whose bot plays the seat to the end
+// (answering what was still due of it: a card to hand over, a play to
+// turn up), every screen saying whose node now knows its cards; the game
+// ends and the others' audits verify.
+func TestBlindNodeGoneForGood(t *testing.T) {
+	set := kitchen(4, "medium")
+	set.Blind = true
+	set.Grace = 300 * time.Millisecond
+	hn, tb, _ := hostTable(t, set)
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	_, hostSess, err := tb.Sit("local", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	remotes := dialPlayers(t, ctx, hn, 2)
+	for _, r := range remotes {
+		r.UseBots(dumbMaker, dumbFallback)
+	}
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	gone := remotes[1]
+	go func() {
+		for tb.Plays() < 6 && ctx.Err() == nil {
+			time.Sleep(5 * time.Millisecond)
+		}
+		gone.Close()
+	}()
+	go table.PlayBot(ctx, gone, &nodetest.DumbBot{Seat: 2}, dumbFallback, "fast", nil)
+	var mu sync.Mutex
+	var notices []string
+	ends := playEach(ctx, []table.Session{hostSess, remotes[0]}, func(i int) table.Player { return &nodetest.DumbBot{Seat: i} }, "fast",
+		func(i int, u table.Update) {
+			mu.Lock()
+			defer mu.Unlock()
+			if u.Notice != "" {
+				notices = append(notices, u.Notice)
+			}
+		})()
+	for i, u := range ends {
+		if u.View.Phase != engine.PhaseOver || u.Audit == nil || !u.Audit.Verified {
+			t.Fatalf("seat %d: phase %v, audit %+v; notices %q", i, u.View.Phase, u.Audit, notices)
+		}
+	}
+	said := false
+	for _, n := range notices {
+		said = said || strings.Contains(n, "p2 is gone: a bot on")
+	}
+	if !said {
+		t.Fatalf("no screen said whose node took the seat over: %q", notices)
+	}
+	var runBy string
+	tb.Do(func() { runBy = tb.State(-1).Seats[2].RunBy })
+	if runBy == "" {
+		t.Fatal("the seat taken over names no node that runs it")
+	}
+}

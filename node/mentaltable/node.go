@@ -40,6 +40,9 @@ type Node struct {
 	// heldFor[g] is a departed party g's sub-shares, opened by this party
 	// as its successor: it gives recovery shares in g's place.
 	heldFor map[int][]heldSub
+	// adopted is the seats taken over from a departed party, not yet
+	// told the caller (Adopted).
+	adopted []int
 }
 
 type heldSub struct {
@@ -108,11 +111,21 @@ func (n *Node) Input(in Input) ([]protocol.Message, error) {
 func (n *Node) pending(a Ask) bool {
 	for _, x := range n.rec.asks {
 		if x.What == a.What && x.Party == a.Party && x.No == a.No && x.To == a.To && x.Seat == a.Seat {
-			return x.waiting[n.Index]
+			return x.waiting[n.Index] || (n.standsFor(x.Party) && x.waiting[x.Party])
 		}
 	}
 	return false
 }
+
+// standsFor reports whether this node answers for party g: g left, and
+// this node rebuilt its secret and took its seats over.
+func (n *Node) standsFor(g int) bool {
+	_, ok := n.rebuilt[g]
+	return ok && g != n.Index
+}
+
+// mine reports whether an ask of party g's is this node's to answer.
+func (n *Node) mine(g int) bool { return g == n.Index || n.standsFor(g) }
 
 // take is a party's message the copy took: what it means for this party.
 func (n *Node) take(from int, m protocol.Message, a *ask, shown []engine.Opened) ([]protocol.Message, error) {
@@ -157,7 +170,7 @@ func (n *Node) take(from int, m protocol.Message, a *ask, shown []engine.Opened)
 				return nil, err
 			}
 			if a != nil {
-				return nil, n.rebuild(m.Dealer)
+				return n.takeOver(m.Dealer)
 			}
 		}
 	}
@@ -394,12 +407,53 @@ func (n *Node) rebuild(gone int) error {
 	return nil
 }
 
-// adopt plays seat s from now on with b (the seat of a departed party).
+// takeOver is this node succeeding party gone: its secret rebuilt, its
+// seats played from now on (a bot of the caller's, which Adopted names),
+// and what was still due of it answered in its place.
+func (n *Node) takeOver(gone int) ([]protocol.Message, error) {
+	if err := n.rebuild(gone); err != nil {
+		return nil, err
+	}
+	for s, p := range n.rec.T.Holder {
+		if p == n.Index && !slices.Contains(n.seats, s) {
+			n.adopt(s, nil)
+			n.adopted = append(n.adopted, s)
+		}
+	}
+	var out []protocol.Message
+	for _, x := range slices.Clone(n.rec.asks) {
+		if x.Party != gone || !x.waiting[gone] {
+			continue
+		}
+		switch x.What {
+		case AskOpen, AskFirst, AskHand:
+			ms, err := n.answer(x.Ask)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ms...)
+		}
+	}
+	return out, nil
+}
+
+// Adopted is the seats this node took over from a party that left, since
+// the last call: the caller plays them (a bot) from now on.
+func (n *Node) Adopted() []int {
+	out := n.adopted
+	n.adopted = nil
+	return out
+}
+
+// adopt plays seat s from now on with b (the seat of a departed party;
+// nil: the caller plays it).
 func (n *Node) adopt(s int, b bot.Player) {
 	n.seats = append(n.seats, s)
 	slices.Sort(n.seats)
 	n.sides[s] = engine.NewSeatSide(s)
-	n.bots[s] = b
+	if b != nil {
+		n.bots[s] = b
+	}
 	for h, f := range n.known {
 		n.sides[s].Learn(engine.Opened{Handle: h, Card: engine.Card(f.Card)})
 	}
@@ -409,7 +463,7 @@ func (n *Node) adopt(s int, b bot.Player) {
 func (n *Node) answer(a Ask) ([]protocol.Message, error) {
 	switch a.What {
 	case AskOpen:
-		if a.Party != n.Index {
+		if !n.mine(a.Party) {
 			return nil, nil
 		}
 		o, err := n.open(handles(a.Handles))
@@ -419,7 +473,7 @@ func (n *Node) answer(a Ask) ([]protocol.Message, error) {
 		o.No = a.No
 		return []protocol.Message{o}, nil
 	case AskFirst:
-		if a.Party != n.Index {
+		if !n.mine(a.Party) {
 			return nil, nil
 		}
 		o := protocol.DeckOpen{No: a.No, From: n.Index}
@@ -432,7 +486,7 @@ func (n *Node) answer(a Ask) ([]protocol.Message, error) {
 		}
 		return []protocol.Message{o}, nil
 	case AskHand:
-		if a.Party != n.Index {
+		if !n.mine(a.Party) {
 			return nil, nil
 		}
 		var out []protocol.Message

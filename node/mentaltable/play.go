@@ -227,10 +227,18 @@ func (d *Driver) Leave(gone, successor int) error {
 	if _, ok := q.rebuilt[gone]; !ok {
 		return fmt.Errorf("mentaltable: party %d didn't rebuild party %d's secret (waiting for %v)", successor, gone, d.H.Waiting())
 	}
+	q.Adopted() // the seats are told here, each with its bot
 	for _, s := range moved {
 		b, err := d.newBot(s)
 		if err != nil {
 			return err
+		}
+		if slices.Contains(q.seats, s) {
+			q.bots[s] = b
+			for h, f := range q.known {
+				q.sides[s].Learn(engine.Opened{Handle: h, Card: engine.Card(f.Card)})
+			}
+			continue
 		}
 		q.adopt(s, b)
 	}

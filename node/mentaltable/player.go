@@ -30,6 +30,8 @@ type Player struct {
 	failed  error
 	result  *Result
 	watched []Shown // a watcher's copy's public events, not yet taken
+	own     []int   // the seats it was dealt: what its audit covers
+	adopted []int   // seats it took over from a party that left, not yet told
 }
 
 // ErrWatching is a move from a node that takes no part in the game.
@@ -94,7 +96,17 @@ func NewPlayer(d protocol.BlindDeal, terms Terms, rand io.Reader) (*Player, []pr
 		return nil, nil, err
 	}
 	p.node, p.h = n, n.h
+	p.own = n.Seats()
 	return p, ms, nil
+}
+
+// Adopted is the seats the node took over from a party that left (it
+// rebuilt the party's secret, so knows their cards), since the last call:
+// its caller plays them from now on.
+func (p *Player) Adopted() []int {
+	out := p.adopted
+	p.adopted = nil
+	return out
 }
 
 // Watching reports whether the node takes no part in the deal: it
@@ -150,6 +162,9 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 				if ms, p.failed = p.input(in); p.failed == nil {
 					p.next++
 					send = append(send, ms...)
+					if p.node != nil {
+						p.adopted = append(p.adopted, p.node.Adopted()...)
+					}
 				}
 			}
 		}
@@ -308,7 +323,9 @@ func (p *Player) Finish(name func(party int) string) *Result {
 		r.Over = append(r.Over, sh)
 	}
 	if err == nil {
-		seats := p.Seats()
+		// The seats it was dealt: one it took over later it saw only
+		// from then on, which a replay can't hold to the whole game.
+		seats := p.own
 		if p.node == nil {
 			seats = []int{-1}
 		}

@@ -487,7 +487,7 @@ func (r *record) takeOpen(from int, m *protocol.DeckOpen) (*ask, []engine.Opened
 	if m.From != from {
 		return nil, nil, fault(from, ErrNotExpected, "an opening signed as party %d's", m.From)
 	}
-	a, err := r.find(from, m.No, AskOpen, AskFirst)
+	a, _, err := r.findAs(from, m.No, AskOpen, AskFirst)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -529,7 +529,7 @@ func (r *record) takeHandover(from int, m *protocol.DeckHandover) (*ask, error) 
 	if m.From != from {
 		return nil, fault(from, ErrNotExpected, "a handover signed as party %d's", m.From)
 	}
-	a, err := r.find(from, m.No, AskHand)
+	a, slot, err := r.findAs(from, m.No, AskHand)
 	if err != nil {
 		return nil, err
 	}
@@ -543,11 +543,31 @@ func (r *record) takeHandover(from int, m *protocol.DeckHandover) (*ask, error) 
 	a.Handles = slices.DeleteFunc(a.Handles, func(h uint16) bool { return h == m.Handle })
 	r.sealed = append(r.sealed, *m)
 	if len(a.Handles) == 0 {
-		a.waiting[from] = false
+		a.waiting[slot] = false
 		r.drop(a)
 		return a, nil
 	}
 	return nil, nil
+}
+
+// findAs is find for party from, or for a party that left whose seats
+// from took over: its successor answers what was still due of it (a
+// card to hand over, a play to turn up), with the secret it rebuilt. It
+// says whose place the answer takes.
+func (r *record) findAs(from int, no int, what ...AskKind) (*ask, int, error) {
+	a, err := r.find(from, no, what...)
+	if err == nil {
+		return a, from, nil
+	}
+	for g, s := range r.successor {
+		if s != from {
+			continue
+		}
+		if b, gerr := r.findFor(from, g, no, what...); gerr == nil {
+			return b, g, nil
+		}
+	}
+	return nil, from, err
 }
 
 // takeRecover reads a holder's recovery shares of a silent party's cards;

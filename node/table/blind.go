@@ -271,7 +271,7 @@ func (t *Table) blindRedeal(out []int, why string) {
 // whose node it is (SeatInfo.RunBy).
 func (t *Table) runBy(seat int) string {
 	bg := t.blind
-	if bg == nil || bg.deal.Bots[seat] == "" {
+	if bg == nil || (bg.deal.Bots[seat] == "" && !t.takenOver(seat)) {
 		return ""
 	}
 	o := bg.owners[bg.h.Holder(seat)]
@@ -284,6 +284,65 @@ func (t *Table) runBy(seat int) string {
 		return t.host
 	}
 	return ""
+}
+
+// takenOver reports whether a person's seat of the blind game in play is
+// played by another node now: its own left, and the other rebuilt its
+// secret (blindLeave). It stays so for the rest of the game.
+func (t *Table) takenOver(seat int) bool {
+	bg := t.blind
+	return bg != nil && bg.h.Holder(seat) != bg.deal.Holder[seat]
+}
+
+// blindLeave is a person's node gone past the grace at a blind table: no
+// other node knows the seat's cards, so the others rebuild its secret for
+// one of them (the successor: the node with the fewest seats), which
+// plays the seat with a bot from then on and so learns its cards. Every
+// screen says so; it stands for the rest of the game, even if the person
+// comes back.
+func (t *Table) blindLeave(seatNo int) {
+	bg := t.blind
+	gone := bg.h.Holder(seatNo)
+	if t.takenOver(seatNo) || bg.owners[gone] == "local" {
+		return
+	}
+	seats := map[int]int{}
+	succ := -1
+	for i := range t.Seats {
+		seats[bg.h.Holder(i)]++
+	}
+	for p, o := range bg.owners {
+		if p == gone || !t.connected(o) {
+			continue
+		}
+		if succ < 0 || seats[p] < seats[succ] {
+			succ = p
+		}
+	}
+	if succ < 0 {
+		return
+	}
+	for _, s := range t.Seats {
+		if s.Owner == bg.owners[gone] {
+			s.Covered = true
+		}
+	}
+	name, by := t.partyName(gone), t.partyName(succ)
+	t.notice = fmt.Sprintf("%s is gone: a bot on %s's node plays their seat for the rest of the game, and so %s's node now knows its cards.", name, by, by)
+	t.blindOut(bg.h.Leave(gone, succ), nil)
+}
+
+// connected reports whether the node of owner o is at the table now.
+func (t *Table) connected(o string) bool {
+	if o == "local" {
+		return true
+	}
+	for _, s := range t.Seats {
+		if s.Owner == o && s.box != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // ErrNoParty refuses a deck message or a move by handle from a node that

@@ -247,6 +247,15 @@ func (p *Party) take(u Update) {
 	if err == nil {
 		err = p.sendAll(send)
 	}
+	for _, s := range g.pl.Adopted() {
+		// A seat of a party that left, whose secret this node rebuilt:
+		// a bot here plays it from now on.
+		if p.makeBot != nil {
+			if b, berr := p.makeBot("medium", s, botSeed(g.pl.Deal.Seed, s)+2); berr == nil {
+				g.bots[s] = &partyBot{p: b}
+			}
+		}
+	}
 	if err != nil && failed == nil && u.Notice == "" {
 		u.Notice = "The host's record of this game doesn't check, so this node takes no more of it: " + protocol.Sentence(err)
 	}

@@ -397,7 +397,7 @@ func (t *Table) sit(owner, name string, tosses, blind bool) (int, *LocalSession,
 			t.notice = fmt.Sprintf("%s is back.", name)
 		}
 		s.away = -1
-		if s.Covered {
+		if s.Covered && !t.takenOver(seatNo) {
 			s.Covered, s.bot = false, nil
 			s.decided = ""
 		}
@@ -507,11 +507,7 @@ func (t *Table) cover(seatNo int) {
 		return
 	}
 	if t.blind != nil {
-		// No node has the seat's cards but its own, which is gone: the
-		// host plays it blind, by handle, until they're back.
-		s.Covered = true
-		t.notice = fmt.Sprintf("%s is away: the host plays their seat blind (a card a turn, face down) until they're back.", s.name)
-		t.blindChanged(nil)
+		t.blindLeave(seatNo)
 		return
 	}
 	if t.coverBot(seatNo) {
