@@ -193,3 +193,75 @@ func TestBlindNodeGoneForGood(t *testing.T) {
 		t.Fatal("the seat taken over names no node that runs it")
 	}
 }
+
+// The host vanishes mid-game at a blind table: the player first in line
+// takes the table over from its own record of the game (the host's log,
+// which every node holds: nothing hidden is relayed, nobody is asked for
+// a share), the others rejoin it, the old host's seat goes to a bot on
+// the new host's node (which rebuilds its secret with the others' help),
+// and the game goes on to its end, every player's audit verified.
+func TestBlindHostVanishes(t *testing.T) {
+	for _, at := range []int{1, 8} {
+		t.Run("", func(t *testing.T) {
+			set := kitchen(4, "medium")
+			set.Blind = true
+			hn, tb, srv := hostTable(t, set)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			_, hostSess, err := tb.Sit("local", "host")
+			if err != nil {
+				t.Fatal(err)
+			}
+			remotes := seatPlayers(t, ctx, hn, 2, dumbMaker)
+			if err := tb.Start(); err != nil {
+				t.Fatal(err)
+			}
+			go table.PlayBot(ctx, hostSess, &nodetest.DumbBot{Seat: 0}, dumbFallback, "fast", nil)
+			var mu sync.Mutex
+			var notices []string
+			done := make(chan []table.Update)
+			go func() {
+				done <- playEach(ctx, remotes, slowly(remotes), "fast", func(i int, u table.Update) {
+					mu.Lock()
+					defer mu.Unlock()
+					if u.Notice != "" {
+						notices = append(notices, u.Notice)
+					}
+				})()
+			}()
+			for tb.Plays() < at && ctx.Err() == nil {
+				time.Sleep(5 * time.Millisecond)
+			}
+			tb.Close()
+			hn.h.Close()
+			srv.Close()
+			ends := <-done
+			hosting := 0
+			for i, u := range ends {
+				if u.View.Phase != engine.PhaseOver || u.Audit == nil || !u.Audit.Verified {
+					mu.Lock()
+					t.Fatalf("player %d: phase %v, audit %+v; notices %q", i, u.View.Phase, u.Audit, notices)
+				}
+				if remotes[i].Hosting() {
+					hosting++
+				}
+				if u.View.No < at+4 {
+					t.Fatalf("player %d: the game ended at play %d, before a round went by after the host left at %d", i, u.View.No, at)
+				}
+			}
+			if hosting != 1 {
+				t.Fatalf("%d hosts after the election", hosting)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			said := false
+			for _, n := range notices {
+				said = said || strings.Contains(n, "is now hosting")
+			}
+			if !said {
+				t.Fatalf("no screen said who hosts now: %q", notices)
+			}
+			t.Logf("killed after %d plays; the players' notices: %q", at, notices)
+		})
+	}
+}

@@ -38,6 +38,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -374,6 +375,9 @@ func nameOf(seats []table.SeatInfo, id peer.ID) string {
 func (r *Remote) stateMsg() protocol.State {
 	var st protocol.State
 	st.Steps = append([]protocol.Step(nil), r.chain.Steps...)
+	if r.table.Blind {
+		st.Logs = slices.Clone(r.logTail)
+	}
 	if stateHook != nil {
 		stateHook(r, &st)
 	}
@@ -494,6 +498,9 @@ func (r *Remote) takeover() *Server {
 	r.heed()
 	r.dropLink() // a host we no longer hear: the one gone
 	term := r.term + 1
+	if srv := r.blindTakeover(signer, term); srv != nil {
+		return srv
+	}
 	rec := r.newRecovery(term)
 	srv := r.newServer(signer, term, rec)
 	r.server, r.term = srv, term

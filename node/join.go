@@ -11,6 +11,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
@@ -46,6 +47,7 @@ func (e *errHosts) Error() string { return "that node hosts the table" }
 
 // hostLink is a stream to a host that seated us.
 type hostLink struct {
+	wmu      sync.Mutex // the writes: run's, and our party's (partySend), each sealed and written under it, in number order
 	to       peer.AddrInfo
 	st       network.Stream
 	br       *bufio.Reader
@@ -62,6 +64,8 @@ func (l *hostLink) send(s *protocol.Signer, tid protocol.TableID, term uint64, m
 
 // sendSeq is send, saying the envelope's number (a refusal names it).
 func (l *hostLink) sendSeq(s *protocol.Signer, tid protocol.TableID, term uint64, m protocol.Message, d time.Duration) (uint64, error) {
+	l.wmu.Lock()
+	defer l.wmu.Unlock()
 	b, seq, err := s.Seal(tid, term, m)
 	if err != nil {
 		return 0, err
@@ -75,6 +79,7 @@ func (l *hostLink) sendSeq(s *protocol.Signer, tid protocol.TableID, term uint64
 type hostMsg struct {
 	link *hostLink
 	env  *protocol.Envelope
+	raw  []byte // the envelope as it came (a blind table's log is kept so)
 }
 
 // join asks the node a.to to seat us, until it does or ctx ends.
@@ -124,7 +129,7 @@ func (r *Remote) hello(l *hostLink, a aim) error {
 	var attempt protocol.Replay
 	for {
 		l.st.SetReadDeadline(time.Now().Add(wait))
-		env, err := r.readEnv(l.br, a.to.ID, &attempt)
+		env, _, err := r.readEnv(l.br, a.to.ID, &attempt)
 		if err != nil {
 			return err
 		}
@@ -173,11 +178,11 @@ func (r *Remote) hello(l *hostLink, a aim) error {
 // replay nor of a term we have left behind: anything else is skipped.
 // attempt, before that node seats us, keeps its numbers apart from our
 // host's; nil once seated.
-func (r *Remote) readEnv(br *bufio.Reader, from peer.ID, attempt *protocol.Replay) (*protocol.Envelope, error) {
+func (r *Remote) readEnv(br *bufio.Reader, from peer.ID, attempt *protocol.Replay) (*protocol.Envelope, []byte, error) {
 	for {
 		b, err := gamewire.ReadFrame(br)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if r.OnFrame != nil {
 			r.OnFrame(b)
@@ -185,7 +190,7 @@ func (r *Remote) readEnv(br *bufio.Reader, from peer.ID, attempt *protocol.Repla
 		env, err := protocol.Open(b, wireID(from))
 		var other *protocol.VersionError
 		if attempt != nil && errors.As(err, &other) {
-			return nil, gamewire.RefusedVersion(other)
+			return nil, nil, gamewire.RefusedVersion(other)
 		}
 		if err != nil {
 			continue // not the host's, or not for us: ignored
@@ -201,7 +206,7 @@ func (r *Remote) readEnv(br *bufio.Reader, from peer.ID, attempt *protocol.Repla
 		if err != nil {
 			continue
 		}
-		return env, nil
+		return env, b, nil
 	}
 }
 
@@ -210,12 +215,12 @@ func (r *Remote) readEnv(br *bufio.Reader, from peer.ID, attempt *protocol.Repla
 func (r *Remote) readHost(l *hostLink) {
 	for {
 		l.st.SetReadDeadline(time.Now().Add(r.timing.DeadAfter))
-		env, err := r.readEnv(l.br, l.to.ID, nil)
+		env, raw, err := r.readEnv(l.br, l.to.ID, nil)
 		if err != nil {
 			l.st.Reset()
 		}
 		select {
-		case r.fromHost <- hostMsg{l, env}:
+		case r.fromHost <- hostMsg{l, env, raw}:
 		case <-r.done:
 			return
 		}

@@ -35,6 +35,14 @@ func (r *Remote) runHost() {
 	stall := time.NewTimer(r.timing.Stall)
 	defer stall.Stop()
 	r.startWalk(r.lookAhead)
+	// A blind game goes on from the longest log the parties back by
+	// then gave us (blindtakeover.go).
+	var blind <-chan time.Time
+	if srv.rec.blind != nil {
+		bt := time.NewTimer(r.blindWait())
+		defer bt.Stop()
+		blind = bt.C
+	}
 	var own <-chan table.Update
 	for r.role == roleHost {
 		select {
@@ -42,6 +50,8 @@ func (r *Remote) runHost() {
 			f()
 		case m := <-r.fromHost:
 			r.take(m) // of the link we left: nothing
+		case <-blind:
+			srv.rec.tryBlind(true)
 		case <-rebuilt:
 			rebuilt = nil
 			wait.Stop()
@@ -139,6 +149,16 @@ func (r *Remote) newServer(signer *protocol.Signer, term uint64, rec *recovery) 
 
 // sitOwn takes our own seat at the table srv rebuilt: its updates.
 func (r *Remote) sitOwn(srv *Server) <-chan table.Update {
+	if _, blind := r.party.Snapshot(); blind && r.table.Blind && srv.tbl() != nil {
+		// A blind game we took over: our party plays on, in front of
+		// our screen, its messages to our table now.
+		_, sess, err := srv.tbl().SitLocalParty(r.nick, r.party)
+		if err != nil {
+			return nil
+		}
+		r.local = sess
+		return nil
+	}
 	_, sess, err := srv.tbl().Sit("local", r.nick)
 	if err != nil {
 		return nil

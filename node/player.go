@@ -44,6 +44,7 @@ func (r *Remote) runPlayer() {
 // its player.
 func (r *Remote) follow(l *hostLink) {
 	r.link, r.info = l, l.to
+	defer r.partyLink(l)
 	if r.links == 0 {
 		// First seated at a table past term 1 (this program started
 		// again after it crashed while hosting): we know no host of the
@@ -94,8 +95,10 @@ func (r *Remote) take(m hostMsg) {
 	case protocol.Update:
 		r.show(r.takeUpdate(m.env, msg))
 	case protocol.BlindDeal:
+		r.keepLog(true, nil)
 		r.show(table.Update{Table: r.table, Blind: &table.BlindPart{Deal: &msg}})
 	case protocol.BlindLog:
+		r.keepLog(false, m.raw)
 		r.show(table.Update{Table: r.table, Blind: &table.BlindPart{First: msg.First, Log: msg.Inputs, Now: time.Duration(msg.NowNS)}})
 	case protocol.Toss:
 		r.answerToss(msg)
@@ -156,6 +159,7 @@ func (r *Remote) dropLink() {
 	}
 	r.link.st.Reset()
 	r.link = nil
+	r.partyLink(nil)
 	r.oldHost = r.info.ID
 }
 

@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -81,6 +82,7 @@ type Remote struct {
 	done     chan struct{} // closed when run has returned
 
 	// Published by run for any goroutine.
+	plink   partyLinkOf // where our party's messages go (partySend)
 	seatNo  atomic.Int64
 	hosting atomic.Bool
 	saved   atomic.Pointer[savedGame]
@@ -116,6 +118,7 @@ type Remote struct {
 		// our key (follow, and the audit in player.go).
 		ours bool
 	}
+	logTail [][]byte // the host's last BlindLog envelopes, as they came (blindtakeover.go)
 	saveDir string
 	// tossFile is where the toss is kept (KeepTossIn), "" for nowhere;
 	// kept is the one found there at the start, for the deal it names.
@@ -278,19 +281,34 @@ func (r *Remote) Send(cmd engine.Command) error {
 	return err
 }
 
+// partyLinkOf is our link to the host as our party sends on it: set by
+// run, read by the party's goroutine, which never waits on run (run may
+// wait on it: a new host's takeover reads the party's record).
+type partyLinkOf struct {
+	mu   sync.Mutex
+	l    *hostLink
+	tid  protocol.TableID
+	term uint64
+}
+
+// partyLink is where our party's messages go from now on (on run): l, at
+// our table and term, or nowhere.
+func (r *Remote) partyLink(l *hostLink) {
+	r.plink.mu.Lock()
+	defer r.plink.mu.Unlock()
+	r.plink.l, r.plink.tid, r.plink.term = l, r.tid, r.term
+}
+
 // partySend is a message of our party's for the host (on the party's
-// goroutine, never on run): sealed and sent on run, its number said.
+// goroutine, never on run): sealed and sent on our link, its number said.
 func (r *Remote) partySend(m protocol.Message) (uint64, error) {
-	var seq uint64
-	err := errLeft
-	r.do(func() {
-		if r.link == nil {
-			err = errors.New("not connected to the host")
-			return
-		}
-		seq, err = r.link.sendSeq(r.signer, r.tid, r.term, m, r.timing.DeadAfter)
-	})
-	return seq, err
+	r.plink.mu.Lock()
+	l, tid, term := r.plink.l, r.plink.tid, r.plink.term
+	r.plink.mu.Unlock()
+	if l == nil {
+		return 0, errors.New("not connected to the host")
+	}
+	return l.sendSeq(r.signer, tid, term, m, r.timing.DeadAfter)
 }
 
 // move is a move for our seat (on run): to the table we host, once it is
@@ -350,6 +368,7 @@ func (r *Remote) stop() {
 		r.send(protocol.Leave{})
 		r.link.st.Close()
 		r.link = nil
+		r.partyLink(nil)
 	}
 	if r.local != nil {
 		r.local.Close()

@@ -47,6 +47,7 @@ type recovery struct {
 	done     chan struct{}            // closed once rebuilt: the Remote's host loop seats us
 	rolled   int                      // how many steps of our own journal the rebuild rolled back, set before done
 	err      error
+	blind    *blindRec // a blind game's take-over (blindtakeover.go): no journal and no share is gathered
 }
 
 // heir is what a new host's rebuild needs of its Remote, copied on the
@@ -172,6 +173,16 @@ func (c *srvConn) contribute() error {
 	rc.mu.Lock()
 	rc.gave[wireID(c.peer)] = true
 	rc.mu.Unlock()
+	if rc.blind != nil {
+		rc.addBlind(wireID(c.peer), st.Logs)
+		rc.tryBlind(false)
+		select {
+		case <-c.s.ready:
+			return nil
+		case <-time.After(c.s.timing.RebuildWait):
+			return errors.New("not rebuilt")
+		}
+	}
 	shares := map[int]shamir.Share{}
 	for _, sh := range engShares(st.Shares) {
 		shares[sh.Step] = sh.Share

@@ -30,6 +30,7 @@ func blindSamples() []sample {
 		{"lobby-blind", Lobby{Settings: Settings{Name: "Blind", Seats: 3, RevealMS: 1500, BotPace: "brisk", Rules: Rules{Preset: "standard", Sequence: 1, CallWindowMS: 6000, Decks: 1}},
 			Players: []Player{{Seat: 0, Nick: "alice", Peer: aliceID, Connected: true}, {Seat: 1, Nick: "bob", Peer: bobID, Connected: true},
 				{Seat: 2, Nick: "Cleo", Bot: "medium", Connected: true, RunBy: "bob"}}, Phase: "playing", Host: "alice", You: 1, Blind: true}},
+		{"state-blind", State{Logs: [][]byte{bytes.Repeat([]byte{0x92}, 24), bytes.Repeat([]byte{0x93}, 12)}}},
 		{"blind-move-pick", BlindMove{No: 11, Seat: 1, Move: 4, Handles: []uint16{8, 9}, Rank: NoRank, Pick: true}},
 	}
 }

@@ -506,6 +506,11 @@ type StateRequest struct{}
 type State struct {
 	Steps  []Step      // the public journal the sender holds
 	Shares []StepShare // the sender's shares of the hidden parts
+	// Logs, at a blind table (2.2), are the last BlindLog envelopes the
+	// sender took from the host that vanished, as they came (signed by
+	// it): a new host whose own record ends sooner goes on from the
+	// longest, so that no node's game runs ahead of the table's.
+	Logs [][]byte `protocol:"optional"`
 }
 
 // ---- Fair play ----

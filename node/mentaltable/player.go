@@ -23,7 +23,8 @@ type Player struct {
 	node    *Node // nil for a node that takes no part (Watching)
 	h       *Host // the node's copy of the host
 	reader  *LogReader
-	next    int // how many of the host's inputs it has taken
+	next    int                 // how many of the host's inputs it has taken
+	wire    []protocol.LogInput // each as it came: what a new host goes on from (Wire), and what a backlog is held to
 	got     map[int][]engine.Event
 	over    []Shown
 	picked  map[int]int
@@ -47,6 +48,9 @@ type Terms struct {
 	Seats  int
 	Commit [32]byte                   // the host's commitment to its part of the toss
 	Nonces [][gamewire.NonceSize]byte // the players' nonces the toss mixed
+	// Watch is a node that lost its part in a game under way (restarted
+	// without it): it follows the game with no secret, as a spectator.
+	Watch bool
 }
 
 // NewPlayer is the node's side of the blind game d dealt at the table of
@@ -79,7 +83,7 @@ func NewPlayer(d protocol.BlindDeal, terms Terms, rand io.Reader) (*Player, []pr
 		return nil, nil, fmt.Errorf("mentaltable: the deal names %d parties for %d", len(d.Parties), t.Parties())
 	}
 	p := &Player{Deal: d, reader: NewLogReader(terms.Table, d.Parties), got: map[int][]engine.Event{}, picked: map[int]int{}}
-	if me < 0 {
+	if me < 0 || terms.Watch {
 		h, err := t.host(false)
 		if err != nil {
 			return nil, nil, err
@@ -108,6 +112,42 @@ func (p *Player) Adopted() []int {
 	p.adopted = nil
 	return out
 }
+
+// ErrDiverged is a host's log that isn't the one this node took: a new
+// host whose record of the last moments before a failover ended short of
+// this node's, and went on otherwise.
+var ErrDiverged = errors.New("mentaltable: the host's log differs from this node's")
+
+// sameInput reports whether two log inputs are the same input.
+func sameInput(a, b *protocol.LogInput) bool {
+	if a.What != b.What || a.AtNS != b.AtNS || a.Gone != b.Gone || a.To != b.To || string(a.Env) != string(b.Env) || (a.Move == nil) != (b.Move == nil) {
+		return false
+	}
+	if a.Move == nil {
+		return true
+	}
+	x, y := *a.Move, *b.Move
+	return x.No == y.No && x.Seat == y.Seat && x.Move == y.Move && slices.Equal(x.Handles, y.Handles) && x.Claim == y.Claim &&
+		x.Rank == y.Rank && x.Pick == y.Pick && x.Quads == nil && y.Quads == nil
+}
+
+// Due is every message the table still waits for from this node (its
+// set-up's, an answer to an ask), to send again after a reconnection or a
+// failover: one that did arrive is refused as not due, and changes
+// nothing.
+func (p *Player) Due() ([]protocol.Message, error) {
+	if p.node == nil || p.failed != nil {
+		return nil, nil
+	}
+	return p.node.Due()
+}
+
+// Wire is every input of the host's log the node took, as it came: a
+// node that takes the table over goes on from it.
+func (p *Player) Wire() []protocol.LogInput { return slices.Clone(p.wire) }
+
+// WireFrom is Wire from input i on.
+func (p *Player) WireFrom(i int) []protocol.LogInput { return slices.Clone(p.wire[i:]) }
 
 // Watching reports whether the node takes no part in the deal: it
 // follows the game as a spectator does.
@@ -152,7 +192,11 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 	for k, li := range log {
 		switch at := first + k; {
 		case at < p.next:
-			continue
+			// Taken already (a backlog after a reconnection, or a new
+			// host's after a failover): it must be the input taken.
+			if !sameInput(&li, &p.wire[at]) {
+				p.failed = fmt.Errorf("%w: input %d of the host's log isn't the one this node took", ErrDiverged, at)
+			}
 		case at > p.next:
 			p.failed = fmt.Errorf("mentaltable: the host's log skips from input %d to %d", p.next, at)
 		default:
@@ -161,6 +205,7 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 				var ms []protocol.Message
 				if ms, p.failed = p.input(in); p.failed == nil {
 					p.next++
+					p.wire = append(p.wire, li)
 					send = append(send, ms...)
 					if p.node != nil {
 						p.adopted = append(p.adopted, p.node.Adopted()...)

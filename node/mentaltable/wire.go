@@ -196,3 +196,48 @@ func (h *Host) Logged(i int) Input { return h.log[i] }
 // Dealt reports whether the node knows its seats' hands: the deal is
 // done, and View can complete its seats' views.
 func (n *Node) Dealt() bool { return len(n.sides) > 0 }
+
+// Due is every message the table still waits for from this node, as its
+// copy of the host says: what it sends again after a reconnection or a
+// failover, when an answer of its may have been lost with the link (the
+// host refuses one that did arrive: it is not due any more).
+func (n *Node) Due() ([]protocol.Message, error) {
+	r := n.rec
+	var out []protocol.Message
+	switch {
+	case !r.keyed[n.Index]:
+		m, err := n.keyMsg()
+		if err != nil {
+			return nil, err
+		}
+		return []protocol.Message{m}, nil
+	case !r.keysDone():
+		return nil, nil
+	case !r.split[n.Index]:
+		return n.splitMsg()
+	case !r.splitDone():
+		return nil, nil
+	case !r.shuffled():
+		return n.shuffleTurn()
+	case !r.dealt[n.Index]:
+		if len(n.shares) == 0 {
+			n.reset()
+		}
+		d, err := n.deal()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	for _, x := range r.asks {
+		if !x.waiting[n.Index] && !(n.standsFor(x.Party) && x.waiting[x.Party]) {
+			continue
+		}
+		ms, err := n.answer(x.Ask)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ms...)
+	}
+	return out, nil
+}

@@ -63,6 +63,9 @@ type blindGame struct {
 	// was last looked at, and its two timers.
 	progress    int
 	slow, stall *time.Timer
+	// leaves are the parties gone whose take-over waits for the others
+	// to be here (blindLeaves): [gone, successor].
+	leaves [][2]int
 }
 
 // DealTries is how many times a blind game is dealt again without a node
@@ -671,8 +674,10 @@ func (t *Table) awayClock(i int, s *seat) {
 }
 
 // localParty is the party of the host's own node, in front of its seat's
-// mailbox box: its screen is the host's.
-func (t *Table) localParty(box *Mailbox) *Party {
+// mailbox box: its screen is the host's. p, if not nil, is the node's
+// party already (a node that took the table over): its messages come here
+// from now on.
+func (t *Table) localParty(box *Mailbox, p *Party) *Party {
 	id := func() protocol.PeerID {
 		var id protocol.PeerID
 		t.Do(func() {
@@ -682,7 +687,11 @@ func (t *Table) localParty(box *Mailbox) *Party {
 		})
 		return id
 	}
-	p := NewParty(id, NewMailbox(), t.localSend, t.makeBot, t.fall)
+	if p == nil {
+		p = NewParty(id, NewMailbox(), t.localSend, t.makeBot, t.fall)
+	} else {
+		p.SetSend(t.localSend)
+	}
 	go func() {
 		for u := range box.Out {
 			p.Put(u)

@@ -43,6 +43,13 @@ type Party struct {
 	done  chan struct{}
 	once  sync.Once
 
+	// snap is what a node taking the table over needs of the game in
+	// play (Snapshot), kept by run for any goroutine: run may be waiting
+	// on the node's own goroutine (a message it sends), which must never
+	// wait on run.
+	snapMu sync.Mutex
+	snap   Snapshot
+
 	// Owned by run.
 	table  TableState
 	seat   int
@@ -62,6 +69,9 @@ type partyGame struct {
 	// pending are the numbers of the moves sent for bot seats, not yet
 	// answered: a refusal of one has the bot play its fallback.
 	pending map[uint64]int
+	// deck are the numbers of its deck messages: a refusal of one is the
+	// node's business, not its person's.
+	deck map[uint64]bool
 }
 
 // partyBot is a bot the party runs for one of its seats.
@@ -150,6 +160,10 @@ func (p *Party) Put(u Update) { p.post(func() { p.take(u) }) }
 func (p *Party) Refused(seq uint64, u Update) {
 	p.post(func() {
 		if g := p.g; g != nil {
+			if g.deck[seq] {
+				delete(g.deck, seq)
+				return // a deck message sent again that had arrived: nothing to show
+			}
 			if s, ok := g.pending[seq]; ok {
 				delete(g.pending, seq)
 				if b := g.bots[s]; b != nil {
@@ -161,6 +175,55 @@ func (p *Party) Refused(seq uint64, u Update) {
 		}
 		p.take(u)
 	})
+}
+
+// SetSend is where the party's messages go from now on: its node took
+// the table over, and sends them to the table it hosts.
+func (p *Party) SetSend(send func(protocol.Message) (uint64, error)) {
+	p.post(func() { p.send = send })
+}
+
+// Snapshot is the blind game in play as this node took part in it: the
+// deal's terms and the host's log as the node took it, whether it plays
+// a part (not only watching) and its log checked.
+type Snapshot struct {
+	Deal  protocol.BlindDeal
+	Log   []protocol.LogInput
+	Party bool
+}
+
+// Sync waits until the party has taken everything put to it so far.
+func (p *Party) Sync() { p.do(func() {}) }
+
+// Snapshot is the blind game in play as the node took it; false if none
+// (or the node only watches it, or stopped taking its log). It never
+// waits on the party's goroutine.
+func (p *Party) Snapshot() (Snapshot, bool) {
+	p.snapMu.Lock()
+	defer p.snapMu.Unlock()
+	if !p.snap.Party {
+		return Snapshot{}, false
+	}
+	s := p.snap
+	s.Log = slices.Clone(s.Log)
+	return s, true
+}
+
+// keepSnapshot brings Snapshot up to the game in play (on run).
+func (p *Party) keepSnapshot() {
+	p.snapMu.Lock()
+	defer p.snapMu.Unlock()
+	g := p.g
+	if g == nil || g.pl.Watching() || g.pl.Failed() != nil {
+		p.snap = Snapshot{}
+		return
+	}
+	if string(p.snap.Deal.Game) != g.pl.Game() {
+		p.snap = Snapshot{Deal: g.pl.Deal, Party: true}
+	}
+	if n := g.pl.Taken(); n > len(p.snap.Log) {
+		p.snap.Log = append(p.snap.Log, g.pl.WireFrom(len(p.snap.Log))...)
+	}
 }
 
 // SetBots is how the node makes a bot for a seat the table gives it, and
@@ -218,6 +281,7 @@ func (p *Party) take(u Update) {
 			// A clear game, or the waiting room: the blind one is done.
 			p.stopBots()
 			p.g = nil
+			p.keepSnapshot()
 		}
 		if p.g == nil {
 			p.screen.Put(u)
@@ -230,7 +294,10 @@ func (p *Party) take(u Update) {
 	if b.Deal != nil && (p.g == nil || p.g.pl.Game() != string(b.Deal.Game)) {
 		p.stopBots()
 		p.g = nil
-		if err := p.start(*b.Deal); err != nil {
+		// A game already under way (its log comes with its terms): this
+		// node, which never took part in it or lost its part when it
+		// started again, follows it with no secret.
+		if err := p.start(*b.Deal, b.First == 0 && len(b.Log) > 0); err != nil {
 			u.Notice = "This blind game can't be played here: " + protocol.Sentence(err)
 			u.Blind = nil
 			p.screen.Put(u)
@@ -244,6 +311,15 @@ func (p *Party) take(u Update) {
 	g.now = b.Now
 	failed := g.pl.Failed()
 	send, shown, err := g.pl.Log(b.First, b.Log)
+	if err == nil && b.Deal != nil && g.pl.Taken() > 0 {
+		// The host sent the game from its start: a reconnection, or a
+		// new host's. What we sent that may have been lost with the
+		// link goes again (what did arrive is refused as not due).
+		var due []protocol.Message
+		if due, err = g.pl.Due(); err == nil {
+			send = append(send, due...)
+		}
+	}
 	if err == nil {
 		err = p.sendAll(send)
 	}
@@ -259,6 +335,7 @@ func (p *Party) take(u Update) {
 	if err != nil && failed == nil && u.Notice == "" {
 		u.Notice = "The host's record of this game doesn't check, so this node takes no more of it: " + protocol.Sentence(err)
 	}
+	p.keepSnapshot()
 	p.show(u, p.shown(shown))
 	if m, ok := g.pl.Pick(); ok {
 		p.send(m)
@@ -269,17 +346,17 @@ func (p *Party) take(u Update) {
 
 // start is a new blind game: the deal's terms checked against what the
 // host committed to, the node's party made, its key sent.
-func (p *Party) start(d protocol.BlindDeal) error {
+func (p *Party) start(d protocol.BlindDeal, watch bool) error {
 	tid, err := tableIDOf(p.table.ID)
 	if err != nil {
 		return err
 	}
 	pl, ms, err := mentaltable.NewPlayer(d, mentaltable.Terms{Me: p.id(), Table: tid, Rules: p.table.Rules, Seats: len(p.table.Seats),
-		Commit: p.table.Commit, Nonces: p.table.Nonces}, rand.Reader)
+		Commit: p.table.Commit, Nonces: p.table.Nonces, Watch: watch}, rand.Reader)
 	if err != nil {
 		return err
 	}
-	g := &partyGame{pl: pl, bots: map[int]*partyBot{}, pending: map[uint64]int{}, started: time.Now()}
+	g := &partyGame{pl: pl, bots: map[int]*partyBot{}, pending: map[uint64]int{}, deck: map[uint64]bool{}, started: time.Now()}
 	for s, name := range d.Bots {
 		if d.Holder[s] != pl.Party() || name == "" || p.makeBot == nil {
 			continue
@@ -296,8 +373,16 @@ func (p *Party) start(d protocol.BlindDeal) error {
 
 func (p *Party) sendAll(ms []protocol.Message) error {
 	for _, m := range ms {
-		if _, err := p.send(m); err != nil {
+		seq, err := p.send(m)
+		if err != nil {
+			var ref *engine.Refusal
+			if errors.As(err, &ref) {
+				continue // the host in this process refused it: not due (a resend)
+			}
 			return err
+		}
+		if p.g != nil {
+			p.g.deck[seq] = true
 		}
 	}
 	return nil

@@ -318,22 +318,22 @@ func (t *Table) Now() time.Duration {
 // Sit seats owner (or gives it back its seat) and returns the seat number,
 // with a session on it. A full or started table refuses newcomers.
 func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
-	return t.sit(owner, name, false, false)
+	return t.sit(owner, name, false, false, nil)
 }
 
 // SitTossing is Sit for a player whose node takes part in the deal's toss
 // (toss.go): it will answer the host's Toss.
 func (t *Table) SitTossing(owner, name string) (int, *LocalSession, error) {
-	return t.sit(owner, name, true, false)
+	return t.sit(owner, name, true, false, nil)
 }
 
 // SitParty is SitTossing for a player whose node can also be a party of a
 // blind deal (blind.go).
 func (t *Table) SitParty(owner, name string) (int, *LocalSession, error) {
-	return t.sit(owner, name, true, true)
+	return t.sit(owner, name, true, true, nil)
 }
 
-func (t *Table) sit(owner, name string, tosses, blind bool) (int, *LocalSession, error) {
+func (t *Table) sit(owner, name string, tosses, blind bool, party *Party) (int, *LocalSession, error) {
 	var seatNo int
 	var box *Mailbox
 	var err error
@@ -406,7 +406,9 @@ func (t *Table) sit(owner, name string, tosses, blind bool) (int, *LocalSession,
 		}
 		t.phaseChanged()
 		t.backlog(seatNo)
-		t.deliver(nil, "")
+		if !t.blindLeaves() {
+			t.deliver(nil, "")
+		}
 	})
 	if derr != nil {
 		return -1, nil, derr
@@ -416,7 +418,7 @@ func (t *Table) sit(owner, name string, tosses, blind bool) (int, *LocalSession,
 	}
 	l := &LocalSession{t: t, seat: seatNo, box: box}
 	if owner == "local" {
-		l.party = t.localParty(box)
+		l.party = t.localParty(box, party)
 	}
 	return seatNo, l, nil
 }
