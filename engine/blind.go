@@ -123,7 +123,19 @@ type Blind struct {
 	journal []BlindStep
 	tags    []blindTag // the handles of the events not yet flushed
 	deck    []Card     // every identity, once Reveal has it
+	ended   bool       // the host ended the game before its end (End)
 }
+
+// ErrEnded refuses a move of a game the host ended early.
+var ErrEnded = refuse(CodeGameOver, "The host ended the game.")
+
+// End is the host ending the game before its end: no move, opening or
+// pick is taken after it, and Reveal gives the game so far, for an audit
+// of the plays made.
+func (b *Blind) End() { b.ended = true }
+
+// Ended reports whether the host ended the game before its end.
+func (b *Blind) Ended() bool { return b.ended }
 
 type blindTag struct {
 	at      int
@@ -220,6 +232,9 @@ func (b *Blind) Asked() (int, bool) { return b.wait.seat, b.wait.kind == waitHol
 // does, as New decides. A seat that held it and said none is caught when
 // the game is replayed in the clear (Reveal, Audit).
 func (b *Blind) Holder(seat int, open []Opened) ([]BlindEvent, error) {
+	if b.ended {
+		return nil, ErrEnded
+	}
 	if b.wait.kind != waitHolder {
 		return nil, refuse(CodeNoWindow, "Nobody is asked for the first card now.")
 	}
@@ -255,6 +270,9 @@ func (b *Blind) Holder(seat int, open []Opened) ([]BlindEvent, error) {
 // Apply applies a seat's command at time now, as Game.Apply. A call, a
 // doubt or a believe leaves the game waiting for the play's cards (Open).
 func (b *Blind) Apply(now time.Duration, c BlindCommand) ([]BlindEvent, error) {
+	if b.ended {
+		return nil, ErrEnded
+	}
 	var err error
 	switch c.Move {
 	case MovePlay:
@@ -438,6 +456,9 @@ func (b *Blind) Opening() ([]Handle, bool) {
 // V14) and the rules go on as at a clear table. An opening of other cards
 // than the play's, or of a card twice, is refused and changes nothing.
 func (b *Blind) Open(open []Opened) ([]BlindEvent, error) {
+	if b.ended {
+		return nil, ErrEnded
+	}
 	if b.wait.kind != waitOpen {
 		return nil, refuse(CodeNoWindow, "No play is being turned up.")
 	}
@@ -531,6 +552,9 @@ func (b *Blind) Picking() (seat, n int, ok bool) {
 // a pick that holds but isn't the least useful is caught in the clear
 // replay, where the engine picks them itself.
 func (b *Blind) Pick(seat int, hs []Handle) ([]BlindEvent, error) {
+	if b.ended {
+		return nil, ErrEnded
+	}
 	if b.wait.kind != waitPick {
 		return nil, refuse(CodeNoWindow, "No hand-over is due.")
 	}
@@ -596,7 +620,7 @@ func (b *Blind) quads(now time.Duration, seat int, open []Opened) error {
 // Deadline is as Game.Deadline; while the game waits for an opening or a
 // pick, its clock stands still and nothing falls due.
 func (b *Blind) Deadline() (time.Duration, bool) {
-	if b.wait.kind != waitNone {
+	if b.wait.kind != waitNone || b.ended {
 		return 0, false
 	}
 	return b.deadline()
@@ -606,7 +630,7 @@ func (b *Blind) Deadline() (time.Duration, bool) {
 // to name the cards (Pick). While the game waits for a proven input its
 // clock stands still: a tick then does nothing and is not a journal step.
 func (b *Blind) Tick(now time.Duration) []BlindEvent {
-	if b.wait.kind != waitNone {
+	if b.wait.kind != waitNone || b.ended {
 		return nil
 	}
 	now = b.runClock(now, func() bool {
@@ -671,7 +695,7 @@ func (b *Blind) Journal() []BlindStep { return slices.Clone(b.journal) }
 // for Replay and Audit. A deck that isn't the table's, or that contradicts
 // an opening, is refused.
 func (b *Blind) Reveal(deck []Card) (Config, []Step, error) {
-	if b.phase != PhaseOver {
+	if b.phase != PhaseOver && !b.ended {
 		return Config{}, nil, refuse(CodeNotAllowed, "Every card is shown only when the game is over.")
 	}
 	if err := sameDeck(deck, newDeck(b.decks, b.rules.Jokers)); err != nil {

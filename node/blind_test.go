@@ -66,6 +66,13 @@ func TestBlindGameOverTheWire(t *testing.T) {
 				if !u.Table.Blind {
 					t.Fatalf("seat %d: the game wasn't dealt blind", i)
 				}
+				total := len(u.View.Final.Pile) + len(u.View.Final.Gone)
+				for _, h := range u.View.Final.Hands {
+					total += len(h)
+				}
+				if want := 52 * set.Rules.DecksFor(len(u.Table.Seats)); total != want {
+					t.Fatalf("seat %d counts %d cards at the end, want %d: %+v", i, total, want, u.View.Final)
+				}
 			}
 			var game bool
 			tb.Do(func() { game = tb.Game != nil })

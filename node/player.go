@@ -279,12 +279,16 @@ func (r *Remote) audit(m protocol.Audit) (table.Update, bool) {
 
 // save writes the game for `bullshit verify` and publishes where (Saved);
 // its sentence is for the screen.
-func (r *Remote) save(g journal.SavedGame) string {
-	who := fmt.Sprintf("seat%d", r.seat+1)
-	if r.seat < 0 {
+func (r *Remote) save(g journal.SavedGame) string { return r.saveIn(r.saveDir, g) }
+
+// saveIn is save into dir (any goroutine: a blind game's is saved by our
+// party, which has its reveal).
+func (r *Remote) saveIn(dir string, g journal.SavedGame) string {
+	who := fmt.Sprintf("seat%d", g.Seat+1)
+	if g.Seat < 0 {
 		who = "watcher"
 	}
-	path := filepath.Join(r.saveDir, fmt.Sprintf("game-%s-%s.json", time.Now().Format("20060102-150405"), who))
+	path := filepath.Join(dir, fmt.Sprintf("game-%s-%s.json", time.Now().Format("20060102-150405"), who))
 	if err := journal.SaveGame(path, g); err != nil {
 		r.saved.Store(&savedGame{err: err})
 		return "The game could not be saved: " + err.Error()

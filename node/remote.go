@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"github.com/bullshit-game/bullshit/node/journal"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -239,6 +240,9 @@ func (r *Remote) do(f func()) bool {
 // 1) or game-DATE-TIME-watcher.json.
 func (r *Remote) SaveTo(dir string) {
 	r.do(func() { r.saveDir = dir })
+	if r.party != nil {
+		r.party.SetSave(func(g journal.SavedGame) string { return r.saveIn(dir, g) })
+	}
 }
 
 // Saved is where the game was saved at its end, or why it could not be;

@@ -114,8 +114,10 @@ func cheatedDeal(t *testing.T, cheat, own string) []journal.SavedGame {
 	dir := t.TempDir()
 	name := "cheat-" + l.prefix
 	const web = "http://10.77.1.1:8080"
+	// The seed deals a clear table's cards (a blind one's only picks the
+	// dealer): the toss is held to it there.
 	host := l.startRogueHost(1, "rogue-host", cheat, hostArgs(filepath.Join(dir, "host"), name, 2+phones, 0,
-		"--web", strings.TrimPrefix(web, "http://"))...)
+		"--web", strings.TrimPrefix(web, "http://"), "--blind=false")...)
 	host.waitFor(20*time.Second, "the table line", isType("table"))
 	watcher := l.start(4, "watcher", joinArgs(filepath.Join(dir, "watch"), name, "--watch")...)
 	var players []*proc
@@ -215,7 +217,7 @@ func TestE2ELateSeatDealtAgain(t *testing.T) {
 	l := newLAN(t, 3, false)
 	dir := t.TempDir()
 	name := "late-" + l.prefix
-	host, table := l.startHost(dir, name, 2, 0)
+	host, table := l.startHost(dir, name, 2, 0, "--blind=false") // the rogue's toss is a clear table's
 	player := l.start(2, "join2", joinArgs(filepath.Join(dir, "2"), name)...)
 	seatOf(t, player)
 	late := l.startRogue(3, "late", rogueEnv+"=late", rogueAddrEnv+"="+hostAddr(t, table), lieNickEnv+"=Slow")

@@ -296,7 +296,7 @@ func (s *ownSession) Close() error {
 // tableSettings is what the new-table form chose, as the node takes it.
 func tableSettings(s cli.TableSettings) table.Settings {
 	return table.Settings{Name: s.Name, Rules: s.Rules, Seats: s.Seats, Bots: s.Bots, Code: s.Code,
-		TurnClock: s.TurnClock, Pace: "brisk"}
+		TurnClock: s.TurnClock, Pace: "brisk", Blind: true}
 }
 
 // checkNickFlag refuses a --nick the table would refuse, where it is

@@ -48,8 +48,8 @@ func presetsHosted(t *testing.T, blind bool) {
 				"--players", "1", "--bots", strconv.Itoa(c.seats - 2), "--wait", "60s", "--no-mdns",
 				"--listen", "/ip4/127.0.0.1/tcp/0", "--pace", "fast", "--reveal", "50ms", "--rules", "window=1"}
 			args = append(args, c.args...)
-			if blind {
-				args = append(args, "--blind")
+			if !blind {
+				args = append(args, "--blind=false")
 			}
 			host := startProc(t, "host", nil, bin, args...)
 			table := host.waitFor(20*time.Second, "the table line", isType("table"))

@@ -444,8 +444,10 @@ func rogueGame(t *testing.T, l *lan, dir, mode string, honest int) rogueRun {
 	journal := filepath.Join(dir, mode+"-journal")
 	// The turn clock is a backstop: should the rogue miss its turn, the
 	// fallback move plays it and the game still ends.
+	// The rogue plays a clear table's seat (node/rogue): dealt in the
+	// clear, as for a node of an older version.
 	host := l.start(1, mode+"-host", hostArgs(filepath.Join(dir, "host"), name, honest+1, 0,
-		"--turn-clock", "5s", "--journal", journal)...)
+		"--turn-clock", "5s", "--journal", journal, "--blind=false")...)
 	table := host.waitFor(20*time.Second, "the table line", isType("table"))
 	var players []*proc
 	for i := 2; i <= honest+1; i++ {

@@ -41,7 +41,7 @@ func TestE2EFailoverWithheldShares(t *testing.T) {
 	l := newLAN(t, honest+3, false)
 	dir := t.TempDir()
 	name := "stall-" + l.prefix
-	host, table := l.startHost(dir, name, honest+1, 0)
+	host, table := l.startHost(dir, name, honest+1, 0, "--blind=false") // the shares are a clear table's
 	// The liars' peer IDs sort after the honest players': no election
 	// picks either.
 	var last string

@@ -130,10 +130,13 @@ type configJSON struct {
 	Seed  uint64          `json:"seed,string"`
 	Hands [][]engine.Card `json:"hands,omitempty"`
 	First *int            `json:"first,omitempty"`
+	// Deck is a blind game's deck as its parties' shuffle left it (the
+	// seed deals it, picking the dealer): revealed at its end.
+	Deck []engine.Card `json:"deck,omitempty"`
 }
 
 func toConfigJSON(c engine.Config) configJSON {
-	return configJSON{Rules: c.Rules, Seats: c.Seats, Seed: c.Seed, Hands: c.Hands, First: c.First}
+	return configJSON{Rules: c.Rules, Seats: c.Seats, Seed: c.Seed, Hands: c.Hands, First: c.First, Deck: c.Deck}
 }
 
 // check refuses a config with no rules: the zero Rules is no game, and
@@ -146,7 +149,7 @@ func (c configJSON) check() error {
 }
 
 func (c configJSON) config() engine.Config {
-	return engine.Config{Rules: c.Rules, Seats: c.Seats, Seed: c.Seed, Hands: c.Hands, First: c.First}
+	return engine.Config{Rules: c.Rules, Seats: c.Seats, Seed: c.Seed, Hands: c.Hands, First: c.First, Deck: c.Deck}
 }
 
 type headerJSON struct {

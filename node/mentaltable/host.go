@@ -315,6 +315,19 @@ func (h *Host) Finish() (Out, error) {
 	return out, nil
 }
 
+// End is the host ending the game before its end: no move is taken after
+// it (every copy of the host's engine ends it too), and every party
+// publishes its secret, so that the plays so far are revealed and
+// audited. A host can't have the secrets and go on with the game.
+func (h *Host) End() Out {
+	var out Out
+	h.logged(Input{What: InputEnd})
+	h.B.End()
+	h.calling = nil
+	h.askAll(&out, Ask{What: AskPublish})
+	return out
+}
+
 // Reveal is the blind game made clear once every secret is in: the
 // config and journal Replay and Audit read.
 func (h *Host) Reveal() (engine.Config, []engine.Step, []engine.Card, error) {

@@ -38,6 +38,7 @@ const (
 	InputPick                        // Pick
 	InputLeave                       // Leave
 	InputFinish                      // Finish
+	InputEnd                         // End
 )
 
 func (h *Host) logged(in Input) { h.log = append(h.log, in) }
@@ -78,6 +79,8 @@ func (h *Host) Input(in Input) (Out, error) {
 		out = h.Leave(in.Gone, in.To)
 	case InputFinish:
 		out, err = h.Finish()
+	case InputEnd:
+		out = h.End()
 	default:
 		err = fmt.Errorf("mentaltable: an input of kind %d", in.What)
 	}

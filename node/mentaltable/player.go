@@ -393,3 +393,48 @@ func (p *Player) Finish(name func(party int) string) *Result {
 // Events is every event seat s was shown, in order (the end's once it is
 // known): what its audit holds the game against.
 func (p *Player) Events(s int) []engine.Event { return slices.Clone(p.got[s]) }
+
+// Knowledge is what a node knows of the cards, three ways: Decryptable,
+// every card the cryptography lets it turn up from all it holds (its
+// secret, every share it was sent or saw relayed, the secrets it rebuilt);
+// Public, every card turned up for everyone; Seen, what each of its seats
+// was shown by the game's rules. At an honest table Decryptable is Public
+// and the Seen of its seats, nothing more: a test that dumps a node holds
+// it to that.
+type Knowledge struct {
+	Decryptable map[engine.Handle]engine.Card
+	Public      map[engine.Handle]engine.Card
+	Seen        map[int]map[engine.Handle]engine.Card
+}
+
+// Knowledge is the node's knowledge of the cards now.
+func (p *Player) Knowledge() (Knowledge, error) {
+	k := Knowledge{Decryptable: map[engine.Handle]engine.Card{}, Public: map[engine.Handle]engine.Card{}, Seen: map[int]map[engine.Handle]engine.Card{}}
+	for h, f := range p.h.rec.known {
+		k.Public[h] = engine.Card(f.Card)
+	}
+	if p.node == nil {
+		w := &Watcher{p.h, p.h.rec}
+		for h, f := range w.Decryptable() {
+			k.Decryptable[h] = engine.Card(f.Card)
+		}
+		return k, nil
+	}
+	d, err := p.node.Decryptable()
+	if err != nil {
+		return k, err
+	}
+	for h, f := range d {
+		k.Decryptable[h] = engine.Card(f.Card)
+	}
+	for s, sd := range p.node.sides {
+		seen := map[engine.Handle]engine.Card{}
+		for h := range engine.Handle(len(p.h.rec.T.Deck)) {
+			if c, ok := sd.Card(h); ok {
+				seen[h] = c
+			}
+		}
+		k.Seen[s] = seen
+	}
+	return k, nil
+}

@@ -116,6 +116,8 @@ func (r *LogReader) Input(h *Host, li protocol.LogInput) (Input, error) {
 		return Input{What: InputLeave, Gone: li.Gone, To: li.To}, nil
 	case InputFinish:
 		return Input{What: InputFinish}, nil
+	case InputEnd:
+		return Input{What: InputEnd}, nil
 	}
 	return Input{}, fmt.Errorf("%w: an input of kind %d", ErrLogInput, li.What)
 }
@@ -240,4 +242,15 @@ func (n *Node) Due() ([]protocol.Message, error) {
 		out = append(out, ms...)
 	}
 	return out, nil
+}
+
+// Decryptable is every card the host's record lets anyone turn up: the
+// shares everyone saw relayed, with no secret. At an honest table it is
+// what was turned up for everyone, nothing more.
+func (h *Host) Decryptable() map[engine.Handle]engine.Card {
+	out := map[engine.Handle]engine.Card{}
+	for x, f := range (&Watcher{h, h.rec}).Decryptable() {
+		out[x] = engine.Card(f.Card)
+	}
+	return out
 }

@@ -3,6 +3,8 @@ package table
 import (
 	"errors"
 	"fmt"
+	"github.com/bullshit-game/bullshit/node/journal"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -63,10 +65,16 @@ type blindGame struct {
 	// was last looked at, and its two timers.
 	progress    int
 	slow, stall *time.Timer
+	kept        bool // the revealed game is in the journal (keepBlind)
 	// leaves are the parties gone whose take-over waits for the others
 	// to be here (blindLeaves): [gone, successor].
 	leaves [][2]int
 }
+
+// rogueLook, set only in a test build (roguehost.go, tag roguehost), is
+// a dishonest host looking at its table after each step (a blind one's,
+// or a clear one's); nil in the game.
+var rogueLook func(t *Table)
 
 // DealTries is how many times a blind game is dealt again without a node
 // that stalled the deal or was caught cheating at it, before the table
@@ -534,11 +542,18 @@ func (t *Table) blindChanged(events []engine.BlindEvent) {
 		t.evening.Add(t.Commit, t.State(-1).Seats, bg.h.B.Places(), bg.h.B.Winner())
 		t.phaseChanged()
 	}
+	if bg.h.Revealed() && !bg.kept {
+		bg.kept = true
+		t.keepBlind()
+	}
 	t.plays.Store(int64(bg.h.B.Plays()))
 	if !t.start.IsZero() {
 		t.startNS.Store(t.start.UnixNano())
 	}
 	t.blindDeliver(events, "")
+	if rogueLook != nil {
+		rogueLook(t)
+	}
 	if t.Phase != PhasePlaying {
 		t.stopTimers()
 		t.stopDealWatch()
@@ -728,4 +743,50 @@ func (t *Table) localSend(m protocol.Message) (uint64, error) {
 		return 0, derr
 	}
 	return seq, err
+}
+
+// keepBlind writes the blind game to the table's journal once every
+// secret is in (Keep): the game revealed, as a clear table's journal holds
+// it, its deck the parties' shuffle (what `bullshit verify` and the tests
+// replay). Nothing of it is known before then, to the host either.
+func (t *Table) keepBlind() {
+	bg := t.blind
+	if t.jpath == "" {
+		return
+	}
+	cfg, steps, deck, err := bg.h.Reveal()
+	if err != nil {
+		t.notice = "The journal could not be written: " + err.Error()
+		return
+	}
+	cfg.Seed, cfg.Deck = t.Seed, deck // the host's part of the toss, as a clear journal has it
+	if t.jour != nil {
+		t.jour.Close()
+		t.jour = nil
+	}
+	names := make([]string, len(t.Seats))
+	owners := make([]string, len(t.Seats))
+	botNames := make([]string, len(t.Seats))
+	for i, s := range t.Seats {
+		names[i], owners[i] = s.name, s.Owner
+		if s.Owner == "" {
+			botNames[i] = s.BotName
+		}
+	}
+	os.Remove(t.jpath) // a game before this one at the same seats
+	j, err := journal.CreateJournal(t.jpath, journal.JournalHeader{Table: t.ID, Name: t.Set.Name, Config: cfg, Seats: names, Salt: t.salt,
+		Nonces: Mixed(t.Nonces), Started: t.start, Owners: owners, Bots: botNames, Listen: t.listen,
+		Settings: journal.SettingsJSON{Reveal: t.Set.Timing.Reveal, TurnClock: t.Set.TurnClock, Pace: t.Set.Pace, Private: t.Set.Code != "",
+			Grace: t.Set.Grace}})
+	if err == nil {
+		for _, st := range steps {
+			if err = j.Append(st); err != nil {
+				break
+			}
+		}
+		j.Close()
+	}
+	if err != nil {
+		t.notice = "The journal could not be written: " + err.Error()
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/journal"
 	"maps"
 	"slices"
 	"strings"
@@ -28,14 +30,17 @@ import (
 // cards, which only this node knows. At the end it checks every shuffle
 // and replays the game against what its seats were shown (the audit).
 //
-// Who owns what: one goroutine, run, owns everything but the fields set
-// at NewParty; every method posts to it.
+// Who owns what: one goroutine, run, owns everything but snap; every
+// method posts to it, and run waits on nothing but the host's send (a
+// table in this process, or a link's write): the node's own goroutines
+// (a Remote's, a Table's) may wait on the party, never the other way.
 type Party struct {
 	screen  *Mailbox                               // what the person's screen gets
 	id      func() protocol.PeerID                 // the node's
 	send    func(protocol.Message) (uint64, error) // seals and sends to the host, and says under which number
 	makeBot BotMaker
 	fall    func(*engine.View) (engine.Command, bool)
+	save    func(journal.SavedGame) string // a game's end, for `bullshit verify`
 
 	mu    sync.Mutex
 	queue []func()
@@ -44,9 +49,8 @@ type Party struct {
 	once  sync.Once
 
 	// snap is what a node taking the table over needs of the game in
-	// play (Snapshot), kept by run for any goroutine: run may be waiting
-	// on the node's own goroutine (a message it sends), which must never
-	// wait on run.
+	// play (Snapshot), kept by run for any goroutine to read without
+	// waiting on run.
 	snapMu sync.Mutex
 	snap   Snapshot
 
@@ -192,6 +196,21 @@ type Snapshot struct {
 	Party bool
 }
 
+// Knowledge is the node's knowledge of the cards of the blind game in
+// play (mentaltable.Player.Knowledge); false if none.
+func (p *Party) Knowledge() (mentaltable.Knowledge, bool, error) {
+	var k mentaltable.Knowledge
+	var ok bool
+	var err error
+	p.do(func() {
+		if p.g != nil {
+			k, err = p.g.pl.Knowledge()
+			ok = true
+		}
+	})
+	return k, ok, err
+}
+
 // Sync waits until the party has taken everything put to it so far.
 func (p *Party) Sync() { p.do(func() {}) }
 
@@ -224,6 +243,12 @@ func (p *Party) keepSnapshot() {
 	if n := g.pl.Taken(); n > len(p.snap.Log) {
 		p.snap.Log = append(p.snap.Log, g.pl.WireFrom(len(p.snap.Log))...)
 	}
+}
+
+// SetSave has the party save each blind game it ends for `bullshit
+// verify` (with save, which says where, for the screen).
+func (p *Party) SetSave(save func(journal.SavedGame) string) {
+	p.post(func() { p.save = save })
 }
 
 // SetBots is how the node makes a bot for a seat the table gives it, and
@@ -470,10 +495,21 @@ func (p *Party) finish() {
 			over = append(over, sh.Event)
 		}
 	}
-	res := &AuditResult{Verified: r.Verified(), Problems: r.Problems, Notes: r.Notes, Plays: r.Plays}
+	ended := g.pl.Host().B.Ended()
+	res := &AuditResult{Verified: r.Verified(), Problems: r.Problems, Notes: r.Notes, Plays: r.Plays, Early: ended}
 	u := Update{Table: p.table, Audit: res}
-	if r.Verified() {
-		u.Reveal = &Reveal{Config: r.Config, Steps: r.Steps}
+	if r.Config.Deck != nil {
+		// The game revealed, as a clear table's reveal: the host's part
+		// of the toss and the deck the shuffle left.
+		cfg := r.Config
+		cfg.Seed = g.pl.Deal.HostSeed
+		var salt [gamewire.SaltSize]byte
+		copy(salt[:], g.pl.Deal.Salt)
+		u.Reveal = &Reveal{Config: cfg, Salt: salt, Nonces: p.table.Nonces, Steps: r.Steps}
+		if p.save != nil && cfg.Deck != nil {
+			u.Notice = p.save(journal.SavedGame{Table: p.table.Name, Seat: p.seat, Config: cfg, Salt: salt, Commitment: p.table.Commit,
+				Toss: journal.Toss{Nonces: p.table.Nonces}, Steps: r.Steps, Events: g.pl.Events(p.seat)})
+		}
 	}
 	p.show(u, over)
 }

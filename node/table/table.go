@@ -151,6 +151,7 @@ type dealing struct {
 	Nonces      [][gamewire.NonceSize]byte // the players' nonces this game's deal mixed (toss.go)
 	commits     [][32]byte                 // their commitments, as the toss relayed them: a spectator checks the nonces against them
 	toss        *toss                      // a deal waiting on the players' nonces
+	ownParty    *Party                     // the host's own node's party (its seat's)
 	localSigner *protocol.Signer           // the host's own party's envelopes at a blind table
 	blindTry    int                        // how many times this game was dealt again blind (blind.go)
 	blind       *blindGame                 // the blind game in play, if the game is one (blind.go); Game is nil then
@@ -419,6 +420,7 @@ func (t *Table) sit(owner, name string, tosses, blind bool, party *Party) (int, 
 	l := &LocalSession{t: t, seat: seatNo, box: box}
 	if owner == "local" {
 		l.party = t.localParty(box, party)
+		t.Do(func() { t.ownParty = l.party })
 	}
 	return seatNo, l, nil
 }
@@ -812,6 +814,13 @@ func (t *Table) EndEarly() (bool, error) {
 		t.Phase, t.early, ended = PhaseOver, true, true
 		t.stopTimers()
 		t.phaseChanged()
+		if bg := t.blind; bg != nil {
+			// Every node publishes its secret: the plays so far are
+			// revealed and audited, and the game can't go on.
+			t.notice = "The host ended the game early."
+			t.blindOut(bg.h.End(), nil)
+			return
+		}
 		t.reveal = true
 		t.deliver(nil, "The host ended the game early.")
 	})
@@ -1034,6 +1043,9 @@ func (t *Table) changed(events []engine.Event) {
 		t.startNS.Store(t.start.UnixNano())
 	}
 	t.deliver(events, "")
+	if rogueLook != nil {
+		rogueLook(t)
+	}
 	if t.Phase != PhasePlaying {
 		t.stopTimers()
 		return
