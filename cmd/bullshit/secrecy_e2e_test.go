@@ -181,7 +181,15 @@ func readCapture(path string) ([][]byte, error) {
 // signature, or a move's seat signature, and Mark that signature kept in a
 // step): anything else that is a []byte in a message is taken for
 // cards, so a new card field is checked unasked.
-var notCards = map[string]bool{"Salt": true, "Proof": true, "Nonce": true, "Data": true, "Y": true, "Seal": true, "Sig": true, "Mark": true}
+//
+// A blind table's messages (2.2) carry no card in the clear: the deck's
+// fields are group elements and proofs (Key, Commit, Step, Shares, Secret,
+// Shuffle), sealed to one party (Sealed), or openings of cards turned up
+// for everyone (Openings); Game names the game; Env and Logs are a party's
+// (or the old host's) envelopes relayed as they came, holding the same.
+var notCards = map[string]bool{"Salt": true, "Proof": true, "Nonce": true, "Data": true, "Y": true, "Seal": true, "Sig": true, "Mark": true,
+	"Game": true, "Env": true, "Logs": true, "Key": true, "Commit": true, "Step": true, "Shares": true, "Secret": true, "Shuffle": true,
+	"Sealed": true, "Openings": true}
 
 // walkCards calls visit with every card slice in v, by field path.
 func walkCards(v reflect.Value, path string, visit func(path string, cards []byte)) {
@@ -196,7 +204,8 @@ func walkCards(v reflect.Value, path string, visit func(path string, cards []byt
 			if !f.IsExported() {
 				continue
 			}
-			if notCards[f.Name] && f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Uint8 {
+			if notCards[f.Name] && f.Type.Kind() == reflect.Slice && (f.Type.Elem().Kind() == reflect.Uint8 ||
+				(f.Type.Elem().Kind() == reflect.Slice && f.Type.Elem().Elem().Kind() == reflect.Uint8)) {
 				continue
 			}
 			walkCards(v.Field(i), path+"."+f.Name, visit)
