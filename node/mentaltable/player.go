@@ -28,6 +28,7 @@ type Player struct {
 	picked map[int]int
 	failed error
 	result *Result
+	keep   keeping // for a restart (restore.go)
 }
 
 // Terms is what a player node knows of its table before a blind deal:
@@ -38,7 +39,7 @@ type Terms struct {
 	Table  protocol.TableID
 	Rules  engine.Rules
 	Seats  int
-	Commit [32]byte                     // the host's commitment to its part of the toss
+	Commit [32]byte                   // the host's commitment to its part of the toss
 	Nonces [][gamewire.NonceSize]byte // the players' nonces the toss mixed
 }
 
@@ -126,6 +127,8 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 				if ms, p.failed = p.node.Input(in); p.failed == nil {
 					p.next++
 					send = append(send, ms...)
+					p.keep.took(at, &li)
+					p.takeMark()
 				}
 			}
 		}
@@ -141,6 +144,7 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 		p.got[sh.Seat] = append(p.got[sh.Seat], sh.Event)
 		shown = append(shown, sh)
 	}
+	send = p.sending(send)
 	return send, shown, p.failed
 }
 
