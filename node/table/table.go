@@ -205,7 +205,8 @@ type seat struct {
 	madeFor int    // the person's own moves made for them this game (SeatInfo.MadeFor)
 	was     string // a bot's seat that was this person's (a host lost in an election): theirs again if they come back
 	tosses  bool   // the person's node takes part in the deal's toss (protocol 1.4)
-	blind   bool   // the person's node can be a party of a blind deal (protocol 2.2, not a phone)
+	blind   bool   // the person's node can be a party of a blind deal (protocol 2.2)
+	phone   bool   // a phone's page: a party that runs no bot (blind.go)
 	box     *Mailbox
 	away    time.Duration // when the person left; -1 while connected; 0 until they rejoin a table rebuilt by an election
 	decided string        // the situation the bot last decided on
@@ -316,22 +317,22 @@ func (t *Table) Now() time.Duration {
 // Sit seats owner (or gives it back its seat) and returns the seat number,
 // with a session on it. A full or started table refuses newcomers.
 func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
-	return t.sit(owner, name, false, false)
+	return t.sit(owner, name, false, false, false)
 }
 
 // SitTossing is Sit for a player whose node takes part in the deal's toss
 // (toss.go): it will answer the host's Toss.
 func (t *Table) SitTossing(owner, name string) (int, *LocalSession, error) {
-	return t.sit(owner, name, true, false)
+	return t.sit(owner, name, true, false, false)
 }
 
 // SitParty is SitTossing for a player whose node can also be a party of a
 // blind deal (blind.go).
 func (t *Table) SitParty(owner, name string) (int, *LocalSession, error) {
-	return t.sit(owner, name, true, true)
+	return t.sit(owner, name, true, true, false)
 }
 
-func (t *Table) sit(owner, name string, tosses, blind bool) (int, *LocalSession, error) {
+func (t *Table) sit(owner, name string, tosses, blind, phone bool) (int, *LocalSession, error) {
 	var seatNo int
 	var box *Mailbox
 	var err error
@@ -385,7 +386,7 @@ func (t *Table) sit(owner, name string, tosses, blind bool) (int, *LocalSession,
 			}
 		}
 		s := t.Seats[seatNo]
-		s.Owner, s.name, s.tosses, s.blind = owner, name, tosses, blind
+		s.Owner, s.name, s.tosses, s.blind, s.phone = owner, name, tosses, blind, phone
 		if s.box != nil {
 			s.box.Close()
 		}
@@ -781,6 +782,9 @@ func (t *Table) GiveToBot(seatNo int) error {
 			s := t.Seats[seatNo]
 			s.Covered = true
 			t.notice = fmt.Sprintf("The host gave %s's seat to a bot until they play again.", s.name)
+			if s.phone {
+				t.notice = fmt.Sprintf("The host plays %s's seat blind (a card a turn, face down) until they play again.", s.name)
+			}
 			t.blindChanged(nil)
 		case !t.coverBot(seatNo):
 			err = protocol.Refuse("", "no bot for the seat", "No bot could take the seat.")
@@ -1165,7 +1169,7 @@ func (t *Table) fallback(seatNo int, notice string) {
 // personClock runs the optional turn clock, and keeps an away person's
 // turn from blocking the table past the grace period.
 func (t *Table) personClock(i int, s *seat) {
-	if t.blind != nil && s.Owner != "" && s.box == nil && s.Covered {
+	if t.blind != nil && s.Owner != "" && (s.box == nil || s.phone) && s.Covered {
 		t.awayClock(i, s)
 		return
 	}

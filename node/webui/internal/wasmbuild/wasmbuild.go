@@ -43,7 +43,8 @@ func buildArgs(out string) []string {
 	return append(args, "-o", out, Main)
 }
 
-// Wasm builds Main for js/wasm and returns the binary.
+// Wasm builds Main for js/wasm and returns the binary, its data packed
+// (Pack).
 func Wasm() ([]byte, error) {
 	dir, err := os.MkdirTemp("", "bullshit-wasm-")
 	if err != nil {
@@ -60,7 +61,11 @@ func Wasm() ([]byte, error) {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building the page's wasm: %v\n%s", err, b)
 	}
-	return os.ReadFile(out)
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return nil, err
+	}
+	return Pack(b)
 }
 
 // ErrNoZopfli is a machine without the zopfli command.
