@@ -36,7 +36,9 @@ type blindHost struct {
 	done chan error
 }
 
-func botMaker(name string, seat int, seed uint64) (table.Player, error) { return bot.New(name, seat, seed) }
+func botMaker(name string, seat int, seed uint64) (table.Player, error) {
+	return bot.New(name, seat, seed)
+}
 
 func newBlindHost(t *testing.T, seats int, bots ...string) *blindHost {
 	t.Helper()
@@ -231,4 +233,3 @@ func TestBlindPhoneReloadKeepsItsParty(t *testing.T) {
 		})
 	}
 }
-

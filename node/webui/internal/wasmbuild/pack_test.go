@@ -71,7 +71,7 @@ func memory(t *testing.T, wasm []byte) ([]byte, int) {
 func TestPackSameMemory(t *testing.T) {
 	segs := []segment{
 		{4096, []byte("go")},
-		{4107, []byte("runtime")},        // 9 zeros after the last: merged
+		{4107, []byte("runtime")},         // 9 zeros after the last: merged
 		{4107 + 7 + packGap, []byte("x")}, // packGap zeros after: merged
 		{20000, []byte("far")},            // far: a segment of its own
 		{100, []byte("first, though last written")},
