@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,6 +60,7 @@ type blind struct {
 	// quiet are the numbers of the deck messages sent: a refusal of one
 	// (an answer the host took from before a reload) is no move's.
 	quiet    map[uint64]bool
+	again    int    // the deck answers the host refused as taken already
 	replayed bool   // the events of a reload's replay are in: news from here on
 	told     string // the failure the news has said
 	saved    int    // how much of the log the stored secret covers, -1 never stored
@@ -203,22 +203,17 @@ func (c *Client) blindSheet(r *mentaltable.Result) {
 // partyName says whose node party i is: the person of its first seat that
 // isn't a bot's (c.mu held).
 func (c *Client) partyName(i int) string {
-	b := c.blind
-	if b == nil {
-		return fmt.Sprintf("party %d", i+1)
-	}
-	d := b.pl.Deal
-	for s, h := range d.Holder {
-		if h == i && s < len(d.Bots) && d.Bots[s] == "" && s < len(c.lobby.Players) {
-			if s == c.seat {
-				return "this phone"
-			}
-			if n := protocol.Clean(c.lobby.Players[s].Nick, protocol.MaxText); n != "" {
-				return n + "'s"
+	if b := c.blind; b != nil {
+		d := b.pl.Deal
+		for s, h := range d.Holder {
+			if h == i && s < len(d.Bots) && d.Bots[s] == "" && s < len(c.lobby.Players) {
+				if n := protocol.Clean(c.lobby.Players[s].Nick, protocol.MaxText); n != "" {
+					return n
+				}
 			}
 		}
 	}
-	return fmt.Sprintf("party %d", i+1)
+	return "Party " + strconv.Itoa(i+1)
 }
 
 // blindMove is a move of ours as the blind table takes it: its cards
@@ -245,14 +240,17 @@ func (c *Client) shuffling(now time.Time) string {
 	if now.Sub(b.began) < ShufflingSlow {
 		return "Shuffling…"
 	}
+	// Whom it waits for, but this phone: it answers as soon as it can.
 	var who []string
 	for _, i := range b.pl.Waiting() {
-		who = append(who, c.partyName(i))
+		if i != b.pl.Party() {
+			who = append(who, c.partyName(i))
+		}
 	}
 	if len(who) == 0 {
 		return "Shuffling…"
 	}
-	return "Shuffling… waiting for " + strings.Join(who, ", ") + " node"
+	return "Shuffling… waiting for " + strings.Join(who, ", ")
 }
 
 // tellNews puts a line in the news and the notice (c.mu held).

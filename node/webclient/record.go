@@ -107,6 +107,7 @@ func (c *Client) apply(env *protocol.Envelope) (replies []protocol.Message, chai
 			// An answer of our deck's the host took already (sent again
 			// after a reload): nobody's move.
 			delete(c.blind.quiet, m.Ref)
+			c.blind.again++
 			break
 		}
 		c.refusal = protocol.Clean(m.Message, protocol.MaxText)
@@ -133,15 +134,16 @@ func (c *Client) takeLobby(m protocol.Lobby) {
 // checks its journal steps, after the page drew.
 func (c *Client) takeUpdate(env *protocol.Envelope, m protocol.Update, now time.Time) (chain func()) {
 	if c.blind != nil {
-		if m.View == nil {
-			// At a blind table the host's update is its notice alone:
-			// the view and the events are our Player's.
+		if c.lobby.Blind {
+			// At a blind table the host's update is its notice alone (a
+			// view it carries is the host's, which has no card): the
+			// view and the events are our Player's.
 			if n := protocol.Clean(m.Notice, protocol.MaxText); n != "" && n != c.notice {
 				c.tellNews(n)
 			}
 			return nil
 		}
-		c.blind = nil // a clear game: the blind one is over
+		c.blind = nil // a clear game (its Lobby came first): the blind one is over
 	}
 	c.restoreOnce(true)
 	c.at = now

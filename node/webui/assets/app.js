@@ -62,7 +62,8 @@ const hintText = {
 // began): "ready" the player loaded and the form usable; "table" the first
 // state drawn (the waiting room or the table); "call" a BULLSHIT! of ours
 // leaving (the tap); "verdict" the first state with its cards turned up,
-// drawn; "lost" another's call settled the play first. Nothing reads it.
+// drawn; "lost" another's call settled the play first; "shuffling" a blind
+// deal began to be said. Nothing reads it.
 window.bullshitTimes = [];
 let calledAt = null;    // our BULLSHIT! awaiting its verdict: {t, play}
 function mark(ev, t, play) { window.bullshitTimes.push({ ev, t, play: play || 0 }); }
@@ -319,6 +320,7 @@ function show(s) {
   if (fresh("sheet", s.sheet)) drawSheet(s);
   drawTimers(s);
   if (!prev) mark("table", performance.now(), s.play);
+  if (s.shuffling && !(prev && prev.shuffling)) mark("shuffling", performance.now(), 0);
   if (calledAt && (s.reveal || []).some((l) => l.startsWith("Turned up"))) {
     mark((s.reveal[0] || "").startsWith("You:") ? "verdict" : "lost", performance.now(), calledAt.play);
     calledAt = null;
@@ -372,7 +374,7 @@ function drawSeats(s) {
 function drawCentre(s) {
   // No rank is called before the deal or after the end: "free" is a
   // rank a player may name, only while there is a play to make.
-  setText("#rank", s.rank ? s.rank.toUpperCase() : s.sheet || s.phase !== "playing" ? "–" : "free");
+  setText("#rank", s.rank ? s.rank.toUpperCase() : s.sheet || s.shuffling || s.phase !== "playing" ? "–" : "free");
   setText("#next", s.next ? "then " + s.next : "");
   setText("#pile", (s.pile || "0") + " cards");
   const l = s.last;
