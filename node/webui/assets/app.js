@@ -101,7 +101,7 @@ function start() {
     bullshit.join(location.origin, nick, $("#code").value.trim(), watch);
   };
   $("#leave").onclick = () => {
-    if (!confirm("Leave the table? A bot plays your seat until you come back.")) return;
+    if (!confirm(st && st.blind ? "Leave the table? The host plays your seat blind, a card a turn, until you come back." : "Leave the table? A bot plays your seat until you come back.")) return;
     sessionStorage.removeItem("bullshit.seated");
     bullshit.leave();
     setTimeout(() => location.reload(), 300);
