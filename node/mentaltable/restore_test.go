@@ -49,9 +49,10 @@ type playerTable struct {
 	// lose, if set, is asked of each message before the host takes it:
 	// true loses it (the test restarts its sender there).
 	lose func(q queued) bool
-	// cost, if set, is each party's time in its Player's calls.
-	cost []time.Duration
-	rng  *rand.Rand // lets a call window run out now and then
+	// cost, if set, is each party's time in its Player's calls, and
+	// longest its longest call.
+	cost, longest []time.Duration
+	rng           *rand.Rand // lets a call window run out now and then
 }
 
 type queued struct {
@@ -181,7 +182,9 @@ func (pt *playerTable) deliver() {
 			t0 := time.Now()
 			send, shown, err := p.Log(pt.given[i], pt.wire[pt.given[i]:end])
 			if pt.cost != nil {
-				pt.cost[i] += time.Since(t0)
+				d := time.Since(t0)
+				pt.cost[i] += d
+				pt.longest[i] = max(pt.longest[i], d)
 			}
 			if err != nil {
 				pt.t.Fatalf("party %d: %v", i, err)
