@@ -14,6 +14,8 @@ import (
 	"crypto/rand"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -89,18 +91,33 @@ func (h *blindHost) blindGame() bool {
 	return !clear && h.ho.Config().Blind
 }
 
-// phone joins h's table from a "browser" keeping its storage in st.
-func (h *blindHost) phone(t *testing.T, key ed25519.PrivateKey, st Store) (*Client, chan struct{}) {
+// phone joins h's table from a "browser" keeping its storage in st;
+// seen, if set, sees every state the page would draw.
+func (h *blindHost) phone(t *testing.T, key ed25519.PrivateKey, st Store, seen func(State)) (*Client, chan struct{}) {
 	t.Helper()
 	ch, note := watch()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := Join(ctx, Config{Key: key, Nick: "Ada", Addr: h.web, OnChange: note, Store: st})
+	var c *Client
+	var mu sync.Mutex
+	changed := func() {
+		mu.Lock()
+		cl := c
+		mu.Unlock()
+		if seen != nil && cl != nil {
+			seen(cl.State())
+		}
+		note()
+	}
+	cl, err := Join(ctx, Config{Key: key, Nick: "Ada", Addr: h.web, OnChange: changed, Store: st})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.Close() })
-	return c, ch
+	mu.Lock()
+	c = cl
+	mu.Unlock()
+	t.Cleanup(func() { cl.Close() })
+	return cl, ch
 }
 
 // reload is the page going away as a reload takes it: the socket cut,
@@ -117,8 +134,8 @@ func reload(c *Client) {
 	<-c.done
 }
 
-// playBlind plays the phone's seat, its first card on its turn and a
-// pass on every window, till the sheet is checked or stop says so. A
+// playBlind plays the phone's seat, its first card on its turn, calling
+// every other window and letting the rest go, till the sheet is checked or stop says so. A
 // move the host refuses while a call's cards are shown goes again.
 func playBlind(t *testing.T, c *Client, ch chan struct{}, stop func(moves int) bool) State {
 	t.Helper()
@@ -133,7 +150,10 @@ func playBlind(t *testing.T, c *Client, ch chan struct{}, stop func(moves int) b
 			// As the page does: no move while a call's cards are shown.
 			time.Sleep(time.Duration(s.RevealMS) * time.Millisecond)
 		}
-		m := Move{Kind: "pass"}
+		m := Move{Kind: "call"} // a true claim called gives us the pile
+		if moves%2 == 1 {
+			m.Kind = "pass"
+		}
 		if s.Moves.Play {
 			m = Move{Kind: "play", Cards: []int{s.Hand[0].ID}, Rank: -1}
 			if s.Moves.Choose {
@@ -160,7 +180,13 @@ func TestBlindPhonePlaysAWholeGame(t *testing.T) {
 	h := newBlindHost(t, 3, "medium")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c, ch := h.phone(t, newKey(t), newMapStore())
+	// The most cards the page ever said were on their way to its hand.
+	var coming atomic.Int64
+	c, ch := h.phone(t, newKey(t), newMapStore(), func(s State) {
+		if int64(s.Coming) > coming.Load() {
+			coming.Store(int64(s.Coming))
+		}
+	})
 	h.start(t, ctx)
 	s := waitFor(t, c, ch, "the deal", func(s State) bool { return len(s.Hand) > 0 })
 	if !s.Blind || !h.blindGame() {
@@ -181,12 +207,30 @@ func TestBlindPhonePlaysAWholeGame(t *testing.T) {
 	if !strings.Contains(strings.Join(s.News, " "), "Deal verified in this browser") {
 		t.Errorf("the news doesn't say the phone verified the deal: %q", s.News)
 	}
+	took := deckTakes(c)
+	if took > 0 && coming.Load() == 0 {
+		t.Errorf("the phone took the pile %d times, and never said cards were coming to its hand", took)
+	}
+	t.Logf("the phone took the pile %d times; at most %d cards were on their way to it at once", took, coming.Load())
 	if err := <-h.done; err != nil {
 		t.Fatalf("the host's seat: %v", err)
 	}
 	if n := deckAgain(c); n != 0 {
 		t.Errorf("the host refused %d of the phone's deck answers as taken already", n)
 	}
+}
+
+// deckTakes is how many times the phone's seat took the pile.
+func deckTakes(c *Client) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, e := range c.blind.pl.Events(c.seat) {
+		if e.Type == engine.EventTake && e.Seat == c.seat {
+			n++
+		}
+	}
+	return n
 }
 
 // deckAgain is how many of c's deck answers the host refused as taken
@@ -213,7 +257,7 @@ func TestBlindPhoneReloadKeepsItsParty(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			key, st := newKey(t), newMapStore()
-			c, ch := h.phone(t, key, st)
+			c, ch := h.phone(t, key, st, nil)
 			h.start(t, ctx)
 			playBlind(t, c, ch, func(moves int) bool { return moves == 4 })
 			before := c.State()
@@ -221,7 +265,7 @@ func TestBlindPhoneReloadKeepsItsParty(t *testing.T) {
 			if !keep {
 				st = newMapStore()
 			}
-			c, ch = h.phone(t, key, st)
+			c, ch = h.phone(t, key, st, nil)
 			if !keep {
 				s := waitFor(t, c, ch, "the lost secret said", func(s State) bool {
 					return strings.Contains(strings.Join(s.News, " "), "lost its deck secret")
