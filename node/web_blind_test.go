@@ -2,10 +2,15 @@ package node
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bullshit-game/bullshit/node/internal/nodetest"
+	"github.com/bullshit-game/bullshit/node/table"
+	"github.com/bullshit-game/bullshit/node/webclient"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -70,5 +75,55 @@ func TestWebOldPageGetsAClearTable(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatal("the 2.1 page never got its hand")
 		}
+	}
+}
+
+// A phone's seat the host gives away at a blind table is the host's to
+// play blind, a card a turn (the page runs no bot, and no other node
+// knows the seat's cards): its turns go on without it, and the table says
+// so.
+func TestWebBlindPhoneGivenAway(t *testing.T) {
+	set := kitchen(2)
+	set.Blind = true
+	_, tb, _, w := webTable(t, set, dumbMaker)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, host, err := tb.Sit("local", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, key, _ := ed25519.GenerateKey(rand.Reader)
+	c, err := webclient.Join(ctx, webclient.Config{Key: key, Nick: "Ada", Addr: w.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go table.PlayBot(ctx, host, &nodetest.DumbBot{Seat: 0}, dumbFallback, "fast", nil)
+	for s := c.State(); len(s.Hand) == 0 || !s.Blind; s = c.State() {
+		if ctx.Err() != nil {
+			t.Fatalf("the phone never had its blind hand: %+v", s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	seat := c.Seat()
+	if err := tb.GiveToBot(seat); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		var si table.SeatInfo
+		tb.Do(func() { si = tb.State(-1).Seats[seat] })
+		if si.Covered && si.MadeFor > 0 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("nobody played the given-away phone's seat: %+v", si)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if news := strings.Join(c.State().News, " "); !strings.Contains(news, "The host plays Ada's seat blind") {
+		t.Errorf("the phone wasn't told the host plays its seat: %q", news)
 	}
 }
