@@ -470,12 +470,16 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 	if hello.Watch {
 		c.sess, err = c.watch(hello.Nick)
 	} else {
-		// A player's node answers the deal's toss; a laptop's of 2.2
-		// takes part in a blind deal (node/table: blind.go).
-		if !c.web && hello.Version >= protocol.Blind {
-			c.seat, c.sess, err = c.s.tbl().SitParty(c.peer.String(), hello.Nick)
-		} else {
+		// A player's node answers the deal's toss; one of 2.2 takes
+		// part in a blind deal (node/table: blind.go), a phone's page
+		// running no bot.
+		switch {
+		case hello.Version < protocol.Blind:
 			c.seat, c.sess, err = c.s.tbl().SitTossing(c.peer.String(), hello.Nick)
+		case c.web:
+			c.seat, c.sess, err = c.s.tbl().SitPhone(c.peer.String(), hello.Nick)
+		default:
+			c.seat, c.sess, err = c.s.tbl().SitParty(c.peer.String(), hello.Nick)
 		}
 	}
 	switch {

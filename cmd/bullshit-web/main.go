@@ -6,8 +6,10 @@
 // localStorage, so a reload is the same player and gets its seat back,
 // keeps the player's record of the deal in sessionStorage, so the audit
 // after a reload still covers what the phone was shown before it
-// (node/webclient/persist.go), remembers the nickname, and bridges node/webclient to the page's
-// JavaScript through one global object:
+// (node/webclient/persist.go), and at a blind table its deck secret
+// there too, so that a reload is the same party of the deck
+// (node/webclient/blind.go), remembers the nickname, and bridges
+// node/webclient to the page's JavaScript through one global object:
 //
 //	bullshit.me()                     the player's peer ID
 //	bullshit.nick()                   the remembered nickname

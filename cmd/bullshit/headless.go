@@ -247,7 +247,7 @@ func parseHost(args []string) (c hostConfig, help bool, err error) {
 	fs.StringVar(&c.pace, "pace", "brisk", "bots' think times: brisk, relaxed or fast")
 	fs.Uint64Var(&c.seed, "seed", 0, "the deal's seed (0: random)")
 	fs.BoolVar(&c.sit, "sit", true, "take a seat (false: only host; every seat is a player or a bot)")
-	fs.BoolVar(&c.blind, "blind", true, "deal blind: the host sees no card but its own seat's (where every player's node can take part; otherwise the deal is in the clear and says why); --blind=false deals in the clear")
+	fs.BoolVar(&c.blind, "blind", true, "deal blind: the host sees no card but its own seat's (every player's node or phone page of 2.2 takes part; otherwise the deal is in the clear and says why); --blind=false deals in the clear")
 	fs.StringVar(&c.journal, "journal", "", "keep the table's journal in `file`")
 	fs.StringVar(&c.resume, "resume", "", "host again the table of journal `file` (after a crash), same identity and address")
 	if help, err := parseFlags(fs, args); help || err != nil {

@@ -225,6 +225,9 @@ func (n *Node) shuffleTurn() ([]protocol.Message, error) {
 	if !n.rec.splitDone() || n.rec.shuffled() || n.rec.shuffler() != n.Index {
 		return nil, nil
 	}
+	if n.kept != nil {
+		return []protocol.Message{protocol.DeckShuffle{From: n.Index, Step: n.kept}}, nil
+	}
 	in := n.t.Initial
 	if k := len(n.t.Steps); k > 0 {
 		st, err := n.rec.step(k - 1)

@@ -49,6 +49,7 @@ type Party struct {
 	// rebuilt is the secrets of departed parties it rebuilt (Leave).
 	rebuilt map[int]mental.Secret
 	gone    bool
+	kept    []byte // its shuffle step, made once: taken again after a restart, never drawn anew (restore.go)
 }
 
 // Seats is the seats the party plays.

@@ -33,6 +33,7 @@ type Player struct {
 	watched []Shown // a watcher's copy's public events, not yet taken
 	own     []int   // the seats it was dealt: what its audit covers
 	adopted []int   // seats it took over from a party that left, not yet told
+	keep    keeping // for a restart (restore.go)
 }
 
 // ErrWatching is a move from a node that takes no part in the game.
@@ -210,6 +211,8 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 					if p.node != nil {
 						p.adopted = append(p.adopted, p.node.Adopted()...)
 					}
+					p.keep.took(at, &li)
+					p.takeMark()
 				}
 			}
 		}
@@ -225,6 +228,7 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 		p.got[sh.Seat] = append(p.got[sh.Seat], sh.Event)
 		shown = append(shown, sh)
 	}
+	send = p.sending(send)
 	return send, shown, p.failed
 }
 

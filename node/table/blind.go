@@ -34,10 +34,13 @@ import (
 // every node publishes its secret and checks every shuffle, and audits
 // the game it was shown.
 //
-// What a blind table can't do yet, and deals in the clear instead (the
-// notice says why): seat a phone (the page has no party yet), or a node
-// of protocol 2.1 or older; a table with fewer than two player nodes has
-// nobody to hide the cards from.
+// A phone's page of 2.2 is a party like a laptop's node (SitPhone) but
+// runs no bot: the bots go round the laptops' nodes, and a phone's seat
+// the host gives away (GiveToBot) the host plays blind, as an away
+// person's. What a blind table can't do yet, and deals in the clear
+// instead (the notice says why): seat a page or node of protocol 2.1 or
+// older, or run bots with no laptop's node at the table; a table with
+// fewer than two player nodes has nobody to hide the cards from.
 
 // BlindPart is what a blind table sends a party's node: the deal's terms
 // (with the first part of each game, and again after a reconnection),
@@ -111,7 +114,7 @@ func (t *Table) blindSeats() (owners []string, holder []int, bots []string, why 
 			bots[i] = "medium"
 			continue
 		case s.Owner != "local" && !s.blind:
-			return nil, nil, nil, fmt.Sprintf("%s plays from a phone or an older version, which can't take part in a blind deal yet", s.name)
+			return nil, nil, nil, fmt.Sprintf("%s plays from an older version, which can't take part in a blind deal", s.name)
 		}
 		p := slices.Index(owners, s.Owner)
 		if p < 0 {
@@ -123,11 +126,27 @@ func (t *Table) blindSeats() (owners []string, holder []int, bots []string, why 
 	if len(owners) < 2 {
 		return nil, nil, nil, "there's only one player's node at the table"
 	}
-	// The bots go round the parties: no node runs them all.
+	// The bots go round the parties: no node runs them all, and a
+	// phone's page none.
+	var runs []int
+	for p, o := range owners {
+		if !slices.ContainsFunc(t.Seats, func(s *seat) bool { return s.Owner == o && s.phone }) {
+			runs = append(runs, p)
+		}
+	}
+	if len(botSeats) > 0 && len(runs) == 0 {
+		return nil, nil, nil, "a phone runs no bot, and no laptop's node at the table can run the bots"
+	}
 	for k, i := range botSeats {
-		holder[i] = k % len(owners)
+		holder[i] = runs[k%len(runs)]
 	}
 	return owners, holder, bots, ""
+}
+
+// SitPhone is SitParty for a phone's page of protocol 2.2: a party of a
+// blind deal, which runs no bot.
+func (t *Table) SitPhone(owner, name string) (int, *LocalSession, error) {
+	return t.sit(owner, name, true, true, true, nil)
 }
 
 // blindDeal deals a blind game from the toss (as dealFrom deals a clear
@@ -665,8 +684,9 @@ func cheated(err error) bool {
 func faultParty(err error) (int, bool) { return mental.Blame(err) }
 
 // awayClock plays an away person's turn at a blind table, whose seat no
-// node can play for them: the host's blind move, a second after the
-// turn came (a call window just closes without them).
+// node can play for them (or a phone's the host gave away: the page runs
+// no bot): the host's blind move, a second after the turn came (a call
+// window just closes without them).
 func (t *Table) awayClock(i int, s *seat) {
 	v := t.gameView(i)
 	key := v.Situation()
@@ -682,7 +702,7 @@ func (t *Table) awayClock(i int, s *seat) {
 		return
 	}
 	s.clock = t.after(time.Second+max(t.PausedTill-t.Now(), 0), func() {
-		if t.Phase == PhasePlaying && s.decided == key && s.box == nil {
+		if t.Phase == PhasePlaying && s.decided == key && s.Covered {
 			t.blindFallback(i, "")
 		}
 	})

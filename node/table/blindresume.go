@@ -156,6 +156,6 @@ func (t *Table) blindLeaves() bool {
 // table of ResumeBlind): its messages go to the table from now on, and
 // what the table sends its seat goes to it, as a local seat's does.
 func (t *Table) SitLocalParty(name string, p *Party) (int, *LocalSession, error) {
-	no, l, err := t.sit("local", name, false, false, p)
+	no, l, err := t.sit("local", name, false, false, false, p)
 	return no, l, err
 }

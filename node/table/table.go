@@ -207,7 +207,8 @@ type seat struct {
 	madeFor int    // the person's own moves made for them this game (SeatInfo.MadeFor)
 	was     string // a bot's seat that was this person's (a host lost in an election): theirs again if they come back
 	tosses  bool   // the person's node takes part in the deal's toss (protocol 1.4)
-	blind   bool   // the person's node can be a party of a blind deal (protocol 2.2, not a phone)
+	blind   bool   // the person's node can be a party of a blind deal (protocol 2.2)
+	phone   bool   // a phone's page: a party that runs no bot (blind.go)
 	sitOut  bool   // left out of this game's blind deal (it stalled it, or cheated at it): a bot plays the seat
 	box     *Mailbox
 	away    time.Duration // when the person left; -1 while connected; 0 until they rejoin a table rebuilt by an election
@@ -319,22 +320,22 @@ func (t *Table) Now() time.Duration {
 // Sit seats owner (or gives it back its seat) and returns the seat number,
 // with a session on it. A full or started table refuses newcomers.
 func (t *Table) Sit(owner, name string) (int, *LocalSession, error) {
-	return t.sit(owner, name, false, false, nil)
+	return t.sit(owner, name, false, false, false, nil)
 }
 
 // SitTossing is Sit for a player whose node takes part in the deal's toss
 // (toss.go): it will answer the host's Toss.
 func (t *Table) SitTossing(owner, name string) (int, *LocalSession, error) {
-	return t.sit(owner, name, true, false, nil)
+	return t.sit(owner, name, true, false, false, nil)
 }
 
 // SitParty is SitTossing for a player whose node can also be a party of a
 // blind deal (blind.go).
 func (t *Table) SitParty(owner, name string) (int, *LocalSession, error) {
-	return t.sit(owner, name, true, true, nil)
+	return t.sit(owner, name, true, true, false, nil)
 }
 
-func (t *Table) sit(owner, name string, tosses, blind bool, party *Party) (int, *LocalSession, error) {
+func (t *Table) sit(owner, name string, tosses, blind, phone bool, party *Party) (int, *LocalSession, error) {
 	var seatNo int
 	var box *Mailbox
 	var err error
@@ -388,7 +389,7 @@ func (t *Table) sit(owner, name string, tosses, blind bool, party *Party) (int, 
 			}
 		}
 		s := t.Seats[seatNo]
-		s.Owner, s.name, s.tosses, s.blind = owner, name, tosses, blind
+		s.Owner, s.name, s.tosses, s.blind, s.phone = owner, name, tosses, blind, phone
 		if s.box != nil {
 			s.box.Close()
 		}
@@ -787,6 +788,9 @@ func (t *Table) GiveToBot(seatNo int) error {
 			s := t.Seats[seatNo]
 			s.Covered = true
 			t.notice = fmt.Sprintf("The host gave %s's seat to a bot until they play again.", s.name)
+			if s.phone {
+				t.notice = fmt.Sprintf("The host plays %s's seat blind (a card a turn, face down) until they play again.", s.name)
+			}
 			t.blindChanged(nil)
 		case !t.coverBot(seatNo):
 			err = protocol.Refuse("", "no bot for the seat", "No bot could take the seat.")
@@ -1181,7 +1185,7 @@ func (t *Table) fallback(seatNo int, notice string) {
 // personClock runs the optional turn clock, and keeps an away person's
 // turn from blocking the table past the grace period.
 func (t *Table) personClock(i int, s *seat) {
-	if t.blind != nil && s.Owner != "" && s.box == nil && s.Covered {
+	if t.blind != nil && s.Owner != "" && (s.box == nil || s.phone) && s.Covered {
 		t.awayClock(i, s)
 		return
 	}

@@ -137,6 +137,7 @@ type Client struct {
 	pile     assist.Pile // the counts this seat knows exactly (V14), as the terminal's
 	watched  watched     // a spectator's record of the nonce commitments (record.go)
 	dealt    dealt       // who dealt the deal we saw (record.go)
+	blind    *blind      // our party in the blind game in play, nil at a clear table (blind.go)
 }
 
 // link is one connection to a node.
@@ -386,14 +387,20 @@ func (c *Client) read(l *link) (*protocol.Envelope, error) {
 }
 
 func (c *Client) sendOn(l *link, tid protocol.TableID, term uint64, m protocol.Message) error {
+	_, err := c.sendSeq(l, tid, term, m)
+	return err
+}
+
+// sendSeq is sendOn, saying the number the message went under.
+func (c *Client) sendSeq(l *link, tid protocol.TableID, term uint64, m protocol.Message) (uint64, error) {
 	l.wmu.Lock()
 	defer l.wmu.Unlock()
-	b, _, err := c.signer.Seal(tid, term, m)
+	b, seq, err := c.signer.Seal(tid, term, m)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	l.c.SetWriteDeadline(time.Now().Add(DeadAfter))
-	return gamewire.WriteFrame(l.w, b)
+	return seq, gamewire.WriteFrame(l.w, b)
 }
 
 // send sends m to the host on the current link.
@@ -418,13 +425,15 @@ func (c *Client) play(l *link) {
 			l.close()
 			return
 		}
-		reply, chain := c.apply(env)
+		if m, ok := env.Msg.(protocol.BlindLog); ok {
+			c.playLog(l, env, &m)
+			continue
+		}
+		replies, chain := c.apply(env)
 		if !c.cfg.DeferSave {
 			c.Save()
 		}
-		if reply != nil {
-			c.sendOn(l, env.Table, env.Term, reply)
-		}
+		c.answer(l, env, replies)
 		c.changed()
 		if chain != nil {
 			if f := c.cfg.CheckLater; f != nil {

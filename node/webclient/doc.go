@@ -4,8 +4,11 @@
 // It joins (a seat or a spectator's place, proving the join code when the
 // table asks), sends its moves signed with its own key, keeps its own
 // record of every event it was sent (node/record, as the terminal's
-// player does), keeps its journal and Shamir shares for a new host,
-// follows the table when the host vanishes (to the player nodes' web
+// player does), keeps its journal and Shamir shares for a new host, is
+// a party of the mental deck at a blind table (blind.go: its
+// node/mentaltable.Player answers the deck by itself and makes its seat's
+// view; its deck secret is kept in the tab's storage, so that a reload is
+// the same party), follows the table when the host vanishes (to the player nodes' web
 // addresses of the last Lobby, with backoff, until one takes it back into
 // its seat) and, at the end, checks the game itself: the revealed seed
 // against the commitment, then a replay against its record. Its State is
@@ -14,10 +17,12 @@
 // It must never import package node or libp2p's network stack: it is
 // compiled to js/wasm and shipped to phones, so it stays small and speaks
 // only through the standard library, protocol, engine, node/gamewire,
-// node/record and node/webwire. It must never host either (phones never
-// host), and never let a backlog from any host replace what it was shown
-// itself: a host that rewrites the past is caught by the audit, not
-// believed.
+// node/record, node/mentaltable and node/webwire. It runs no bot (a host
+// gives a blind table's bots to the laptops' nodes), must never host
+// (phones never host), and must never let a backlog from any host
+// replace what it was shown itself: a host that rewrites the past is
+// caught by the audit (at a blind table, by the digest of the log it
+// took before a reload), not believed.
 //
 // # Goroutines
 //

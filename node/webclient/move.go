@@ -1,6 +1,7 @@
 package webclient
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -28,7 +29,7 @@ var kinds = map[string]engine.Move{
 // wrong (a move at all, cards from our hand).
 func (c *Client) Do(m Move) error {
 	c.mu.Lock()
-	v, seat, tid, commit := c.view, c.seat, c.tid, c.lobby.Commit
+	v, seat, tid, commit, blind := c.view, c.seat, c.tid, c.lobby.Commit, c.blind != nil
 	c.refusal = ""
 	c.mu.Unlock()
 	mv, ok := kinds[m.Kind]
@@ -80,6 +81,20 @@ func (c *Client) Do(m Move) error {
 		cmd.No = v.Window.No
 	case engine.MoveDoubt, engine.MoveBelieve, engine.MoveSkip:
 		cmd.No = v.No
+	}
+	if blind {
+		// Named by handle by our Player, which alone knows our cards.
+		c.mu.Lock()
+		var m protocol.Message
+		err := errors.New("webclient: the blind game is over")
+		if c.blind != nil {
+			m, err = c.blindMove(cmd)
+		}
+		c.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		return c.send(m)
 	}
 	// Signed as our seat's own: the host keeps the signature in its
 	// journal (gamewire: movesig.go).

@@ -67,6 +67,7 @@ func (c *Client) Save() {
 	if c.unsaved {
 		c.unsaved = false
 		c.save()
+		c.saveDeck(false)
 	}
 }
 

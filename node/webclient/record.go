@@ -58,34 +58,41 @@ func (c *Client) mustMix() []string {
 // auditResult is the end-of-game check as this client made it.
 type auditResult = record.Result
 
-// take applies one message from the host, and returns our answer to it if
-// it takes one (the deal's toss).
-func (c *Client) take(env *protocol.Envelope) protocol.Message {
-	reply, chain := c.apply(env)
+// take applies one message from the host, and returns our answers to it
+// if it takes any (the deal's toss, a blind table's deck).
+func (c *Client) take(env *protocol.Envelope) []protocol.Message {
+	replies, chain := c.apply(env)
 	if chain != nil {
 		c.mu.Lock()
 		chain()
 		c.mu.Unlock()
 	}
-	return reply
+	return replies
 }
 
 // apply applies one message from the host but for the check of an
 // update's new journal steps, which it returns, to be called with mu held
 // before the next message is applied (nil when there is none); and our
-// answer, if the message takes one (the deal's toss). Called by run's
-// goroutine.
-func (c *Client) apply(env *protocol.Envelope) (reply protocol.Message, chain func()) {
+// answers, if the message takes any (the deal's toss, a blind table's
+// deck). Called by run's goroutine.
+func (c *Client) apply(env *protocol.Envelope) (replies []protocol.Message, chain func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := time.Now()
 	switch m := env.Msg.(type) {
 	case protocol.Toss:
-		reply = c.toss.Answer(m, c.seat, c.dealt.commit)
+		reply := c.toss.Answer(m, c.seat, c.dealt.commit)
 		// Written before the answer goes, deferred or not: a reload must
 		// find the nonce it commits to.
 		c.save()
-		return reply, nil
+		if reply == nil {
+			return nil, nil
+		}
+		return []protocol.Message{reply}, nil
+	case protocol.BlindDeal:
+		return c.blindDeal(m), nil
+	case protocol.BlindLog:
+		return c.blindLog(&m, 0, len(m.Inputs), now), nil
 	case protocol.Lobby:
 		c.takeLobby(m)
 		if m.Commit != ([32]byte{}) && m.Commit != c.dealt.commit {
@@ -96,6 +103,13 @@ func (c *Client) apply(env *protocol.Envelope) (reply protocol.Message, chain fu
 	case protocol.Audit:
 		c.auditPart(m)
 	case protocol.Refusal:
+		if c.blind != nil && c.blind.quiet[m.Ref] {
+			// An answer of our deck's the host took already (sent again
+			// after a reload): nobody's move.
+			delete(c.blind.quiet, m.Ref)
+			c.blind.again++
+			break
+		}
 		c.refusal = protocol.Clean(m.Message, protocol.MaxText)
 		c.addNews(c.refusal)
 	}
@@ -119,6 +133,18 @@ func (c *Client) takeLobby(m protocol.Lobby) {
 // events for the screen and the record, its shares; chain, if not nil,
 // checks its journal steps, after the page drew.
 func (c *Client) takeUpdate(env *protocol.Envelope, m protocol.Update, now time.Time) (chain func()) {
+	if c.blind != nil {
+		if c.lobby.Blind {
+			// At a blind table the host's update is its notice alone (a
+			// view it carries is the host's, which has no card): the
+			// view and the events are our Player's.
+			if n := protocol.Clean(m.Notice, protocol.MaxText); n != "" && n != c.notice {
+				c.tellNews(n)
+			}
+			return nil
+		}
+		c.blind = nil // a clear game (its Lobby came first): the blind one is over
+	}
 	c.restoreOnce(true)
 	c.at = now
 	c.closes = time.Time{}

@@ -42,6 +42,16 @@ type State struct {
 	Reveal   []string `json:"reveal"`   // a call played out, for the host's reveal pause
 	RevealMS int64    `json:"revealMS"`
 
+	// Blind is a game dealt blind, this phone a party of its deck: the
+	// host sees no card, and the view and events are this phone's own.
+	Blind bool `json:"blind"`
+	// Shuffling is what the page says while a blind deal runs ("Shuffling…",
+	// and whom it waits for when it takes long); "" once our hand is known.
+	Shuffling string `json:"shuffling"`
+	// Coming is how many cards of a pile we took are still on their way
+	// to our hand, from the nodes that played them.
+	Coming int `json:"coming"`
+
 	Hand   []Card `json:"hand"` // in calling order (or soonest asked, when chosen)
 	Moves  Moves  `json:"moves"`
 	Assist string `json:"assist"` // "Can't be true: you hold 3 of the 4 kings."
@@ -71,6 +81,7 @@ type Seat struct {
 	Connected bool   `json:"connected"`
 	Covered   bool   `json:"covered"`
 	Web       bool   `json:"web"`
+	RunBy     string `json:"runBy"` // a bot's at a blind table: the person whose node runs it
 	Cards     string `json:"cards"` // "7", "9–10" under V14's rough counts
 	LastCard  bool   `json:"lastCard"`
 	Turn      bool   `json:"turn"`
@@ -207,7 +218,8 @@ func (c *Client) State() State {
 	}
 	v := c.view
 	for i, p := range c.lobby.Players {
-		st := Seat{No: i, Name: p.Nick, Bot: p.Bot, Connected: p.Connected, Covered: p.Covered, Web: p.Web, You: i == c.seat}
+		st := Seat{No: i, Name: p.Nick, Bot: p.Bot, Connected: p.Connected, Covered: p.Covered, Web: p.Web, You: i == c.seat,
+			RunBy: protocol.Clean(p.RunBy, protocol.MaxText)}
 		if v != nil && i < len(v.Hands) {
 			st.Cards = v.Hands[i].String()
 			st.LastCard = v.Hands[i] == engine.Exact(1)
@@ -217,6 +229,12 @@ func (c *Client) State() State {
 			}
 		}
 		s.Seats = append(s.Seats, st)
+	}
+	if b := c.blind; b != nil {
+		s.Blind, s.Shuffling, s.Coming = true, c.shuffling(now), b.pl.Coming()
+		if c.seat >= 0 {
+			s.Record = len(b.pl.Events(c.seat))
+		}
 	}
 	if v == nil {
 		return s

@@ -17,6 +17,9 @@
 //   #helpbtn #helppanel #helptext #helpclose  the help screen, from /help
 //   #renamebtn #renamebox #newnick #renameok #renameerr  rename, in the waiting room
 //   #paused                                "Paused by the host.", while the host has paused the game
+//   #shuffling                             a blind deal running: "Shuffling…" (and whom it waits for)
+//   #coming                                "N cards come to your hand": a pile on its way to us, at a blind table
+//   body[data-blind] "1" while this phone is a party of a blind game (the host sees no card)
 //   body[data-status] joining|seated|following|closed; body[data-phase]
 //   body[data-record] events in this phone's own record of the deal,
 //   body[data-restored] how many of them came back from its storage after a reload
@@ -59,7 +62,8 @@ const hintText = {
 // began): "ready" the player loaded and the form usable; "table" the first
 // state drawn (the waiting room or the table); "call" a BULLSHIT! of ours
 // leaving (the tap); "verdict" the first state with its cards turned up,
-// drawn; "lost" another's call settled the play first. Nothing reads it.
+// drawn; "lost" another's call settled the play first; "shuffling" a blind
+// deal began to be said. Nothing reads it.
 window.bullshitTimes = [];
 let calledAt = null;    // our BULLSHIT! awaiting its verdict: {t, play}
 function mark(ev, t, play) { window.bullshitTimes.push({ ev, t, play: play || 0 }); }
@@ -97,7 +101,7 @@ function start() {
     bullshit.join(location.origin, nick, $("#code").value.trim(), watch);
   };
   $("#leave").onclick = () => {
-    if (!confirm("Leave the table? A bot plays your seat until you come back.")) return;
+    if (!confirm(st && st.blind ? "Leave the table? The host plays your seat blind, a card a turn, until you come back." : "Leave the table? A bot plays your seat until you come back.")) return;
     sessionStorage.removeItem("bullshit.seated");
     bullshit.leave();
     setTimeout(() => location.reload(), 300);
@@ -272,6 +276,7 @@ function moveTo(s) {
     at: Date.now(), key: localStorage.getItem("bullshit.key") || "", nick: bullshit.nick(),
     seated: s.watching ? "watch" : "sit", code: sessionStorage.getItem("bullshit.code") || "",
     record: sessionStorage.getItem("bullshit.record") || "",
+    deck: sessionStorage.getItem("bullshit.deck") || "",
   };
   location.replace(to + "/#carry=" + encodeURIComponent(JSON.stringify(carry)));
   return true;
@@ -285,6 +290,7 @@ function show(s) {
   document.body.dataset.phase = s.phase || "";
   document.body.dataset.record = s.record || 0;
   document.body.dataset.restored = s.restored || 0;
+  document.body.dataset.blind = s.blind ? "1" : "";
   $("#join").hidden = true;
   $("#table").hidden = false;
   $("#title").textContent = [s.table, s.preset, s.play ? "play " + s.play : ""].filter(Boolean).join(" · ");
@@ -306,7 +312,7 @@ function show(s) {
   pickedFor = turn;
   if (m.choose && !(m.ranks || []).some((r) => r.rank === rank)) rank = m.ranks[0].rank;
   // Only the parts whose state changed are drawn again.
-  if (fresh("seats", [s.seats, s.phase])) drawSeats(s);
+  if (fresh("seats", [s.seats, s.phase, s.blind])) drawSeats(s);
   drawCentre(s);
   if (fresh("hand", [s.hand, s.watching, soonest, [...picked]])) drawHand(s);
   drawActions(s); drawPlay();
@@ -314,6 +320,7 @@ function show(s) {
   if (fresh("sheet", s.sheet)) drawSheet(s);
   drawTimers(s);
   if (!prev) mark("table", performance.now(), s.play);
+  if (s.shuffling && !(prev && prev.shuffling)) mark("shuffling", performance.now(), 0);
   if (calledAt && (s.reveal || []).some((l) => l.startsWith("Turned up"))) {
     mark((s.reveal[0] || "").startsWith("You:") ? "verdict" : "lost", performance.now(), calledAt.play);
     calledAt = null;
@@ -353,7 +360,9 @@ function drawSeats(s) {
       continue;
     }
     d.append(el("b", {}, p.name + (p.you ? " (you)" : "")));
-    const who = p.bot ? "bot" : p.covered ? "away · bot plays" : !p.connected ? "away" : p.web ? "browser" : s.phase === "waiting" ? "ready" : "";
+    // At a blind table a bot runs on a laptop's node (which one, said),
+    // and a phone's seat given away is the host's to play blind.
+    const who = p.bot ? "bot" + (p.runBy ? " · on " + p.runBy + "'s" : "") : p.covered ? (s.blind ? "away · host plays blind" : "away · bot plays") : !p.connected ? "away" : p.web ? "browser" : s.phase === "waiting" ? "ready" : "";
     if (who) d.append(el("span", { class: "small" }, who + " "));
     if (p.cards) d.append(el("span", {}, p.cards + " cards"));
     if (p.lastCard) d.append(el("div", { class: "lastcard" }, "their last!"));
@@ -365,12 +374,16 @@ function drawSeats(s) {
 function drawCentre(s) {
   // No rank is called before the deal or after the end: "free" is a
   // rank a player may name, only while there is a play to make.
-  setText("#rank", s.rank ? s.rank.toUpperCase() : s.sheet || s.phase !== "playing" ? "–" : "free");
+  setText("#rank", s.rank ? s.rank.toUpperCase() : s.sheet || s.shuffling || s.phase !== "playing" ? "–" : "free");
   setText("#next", s.next ? "then " + s.next : "");
   setText("#pile", (s.pile || "0") + " cards");
   const l = s.last;
   setText("#last", l ? l.text + (l.shown && l.shown.length ? ": " + l.shown.map((c) => c.label).join(" ") : "") : s.phase === "waiting" ? "Waiting for the host to deal…" : "");
   setText("#moved", l ? l.moved : "");
+  $("#shuffling").hidden = !s.shuffling;
+  setText("#shuffling", s.shuffling || "");
+  $("#coming").hidden = !s.coming;
+  setText("#coming", s.coming ? `${s.coming} ${s.coming === 1 ? "card comes" : "cards come"} to your hand…` : "");
   setText("#assist", s.assist || "");
   const h = s.hint && !hints[s.hint] ? hintText[s.hint] : "";
   $("#hint").hidden = !h;
@@ -546,6 +559,7 @@ function tick() {
   sessionStorage.setItem("bullshit.seated", c.seated === "watch" ? "watch" : "sit");
   sessionStorage.setItem("bullshit.code", typeof c.code === "string" ? c.code : "");
   if (typeof c.record === "string" && c.record) sessionStorage.setItem("bullshit.record", c.record);
+  if (typeof c.deck === "string" && c.deck) sessionStorage.setItem("bullshit.deck", c.deck);
 })();
 
 window.bullshitReady = start;

@@ -33,6 +33,13 @@ var noInline = []string{
 	"slices", "encoding/hex",
 }
 
+// experiment is the toolchain's GOEXPERIMENT for the page: the garbage
+// collector before Go 1.26's Green Tea, whose gains are a many-core
+// machine's (the page has one thread, and collects rarely: gcLess in
+// cmd/bullshit-web) and whose code is 13 kB of the page's gzipped
+// download. A toolchain that no longer has it fails the build, saying so.
+const experiment = "nogreenteagc"
+
 // buildArgs are the go command's: -trimpath and -s as for any release,
 // and noInline.
 func buildArgs(out string) []string {
@@ -43,7 +50,8 @@ func buildArgs(out string) []string {
 	return append(args, "-o", out, Main)
 }
 
-// Wasm builds Main for js/wasm and returns the binary.
+// Wasm builds Main for js/wasm and returns the binary, its data packed
+// (Pack).
 func Wasm() ([]byte, error) {
 	dir, err := os.MkdirTemp("", "bullshit-wasm-")
 	if err != nil {
@@ -56,11 +64,15 @@ func Wasm() ([]byte, error) {
 		return nil, fmt.Errorf("building the page's wasm: %w", err)
 	}
 	cmd := exec.Command(gotool, buildArgs(out)...)
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOEXPERIMENT="+experiment)
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("building the page's wasm: %v\n%s", err, b)
+		return nil, fmt.Errorf("building the page's wasm (GOEXPERIMENT=%s: a toolchain without it needs wasmbuild's experiment changed): %v\n%s", experiment, err, b)
 	}
-	return os.ReadFile(out)
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return nil, err
+	}
+	return Pack(b)
 }
 
 // ErrNoZopfli is a machine without the zopfli command.

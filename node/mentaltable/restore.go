@@ -1,0 +1,358 @@
+package mentaltable
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/bullshit-game/bullshit/protocol"
+	"github.com/bullshit-game/bullshit/protocol/mental"
+)
+
+// A player node that restarts mid-game (a phone's page reloaded, a laptop's
+// program started again with the same key) is the same party only if it
+// still has its deck secret: its key, its recovery split and its shuffle
+// are in the host's log, and every card dealt to it is sealed to that
+// secret. Everything else a Player knows it worked out from the host's
+// log, so Keep is small: the secret, and from its turn at the shuffle on,
+// the shuffle's opening (published at the end, it must open the step the
+// log holds) and the step itself (5 kB for a deck of 52). Restore makes
+// the Player again from it; the host resends its whole log after a
+// reconnection, and the Player replays it: it draws no new shuffle (the
+// one it made comes again, byte for byte) and sends only what the log
+// shows is still owed, never an answer the host already took.
+//
+// What the Player took of the log before the restart is kept as a count
+// and a digest: a host that resends another log than the one the node
+// took (a move, a tick or a message changed, left out or put in) is
+// caught at that count, before anything it says is believed.
+
+// ErrLostSecret is a game whose log holds a deck key of this node's party
+// that isn't its own: the node lost the secret it played with (a page
+// whose storage was cleared, another tab), and can't be that party again.
+var ErrLostSecret = errors.New("mentaltable: this node's deck secret for the game is lost: the key the host logged for its party isn't its own")
+
+// ErrRewritten is a host's log, resent after a restart, that isn't the
+// one the node took before it.
+var ErrRewritten = errors.New("mentaltable: the host's log isn't the one this node took before its restart: the host rewrote the game")
+
+// keeping is what a Player keeps for a restart (Keep), and, for one made
+// by Restore, what it kept.
+type keeping struct {
+	sum      [32]byte // the digest of the log's inputs taken so far
+	restored bool     // made by Restore: an answer the log shows was taken isn't sent again
+	keySent  bool     // a restored player's key, sent again (the log held none)
+	checked  bool     // the key the log holds for the party was found to be its own
+	// A restored player's count and digest of the log before its
+	// restart: the resent log must match them.
+	wantAt  int
+	wantSum [32]byte
+	held    []protocol.Message // made due while replaying, sent once it is back where it was
+}
+
+// took adds input li, the log's input at, to the digest.
+func (k *keeping) took(at int, li *protocol.LogInput) {
+	h := sha256.New()
+	h.Write(k.sum[:])
+	b := binary.AppendUvarint(nil, uint64(at))
+	b = append(b, li.What)
+	b = binary.AppendVarint(b, li.AtNS)
+	b = binary.AppendUvarint(b, uint64(len(li.Env)))
+	b = append(b, li.Env...)
+	if li.Move != nil {
+		mb, _ := protocol.Encode(*li.Move)
+		b = binary.AppendUvarint(b, uint64(len(mb))+1)
+		b = append(b, mb...)
+	} else {
+		b = append(b, 0)
+	}
+	b = binary.AppendVarint(b, int64(li.Gone))
+	b = binary.AppendVarint(b, int64(li.To))
+	h.Write(b)
+	h.Sum(k.sum[:0])
+}
+
+// keptMagic heads what Keep writes: its version and what it is.
+const keptMagic = "mentaltable keep 1\n"
+
+// Keep is what the node must keep to be this party again after a restart
+// (Restore): its deck secret, its shuffle's opening (and the step itself
+// until the log holds it), and the count and digest of the log it took.
+// It is secret: whoever has it can read every card dealt to the party.
+// Keep it where only this node reads it, and write it before sending
+// what NewPlayer or Log returned: a key or a shuffle sent but not kept
+// can't be answered for after a restart.
+func (p *Player) Keep() []byte {
+	n := p.node
+	if n == nil {
+		return nil // a watcher has no secret to keep
+	}
+	k := kept{game: p.Deal.Game, party: n.Index, x: n.x, taken: p.next, sum: p.keep.sum}
+	if n.kept != nil {
+		// The step too, though the log may hold it: a replay comes to
+		// the node's turn before it comes to the step.
+		k.shuf, _ = n.shuf.MarshalBinary()
+		k.step = n.kept
+	}
+	return k.append(nil)
+}
+
+// Restore is the player of the blind game d dealt at the table of terms,
+// made again from what Keep wrote: no message is due yet. Give it the
+// host's log from its first input (Log): it replays it, sending only what
+// the log shows is still owed (its key again if the log holds none). rand
+// is for what it draws from now on.
+func Restore(d protocol.BlindDeal, terms Terms, kept []byte, rand io.Reader) (*Player, error) {
+	k, err := readKept(kept)
+	if err != nil {
+		return nil, err
+	}
+	if string(k.game) != string(d.Game) {
+		return nil, fmt.Errorf("mentaltable: the kept secret is of game %q, not %q", k.game, d.Game)
+	}
+	if me := slices.Index(d.Parties, terms.Me); me != k.party {
+		return nil, fmt.Errorf("mentaltable: the kept secret is party %d's, and this node is party %d", k.party, me)
+	}
+	p, _, err := NewPlayer(d, terms, rand) // its key, of a secret drawn anew, is not sent
+	if err != nil {
+		return nil, err
+	}
+	n := p.node
+	n.x, n.kept = k.x, k.step
+	if k.step != nil {
+		n.shuf = k.shufOpening
+	}
+	p.keep = keeping{restored: true, wantAt: k.taken, wantSum: k.sum}
+	return p, nil
+}
+
+// Restored reports whether the player was made by Restore.
+func (p *Player) Restored() bool { return p.keep.restored }
+
+// kept is Keep's bytes read.
+type kept struct {
+	game        []byte
+	party       int
+	x           mental.Secret
+	taken       int
+	sum         [32]byte
+	shuf, step  []byte
+	shufOpening mental.ShuffleOpening
+}
+
+var errKept = errors.New("mentaltable: the kept secret is damaged")
+
+// append appends k as Keep writes it.
+func (k *kept) append(b []byte) []byte {
+	b = append(b, keptMagic...)
+	b = appendBytes(b, k.game)
+	b = binary.AppendUvarint(b, uint64(k.party))
+	x, _ := k.x.MarshalBinary()
+	b = appendBytes(b, x)
+	b = binary.AppendUvarint(b, uint64(k.taken))
+	b = append(b, k.sum[:]...)
+	b = appendBytes(b, k.shuf)
+	return appendBytes(b, k.step)
+}
+
+// readKept reads what Keep wrote; anything else is refused (errKept).
+func readKept(b []byte) (kept, error) {
+	var k kept
+	rest, ok := cutPrefix(b, keptMagic)
+	if !ok {
+		return k, errKept
+	}
+	r := keptReader{b: rest}
+	k.game = r.bytes()
+	k.party = r.int()
+	xb := r.bytes()
+	k.taken = r.int()
+	copy(k.sum[:], r.take(len(k.sum)))
+	k.shuf, k.step = r.bytes(), r.bytes()
+	if r.bad || len(r.b) != 0 {
+		return kept{}, errKept
+	}
+	if err := k.x.UnmarshalBinary(xb); err != nil {
+		return kept{}, fmt.Errorf("%w: %v", errKept, err)
+	}
+	if (k.shuf == nil) != (k.step == nil) {
+		return kept{}, errKept // a shuffle is kept whole or not at all
+	}
+	if k.shuf != nil {
+		if err := k.shufOpening.UnmarshalBinary(k.shuf); err != nil {
+			return kept{}, fmt.Errorf("%w: %v", errKept, err)
+		}
+	}
+	return k, nil
+}
+
+func cutPrefix(b []byte, p string) ([]byte, bool) {
+	if len(b) < len(p) || string(b[:len(p)]) != p {
+		return nil, false
+	}
+	return b[len(p):], true
+}
+
+func appendBytes(b, s []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// keptReader reads Keep's fields; a short or malformed field sets bad.
+type keptReader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *keptReader) uvarint() uint64 {
+	v, k := binary.Uvarint(r.b)
+	if k <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.b = r.b[k:]
+	return v
+}
+
+func (r *keptReader) int() int {
+	v := r.uvarint()
+	if v > 1<<31 {
+		r.bad = true
+		return 0
+	}
+	return int(v)
+}
+
+func (r *keptReader) take(n int) []byte {
+	if r.bad || n > len(r.b) {
+		r.bad = true
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *keptReader) bytes() []byte {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.bad = true
+		return nil
+	}
+	if n == 0 {
+		return nil
+	}
+	return slices.Clone(r.take(int(n)))
+}
+
+// sending is what Log sends of the messages the node's copy of the host
+// made due: the shuffle it made is kept (Keep) and, once made, never
+// drawn anew; a restored player sends only what the log shows is still
+// owed. It also checks what the log says of the party against the node:
+// the key the log holds for it must be its own (ErrLostSecret), and a
+// restored player's log must be the one it took before (ErrRewritten).
+func (p *Player) sending(send []protocol.Message) []protocol.Message {
+	n := p.node
+	if n == nil {
+		return send // a watcher sends nothing
+	}
+	for _, m := range send {
+		if s, ok := m.(protocol.DeckShuffle); ok && s.From == n.Index {
+			n.kept = s.Step
+		}
+	}
+	if !p.keep.checked && n.rec.keyed[n.Index] {
+		mine := n.x.Public()
+		if !n.t.Keys[n.Index].Equal(&mine) {
+			p.failed = ErrLostSecret
+		}
+		p.keep.checked = true
+	}
+	if p.failed != nil {
+		return nil
+	}
+	if !p.keep.restored {
+		return send
+	}
+	// What was made due before the replay got back to where the node
+	// was is held till then: the node may have sent it before the
+	// restart, and the log, still to come, say so.
+	var held []protocol.Message
+	for _, m := range append(p.keep.held, send...) {
+		if p.owed(m) {
+			held = append(held, m)
+		}
+	}
+	p.keep.held = held
+	if p.Replaying() {
+		return nil
+	}
+	var out []protocol.Message
+	if !n.rec.keyed[n.Index] && !p.keep.keySent {
+		m, err := n.keyMsg()
+		if err != nil {
+			p.failed = err
+			return nil
+		}
+		out = append(out, m)
+		p.keep.keySent = true
+	}
+	out = append(out, p.keep.held...)
+	p.keep.held = nil
+	return out
+}
+
+// Replaying reports whether a restored player is still replaying the log
+// it took before its restart: it sends nothing till it is back where it
+// was, and its caller makes no move or pick for it meanwhile.
+func (p *Player) Replaying() bool { return p.keep.restored && p.next < p.keep.wantAt }
+
+// takeMark checks the digest of the log taken so far against the one a
+// restored player kept, once it reaches the kept count.
+func (p *Player) takeMark() {
+	if p.keep.restored && p.next == p.keep.wantAt && p.keep.sum != p.keep.wantSum {
+		p.failed = ErrRewritten
+	}
+}
+
+// owed reports whether m, made due as the node replayed the log, is still
+// owed by the record as it stands: what the log already took is not.
+func (p *Player) owed(m protocol.Message) bool {
+	n := p.node
+	r, me := n.rec, n.Index
+	switch m := m.(type) {
+	case protocol.DeckKey:
+		return !r.keyed[me]
+	case protocol.DeckSplit:
+		return !r.split[me]
+	case protocol.DeckShuffle:
+		return r.shuffler() == me && !r.shuffled()
+	case protocol.DeckDeal:
+		return !r.dealt[me]
+	case protocol.DeckOpen:
+		return p.waitsOn(m.No, func(a *ask) bool { return (a.What == AskOpen || a.What == AskFirst) && a.Party == me })
+	case protocol.DeckHandover:
+		return p.waitsOn(m.No, func(a *ask) bool { return a.What == AskHand && a.Party == me && a.To == m.To })
+	case protocol.DeckRecover:
+		return p.waitsOn(m.No, func(a *ask) bool { return a.What == AskRecover && a.Party == m.Dealer })
+	case protocol.DeckPool:
+		return p.waitsOn(m.No, func(a *ask) bool { return a.What == AskPool && a.Party == m.Dealer && a.To == m.To })
+	case protocol.DeckPublish:
+		return p.waitsOn(m.No, func(a *ask) bool { return a.What == AskPublish })
+	}
+	return true
+}
+
+// waitsOn reports whether the record waits on this party for an ask
+// numbered no that is matches.
+func (p *Player) waitsOn(no int, is func(*ask) bool) bool {
+	for _, a := range p.node.rec.asks {
+		if a.No == no && is(a) && a.waiting[p.node.Index] {
+			return true
+		}
+	}
+	return false
+}
