@@ -150,6 +150,7 @@ func TestBlindNodeGoneForGood(t *testing.T) {
 	set := kitchen(4, "medium")
 	set.Blind = true
 	set.Grace = 300 * time.Millisecond
+	set.Timing.Gone = 600 * time.Millisecond
 	hn, tb, _ := hostTable(t, set)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
@@ -270,5 +271,119 @@ func TestBlindHostVanishes(t *testing.T) {
 			}
 			t.Logf("killed after %d plays; the players' notices: %q", at, notices)
 		})
+	}
+}
+
+// The host ends a blind game early: every node publishes its secret, the
+// plays so far are revealed, and every seat's audit says the game ended
+// early and verified; the host's own seat too.
+func TestBlindEndedEarly(t *testing.T) {
+	set := kitchen(3)
+	set.Blind = true
+	hn, tb, _ := hostTable(t, set)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, hostSess, err := tb.Sit("local", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	remotes := dialPlayers(t, ctx, hn, 2)
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	audits := make(chan *table.AuditResult, 3)
+	for i, s := range []table.Session{hostSess, remotes[0], remotes[1]} {
+		go func() {
+			u, _ := table.PlayBot(ctx, s, slowBot{&nodetest.DumbBot{Seat: i}}, dumbFallback, "fast", nil)
+			audits <- u.Audit
+		}()
+	}
+	for tb.Plays() < 3 && ctx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if ended, err := tb.EndEarly(); !ended || err != nil {
+		t.Fatalf("EndEarly: %v, %v", ended, err)
+	}
+	for range 3 {
+		select {
+		case a := <-audits:
+			if a == nil || !a.Verified || !a.Early || a.Plays < 3 {
+				t.Fatalf("an audit of the game ended early: %+v", a)
+			}
+		case <-ctx.Done():
+			t.Fatal("not every seat got its audit of the game ended early")
+		}
+	}
+}
+
+// A player's program stops mid-game and starts again with the same
+// profile (its key, and the deck secret it kept there): it is the same
+// party, its node replays the host's log, and it plays its seat to the
+// end; nobody takes the seat over.
+func TestBlindNodeRestarted(t *testing.T) {
+	set := kitchen(4, "medium")
+	set.Blind = true
+	hn, tb, _ := hostTable(t, set)
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	_, hostSess, err := tb.Sit("local", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	remotes := dialPlayers(t, ctx, hn, 1)
+	remotes[0].UseBots(dumbMaker, dumbFallback)
+	pn := newLoopNode(t)
+	dir := t.TempDir()
+	first, err := Dial(ctx, pn.h, pn.key, info(hn), "again", "", false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.UseBots(dumbMaker, dumbFallback)
+	first.KeepDeckIn(dir)
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go table.PlayBot(ctx, first, slowBot{&nodetest.DumbBot{Seat: 2}}, dumbFallback, "fast", nil)
+	done := make(chan []table.Update, 1)
+	go func() {
+		done <- playEach(ctx, []table.Session{hostSess, remotes[0]}, func(i int) table.Player { return slowBot{&nodetest.DumbBot{Seat: i}} }, "fast", nil)()
+	}()
+	for tb.Plays() < 5 && ctx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+	}
+	first.Close()
+	again, err := Dial(ctx, pn.h, pn.key, info(hn), "again", "", false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	again.UseBots(dumbMaker, dumbFallback)
+	again.KeepDeckIn(dir)
+	var notices []string
+	var mu sync.Mutex
+	last, err := table.PlayBot(ctx, again, slowBot{&nodetest.DumbBot{Seat: 2}}, dumbFallback, "fast", func(u table.Update) {
+		mu.Lock()
+		defer mu.Unlock()
+		if u.Notice != "" {
+			notices = append(notices, u.Notice)
+		}
+	})
+	if err != nil || last.View.Phase != engine.PhaseOver || last.Audit == nil || !last.Audit.Verified {
+		t.Fatalf("the restarted player: %v, phase %v, audit %+v; notices %q", err, last.View.Phase, last.Audit, notices)
+	}
+	if len(last.View.Hand) == 0 && last.View.Final == nil {
+		t.Fatal("the restarted player was shown no cards")
+	}
+	for _, u := range <-done {
+		if u.Audit == nil || !u.Audit.Verified {
+			t.Fatalf("an audit: %+v", u.Audit)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, n := range notices {
+		if strings.Contains(n, "is gone") || strings.Contains(n, "can't") {
+			t.Fatalf("the restarted player's seat: %q", notices)
+		}
 	}
 }

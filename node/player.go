@@ -95,11 +95,15 @@ func (r *Remote) take(m hostMsg) {
 	case protocol.Update:
 		r.show(r.takeUpdate(m.env, msg))
 	case protocol.BlindDeal:
+		// Its log follows: the two go to our party together, which
+		// tells from the log whether this node took part before.
 		r.keepLog(true, nil)
-		r.show(table.Update{Table: r.table, Blind: &table.BlindPart{Deal: &msg}})
+		r.blindDeal = &msg
 	case protocol.BlindLog:
 		r.keepLog(false, m.raw)
-		r.show(table.Update{Table: r.table, Blind: &table.BlindPart{First: msg.First, Log: msg.Inputs, Now: time.Duration(msg.NowNS)}})
+		part := &table.BlindPart{First: msg.First, Log: msg.Inputs, Now: time.Duration(msg.NowNS), Deal: r.blindDeal}
+		r.blindDeal = nil
+		r.show(table.Update{Table: r.table, Blind: part})
 	case protocol.Toss:
 		r.answerToss(msg)
 	case protocol.Audit:

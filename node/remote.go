@@ -119,8 +119,9 @@ type Remote struct {
 		// our key (follow, and the audit in player.go).
 		ours bool
 	}
-	logTail [][]byte // the host's last BlindLog envelopes, as they came (blindtakeover.go)
-	saveDir string
+	logTail   [][]byte            // the host's last BlindLog envelopes, as they came (blindtakeover.go)
+	blindDeal *protocol.BlindDeal // a blind game's terms, till its log comes
+	saveDir   string
 	// tossFile is where the toss is kept (KeepTossIn), "" for nowhere;
 	// kept is the one found there at the start, for the deal it names.
 	tossFile string

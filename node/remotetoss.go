@@ -55,6 +55,16 @@ func (r *Remote) KeepTossIn(dir string) {
 	r.do(func() { r.tossFile = path })
 }
 
+// KeepDeckIn has r keep its deck secret of each blind game in dir (a
+// profile's directory, which must exist), as deck.json, read by this
+// node alone: a node that started again mid-game plays on as the same
+// party (node/table: party.go).
+func (r *Remote) KeepDeckIn(dir string) {
+	if r.party != nil {
+		r.party.SetKeep(filepath.Join(dir, "deck.json"))
+	}
+}
+
 // keepToss writes the toss now held, for the table r sits at.
 func (r *Remote) keepToss() {
 	if r.tossFile == "" {

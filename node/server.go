@@ -668,7 +668,15 @@ func (c *srvConn) shipBlind(u *table.Update) bool {
 		return false
 	}
 	now := int64(b.Now)
-	for first, log := b.First, b.Log; len(log) > 0; {
+	for first, log := b.First, b.Log; len(log) > 0 || b.Deal != nil; {
+		if len(log) == 0 {
+			// The deal's terms come with the log, even none of it yet:
+			// a node takes them together (Remote.take).
+			if !c.ship(protocol.BlindLog{First: first, NowNS: now}) {
+				return false
+			}
+			break
+		}
 		n, size := 0, 0
 		for n < len(log) && (n == 0 || size+len(log[n].Env) < blindPart) {
 			size += len(log[n].Env) + 64

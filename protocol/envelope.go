@@ -154,6 +154,16 @@ func open(data []byte, from PeerID, checkFrom bool) (*Envelope, error) {
 	return openChecked(data, from, checkFrom, nil)
 }
 
+// PeekSender is the sender an envelope names, its signature unchecked:
+// good for choosing what to do with it, never for trusting it.
+func PeekSender(data []byte) (PeerID, error) {
+	f, _, _, err := parse(data)
+	if err != nil {
+		return "", err
+	}
+	return f.sender, nil
+}
+
 // verifications counts the envelope signatures this process has checked.
 var verifications atomic.Uint64
 

@@ -476,6 +476,7 @@ func runJoin(args []string) error {
 	defer r.Close()
 	r.SaveTo(c.save)
 	r.KeepTossIn(nf.profile)
+	r.KeepDeckIn(nf.profile)
 	out.Seated(r.Seat())
 	var p table.Player
 	if !c.watch {

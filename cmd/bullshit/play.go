@@ -240,6 +240,7 @@ func (l *lanLobby) saving(r *node.Remote, err error) (table.Session, error) {
 		r.SaveTo(l.games)
 	}
 	r.KeepTossIn(filepath.Dir(l.games)) // the profile's directory: games/ is in it
+	r.KeepDeckIn(filepath.Dir(l.games))
 	return r, nil
 }
 

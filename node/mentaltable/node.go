@@ -425,17 +425,58 @@ func (n *Node) takeOver(gone int) ([]protocol.Message, error) {
 	}
 	var out []protocol.Message
 	for _, x := range slices.Clone(n.rec.asks) {
-		if x.Party != gone || !x.waiting[gone] {
+		if !x.waiting[gone] {
 			continue
 		}
-		switch x.What {
-		case AskOpen, AskFirst, AskHand:
-			ms, err := n.answer(x.Ask)
-			if err != nil {
-				return nil, err
+		var ms []protocol.Message
+		var err error
+		switch {
+		case x.Party == gone && (x.What == AskOpen || x.What == AskFirst || x.What == AskHand):
+			ms, err = n.answer(x.Ask)
+		case x.What == AskRecover:
+			// gone was a holder of the silent party's secret: its
+			// sub-share, opened with the secret rebuilt.
+			var subs []mental.SubShare
+			for _, hs := range n.heldFor[gone] {
+				if hs.dealer == x.Party {
+					subs = append(subs, hs.sub)
+				}
 			}
-			out = append(out, ms...)
+			ms, err = n.recoverWith(x.Ask, subs)
+		case x.What == AskPublish:
+			r := protocol.DeckPublish{No: x.No, From: n.Index, Of: gone}
+			xg := n.rebuilt[gone]
+			r.Secret, _ = xg.MarshalBinary()
+			ms = []protocol.Message{r}
 		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ms...)
+	}
+	return out, nil
+}
+
+// recoverWith is the recovery shares of a's cards from each of subs (the
+// node's own sub-share of the silent party's secret, and those it holds
+// for parties it took over from).
+func (n *Node) recoverWith(a Ask, subs []mental.SubShare) ([]protocol.Message, error) {
+	cts := make([]mental.Ciphertext, len(a.Handles))
+	for k, h := range a.Handles {
+		cts[k] = n.t.Deck[h]
+	}
+	var out []protocol.Message
+	for _, sub := range subs {
+		m := protocol.DeckRecover{No: a.No, From: n.Index, Dealer: a.Party, Handles: slices.Clone(a.Handles)}
+		rss, err := mental.RecoverShares(n.rand, a.Party, &sub, cts, n.t.Ctx)
+		if err != nil {
+			return nil, err
+		}
+		for k := range rss {
+			b, _ := rss[k].MarshalBinary()
+			m.Shares = append(m.Shares, b)
+		}
+		out = append(out, m)
 	}
 	return out, nil
 }
@@ -514,24 +555,7 @@ func (n *Node) answer(a Ask) ([]protocol.Message, error) {
 				}
 			}
 		}
-		cts := make([]mental.Ciphertext, len(a.Handles))
-		for k, h := range a.Handles {
-			cts[k] = n.t.Deck[h]
-		}
-		var out []protocol.Message
-		for _, sub := range subs {
-			m := protocol.DeckRecover{No: a.No, From: n.Index, Dealer: a.Party, Handles: slices.Clone(a.Handles)}
-			rss, err := mental.RecoverShares(n.rand, a.Party, &sub, cts, n.t.Ctx)
-			if err != nil {
-				return nil, err
-			}
-			for k := range rss {
-				b, _ := rss[k].MarshalBinary()
-				m.Shares = append(m.Shares, b)
-			}
-			out = append(out, m)
-		}
-		return out, nil
+		return n.recoverWith(a, subs)
 	case AskPool:
 		if a.Party == n.Index || a.To == n.Index {
 			return nil, nil

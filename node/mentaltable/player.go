@@ -137,10 +137,14 @@ func sameInput(a, b *protocol.LogInput) bool {
 // failover: one that did arrive is refused as not due, and changes
 // nothing.
 func (p *Player) Due() ([]protocol.Message, error) {
-	if p.node == nil || p.failed != nil {
+	if p.node == nil || p.failed != nil || p.Replaying() {
 		return nil, nil
 	}
-	return p.node.Due()
+	due, err := p.node.Due()
+	if err != nil {
+		return nil, err
+	}
+	return p.sending(due), p.failed
 }
 
 // Wire is every input of the host's log the node took, as it came: a

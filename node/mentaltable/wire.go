@@ -162,6 +162,21 @@ func (r *LogReader) Envelope(h *Host, env *protocol.Envelope, at time.Duration) 
 	return in, nil
 }
 
+// TookPart reports whether the log holds an envelope of the node id's
+// (its signature unchecked: for a node choosing whether it lost its part
+// in a game under way, not for trusting the log).
+func TookPart(log []protocol.LogInput, id protocol.PeerID) bool {
+	for _, li := range log {
+		if li.Env == nil {
+			continue
+		}
+		if who, err := protocol.PeekSender(li.Env); err == nil && who == id {
+			return true
+		}
+	}
+	return false
+}
+
 // Holder is the party that plays seat s now (a departed party's seats are
 // its successor's).
 func (h *Host) Holder(s int) int { return h.rec.T.Holder[s] }

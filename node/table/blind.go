@@ -68,7 +68,8 @@ type blindGame struct {
 	// was last looked at, and its two timers.
 	progress    int
 	slow, stall *time.Timer
-	kept        bool // the revealed game is in the journal (keepBlind)
+	kept        bool         // the revealed game is in the journal (keepBlind)
+	leaving     map[int]bool // the parties taken over (their secret pooled for a successor), asked once
 	// leaves are the parties gone whose take-over waits for the others
 	// to be here (blindLeaves): [gone, successor].
 	leaves [][2]int
@@ -180,7 +181,7 @@ func (t *Table) blindDeal(seed uint64, salt [gamewire.SaltSize]byte, nonces [][g
 	if err != nil {
 		return err
 	}
-	bg := &blindGame{mt: mt, h: h, owners: owners, reader: mentaltable.NewLogReader(t.tid, ids), sent: make([]int, len(t.Seats)),
+	bg := &blindGame{mt: mt, h: h, owners: owners, leaving: map[int]bool{}, reader: mentaltable.NewLogReader(t.tid, ids), sent: make([]int, len(t.Seats)),
 		deal: protocol.BlindDeal{Game: game, HostSeed: seed, Salt: salt[:], Seed: ds, Holder: slices.Clone(holder), Parties: ids, Bots: bots}}
 	t.Seed, t.salt, t.Nonces = seed, salt, nonces
 	t.Commit, t.dealtBy = commit, t.hostPeer
@@ -324,7 +325,29 @@ func (t *Table) takenOver(seat int) bool {
 	return bg != nil && bg.h.Holder(seat) != bg.deal.Holder[seat]
 }
 
-// blindLeave is a person's node gone past the grace at a blind table: no
+// blindCover is a person's node away past the grace at a blind table: no
+// node has the seat's cards but its own, so the host plays it blind (a
+// card a turn, face down: awayClock) until they're back, when it is theirs
+// again; if they aren't back within Timing.Gone, the others take it over
+// (blindLeave). What was due of their node meanwhile (a card to hand over)
+// waits for it.
+func (t *Table) blindCover(seatNo int) {
+	s := t.Seats[seatNo]
+	s.Covered = true
+	t.notice = fmt.Sprintf("A bot plays for %s until they're back: the host's, which plays blind (a card a turn, face down), since only %s's node knows their cards.",
+		s.name, s.name)
+	if s.gone != nil {
+		s.gone.Stop()
+	}
+	s.gone = t.after(t.Set.Timing.Gone-t.Set.Grace, func() {
+		if t.blind != nil && s.box == nil && s.Covered {
+			t.blindLeave(seatNo)
+		}
+	})
+	t.blindChanged(nil)
+}
+
+// blindLeave is a person's node gone for good at a blind table: no
 // other node knows the seat's cards, so the others rebuild its secret for
 // one of them (the successor: the node with the fewest seats), which
 // plays the seat with a bot from then on and so learns its cards. Every
@@ -333,7 +356,7 @@ func (t *Table) takenOver(seat int) bool {
 func (t *Table) blindLeave(seatNo int) {
 	bg := t.blind
 	gone := bg.h.Holder(seatNo)
-	if t.takenOver(seatNo) || bg.owners[gone] == "local" {
+	if t.takenOver(seatNo) || bg.owners[gone] == "local" || bg.leaving[gone] {
 		return
 	}
 	seats := map[int]int{}
@@ -359,6 +382,7 @@ func (t *Table) blindLeave(seatNo int) {
 	}
 	name, by := t.partyName(gone), t.partyName(succ)
 	t.notice = fmt.Sprintf("%s is gone: a bot on %s's node plays their seat for the rest of the game, and so %s's node now knows its cards.", name, by, by)
+	bg.leaving[gone] = true
 	t.blindOut(bg.h.Leave(gone, succ), nil)
 }
 
@@ -560,6 +584,16 @@ func (t *Table) blindChanged(events []engine.BlindEvent) {
 		t.Phase = PhaseOver
 		t.evening.Add(t.Commit, t.State(-1).Seats, bg.h.B.Places(), bg.h.B.Winner())
 		t.phaseChanged()
+	}
+	if (bg.h.B.Over() || bg.h.B.Ended()) && !bg.h.Revealed() {
+		// The end waits on every node's secret: one away past the grace
+		// won't be back to give its own in time, so the others give it.
+		for i, s := range t.Seats {
+			if s.Covered && s.box == nil && s.Owner != "" && !t.takenOver(i) {
+				t.blindLeave(i)
+				return
+			}
+		}
 	}
 	if bg.h.Revealed() && !bg.kept {
 		bg.kept = true

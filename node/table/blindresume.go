@@ -65,7 +65,7 @@ func ResumeBlind(set Settings, id string, tid protocol.TableID, host, hostPeer s
 	t.dealtBy = hostPeer
 	t.start = time.Now().Add(-last)
 	t.signWith(key)
-	bg := &blindGame{mt: mt, h: h, deal: d, reader: reader, wire: slices.Clone(log), owners: owners, sent: make([]int, len(seats)),
+	bg := &blindGame{mt: mt, h: h, deal: d, leaving: map[int]bool{}, reader: reader, wire: slices.Clone(log), owners: owners, sent: make([]int, len(seats)),
 		late: len(h.Late), caught: len(h.Caught), done: h.B.Over() && h.Len() > 0 && log[len(log)-1].What == uint8(mentaltable.InputFinish)}
 	for _, li := range log {
 		if li.What == uint8(mentaltable.InputFinish) {

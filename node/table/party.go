@@ -3,11 +3,13 @@ package table
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/node/journal"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -35,12 +37,13 @@ import (
 // table in this process, or a link's write): the node's own goroutines
 // (a Remote's, a Table's) may wait on the party, never the other way.
 type Party struct {
-	screen  *Mailbox                               // what the person's screen gets
-	id      func() protocol.PeerID                 // the node's
-	send    func(protocol.Message) (uint64, error) // seals and sends to the host, and says under which number
-	makeBot BotMaker
-	fall    func(*engine.View) (engine.Command, bool)
-	save    func(journal.SavedGame) string // a game's end, for `bullshit verify`
+	screen   *Mailbox                               // what the person's screen gets
+	id       func() protocol.PeerID                 // the node's
+	send     func(protocol.Message) (uint64, error) // seals and sends to the host, and says under which number
+	makeBot  BotMaker
+	fall     func(*engine.View) (engine.Command, bool)
+	save     func(journal.SavedGame) string // a game's end, for `bullshit verify`
+	keepPath string                         // where the deck secret is kept (SetKeep), "" nowhere
 
 	mu    sync.Mutex
 	queue []func()
@@ -319,10 +322,11 @@ func (p *Party) take(u Update) {
 	if b.Deal != nil && (p.g == nil || p.g.pl.Game() != string(b.Deal.Game)) {
 		p.stopBots()
 		p.g = nil
-		// A game already under way (its log comes with its terms): this
-		// node, which never took part in it or lost its part when it
-		// started again, follows it with no secret.
-		if err := p.start(*b.Deal, b.First == 0 && len(b.Log) > 0); err != nil {
+		// A game already under way, in which this node took part (the
+		// log that comes with its terms holds its messages): it started
+		// again, and plays on as the same party if it kept its secret
+		// (start), else follows the game with none.
+		if err := p.start(*b.Deal, b.First == 0 && mentaltable.TookPart(b.Log, p.id())); err != nil {
 			u.Notice = "This blind game can't be played here: " + protocol.Sentence(err)
 			u.Blind = nil
 			p.screen.Put(u)
@@ -336,6 +340,9 @@ func (p *Party) take(u Update) {
 	g.now = b.Now
 	failed := g.pl.Failed()
 	send, shown, err := g.pl.Log(b.First, b.Log)
+	if len(b.Log) > 0 {
+		p.keepDeck() // the log it took is in what it keeps
+	}
 	if err == nil && b.Deal != nil && g.pl.Taken() > 0 {
 		// The host sent the game from its start: a reconnection, or a
 		// new host's. What we sent that may have been lost with the
@@ -376,10 +383,25 @@ func (p *Party) start(d protocol.BlindDeal, watch bool) error {
 	if err != nil {
 		return err
 	}
-	pl, ms, err := mentaltable.NewPlayer(d, mentaltable.Terms{Me: p.id(), Table: tid, Rules: p.table.Rules, Seats: len(p.table.Seats),
-		Commit: p.table.Commit, Nonces: p.table.Nonces, Watch: watch}, rand.Reader)
-	if err != nil {
-		return err
+	terms := mentaltable.Terms{Me: p.id(), Table: tid, Rules: p.table.Rules, Seats: len(p.table.Seats),
+		Commit: p.table.Commit, Nonces: p.table.Nonces}
+	var pl *mentaltable.Player
+	var ms []protocol.Message
+	if kept := p.keptDeck(d.Game); kept != nil {
+		// This node played this game before it started again: the same
+		// party, which the host's log (sent from its start) replays.
+		if pl, err = mentaltable.Restore(d, terms, kept, rand.Reader); err == nil {
+			ms, _, err = pl.Log(0, nil)
+		}
+		if err != nil {
+			pl, watch = nil, true // the secret kept isn't this game's party's
+		}
+	}
+	if pl == nil {
+		terms.Watch = watch
+		if pl, ms, err = mentaltable.NewPlayer(d, terms, rand.Reader); err != nil {
+			return err
+		}
 	}
 	g := &partyGame{pl: pl, bots: map[int]*partyBot{}, pending: map[uint64]int{}, deck: map[uint64]bool{}, started: time.Now()}
 	for s, name := range d.Bots {
@@ -396,7 +418,55 @@ func (p *Party) start(d protocol.BlindDeal, watch bool) error {
 	return p.sendAll(ms)
 }
 
+// SetKeep has the party keep its deck secret in the file path (a
+// profile's, read by this node alone), so that a node started again
+// mid-game plays on as the same party (mentaltable.Restore).
+func (p *Party) SetKeep(path string) { p.post(func() { p.keepPath = path }) }
+
+// keptFile is a blind game's deck secret as a node keeps it on disk.
+type keptFile struct {
+	Table string `json:"table"`
+	Seat  int    `json:"seat"`
+	Game  []byte `json:"game"`
+	Kept  []byte `json:"kept"`
+}
+
+// keepDeck writes the deck secret of the game in play where SetKeep said,
+// before what it makes due is sent: a key or a shuffle sent and not kept
+// couldn't be answered for after a restart.
+func (p *Party) keepDeck() {
+	g := p.g
+	if p.keepPath == "" || g == nil || g.pl.Watching() {
+		return
+	}
+	b, err := json.Marshal(keptFile{Table: p.table.ID, Seat: p.seat, Game: g.pl.Deal.Game, Kept: g.pl.Keep()})
+	if err != nil {
+		return
+	}
+	tmp := p.keepPath + ".new"
+	if os.WriteFile(tmp, b, 0o600) == nil {
+		os.Rename(tmp, p.keepPath)
+	}
+}
+
+// keptDeck is the deck secret this node kept for game at this table and
+// seat, nil if none.
+func (p *Party) keptDeck(game []byte) []byte {
+	if p.keepPath == "" {
+		return nil
+	}
+	b, err := os.ReadFile(p.keepPath)
+	var k keptFile
+	if err != nil || json.Unmarshal(b, &k) != nil || k.Table != p.table.ID || k.Seat != p.seat || string(k.Game) != string(game) {
+		return nil
+	}
+	return k.Kept
+}
+
 func (p *Party) sendAll(ms []protocol.Message) error {
+	if len(ms) > 0 {
+		p.keepDeck()
+	}
 	for _, m := range ms {
 		seq, err := p.send(m)
 		if err != nil {

@@ -215,6 +215,7 @@ type seat struct {
 	decided string        // the situation the bot last decided on
 	act     *time.Timer
 	clock   *time.Timer // the turn clock or the grace period
+	gone    *time.Timer // a blind table's take-over of an away person's seat (blindCover)
 }
 
 // ErrTableFull and friends are join refusals.
@@ -406,6 +407,9 @@ func (t *Table) sit(owner, name string, tosses, blind, phone bool, party *Party)
 		if s.clock != nil {
 			s.clock.Stop()
 		}
+		if s.gone != nil {
+			s.gone.Stop()
+		}
 		t.phaseChanged()
 		t.backlog(seatNo)
 		if !t.blindLeaves() {
@@ -512,7 +516,7 @@ func (t *Table) cover(seatNo int) {
 		return
 	}
 	if t.blind != nil {
-		t.blindLeave(seatNo)
+		t.blindCover(seatNo)
 		return
 	}
 	if t.coverBot(seatNo) {

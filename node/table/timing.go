@@ -36,12 +36,18 @@ type Timing struct {
 	// turn at the shuffle, its shares) before it deals again without it
 	// (blind.go); a fifth of it in, the screens say whom it waits for.
 	Deal time.Duration
+	// Gone is how long a person's node may be away from a blind table
+	// before the other nodes take its seat over for the rest of the game
+	// (blind.go: blindCover, blindLeave). Till then the host plays the
+	// seat blind and it is theirs again when they are back.
+	Gone time.Duration
 }
 
 // DefaultTiming is the timing of a table or device built with none.
 func DefaultTiming() Timing {
 	return Timing{Heartbeat: 500 * time.Millisecond, DeadAfter: 2 * time.Second, HostRetry: 700 * time.Millisecond,
-		RebuildWait: 30 * time.Second, Reveal: 2 * time.Second, Toss: 3 * time.Second, Stall: 20 * time.Second, Deal: 10 * time.Second}
+		RebuildWait: 30 * time.Second, Reveal: 2 * time.Second, Toss: 3 * time.Second, Stall: 20 * time.Second, Deal: 10 * time.Second,
+		Gone: time.Minute}
 }
 
 // Or is t with each zero field taken from d.
@@ -54,7 +60,8 @@ func (t Timing) Or(d Timing) Timing {
 	}
 	return Timing{Heartbeat: pick(t.Heartbeat, d.Heartbeat), DeadAfter: pick(t.DeadAfter, d.DeadAfter),
 		HostRetry: pick(t.HostRetry, d.HostRetry), RebuildWait: pick(t.RebuildWait, d.RebuildWait),
-		Reveal: pick(t.Reveal, d.Reveal), Toss: pick(t.Toss, d.Toss), Stall: pick(t.Stall, d.Stall), Deal: pick(t.Deal, d.Deal)}
+		Reveal: pick(t.Reveal, d.Reveal), Toss: pick(t.Toss, d.Toss), Stall: pick(t.Stall, d.Stall), Deal: pick(t.Deal, d.Deal),
+		Gone: pick(t.Gone, d.Gone)}
 }
 
 // RevealPause is how long the table shows a call's cards: what its host
