@@ -209,7 +209,10 @@ func (t *tableModel) setUpMove(v *engine.View, wasMine bool) []tea.Cmd {
 			t.pickCards(leastUseful(v.Hand, v, v.Give.Count))
 		}
 		cmds = append(cmds, t.showHint(HintHandOver), t.ring())
-	case (c.Play || c.Judge) && key != t.mine:
+	case (c.Play || c.Judge) && key != t.mine && ((len(v.Hand) > 0 && t.u.Arriving == 0) || c.Judge):
+		// (A blind table's turn can come before its node knows the
+		// hand, or before a pile's cards reach it: the cards are picked
+		// once they are all there.)
 		t.mine = key
 		t.setupTurn(v, c, t.env.prefs.NoPick)
 		if !wasMine {

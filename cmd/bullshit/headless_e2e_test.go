@@ -62,9 +62,13 @@ func TestHeadlessStopped(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := bullshitBin(t)
+	// Dealt in the clear: the players are stopped before the host, and
+	// a blind game's cards go with its players' secrets (the host alone
+	// reveals only a clear one; node's TestBlindEndedEarly ends a blind
+	// game early with its players there).
 	host := startProc(t, "host", nil, bin, append([]string{"host", "--headless", "--config", filepath.Join(dir, "host"),
 		"--nick", "Hana", "--players", "2", "--bots", "1", "--wait", "60s", "--pace", "fast", "--rules", "window=1",
-		"--reveal", "100ms"}, loopback...)...)
+		"--reveal", "100ms", "--blind=false"}, loopback...)...)
 	line := host.waitFor(20*time.Second, "the command to join", func(l outLine) bool {
 		return strings.Contains(l.raw, "bullshit join")
 	})

@@ -189,6 +189,11 @@ func (h *Host) follow(out *Out, ev []engine.BlindEvent) {
 // which the host checks before the engine sees the move.
 func (h *Host) Apply(now time.Duration, bc engine.BlindCommand, quads *protocol.DeckOpen) (Out, error) {
 	var out Out
+	if !h.started {
+		// No seat knows its hand until the deal is done: a move before
+		// then (a bot that saw a view with no cards) is too soon.
+		return out, ErrDealing
+	}
 	if quads != nil {
 		if len(bc.Open) != len(quads.Handles) {
 			return out, fault(quads.From, ErrWrongCards, "quads of %d cards opened as %d", len(bc.Open), len(quads.Handles))

@@ -643,7 +643,11 @@ func (n *Node) Event(s int, e *engine.BlindEvent) (engine.Event, error) {
 		return engine.Event{Type: engine.EventOver}, nil
 	}
 	n.showTaken()
-	x, err := n.sides[s].Event(e)
+	sd, ok := n.sides[s]
+	if !ok {
+		return engine.Event{}, fmt.Errorf("mentaltable: seat %d (party %d) was shown its %s before its hand", s, n.Index, e.Type)
+	}
+	x, err := sd.Event(e)
 	if err != nil {
 		return x, fmt.Errorf("mentaltable: seat %d (party %d) can't read its %s: %w", s, n.Index, e.Type, err)
 	}

@@ -19,6 +19,8 @@ var (
 	ErrWrongCards  = errors.New("mentaltable: opening of other cards than the ones asked for")
 	ErrNotExpected = errors.New("mentaltable: message out of turn")
 	ErrDeck        = errors.New("mentaltable: the deck does not decrypt to every card once")
+	// ErrDealing refuses a move before every seat knows its hand.
+	ErrDealing = &engine.Refusal{Code: engine.CodeWaiting, Msg: "Wait: the cards are still being dealt."}
 )
 
 func fault(party int, err error, format string, args ...any) error {

@@ -319,6 +319,7 @@ func (p *Party) take(u Update) {
 		return
 	}
 	b := u.Blind
+	resumed := b.Deal != nil && p.g != nil && p.g.pl.Game() == string(b.Deal.Game)
 	if b.Deal != nil && (p.g == nil || p.g.pl.Game() != string(b.Deal.Game)) {
 		p.stopBots()
 		p.g = nil
@@ -346,10 +347,21 @@ func (p *Party) take(u Update) {
 	if err == nil && b.Deal != nil && g.pl.Taken() > 0 {
 		// The host sent the game from its start: a reconnection, or a
 		// new host's. What we sent that may have been lost with the
-		// link goes again (what did arrive is refused as not due).
+		// link goes again (what did arrive is refused as not due), and
+		// the screen hears it is back at the table (a backlog: a move
+		// it made may never have arrived, and is made again).
 		var due []protocol.Message
 		if due, err = g.pl.Due(); err == nil {
 			send = append(send, due...)
+		}
+		if resumed {
+			back := u
+			back.Backlog, back.Notice = true, ""
+			p.show(back, nil)
+			for _, b := range g.bots {
+				b.stop()
+				b.decided = "" // its move may have been lost with the link too
+			}
 		}
 	}
 	if err == nil {
@@ -620,7 +632,7 @@ func (p *Party) schedule() {
 			delete(g.bots, p.seat)
 		}
 	}
-	if p.table.Paused || h.B.Over() || p.table.Phase == PhaseOver {
+	if p.table.Paused || h.B.Over() || p.table.Phase == PhaseOver || !g.pl.Dealt() {
 		p.stopBots()
 		return
 	}

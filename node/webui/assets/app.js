@@ -307,9 +307,11 @@ function show(s) {
   // Our turn to play: the cards of the rank called are picked for us (the
   // terminal's assist), as many as a claim may hold.
   // Once a play and rank: what we pick after is ours.
-  const turn = m.play ? s.play + ":" + s.rank : "";
+  // (At a blind table the turn can come before the hand, or before a
+  // pile's cards reach it: picked once they are all there.)
+  const turn = m.play && (s.hand || []).length && !s.coming ? s.play + ":" + s.rank : "";
   if (turn && turn !== pickedFor) picked = new Set((s.hand || []).filter((c) => c.match).slice(0, m.cap || 4).map((c) => c.id));
-  pickedFor = turn;
+  if (turn || !m.play) pickedFor = turn;
   if (m.choose && !(m.ranks || []).some((r) => r.rank === rank)) rank = m.ranks[0].rank;
   // Only the parts whose state changed are drawn again.
   if (fresh("seats", [s.seats, s.phase, s.blind])) drawSeats(s);
