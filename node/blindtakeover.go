@@ -52,6 +52,8 @@ type blindRec struct {
 	self    protocol.PeerID
 	oldHost protocol.PeerID // whose envelopes extend our log
 	expect  map[protocol.PeerID]bool
+	back    int  // parties that came back to us with their logs
+	forced  bool // the wait for them all is over (tryBlind)
 	logs    [][]byte
 	build   func(log []protocol.LogInput) (*table.Table, error)
 }
@@ -114,6 +116,7 @@ func (rc *recovery) addBlind(from protocol.PeerID, logs [][]byte) {
 	defer rc.mu.Unlock()
 	delete(rc.blind.expect, from)
 	rc.blind.logs = append(rc.blind.logs, logs...)
+	rc.blind.back++
 }
 
 // tryBlind builds the blind table once every party expected gave its
@@ -124,7 +127,18 @@ func (rc *recovery) tryBlind(force bool) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	br := rc.blind
-	if br == nil || rc.srv.isReady() || (!force && len(br.expect) > 0) {
+	if br == nil || rc.srv.isReady() {
+		return
+	}
+	br.forced = br.forced || force // DeadAfter passed: the next one back is enough
+	if !br.forced && len(br.expect) > 0 {
+		return
+	}
+	if len(br.expect) > 0 && br.back == 0 {
+		// Not one of the other parties came back to us: more likely our
+		// own link is down than everyone's (their phones dial the old
+		// host). We wait for them, or for the old host back (lookAhead),
+		// till RebuildWait gives hosting up.
 		return
 	}
 	log := extendLog(br.snap.Log, br.logs, br.oldHost, rc.heir.tid)

@@ -318,6 +318,7 @@ func runHost(args []string) error {
 		if err != nil {
 			return err
 		}
+		sess.KeepDeckIn(nf.profile)
 	} else if sess, err = hosted.Watch(); err != nil {
 		return err
 	}

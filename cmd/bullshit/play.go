@@ -212,6 +212,7 @@ func (l *lanLobby) Create(s cli.TableSettings) (table.Session, error) {
 		ho.Close()
 		return nil, err
 	}
+	sess.KeepDeckIn(filepath.Dir(l.games)) // the profile's directory: games/ is in it
 	return &ownSession{LocalSession: sess, close: ho.Close}, nil
 }
 

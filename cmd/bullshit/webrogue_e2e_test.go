@@ -465,7 +465,8 @@ func TestE2EWebRogue(t *testing.T) {
 	journal := filepath.Join(dir, "journal")
 	const web = "http://10.77.1.1:8080"
 	host := l.start(1, "host", hostArgs(filepath.Join(dir, "host"), name, honest+1+phones, 0,
-		"--web", strings.TrimPrefix(web, "http://"), "--turn-clock", "5s", "--journal", journal)...)
+		"--web", strings.TrimPrefix(web, "http://"), "--turn-clock", "5s", "--journal", journal,
+		"--blind=false")...) // the rogue plays a clear table's seat (node/rogue), as TestE2ERogue's
 	table := host.waitFor(20*time.Second, "the table line", isType("table"))
 	if got := strings.TrimSuffix(table.str("web"), "/"); got != web {
 		t.Fatalf("the host serves phones at %q, want %s", got, web)

@@ -70,9 +70,12 @@ type blindGame struct {
 	slow, stall *time.Timer
 	kept        bool         // the revealed game is in the journal (keepBlind)
 	leaving     map[int]bool // the parties taken over (their secret pooled for a successor), asked once
-	// leaves are the parties gone whose take-over waits for the others
-	// to be here (blindLeaves): [gone, successor].
-	leaves [][2]int
+	// holding are the takeovers due of away nodes the table waits on
+	// (awayHolding), by party.
+	holding map[int]*time.Timer
+	// welcome is what a new host says to each node as it comes back with
+	// the game (its first part, with the deal's terms).
+	welcome string
 }
 
 // rogueLook, set only in a test build (roguehost.go, tag roguehost), is
@@ -181,7 +184,7 @@ func (t *Table) blindDeal(seed uint64, salt [gamewire.SaltSize]byte, nonces [][g
 	if err != nil {
 		return err
 	}
-	bg := &blindGame{mt: mt, h: h, owners: owners, leaving: map[int]bool{}, reader: mentaltable.NewLogReader(t.tid, ids), sent: make([]int, len(t.Seats)),
+	bg := &blindGame{mt: mt, h: h, owners: owners, leaving: map[int]bool{}, holding: map[int]*time.Timer{}, reader: mentaltable.NewLogReader(t.tid, ids), sent: make([]int, len(t.Seats)),
 		deal: protocol.BlindDeal{Game: game, HostSeed: seed, Salt: salt[:], Seed: ds, Holder: slices.Clone(holder), Parties: ids, Bots: bots}}
 	t.Seed, t.salt, t.Nonces = seed, salt, nonces
 	t.Commit, t.dealtBy = commit, t.hostPeer
@@ -332,10 +335,14 @@ func (t *Table) takenOver(seat int) bool {
 // (blindLeave). What was due of their node meanwhile (a card to hand over)
 // waits for it.
 func (t *Table) blindCover(seatNo int) {
+	t.notice = t.coverBlind(seatNo)
+	t.blindChanged(nil)
+}
+
+// coverBlind is blindCover's seat and clock, and what the screens are told.
+func (t *Table) coverBlind(seatNo int) string {
 	s := t.Seats[seatNo]
 	s.Covered = true
-	t.notice = fmt.Sprintf("A bot plays for %s until they're back: the host's, which plays blind (a card a turn, face down), since only %s's node knows their cards.",
-		s.name, s.name)
 	if s.gone != nil {
 		s.gone.Stop()
 	}
@@ -344,7 +351,58 @@ func (t *Table) blindCover(seatNo int) {
 			t.blindLeave(seatNo)
 		}
 	})
-	t.blindChanged(nil)
+	return fmt.Sprintf("A bot plays for %s until they're back: the host's, which plays blind (a card a turn, face down), since only %s's node knows their cards.",
+		s.name, s.name)
+}
+
+// botAway reports whether bot seat i runs on a node that is away past
+// the grace (its person's seat is covered): the host plays it blind too,
+// till that node is back or taken over.
+func (t *Table) botAway(i int) bool {
+	bg := t.blind
+	o := bg.owners[bg.h.Holder(i)]
+	if o == "local" || t.connected(o) {
+		return false
+	}
+	for _, s := range t.Seats {
+		if s.Owner == o && s.Covered {
+			return true
+		}
+	}
+	return false
+}
+
+// holdUp is how long the table waits on an away node (past the grace)
+// for what only its node can give (its part of a recovery, a card to hand
+// over, its secret at the end) before the others take its seat over.
+const holdUp = 2 * time.Second
+
+// awayHolding takes over, after holdUp, the node of an away person (past
+// the grace, its seat played blind) that the table waits on: the game
+// can't go on without it, and it isn't there to give it.
+func (t *Table) awayHolding() {
+	bg := t.blind
+	for _, p := range bg.h.Waiting() {
+		if p < 0 || p >= len(bg.owners) || bg.leaving[p] || bg.holding[p] != nil || t.connected(bg.owners[p]) {
+			continue
+		}
+		seat := -1
+		for i, s := range t.Seats {
+			if s.Owner == bg.owners[p] && s.Covered && bg.h.Holder(i) == p {
+				seat = i
+			}
+		}
+		if seat < 0 {
+			continue // away, but within the grace: it may be back yet
+		}
+		bg.holding[p] = t.after(holdUp, func() {
+			bg.holding[p] = nil
+			if t.blind == bg && slices.Contains(bg.h.Waiting(), p) && !t.connected(bg.owners[p]) {
+				t.notice = fmt.Sprintf("The table waits on %s's node, which is away.", t.partyName(p))
+				t.blindLeave(seat)
+			}
+		})
+	}
 }
 
 // blindLeave is a person's node gone for good at a blind table: no
@@ -589,12 +647,12 @@ func (t *Table) blindChanged(events []engine.BlindEvent) {
 		// The end waits on every node's secret: one away past the grace
 		// won't be back to give its own in time, so the others give it.
 		for i, s := range t.Seats {
-			if s.Covered && s.box == nil && s.Owner != "" && !t.takenOver(i) {
-				t.blindLeave(i)
-				return
+			if s.Covered && s.box == nil && s.Owner != "" && !t.takenOver(i) && !bg.leaving[bg.h.Holder(i)] {
+				t.blindLeave(i) // which delivers its own step
 			}
 		}
 	}
+	t.awayHolding()
 	if bg.h.Revealed() && !bg.kept {
 		bg.kept = true
 		t.keepBlind()
@@ -646,11 +704,15 @@ func (t *Table) blindDeliver(events []engine.BlindEvent, notice string) {
 			continue
 		}
 		part := &BlindPart{First: bg.sent[i], Log: bg.wire[bg.sent[i]:], Now: now}
+		say := notice
 		if bg.sent[i] == 0 {
 			part.Deal = &bg.deal
+			if say == "" {
+				say = bg.welcome
+			}
 		}
 		bg.sent[i] = len(bg.wire)
-		s.box.Put(Update{Table: t.State(i), Notice: notice, At: now, Blind: part})
+		s.box.Put(Update{Table: t.State(i), Notice: say, At: now, Blind: part})
 	}
 	for m := range t.specs {
 		t.sendSpec(m, pub, nil, nil)
@@ -736,7 +798,7 @@ func (t *Table) awayClock(i int, s *seat) {
 		return
 	}
 	s.clock = t.after(time.Second+max(t.PausedTill-t.Now(), 0), func() {
-		if t.Phase == PhasePlaying && s.decided == key && s.Covered {
+		if t.blind != nil && t.Phase == PhasePlaying && s.decided == key && (s.Covered || (s.Owner == "" && t.botAway(i))) {
 			t.blindFallback(i, "")
 		}
 	})

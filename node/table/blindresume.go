@@ -65,7 +65,7 @@ func ResumeBlind(set Settings, id string, tid protocol.TableID, host, hostPeer s
 	t.dealtBy = hostPeer
 	t.start = time.Now().Add(-last)
 	t.signWith(key)
-	bg := &blindGame{mt: mt, h: h, deal: d, leaving: map[int]bool{}, reader: reader, wire: slices.Clone(log), owners: owners, sent: make([]int, len(seats)),
+	bg := &blindGame{mt: mt, h: h, deal: d, leaving: map[int]bool{}, holding: map[int]*time.Timer{}, reader: reader, wire: slices.Clone(log), owners: owners, sent: make([]int, len(seats)),
 		late: len(h.Late), caught: len(h.Caught), done: h.B.Over() && h.Len() > 0 && log[len(log)-1].What == uint8(mentaltable.InputFinish)}
 	for _, li := range log {
 		if li.What == uint8(mentaltable.InputFinish) {
@@ -107,49 +107,21 @@ func (t *Table) blindPlayOn(notice, gone string) {
 		}
 	}
 	t.notice = notice
-	if p := slices.Index(bg.owners, gone); gone != "" && p >= 0 && !bg.h.B.Over() {
-		if succ := slices.Index(bg.owners, "local"); succ >= 0 && succ != p {
-			for _, s := range t.Seats {
-				if s.Owner == gone {
-					s.Covered = true
-				}
-			}
-			bg.leaves = append(bg.leaves, [2]int{p, succ})
-		}
-	}
 	if bg.h.B.Over() {
 		t.Phase = PhaseOver
 	}
-	if !t.blindLeaves() {
-		t.blindChanged(nil)
-	}
-}
-
-// blindLeaves takes over the parties that left whose take-over is due,
-// once every other party's node is here to give its part of their secret
-// (the others rebuild it for the successor together): a new host's old
-// host, whose node left with the old host. It reports whether it logged
-// one.
-func (t *Table) blindLeaves() bool {
-	bg := t.blind
-	if bg == nil || len(bg.leaves) == 0 || bg.h.B.Over() {
-		return false
-	}
-	did := false
-	for len(bg.leaves) > 0 {
-		l := bg.leaves[0]
-		for p, o := range bg.owners {
-			if p != l[0] && p != l[1] && !t.connected(o) {
-				return did // the others come back first
-			}
+	// The old host's seat is an away person's: played blind by this
+	// host till its person is back (started again, with the deck secret
+	// its node kept), taken over after Timing.Gone or at the end.
+	for i, s := range t.Seats {
+		if gone != "" && s.Owner == gone {
+			s.away = t.Now()
+			notice += " " + t.coverBlind(i)
 		}
-		bg.leaves = bg.leaves[1:]
-		name, by := t.partyName(l[0]), t.partyName(l[1])
-		t.notice = fmt.Sprintf("%s left: a bot on %s's node plays their seat for the rest of the game, and so %s's node now knows its cards.", name, by, by)
-		t.blindOut(bg.h.Leave(l[0], l[1]), nil)
-		did = true
 	}
-	return did
+	// Said to each node as it comes back to this host, with the game.
+	t.notice, bg.welcome = notice, notice
+	t.blindChanged(nil)
 }
 
 // SitLocalParty seats this node's own party at the table it now hosts (the

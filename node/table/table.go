@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -412,9 +413,7 @@ func (t *Table) sit(owner, name string, tosses, blind, phone bool, party *Party)
 		}
 		t.phaseChanged()
 		t.backlog(seatNo)
-		if !t.blindLeaves() {
-			t.deliver(nil, "")
-		}
+		t.deliver(nil, "")
 	})
 	if derr != nil {
 		return -1, nil, derr
@@ -1189,7 +1188,7 @@ func (t *Table) fallback(seatNo int, notice string) {
 // personClock runs the optional turn clock, and keeps an away person's
 // turn from blocking the table past the grace period.
 func (t *Table) personClock(i int, s *seat) {
-	if t.blind != nil && s.Owner != "" && (s.box == nil || s.phone) && s.Covered {
+	if t.blind != nil && ((s.Owner != "" && (s.box == nil || s.phone) && s.Covered) || (s.Owner == "" && t.botAway(i))) {
 		t.awayClock(i, s)
 		return
 	}
@@ -1543,6 +1542,16 @@ func (l *LocalSession) Send(cmd engine.Command) error {
 
 // Control is a host action.
 func (l *LocalSession) Control(action string) error { return l.t.Control(action) }
+
+// KeepDeckIn has the host's own seat keep its deck secret of each blind
+// game in dir (a profile's directory, as deck.json), as a player's node
+// does: the host's person, their program started again after it died,
+// sits back in their seat as the same party.
+func (l *LocalSession) KeepDeckIn(dir string) {
+	if l.party != nil {
+		l.party.SetKeep(filepath.Join(dir, "deck.json"))
+	}
+}
 
 // Close leaves the table.
 func (l *LocalSession) Close() error {
