@@ -387,3 +387,113 @@ func TestBlindNodeRestarted(t *testing.T) {
 		}
 	}
 }
+
+// The host vanishes at every moment of a blind game's life: mid-shuffle
+// and mid-deal (the deal goes again without its node, saying why), while
+// a called play is being turned up, while a pile is on its way to its
+// taker. Each time the players take the table over from their own record
+// and the game goes on to an end every one of them verifies.
+func TestBlindHostVanishesAtEveryMoment(t *testing.T) {
+	moments := []struct {
+		name string
+		at   func(li protocol.LogInput) bool
+	}{
+		{"mid-shuffle", func(li protocol.LogInput) bool { return sentType(li) == protocol.TypeDeckShuffle }},
+		{"mid-deal", func(li protocol.LogInput) bool { return sentType(li) == protocol.TypeDeckDeal }},
+		{"a call being turned up", func(li protocol.LogInput) bool {
+			m, ok := sentMove(li)
+			return ok && engine.Move(m.Move) == engine.MoveCall
+		}},
+		{"a pile on its way", func(li protocol.LogInput) bool { return sentType(li) == protocol.TypeDeckHandover }},
+	}
+	for _, mo := range moments {
+		t.Run(mo.name, func(t *testing.T) {
+			t.Parallel()
+			set := kitchen(4, "medium")
+			set.Blind = true
+			hn, tb, srv := hostTableWith(t, set, realMaker) // bots that call, so that plays are turned up
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			killed := make(chan struct{})
+			var once sync.Once
+			tb.OnLog = func(li protocol.LogInput) {
+				if mo.at(li) {
+					once.Do(func() {
+						close(killed)
+						go func() { tb.Close(); hn.h.Close(); srv.Close() }()
+					})
+				}
+			}
+			_, hostSess, err := tb.Sit("local", "host")
+			if err != nil {
+				t.Fatal(err)
+			}
+			remotes := seatPlayers(t, ctx, hn, 2, realMaker)
+			if err := tb.Start(); err != nil {
+				t.Fatal(err)
+			}
+			hb, _ := realMaker("medium", 0, 1)
+			go table.PlayBot(ctx, hostSess, hb, dumbFallback, "fast", nil)
+			var mu sync.Mutex
+			var notices []string
+			ends := playEach(ctx, remotes, func(i int) table.Player { b, _ := realMaker("medium", remotes[i].Seat(), uint64(i)+2); return b }, "fast", func(i int, u table.Update) {
+				mu.Lock()
+				defer mu.Unlock()
+				if u.Notice != "" {
+					notices = append(notices, u.Notice)
+				}
+			})()
+			select {
+			case <-killed:
+			default:
+				t.Fatalf("the game ended with no %s: nothing was tested", mo.name)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for i, u := range ends {
+				if u.View.Phase != engine.PhaseOver || u.Audit == nil || !u.Audit.Verified {
+					t.Fatalf("player %d: phase %v, audit %+v; notices %q", i, u.View.Phase, u.Audit, notices)
+				}
+			}
+			hosting := 0
+			for _, r := range remotes {
+				if r.Hosting() {
+					hosting++
+				}
+			}
+			if hosting != 1 {
+				t.Fatalf("%d hosts after the host left %s", hosting, mo.name)
+			}
+			t.Logf("host gone %s: %q", mo.name, notices)
+		})
+	}
+}
+
+// sentType is the type of the party's message a log input carries (0:
+// the host's own input).
+func sentType(li protocol.LogInput) protocol.Type {
+	if li.Env == nil {
+		return 0
+	}
+	env, err := protocol.OpenRelayed(li.Env)
+	if err != nil || env.Msg == nil {
+		return 0
+	}
+	return env.Msg.Type()
+}
+
+// sentMove is the move a log input carries, a party's or the host's.
+func sentMove(li protocol.LogInput) (protocol.BlindMove, bool) {
+	if li.Move != nil {
+		return *li.Move, true
+	}
+	if li.Env == nil {
+		return protocol.BlindMove{}, false
+	}
+	env, err := protocol.OpenRelayed(li.Env)
+	if err != nil {
+		return protocol.BlindMove{}, false
+	}
+	m, ok := env.Msg.(protocol.BlindMove)
+	return m, ok
+}

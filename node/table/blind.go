@@ -73,6 +73,10 @@ type blindGame struct {
 	// holding are the takeovers due of away nodes the table waits on
 	// (awayHolding), by party.
 	holding map[int]*time.Timer
+	// redealWithout is the old host's party, whose deal a new host took
+	// over mid-shuffle: dealt again without it once the others are back
+	// (redealDue); -1 none.
+	redealWithout int
 	// welcome is what a new host says to each node as it comes back with
 	// the game (its first part, with the deal's terms).
 	welcome string
@@ -184,7 +188,7 @@ func (t *Table) blindDeal(seed uint64, salt [gamewire.SaltSize]byte, nonces [][g
 	if err != nil {
 		return err
 	}
-	bg := &blindGame{mt: mt, h: h, owners: owners, leaving: map[int]bool{}, holding: map[int]*time.Timer{}, reader: mentaltable.NewLogReader(t.tid, ids), sent: make([]int, len(t.Seats)),
+	bg := &blindGame{mt: mt, h: h, owners: owners, redealWithout: -1, leaving: map[int]bool{}, holding: map[int]*time.Timer{}, reader: mentaltable.NewLogReader(t.tid, ids), sent: make([]int, len(t.Seats)),
 		deal: protocol.BlindDeal{Game: game, HostSeed: seed, Salt: salt[:], Seed: ds, Holder: slices.Clone(holder), Parties: ids, Bots: bots}}
 	t.Seed, t.salt, t.Nonces = seed, salt, nonces
 	t.Commit, t.dealtBy = commit, t.hostPeer
@@ -586,6 +590,9 @@ func (t *Table) blindOut(out mentaltable.Out, env []byte) {
 			e = nil
 		}
 		bg.wire = append(bg.wire, mentaltable.WireInput(bg.h.Logged(i), e))
+		if t.OnLog != nil {
+			t.OnLog(bg.wire[i])
+		}
 	}
 	for ; bg.late < len(bg.h.Late); bg.late++ {
 		t.notice = fmt.Sprintf("%s's node didn't turn its play up in time: the others turn it up.", t.partyName(bg.h.Late[bg.late]))

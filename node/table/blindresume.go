@@ -65,7 +65,7 @@ func ResumeBlind(set Settings, id string, tid protocol.TableID, host, hostPeer s
 	t.dealtBy = hostPeer
 	t.start = time.Now().Add(-last)
 	t.signWith(key)
-	bg := &blindGame{mt: mt, h: h, deal: d, leaving: map[int]bool{}, holding: map[int]*time.Timer{}, reader: reader, wire: slices.Clone(log), owners: owners, sent: make([]int, len(seats)),
+	bg := &blindGame{mt: mt, h: h, deal: d, redealWithout: -1, leaving: map[int]bool{}, holding: map[int]*time.Timer{}, reader: reader, wire: slices.Clone(log), owners: owners, sent: make([]int, len(seats)),
 		late: len(h.Late), caught: len(h.Caught), done: h.B.Over() && h.Len() > 0 && log[len(log)-1].What == uint8(mentaltable.InputFinish)}
 	for _, li := range log {
 		if li.What == uint8(mentaltable.InputFinish) {
@@ -121,7 +121,31 @@ func (t *Table) blindPlayOn(notice, gone string) {
 	}
 	// Said to each node as it comes back to this host, with the game.
 	t.notice, bg.welcome = notice, notice
+	if p := slices.Index(bg.owners, gone); p >= 0 && !bg.h.Dealt() {
+		// The old host's node was a party of a deal still under way: it
+		// won't take its turn, so the deal goes again without it, once
+		// the other nodes are back (redealDue), or when the deal's watch
+		// runs out.
+		bg.redealWithout = p
+	}
 	t.blindChanged(nil)
+}
+
+// redealDue deals a blind game again without the old host's node, whose
+// deal a new host took over mid-shuffle, once every other node is back.
+func (t *Table) redealDue() {
+	bg := t.blind
+	if bg == nil || bg.redealWithout < 0 || bg.h.Dealt() {
+		return
+	}
+	p := bg.redealWithout
+	for q, o := range bg.owners {
+		if q != p && !t.connected(o) {
+			return
+		}
+	}
+	bg.redealWithout = -1
+	t.blindRedeal([]int{p}, fmt.Sprintf("%s, the host, left during the shuffle; %s hosts now.", t.partyName(p), t.host))
 }
 
 // SitLocalParty seats this node's own party at the table it now hosts (the

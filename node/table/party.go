@@ -365,7 +365,9 @@ func (p *Party) take(u Update) {
 		}
 	}
 	if err == nil {
-		err = p.sendAll(send)
+		// A message that can't go (the link is down) is sent again with
+		// what is due once the node is back (Due): no fault of the log's.
+		p.sendAll(send)
 	}
 	for _, s := range g.pl.Adopted() {
 		// A seat of a party that left, whose secret this node rebuilt:

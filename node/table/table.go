@@ -106,6 +106,10 @@ type Table struct {
 	// OnPhase, if set, is told when the table's phase or seats change (for
 	// the lobby's advert). It runs on the table goroutine.
 	OnPhase func(TableInfoLite)
+	// OnLog, if set, sees each input a blind table's host logs, as the
+	// nodes are sent it (the failover tests' moment). It runs on the
+	// table goroutine and must not wait on the table.
+	OnLog func(protocol.LogInput)
 }
 
 // tableID is which table this is and who hosts it.
@@ -414,6 +418,7 @@ func (t *Table) sit(owner, name string, tosses, blind, phone bool, party *Party)
 		t.phaseChanged()
 		t.backlog(seatNo)
 		t.deliver(nil, "")
+		t.redealDue()
 	})
 	if derr != nil {
 		return -1, nil, derr
