@@ -212,7 +212,7 @@ func TestBlindHostVanishes(t *testing.T) {
 	for _, at := range []int{1, 8} {
 		t.Run("", func(t *testing.T) {
 			set := kitchen(4, "medium")
-			set.Blind = true
+			set.Blind, set.Pace = true, "fast"
 			hn, tb, srv := hostTable(t, set)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
@@ -410,8 +410,8 @@ func TestBlindHostVanishesAtEveryMoment(t *testing.T) {
 		t.Run(mo.name, func(t *testing.T) {
 			t.Parallel()
 			set := kitchen(4, "medium")
-			set.Blind = true
-			hn, tb, srv := hostTableWith(t, set, realMaker) // bots that call, so that plays are turned up
+			set.Blind, set.Pace = true, "fast"
+			hn, tb, srv := hostTableWith(t, set, callMaker) // bots that call every play: openings and piles at once
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
 			killed := make(chan struct{})
@@ -428,15 +428,14 @@ func TestBlindHostVanishesAtEveryMoment(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			remotes := seatPlayers(t, ctx, hn, 2, realMaker)
+			remotes := seatPlayers(t, ctx, hn, 2, callMaker)
 			if err := tb.Start(); err != nil {
 				t.Fatal(err)
 			}
-			hb, _ := realMaker("medium", 0, 1)
-			go table.PlayBot(ctx, hostSess, hb, dumbFallback, "fast", nil)
+			go table.PlayBot(ctx, hostSess, &nodetest.CallBot{Seat: 0}, dumbFallback, "fast", nil)
 			var mu sync.Mutex
 			var notices []string
-			ends := playEach(ctx, remotes, func(i int) table.Player { b, _ := realMaker("medium", remotes[i].Seat(), uint64(i)+2); return b }, "fast", func(i int, u table.Update) {
+			ends := playEach(ctx, remotes, func(i int) table.Player { return &nodetest.CallBot{Seat: remotes[i].Seat()} }, "fast", func(i int, u table.Update) {
 				mu.Lock()
 				defer mu.Unlock()
 				if u.Notice != "" {
@@ -496,4 +495,9 @@ func sentMove(li protocol.LogInput) (protocol.BlindMove, bool) {
 	}
 	m, ok := env.Msg.(protocol.BlindMove)
 	return m, ok
+}
+
+// callMaker seats nodetest's CallBots.
+func callMaker(name string, seat int, seed uint64) (table.Player, error) {
+	return nodetest.CallMaker(name, seat, seed)
 }

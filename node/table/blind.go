@@ -804,7 +804,7 @@ func (t *Table) awayClock(i int, s *seat) {
 	if v.Phase != engine.PhasePlay || v.Turn != i {
 		return
 	}
-	s.clock = t.after(time.Second+max(t.PausedTill-t.Now(), 0), func() {
+	s.clock = t.after(Paced(time.Second, t.Set.Pace)+max(t.PausedTill-t.Now(), 0), func() {
 		if t.blind != nil && t.Phase == PhasePlaying && s.decided == key && (s.Covered || (s.Owner == "" && t.botAway(i))) {
 			t.blindFallback(i, "")
 		}

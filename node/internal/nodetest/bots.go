@@ -55,3 +55,31 @@ func DumbFallback(v *engine.View) (engine.Command, bool) {
 	c, _, ok := DumbMove(v, v.Seat)
 	return c, ok
 }
+
+// CallBot is DumbBot that shouts "Bullshit!" on every other play it may
+// call: plays are turned up and piles move (face-down cards in them, from
+// the plays let go), so a game shows the openings and hand-overs of a
+// blind table at once.
+type CallBot struct{ Seat int }
+
+func (c *CallBot) Observe(*engine.Event) {}
+
+func (c *CallBot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
+	if v.Phase == engine.PhaseCall && v.Window != nil && v.Window.No%2 == 0 {
+		for _, s := range v.Window.Callers {
+			if s == c.Seat {
+				return engine.Command{Move: engine.MoveCall, No: v.Window.No, Rank: engine.NoRank}, dumbThink, true
+			}
+		}
+	}
+	return DumbMove(v, c.Seat)
+}
+
+// CallMaker seats CallBots.
+func CallMaker(_ string, seat int, _ uint64) (Player, error) { return &CallBot{Seat: seat}, nil }
+
+// Player is a bot in a seat, as node/table takes it.
+type Player interface {
+	Observe(e *engine.Event)
+	Act(v *engine.View) (engine.Command, time.Duration, bool)
+}
