@@ -501,3 +501,62 @@ func sentMove(li protocol.LogInput) (protocol.BlindMove, bool) {
 func callMaker(name string, seat int, seed uint64) (table.Player, error) {
 	return nodetest.CallMaker(name, seat, seed)
 }
+
+// One person holding two seats (two nodes: a laptop and a phone, say)
+// pools everything both nodes hold mid-game: their two secrets, every
+// share either was sent or saw. Together they read their own two hands
+// (the pool works) and what was turned up, and no card anyone else holds
+// that neither seat was shown.
+func TestBlindTwoSeatsReadNoHands(t *testing.T) {
+	set := kitchen(5, "medium")
+	set.Blind, set.Pace = true, "fast"
+	hn, tb, _ := hostTable(t, set)
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	_, hostSess, err := tb.Sit("local", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	remotes := seatPlayers(t, ctx, hn, 3, callMaker)
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go table.PlayBot(ctx, hostSess, slowBot{&nodetest.DumbBot{Seat: 0}}, dumbFallback, "fast", nil)
+	done := make(chan []table.Update, 1)
+	go func() { done <- playEach(ctx, remotes, slowly(remotes), "fast", nil)() }()
+	for tb.Plays() < 6 && ctx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+	}
+	a, b := remotes[1], remotes[2]
+	pooled, legit, err := table.Pooled(a.party, b.party)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hands [][]engine.Card
+	for _, r := range []*Remote{a, b} {
+		pl := r.party
+		hands = append(hands, pl.HandNow(r.Seat()))
+	}
+	mine := map[engine.Card]int{}
+	for _, c := range pooled {
+		mine[c]++
+	}
+	for k, hand := range hands {
+		for _, c := range hand {
+			if mine[c] == 0 {
+				t.Fatalf("the pair's pool doesn't read %s, in the hand of seat %d of theirs: the pool is broken", c, []*Remote{a, b}[k].Seat())
+			}
+		}
+	}
+	read := 0
+	for h, card := range pooled {
+		if got, ok := legit[h]; !ok || got != card {
+			read++
+		}
+	}
+	if read > 0 {
+		t.Fatalf("two nodes of four, pooled, read %d cards neither of their seats was shown (pooled %d, shown %d)", read, len(pooled), len(legit))
+	}
+	t.Logf("four parties, a pair pooled mid-game (play %d): it reads %d cards, each one its seats were shown or turned up for all; none of the other three's hidden cards", tb.Plays(), len(pooled))
+	<-done
+}

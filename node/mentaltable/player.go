@@ -10,6 +10,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
+	"github.com/bullshit-game/bullshit/protocol/mental"
 )
 
 // A Player is one player node's side of a blind game at a networked
@@ -445,4 +446,65 @@ func (p *Player) Knowledge() (Knowledge, error) {
 		k.Seen[s] = seen
 	}
 	return k, nil
+}
+
+// Pooled is every card the nodes of ps can turn up together, pooling all
+// they hold (their secrets, every share they were sent or saw): what one
+// person holding several seats (two phones) can read. At an honest table
+// it is what their seats were shown and what was turned up for everyone,
+// unless they are every party but one.
+func Pooled(ps ...*Player) (map[engine.Handle]engine.Card, error) {
+	out := map[engine.Handle]engine.Card{}
+	if len(ps) == 0 || ps[0].node == nil {
+		return out, nil
+	}
+	t := ps[0].node.t
+	for h := range t.Deck {
+		ct := &t.Deck[h]
+		var use []mental.Share
+		for i := range t.Keys {
+			var got *mental.Share
+			for _, p := range ps {
+				n := p.node
+				if n == nil {
+					continue
+				}
+				switch {
+				case n.has[h][i]:
+					sh := n.shares[h][i]
+					got = &sh
+				case i == n.Index:
+					sh, err := mental.DecryptShare(n.rand, &n.x, ct, t.Ctx)
+					if err != nil {
+						return nil, err
+					}
+					got = &sh
+				case n.rec.has[h][i] || n.rec.raw[h][i] != nil:
+					sh, _, err := n.rec.share(engine.Handle(h), i)
+					if err != nil {
+						return nil, err
+					}
+					got = &sh
+				default:
+					if x, ok := n.rebuilt[i]; ok {
+						sh, err := mental.DecryptShare(n.rand, &x, ct, t.Ctx)
+						if err != nil {
+							return nil, err
+						}
+						got = &sh
+					}
+				}
+				if got != nil {
+					break
+				}
+			}
+			if got != nil {
+				use = append(use, *got)
+			}
+		}
+		if f, err := t.CB.Reveal(ct, use); err == nil {
+			out[engine.Handle(h)] = engine.Card(f.Card)
+		}
+	}
+	return out, nil
 }

@@ -711,3 +711,54 @@ func tableIDOf(id string) (protocol.TableID, error) {
 	copy(t[:], b)
 	return t, nil
 }
+
+// Pooled is what the nodes of ps can turn up together, pooling everything
+// they hold (mentaltable.Pooled), and what they may know: what their seats
+// were shown, and what was turned up for everyone. It is the test of one
+// person holding several seats.
+func Pooled(ps ...*Party) (pooled, legit map[engine.Handle]engine.Card, err error) {
+	legit = map[engine.Handle]engine.Card{}
+	var pls []*mentaltable.Player
+	var hold func(i int)
+	hold = func(i int) {
+		if i == len(ps) {
+			if pooled, err = mentaltable.Pooled(pls...); err != nil {
+				return
+			}
+			for _, pl := range pls {
+				k, kerr := pl.Knowledge()
+				if kerr != nil {
+					err = kerr
+					return
+				}
+				maps.Copy(legit, k.Public)
+				for _, seen := range k.Seen {
+					maps.Copy(legit, seen)
+				}
+			}
+			return
+		}
+		ps[i].do(func() {
+			if ps[i].g != nil {
+				pls = append(pls, ps[i].g.pl)
+			}
+			hold(i + 1)
+		})
+	}
+	hold(0)
+	return pooled, legit, err
+}
+
+// HandNow is seat s's hand as the node's party shows it now, nil if it
+// doesn't play it.
+func (p *Party) HandNow(s int) []engine.Card {
+	var hand []engine.Card
+	p.do(func() {
+		if p.g != nil {
+			if v, err := p.g.pl.View(s); err == nil {
+				hand = v.Hand
+			}
+		}
+	})
+	return hand
+}

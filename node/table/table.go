@@ -1548,6 +1548,10 @@ func (l *LocalSession) Send(cmd engine.Command) error {
 // Control is a host action.
 func (l *LocalSession) Control(action string) error { return l.t.Control(action) }
 
+// Party is the node's party in front of the host's own seat (nil for a
+// session of another seat's, served over the network).
+func (l *LocalSession) Party() *Party { return l.party }
+
 // KeepDeckIn has the host's own seat keep its deck secret of each blind
 // game in dir (a profile's directory, as deck.json), as a player's node
 // does: the host's person, their program started again after it died,
