@@ -560,3 +560,40 @@ func TestBlindTwoSeatsReadNoHands(t *testing.T) {
 	t.Logf("four parties, a pair pooled mid-game (play %d): it reads %d cards, each one its seats were shown or turned up for all; none of the other three's hidden cards", tb.Plays(), len(pooled))
 	<-done
 }
+
+// A spectator at a blind table: its node follows the host's log with no
+// secret (the public game, the cards turned up), and at the end checks
+// every shuffle and audits what it was shown, as the players do.
+func TestBlindSpectatorAudits(t *testing.T) {
+	set := kitchen(3, "medium")
+	set.Blind, set.Pace = true, "fast"
+	hn, tb, _ := hostTable(t, set)
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	_, hostSess, err := tb.Sit("local", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	remotes := seatPlayers(t, ctx, hn, 1, callMaker)
+	wn := newLoopNode(t)
+	watcher, err := Dial(ctx, wn.h, wn.key, info(hn), "watcher", "", true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watcher.Close()
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go table.PlayBot(ctx, hostSess, &nodetest.CallBot{Seat: 0}, dumbFallback, "fast", nil)
+	go table.PlayBot(ctx, remotes[0], &nodetest.CallBot{Seat: 1}, dumbFallback, "fast", nil)
+	var hidden int
+	last, err := table.PlayBot(ctx, watcher, nil, dumbFallback, "fast", func(u table.Update) {
+		hidden += len(u.View.Hand)
+	})
+	if err != nil || last.View.Phase != engine.PhaseOver || last.Audit == nil || !last.Audit.Verified {
+		t.Fatalf("the spectator: %v, phase %v, audit %+v", err, last.View.Phase, last.Audit)
+	}
+	if hidden > 0 {
+		t.Fatalf("the spectator was shown %d cards of a hand", hidden)
+	}
+}

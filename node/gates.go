@@ -30,7 +30,7 @@ const MaxWatchers = 16
 var ErrNoRoom = protocol.Refuse(protocol.CodeTableFull, "no room for a spectator", fmt.Sprintf("This table has all the spectators it can take (%d).", MaxWatchers))
 
 // watch gives the joiner a spectator's place, if the table has room.
-func (c *srvConn) watch(nick string) (*table.LocalSession, error) {
+func (c *srvConn) watch(nick string, v protocol.Version) (*table.LocalSession, error) {
 	c.s.mu.Lock()
 	if c.s.lims.watching >= MaxWatchers {
 		c.s.mu.Unlock()
@@ -38,7 +38,13 @@ func (c *srvConn) watch(nick string) (*table.LocalSession, error) {
 	}
 	c.s.lims.watching++
 	c.s.mu.Unlock()
-	sess, err := c.s.tbl().WatchAs(protocol.Clean(nick, protocol.MaxNick))
+	var sess *table.LocalSession
+	var err error
+	if !c.web && v >= protocol.Blind {
+		sess, err = c.s.tbl().WatchAsNode(protocol.Clean(nick, protocol.MaxNick))
+	} else {
+		sess, err = c.s.tbl().WatchAs(protocol.Clean(nick, protocol.MaxNick))
+	}
 	if err != nil {
 		c.unwatch()
 	}

@@ -468,7 +468,7 @@ func (c *srvConn) join(first *protocol.Envelope) error {
 		c.s.noteWeb(c.peer.String(), false, a)
 	}
 	if hello.Watch {
-		c.sess, err = c.watch(hello.Nick)
+		c.sess, err = c.watch(hello.Nick, hello.Version)
 	} else {
 		// A player's node answers the deal's toss; one of 2.2 takes
 		// part in a blind deal (node/table: blind.go), a phone's page

@@ -70,6 +70,8 @@ type blindGame struct {
 	slow, stall *time.Timer
 	kept        bool         // the revealed game is in the journal (keepBlind)
 	leaving     map[int]bool // the parties taken over (their secret pooled for a successor), asked once
+	// specSent is how much of the log each spectator's node was sent.
+	specSent map[*Mailbox]int
 	// holding are the takeovers due of away nodes the table waits on
 	// (awayHolding), by party.
 	holding map[int]*time.Timer
@@ -188,7 +190,7 @@ func (t *Table) blindDeal(seed uint64, salt [gamewire.SaltSize]byte, nonces [][g
 	if err != nil {
 		return err
 	}
-	bg := &blindGame{mt: mt, h: h, owners: owners, redealWithout: -1, leaving: map[int]bool{}, holding: map[int]*time.Timer{}, reader: mentaltable.NewLogReader(t.tid, ids), sent: make([]int, len(t.Seats)),
+	bg := &blindGame{mt: mt, h: h, owners: owners, redealWithout: -1, specSent: map[*Mailbox]int{}, leaving: map[int]bool{}, holding: map[int]*time.Timer{}, reader: mentaltable.NewLogReader(t.tid, ids), sent: make([]int, len(t.Seats)),
 		deal: protocol.BlindDeal{Game: game, HostSeed: seed, Salt: salt[:], Seed: ds, Holder: slices.Clone(holder), Parties: ids, Bots: bots}}
 	t.Seed, t.salt, t.Nonces = seed, salt, nonces
 	t.Commit, t.dealtBy = commit, t.hostPeer
@@ -722,7 +724,19 @@ func (t *Table) blindDeliver(events []engine.BlindEvent, notice string) {
 		s.box.Put(Update{Table: t.State(i), Notice: say, At: now, Blind: part})
 	}
 	for m := range t.specs {
-		t.sendSpec(m, pub, nil, nil)
+		if !t.specNodes[m] {
+			t.sendSpec(m, pub, nil, nil)
+			continue
+		}
+		// A spectator's node follows the log as a party's does, with no
+		// secret, and audits the game at its end.
+		sent := bg.specSent[m]
+		part := &BlindPart{First: sent, Log: bg.wire[sent:], Now: now}
+		if sent == 0 {
+			part.Deal = &bg.deal
+		}
+		bg.specSent[m] = len(bg.wire)
+		m.Put(Update{Table: t.State(-1), Notice: notice, At: now, Blind: part})
 	}
 }
 

@@ -59,13 +59,13 @@ func ResumeBlind(set Settings, id string, tid protocol.TableID, host, hostPeer s
 	t := &Table{tableID: tableID{ID: id, tid: tid, host: host, term: term, hostPeer: hostPeer},
 		tableRules:  tableRules{Set: set, makeBot: bots, fall: fall},
 		actor:       actor{in: make(chan func(), 64), quit: make(chan struct{})},
-		seating:     seating{specs: map[*Mailbox]string{}},
+		seating:     seating{specs: map[*Mailbox]string{}, specNodes: map[*Mailbox]bool{}},
 		dealing:     dealing{Phase: PhasePlaying, Seed: d.HostSeed, salt: salt, Nonces: Mixed(nonces), Commit: commit},
 		tableRecord: tableRecord{evening: evening.Clone()}}
 	t.dealtBy = hostPeer
 	t.start = time.Now().Add(-last)
 	t.signWith(key)
-	bg := &blindGame{mt: mt, h: h, deal: d, redealWithout: -1, leaving: map[int]bool{}, holding: map[int]*time.Timer{}, reader: reader, wire: slices.Clone(log), owners: owners, sent: make([]int, len(seats)),
+	bg := &blindGame{mt: mt, h: h, deal: d, redealWithout: -1, specSent: map[*Mailbox]int{}, leaving: map[int]bool{}, holding: map[int]*time.Timer{}, reader: reader, wire: slices.Clone(log), owners: owners, sent: make([]int, len(seats)),
 		late: len(h.Late), caught: len(h.Caught), done: h.B.Over() && h.Len() > 0 && log[len(log)-1].What == uint8(mentaltable.InputFinish)}
 	for _, li := range log {
 		if li.What == uint8(mentaltable.InputFinish) {

@@ -140,9 +140,12 @@ type actor struct {
 
 // seating is who sits and who watches.
 type seating struct {
-	Seats   []*seat
-	specs   map[*Mailbox]string // spectators, by the name each joined with ("" none)
-	waiting map[int]bool        // seats whose move the reveal pause refused
+	Seats []*seat
+	specs map[*Mailbox]string // spectators, by the name each joined with ("" none)
+	// specNodes are the spectators whose node follows a blind game on
+	// the host's log (WatchAsNode), as a party's does.
+	specNodes map[*Mailbox]bool
+	waiting   map[int]bool // seats whose move the reveal pause refused
 }
 
 // dealing is the game in play and the deal it came from: the engine, the
@@ -242,7 +245,7 @@ func NewTable(set Settings, host string, makeBot BotMaker, fallback func(*engine
 	t := &Table{tableID: tableID{ID: hex.EncodeToString(id[:]), tid: id, host: host},
 		tableRules: tableRules{Set: set, makeBot: makeBot, fall: fallback},
 		actor:      actor{in: make(chan func(), 64), quit: make(chan struct{})},
-		seating:    seating{specs: map[*Mailbox]string{}}, dealing: dealing{Phase: PhaseWaiting}}
+		seating:    seating{specs: map[*Mailbox]string{}, specNodes: map[*Mailbox]bool{}}, dealing: dealing{Phase: PhaseWaiting}}
 	t.Seats = make([]*seat, set.Seats)
 	for i := range t.Seats {
 		t.Seats[i] = &seat{away: -1}
@@ -460,12 +463,26 @@ func (t *Table) Watch() (*LocalSession, error) { return t.WatchAs("") }
 
 // WatchAs opens a spectator's session for name (as its node said it,
 // checked): the host's waiting room shows who watches.
-func (t *Table) WatchAs(name string) (*LocalSession, error) {
+func (t *Table) WatchAs(name string) (*LocalSession, error) { return t.watchAs(name, false) }
+
+// WatchAsNode is WatchAs for a spectator whose node follows a blind game
+// on the host's log (a laptop's of protocol 2.2: node/table's Party in
+// watching mode), and so audits it at its end as the players do.
+func (t *Table) WatchAsNode(name string) (*LocalSession, error) { return t.watchAs(name, true) }
+
+func (t *Table) watchAs(name string, node bool) (*LocalSession, error) {
 	box := NewMailbox()
 	if err := t.Do(func() {
 		t.specs[box] = name
-		t.specBacklog(box)
-		t.sendSpec(box, nil, nil, nil)
+		if node {
+			t.specNodes[box] = true
+		}
+		if t.blind != nil && node {
+			t.blindDeliver(nil, "") // the game from its start, with its terms
+		} else {
+			t.specBacklog(box)
+			t.sendSpec(box, nil, nil, nil)
+		}
 		t.toHost()
 	}); err != nil {
 		return nil, err
