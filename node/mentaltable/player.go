@@ -217,6 +217,9 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 			break
 		}
 	}
+	if rogueParty != nil {
+		send = rogueParty(p, send)
+	}
 	for _, sh := range p.shownNow() {
 		if sh.Blind.Type == engine.EventOver {
 			p.over = append(p.over, sh) // shown once every card is known (Finish)
@@ -227,6 +230,10 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 	}
 	return send, shown, p.failed
 }
+
+// rogueParty, set only in a test build (rogueparty.go, tag rogueparty),
+// is a dishonest party doctoring what its node sends; nil in the game.
+var rogueParty func(p *Player, send []protocol.Message) []protocol.Message
 
 // input takes one input into the node's copy of the host: a party's
 // node answers what it makes due; a watcher's copy only follows.
