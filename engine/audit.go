@@ -338,6 +338,7 @@ func auditVerdicts(steps []Step, batches [][]Event) []string {
 		cards []Card
 	}
 	plays := map[int]placed{}
+	forfeit := map[int]bool{} // plays their player forfeited (R10b)
 	var out []string
 	bad := func(format string, args ...any) {
 		if len(out) < AuditLimit {
@@ -348,6 +349,9 @@ func auditVerdicts(steps []Step, batches [][]Event) []string {
 	for i := 1; i < len(batches) && i <= len(steps); i++ {
 		cmd := steps[i-1].Cmd
 		b := batches[i]
+		if cmd != nil && cmd.Move == MoveForfeit {
+			forfeit[cmd.No] = true
+		}
 		for j := range b {
 			e := &b[j]
 			switch e.Type {
@@ -365,6 +369,9 @@ func auditVerdicts(steps []Step, batches [][]Event) []string {
 					bad("play %d: the reveal turned up %s, the log says seat %d placed %s.", e.No, auditCards(e.Cards), p.seat, auditCards(p.cards))
 				}
 				truth := Truth(p.cards, e.Claim, e.Rank, e.Sneaked)
+				if forfeit[e.No] {
+					truth = auditBelieved(b[:j], e)
+				}
 				if truth != e.Truth {
 					bad("play %d: %s for a claim of %d × %s was judged %s; the rules make it %s.",
 						e.No, auditCards(p.cards), e.Claim, e.Rank, auditTruth(e.Truth), auditTruth(truth))
@@ -405,6 +412,17 @@ func auditTaker(before []Event, r *Event, truth bool) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// auditBelieved reports whether reveal r was a believe's: a forfeited
+// play is judged the truth then, a lie when called or doubted (R10b).
+func auditBelieved(before []Event, r *Event) bool {
+	for k := len(before) - 1; k >= 0; k-- {
+		if e := &before[k]; e.No == r.No && (e.Type == EventCall || e.Type == EventDoubt || e.Type == EventBelieve) {
+			return e.Type == EventBelieve
+		}
+	}
+	return false
 }
 
 // auditNextTake is the seat of the first take in events, -1 if none.
