@@ -127,14 +127,15 @@ func TestDishonestShare(t *testing.T) {
 // true opening, under the play's handle); another card's handle in place
 // of the play's. The host refuses each, naming the player's party, before
 // any verdict; the other parties turn the play up through the recovery,
-// the verdict is the true cards', and the game goes on to an audited end.
+// the play goes against its player (R10b: a lie, whatever its cards), and
+// the game goes on to an audited end.
 func TestDishonestOpening(t *testing.T) {
 	for _, how := range underRace([]string{"face", "shares", "handle"}) {
 		t.Run(how, func(t *testing.T) {
 			// The first game with a call whose player has a card left.
 			var d *Driver
 			var err error
-			cheat := -1
+			cheat, forged := -1, 0
 			for seed := uint64(11); cheat < 0 && seed < 60; seed++ {
 				d = standard(t, 4, seed)
 				d.Tamper = func(m any) {
@@ -155,7 +156,7 @@ func TestDishonestOpening(t *testing.T) {
 					if !found {
 						return
 					}
-					cheat = o.From
+					cheat, forged = o.From, o.No
 					switch how {
 					case "face":
 						var op mental.Opening
@@ -186,6 +187,11 @@ func TestDishonestOpening(t *testing.T) {
 			}
 			want := map[string]error{"face": mental.ErrFalseOpening, "shares": mental.ErrShareProof, "handle": ErrWrongCards}[how]
 			caught(t, d.Caught[0], want, cheat)
+			for _, e := range d.Received[0] {
+				if e.Type == engine.EventReveal && e.No == forged && e.Truth {
+					t.Fatalf("play %d, turned up falsely, was judged true: %+v", forged, e)
+				}
+			}
 		})
 	}
 }

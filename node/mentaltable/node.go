@@ -426,7 +426,7 @@ func (n *Node) takeOver(gone int) ([]protocol.Message, error) {
 			continue
 		}
 		switch x.What {
-		case AskOpen, AskFirst, AskHand:
+		case AskOpen, AskFirst, AskHand, AskShow:
 			ms, err := n.answer(x.Ask)
 			if err != nil {
 				return nil, err
@@ -462,7 +462,7 @@ func (n *Node) adopt(s int, b bot.Player) {
 // answer is the node's part in an ask its copy of the host made.
 func (n *Node) answer(a Ask) ([]protocol.Message, error) {
 	switch a.What {
-	case AskOpen:
+	case AskOpen, AskShow:
 		if !n.mine(a.Party) {
 			return nil, nil
 		}
@@ -500,7 +500,7 @@ func (n *Node) answer(a Ask) ([]protocol.Message, error) {
 		}
 		return out, nil
 	case AskRecover:
-		if a.Party == n.Index {
+		if a.Party == n.Index || len(a.Handles) == 0 {
 			return nil, nil
 		}
 		subs := []mental.SubShare{n.subs[a.Party]}
