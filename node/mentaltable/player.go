@@ -10,6 +10,7 @@ import (
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
+	"github.com/bullshit-game/bullshit/protocol/mental"
 )
 
 // A Player is one player node's side of a blind game at a networked
@@ -367,7 +368,7 @@ func (p *Player) Finish(name func(party int) string) *Result {
 	cfg, steps, deck, err := h.Reveal()
 	r := &Result{Config: cfg, Steps: steps, Deck: deck, Plays: h.B.Plays()}
 	if err != nil {
-		r.Problems = append(r.Problems, protocol.Sentence(err))
+		r.Problems = append(r.Problems, ShuffleCheat(err, name))
 	}
 	for _, sh := range p.over {
 		sh.Event = sh.Blind.Clear(deck)
@@ -391,7 +392,9 @@ func (p *Player) Finish(name func(party int) string) *Result {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s's node didn't turn its called play up in time: the others turned it up.", name(i)))
 	}
 	for _, c := range h.Caught {
-		r.Notes = append(r.Notes, "A false opening was caught: "+protocol.Sentence(c))
+		if i, ok := mental.Blame(c); ok {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s's node turned a play up falsely (%s): caught, and the play went against its player.", name(i), Said(c)))
+		}
 	}
 	p.result = r
 	return r

@@ -399,7 +399,7 @@ func (t *Table) partyMsg(env *protocol.Envelope, raw []byte) error {
 		if p, ok := mental.Blame(err); ok && !bg.h.Dealt() && cheated(err) {
 			// A set-up message that doesn't check (a key's proof, a
 			// shuffle, a share): the deal can't go on with it.
-			t.blindRedeal([]int{p}, fmt.Sprintf("%s's node was caught sending a false part of the deal (%s).", t.partyName(p), protocol.Sentence(err)))
+			t.blindRedeal([]int{p}, fmt.Sprintf("%s's node was caught sending a false part of the deal (%s).", t.partyName(p), mentaltable.Said(err)))
 			return refusalOf(err)
 		}
 		return refusalOf(err)
@@ -491,7 +491,7 @@ func (t *Table) blindOut(out mentaltable.Out, env []byte) {
 	}
 	for ; bg.caught < len(bg.h.Caught); bg.caught++ {
 		if p, ok := faultParty(bg.h.Caught[bg.caught]); ok {
-			t.notice = fmt.Sprintf("%s's node turned its play up falsely: caught. The others turn it up.", t.partyName(p))
+			t.notice = fmt.Sprintf("%s's node turned its play up falsely: caught. The others turn it up, and it goes against its player.", t.partyName(p))
 		}
 	}
 	t.blindChanged(out.Events)
@@ -756,7 +756,7 @@ func (t *Table) keepBlind() {
 	}
 	cfg, steps, deck, err := bg.h.Reveal()
 	if err != nil {
-		t.notice = "The journal could not be written: " + err.Error()
+		t.notice = "The journal could not be written: " + mentaltable.ShuffleCheat(err, t.partyName)
 		return
 	}
 	cfg.Seed, cfg.Deck = t.Seed, deck // the host's part of the toss, as a clear journal has it
