@@ -524,6 +524,7 @@ type result struct {
 	Audit      *struct {
 		Verified bool
 		Problems []string
+		Notes    []string
 	}
 }
 

@@ -313,3 +313,61 @@ func errorsNames(err error, party int) bool {
 	p, ok := mental.Blame(err)
 	return ok && p == party
 }
+
+// A false opening of a play that was true (its node claims each card as
+// another of the same rank: it would pass as true, if it passed) goes
+// against its player all the same (R10b): the host catches it, the others
+// turn the true cards up, the call finds a lie and the player takes the
+// pile; the clear replay holds every seat's audit to that verdict.
+func TestFalseOpeningOfATruth(t *testing.T) {
+	for seed := uint64(11); seed < 60; seed++ {
+		d := standard(t, 4, seed)
+		forged, player := 0, -1
+		d.Tamper = func(m any) {
+			o, ok := m.(*protocol.DeckOpen)
+			last := d.B.View(-1).Last
+			if _, asked := d.B.Opening(); !ok || !asked || forged > 0 || last == nil || o.No != last.No {
+				return
+			}
+			p := d.Parties[o.From]
+			var cards []engine.Card
+			for _, h := range o.Handles {
+				cards = append(cards, engine.Card(p.known[engine.Handle(h)].Card))
+			}
+			if !engine.Truth(cards, last.Claim, last.Rank, 0) {
+				return
+			}
+			var op mental.Opening
+			if err := op.UnmarshalBinary(o.Openings[0]); err != nil {
+				t.Fatal(err)
+			}
+			op.Face.Card = op.Face.Card/4*4 + (op.Face.Card+1)%4 // another suit, the same rank
+			o.Openings[0], _ = op.MarshalBinary()
+			forged, player = o.No, last.Seat
+		}
+		if err := run(d); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if forged == 0 {
+			continue
+		}
+		if len(d.H.Caught) != 1 {
+			t.Fatalf("caught %v; want the one false opening", d.H.Caught)
+		}
+		for i, e := range d.Received[0] {
+			if e.Type != engine.EventReveal || e.No != forged {
+				continue
+			}
+			if e.Truth || !engine.Truth(e.Cards, e.Claim, e.Rank, 0) {
+				t.Fatalf("play %d, true cards %v turned up falsely: judged %v", forged, e.Cards, e.Truth)
+			}
+			if take := d.Received[0][i+1]; take.Type != engine.EventTake || take.Seat != player {
+				t.Fatalf("after play %d, judged a lie, %+v: its player (seat %d) takes the pile", forged, take, player)
+			}
+			t.Logf("seed %d: play %d, %v, true, turned up falsely: judged a lie, seat %d took the pile; the audit holds", seed, forged, e.Cards, player)
+			return
+		}
+		t.Fatalf("play %d was never turned up", forged)
+	}
+	t.Fatal("no true play was called in 49 games")
+}

@@ -371,7 +371,10 @@ func (p *Player) Finish(name func(party int) string) *Result {
 		r.Problems = append(r.Problems, ShuffleCheat(err, name))
 	}
 	for _, sh := range p.over {
-		sh.Event = sh.Blind.Clear(deck)
+		sh.Event = sh.Blind.Event // no card named: a deck that isn't every card once names none
+		if deck != nil {
+			sh.Event = sh.Blind.Clear(deck)
+		}
 		p.got[sh.Seat] = append(p.got[sh.Seat], sh.Event)
 		r.Over = append(r.Over, sh)
 	}

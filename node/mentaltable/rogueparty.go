@@ -9,12 +9,14 @@ package mentaltable
 //
 //   - falseopen: a called or doubted play of one of its seats that was a
 //     lie (a believed one that was true) is turned up as what it claimed
-//     (as a lie), forged three ways in turn, each a card of the claimed
-//     rank: its own share of the card doctored so that the decryption
-//     itself reads as that card (the one forgery that makes the shares
-//     say it; the proof can't follow); the true opening of a card of
-//     that rank it holds, under the play's handle; the true shares, with
-//     the face claimed as that card.
+//     (as a lie), forged three ways in turn, each claiming a card of the
+//     rank it needs: its own share of the card doctored so that the
+//     decryption itself reads as that card (the one forgery that makes
+//     the shares say it; the proof can't follow); the true opening of a
+//     card of that rank it holds, under the play's handle; the true
+//     shares, with the face claimed as that card. A play that was already
+//     what it wanted (a truth called) it probes with: one card claimed as
+//     another of its rank, to see whether the table checks.
 //   - wrongshare: its deal gives, for the first card dealt to another
 //     party, its share of another card (a valid proof, of that card).
 //   - noopen: it never turns up a called play of its seats.
@@ -92,12 +94,14 @@ func falseOpen(p *Player, send []protocol.Message) []protocol.Message {
 	return send
 }
 
-// forge is o forged, if the play is one a forgery helps: a lie called
-// or doubted, a truth believed, whose count matches its claim.
+// forge is o forged: a lie called or doubted turned up as the truth it
+// claimed, a truth believed as a lie. A play whose cards already say what
+// the forger wants (a truth called, a lie believed) it probes with: one
+// card claimed as another of its rank, to see whether the table checks
+// (the rules then go against it all the same: R10b).
 func forge(p *Player, o protocol.DeckOpen) protocol.DeckOpen {
 	n := p.node
-	v := p.h.B.View(-1)
-	last := v.Last
+	last := p.h.B.View(-1).Last
 	if last == nil || len(o.Handles) != len(o.Openings) {
 		return o
 	}
@@ -113,36 +117,38 @@ func forge(p *Player, o protocol.DeckOpen) protocol.DeckOpen {
 	for k, h := range o.Handles {
 		cards[k] = engine.Card(n.known[engine.Handle(h)].Card)
 	}
-	if len(cards) != last.Claim {
-		return o // a count lie (V12) or a sneak (V14): no face helps
-	}
-	truth := engine.Truth(cards, last.Claim, last.Rank, 0)
 	believed := move == engine.MoveBelieve
-	if truth != believed {
-		return o // the truth turns it up as the forger wants it
+	probe := engine.Truth(cards, last.Claim, last.Rank, 0) != believed
+	if len(cards) != last.Claim && !probe {
+		return o // a count lie (V12) or a sneak (V14): no face helps
 	}
 	how := []string{"share", "swap", "face"}[forgeries%3]
 	forgeries++
 	for k, c := range cards {
-		want := last.Rank
-		if believed {
-			// One card of another rank makes the play a lie.
-			want = (last.Rank + 1) % engine.NumRanks
-			if k > 0 {
-				break
-			}
-		} else if c.Matches(last.Rank) {
+		var want engine.Card // claimed in c's place
+		switch {
+		case (probe || believed) && k > 0:
+			return o
+		case probe && c == engine.Joker:
+			return o
+		case probe:
+			want = c/4*4 + (c+1)%4 // the same rank, another suit
+		case believed:
+			want = engine.Card((last.Rank+1)%engine.NumRanks) * 4 // another rank: a lie
+		case c.Matches(last.Rank):
 			continue
+		default:
+			want = engine.Card(last.Rank) * 4
 		}
 		h := engine.Handle(o.Handles[k])
 		op, ok := n.opening(h)
 		if !ok {
 			return o
 		}
-		target := mental.Face{Card: uint8(want) * 4}
+		target := mental.Face{Card: uint8(want)}
 		used := how
 		if how == "swap" {
-			other, ok := n.holding(want, h)
+			other, ok := n.holding(want.Rank(), h)
 			if ok {
 				if op, ok = n.opening(other); ok {
 					target = op.Face
@@ -165,6 +171,9 @@ func forge(p *Player, o protocol.DeckOpen) protocol.DeckOpen {
 			if op.Shares[n.Index].UnmarshalBinary(b) != nil {
 				return o
 			}
+		}
+		if probe {
+			used += ", probe"
 		}
 		roguef("falseopen (%s): play %d's card %d, %s, turned up as %s", used, o.No, h, c, engine.Card(target.Card))
 		op.Face = target

@@ -217,7 +217,11 @@ func (t *Table) dealWatch() {
 	bg.stall = t.after(wait, func() {
 		if t.blind == bg && !bg.h.Dealt() && t.Phase == PhasePlaying {
 			who := bg.h.Waiting()
-			t.blindRedeal(who, fmt.Sprintf("%s didn't take part in the shuffle in %s.", t.partyNames(who), seconds(wait)))
+			why := fmt.Sprintf("%s didn't take part in the shuffle in %s.", t.partyNames(who), seconds(wait))
+			if len(who) > 0 && !slices.ContainsFunc(who, func(p int) bool { return t.connected(bg.owners[p]) }) {
+				why = fmt.Sprintf("%s left mid-deal and didn't come back in %s.", t.partyNames(who), seconds(wait))
+			}
+			t.blindRedeal(who, why)
 		}
 	})
 }
