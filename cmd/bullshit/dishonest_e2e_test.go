@@ -15,6 +15,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -34,10 +35,17 @@ var (
 	roguePartyErr  error
 )
 
+// roguePartyBinEnv names a rogueparty build to use instead (an older
+// tree's, to show a test fails on it, with BS_E2E_HONEST_BIN).
+const roguePartyBinEnv = "BS_E2E_ROGUEPARTY_BIN"
+
 // roguePartyBin builds cmd/bullshit with the tag rogueparty, once per test
 // binary run.
 func roguePartyBin(t *testing.T) string {
 	t.Helper()
+	if bin := os.Getenv(roguePartyBinEnv); bin != "" {
+		return bin
+	}
 	roguePartyOnce.Do(func() {
 		roguePartyPath = filepath.Join(bsDir, "bullshit-rogueparty")
 		goTool, err := exec.LookPath("go")
@@ -61,7 +69,7 @@ func roguePartyBin(t *testing.T) string {
 // host's and Ben's) and Rook's program.
 func dishonestTable(t *testing.T, cheat string, more ...string) (honest []*proc, rook *proc) {
 	t.Helper()
-	bin := bullshitBin(t)
+	bin := honestBin(t)
 	rogue := roguePartyBin(t)
 	dir := t.TempDir()
 	loop := []string{"--no-mdns", "--listen", "/ip4/127.0.0.1/tcp/0"}
