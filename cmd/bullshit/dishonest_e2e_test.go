@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -132,19 +133,56 @@ func rogueSaid(p *proc, cheat string) []string {
 	return out
 }
 
-// verified checks that every honest screen's game ended, its audit
-// verified, and returns the audit notes of each.
-func verified(t *testing.T, honest []*proc) [][]string {
+// verified checks that every honest screen's game ended (or was ended by
+// its host, if early), its audit verified, and returns the audit notes of
+// each.
+func verified(t *testing.T, honest []*proc, early bool) [][]string {
 	t.Helper()
 	var notes [][]string
 	for i, r := range results(t, honest) {
-		if r.Unfinished || r.Audit == nil || !r.Audit.Verified || !r.Blind {
+		if (r.Unfinished && !(early && r.Early)) || r.Audit == nil || !r.Audit.Verified || !r.Blind {
 			t.Errorf("%s: the game didn't end blind with its audit verified: %+v", honest[i].name, r)
 			continue
 		}
 		notes = append(notes, r.Audit.Notes)
 	}
 	return notes
+}
+
+// enough waits until Ben's screen has said n notices that contain text
+// (or the game ended), then has the host end the game, as its person
+// would (SIGTERM): every node publishes its secret, and the plays so far
+// are revealed and audited. A game played on for places with a cheat that
+// goes against its seat can last hundreds of plays; n of them prove as
+// much. It reports whether it ended the game.
+func enough(t *testing.T, host, ben *proc, text string, n int) bool {
+	t.Helper()
+	from := 0
+	for k := 0; k < n; k++ {
+		_, i, err := ben.awaitFrom(from, 3*time.Minute, func(l outLine) bool {
+			return l.typ() == "result" || (l.typ() == "notice" && strings.Contains(l.str("text"), text))
+		})
+		if err != nil {
+			t.Fatalf("Ben's screen said %q %d times, then: %v", text, k, err)
+		}
+		if ben.snapshot()[i].typ() == "result" {
+			return false
+		}
+		from = i + 1
+	}
+	host.signal(syscall.SIGTERM)
+	return true
+}
+
+// turnedUp is the plays among plays that p's screen saw turned up.
+func turnedUp(p *proc, plays map[int]bool) map[int]bool {
+	out := map[int]bool{}
+	for _, l := range p.snapshot() {
+		if l.typ() == "reveal" && plays[l.num("no")] {
+			out[l.num("no")] = true
+		}
+	}
+	return out
 }
 
 // TestE2EDishonestFalseOpening: Rook's node turns up each of its called
@@ -154,56 +192,67 @@ func verified(t *testing.T, honest []*proc) [][]string {
 // shares with the face claimed), and probes with each called truth (a
 // card claimed as another of its rank). Each is caught and named on every
 // screen, the others turn the play up (the recovery), it goes against
-// Rook's seat (R10b: a lie, the truths too), and the game goes on to an
-// end every honest audit verifies, its notes naming Rook.
+// Rook's seat (R10b: a lie, the truths too), and the game goes on (played
+// on for places, until six have been caught: then the host ends it) to an
+// end every honest audit verifies, its notes naming Rook for each.
 func TestE2EDishonestFalseOpening(t *testing.T) {
-	honest, rook := dishonestTable(t, "falseopen", "--rules", "places=1") // played on for places: many called plays
-	notes := verified(t, honest)
+	const caught = "Rook's node turned its play up falsely: caught. The others turn it up, and it goes against its player."
+	honest, rook := dishonestTable(t, "falseopen", "--rules", "places=1")
+	early := enough(t, honest[0], honest[1], caught, 6)
+	notes := verified(t, honest, early)
 	forged := rogueSaid(rook, "falseopen")
-	plays := playsSaid(t, forged)
-	if len(plays) == 0 {
-		t.Fatalf("no play of Rook's node was called in the whole game: nothing was tested")
-	}
 	probes := 0
 	for _, f := range forged {
 		if strings.Contains(f, "probe") {
 			probes++
 		}
 	}
-	for _, p := range honest {
-		said := notices(p, "Rook's node turned its play up falsely: caught. The others turn it up, and it goes against its player.")
-		if len(said) != len(plays) {
-			t.Errorf("%s was told of %d false openings by Rook's node; it made %d: %q", p.name, len(said), len(plays), forged)
+	for i, p := range honest {
+		// What the screen saw of Rook's forgeries: the host may have
+		// ended the game before the last one was turned up.
+		plays := turnedUp(p, playsSaid(t, forged))
+		if len(plays) == 0 {
+			t.Fatalf("%s saw no forged play turned up: nothing was tested (%q)", p.name, forged)
 		}
-		if all := notices(p, "falsely"); len(all) != len(said) {
-			t.Errorf("%s: %d notices of a false opening, %d of them Rook's: %s", p.name, len(all), len(said), texts(all))
+		if said := notices(p, caught); len(said) != len(plays) {
+			t.Errorf("%s was told of %d false openings by Rook's node; it saw %d forged plays turned up: %q", p.name, len(said), len(plays), forged)
+		}
+		if all := notices(p, "falsely"); len(all) != len(plays) {
+			t.Errorf("%s: %d notices of a false opening for Rook's %d: %s", p.name, len(all), len(plays), texts(all))
 		}
 		// Each forged play is turned up all the same, and judged a lie,
 		// whatever its cards.
 		for no := range plays {
-			rv, ok := p.find(func(l outLine) bool { return l.typ() == "reveal" && l.num("no") == no })
-			if !ok {
-				t.Errorf("%s: play %d, forged, was never turned up", p.name, no)
-				continue
-			}
+			rv, _ := p.find(func(l outLine) bool { return l.typ() == "reveal" && l.num("no") == no })
 			if truth, _ := rv.v["truth"].(bool); truth {
 				t.Errorf("%s: play %d, forged, was judged true: %s", p.name, no, rv.raw)
 			}
 		}
-	}
-	for i, ns := range notes {
-		n := 0
-		for _, s := range ns {
-			if strings.HasPrefix(s, "Rook's node turned a play up falsely") {
-				n++
+		if i < len(notes) {
+			n := 0
+			for _, s := range notes[i] {
+				if strings.HasPrefix(s, "Rook's node turned a play up falsely") {
+					n++
+				}
+			}
+			if n != len(plays) {
+				t.Errorf("%s's audit names %d of Rook's %d false openings: %q", p.name, n, len(plays), notes[i])
 			}
 		}
-		if n != len(plays) {
-			t.Errorf("%s's audit names %d of Rook's %d false openings: %q", honest[i].name, n, len(plays), ns)
-		}
 	}
-	t.Logf("Rook's node forged %d openings in %d plays (%d of them probes of a true play), each caught, named on every screen and judged a lie: %q",
-		len(forged), len(plays), probes, forged)
+	// Ben's saved game replays, each forfeit with it (R10b), and says so.
+	saved := notices(honest[1], "Saved for `bullshit verify`: ")
+	if len(saved) != 1 {
+		t.Fatalf("Ben saved no game: %s", texts(notices(honest[1], "")))
+	}
+	path := strings.TrimPrefix(saved[0].str("text"), "Saved for `bullshit verify`: ")
+	out, err := exec.Command(honestBin(t), "verify", path).CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "verified:") || !strings.Contains(string(out), "its node turned it up falsely") {
+		t.Errorf("bullshit verify %s: %v\n%s", path, err, out)
+	}
+	t.Logf("Rook's node forged %d openings (%d of them probes of a true play), each caught, named on every screen and judged a lie (the host ended the game: %v): %q",
+		len(forged), probes, early, forged)
+	t.Logf("bullshit verify on Ben's saved game: %s", out)
 }
 
 // texts is the text of each notice.
@@ -237,37 +286,41 @@ func playsSaid(t *testing.T, lines []string) map[int]bool {
 // its seats. Past mentaltable.OpenBound each is turned up by the others
 // (the recovery; a card Rook took in a pile by the node it was dealt
 // to), every screen says whose node didn't, nobody else is named, and
-// the game goes on to an end every honest audit verifies, its notes
-// naming Rook. It measures how long such a play takes to turn up, from
-// the call to the reveal on Ben's screen, beside an honest one.
+// the game goes on (played on for places, until six have been turned up
+// so: then the host ends it) to an end every honest audit verifies, its
+// notes naming Rook. It measures how long such a play takes to turn up,
+// from the call to the reveal on Ben's screen, beside an honest one.
 func TestE2EDishonestNoOpening(t *testing.T) {
+	const late = "Rook's node didn't turn its play up in time: the others turn it up."
 	honest, rook := dishonestTable(t, "noopen", "--rules", "places=1")
-	notes := verified(t, honest)
-	plays := playsSaid(t, rogueSaid(rook, "noopen"))
-	if len(plays) == 0 {
-		t.Fatal("no play of Rook's was called in the whole game: nothing was tested")
-	}
-	for _, p := range honest {
-		said := notices(p, "Rook's node didn't turn its play up in time: the others turn it up.")
-		if len(said) != len(plays) {
-			t.Errorf("%s was told %d times that Rook's node didn't turn its play up; it held back %d", p.name, len(said), len(plays))
+	early := enough(t, honest[0], honest[1], late, 6)
+	notes := verified(t, honest, early)
+	held := playsSaid(t, rogueSaid(rook, "noopen"))
+	for i, p := range honest {
+		plays := turnedUp(p, held)
+		if len(plays) == 0 {
+			t.Fatalf("%s saw no play of Rook's turned up without it: nothing was tested", p.name)
 		}
-		if all := notices(p, "didn't turn its play up in time"); len(all) != len(said) {
+		if said := notices(p, late); len(said) != len(plays) {
+			t.Errorf("%s was told %d times that Rook's node didn't turn its play up; it saw %d such plays turned up", p.name, len(said), len(plays))
+		}
+		if all := notices(p, "didn't turn its play up in time"); len(all) != len(plays) {
 			t.Errorf("%s names others than Rook for a late opening: %s", p.name, texts(all))
 		}
-		for no := range plays {
-			if _, ok := p.find(func(l outLine) bool { return l.typ() == "reveal" && l.num("no") == no }); !ok {
-				t.Errorf("%s: play %d, held back, was never turned up", p.name, no)
+		if i < len(notes) {
+			n := 0
+			for _, s := range notes[i] {
+				if strings.HasPrefix(s, "Rook's node didn't turn its called play up in time") {
+					n++
+				}
+			}
+			if n != len(plays) {
+				t.Errorf("%s's audit names %d of Rook's %d plays: %q", p.name, n, len(plays), notes[i])
 			}
 		}
 	}
-	for i, ns := range notes {
-		if !slices.ContainsFunc(ns, func(n string) bool { return strings.Contains(n, "Rook's node didn't turn its called play up in time") }) {
-			t.Errorf("%s's audit doesn't name Rook: %q", honest[i].name, ns)
-		}
-	}
 	// From each call (or doubt) to its reveal, on Ben's screen.
-	var held, open []time.Duration
+	var slow, open []time.Duration
 	called := map[int]time.Time{}
 	for _, l := range honest[1].snapshot() {
 		switch l.typ() {
@@ -275,8 +328,8 @@ func TestE2EDishonestNoOpening(t *testing.T) {
 			called[l.num("no")] = l.at
 		case "reveal":
 			if at, ok := called[l.num("no")]; ok {
-				if plays[l.num("no")] {
-					held = append(held, l.at.Sub(at))
+				if held[l.num("no")] {
+					slow = append(slow, l.at.Sub(at))
 				} else {
 					open = append(open, l.at.Sub(at))
 				}
@@ -284,7 +337,7 @@ func TestE2EDishonestNoOpening(t *testing.T) {
 		}
 	}
 	t.Logf("FIGURE recovery: %d plays held back by Rook's node turned up by the others, call to reveal on Ben's screen median %s, worst %s (the bound is 1.5 s); %d plays turned up by their own node: median %s, worst %s",
-		len(held), fmtMS(percentile(held, 0.5)), fmtMS(percentile(held, 1)), len(open), fmtMS(percentile(open, 0.5)), fmtMS(percentile(open, 1)))
+		len(slow), fmtMS(percentile(slow, 0.5)), fmtMS(percentile(slow, 1)), len(open), fmtMS(percentile(open, 0.5)), fmtMS(percentile(open, 1)))
 }
 
 // TestE2EDishonestWrongShare: Rook's deal gives, for a card of Hana's,
@@ -294,7 +347,7 @@ func TestE2EDishonestNoOpening(t *testing.T) {
 // and the game is played to an end every honest audit verifies.
 func TestE2EDishonestWrongShare(t *testing.T) {
 	honest, rook := dishonestTable(t, "wrongshare")
-	verified(t, honest)
+	verified(t, honest, false)
 	if len(rogueSaid(rook, "wrongshare")) != 1 {
 		t.Fatalf("Rook's node sent no wrong share: %s", tail(rook, 3))
 	}
@@ -318,7 +371,7 @@ func TestE2EDishonestWrongShare(t *testing.T) {
 // honest audit verifies.
 func TestE2EDishonestLeavesMidDeal(t *testing.T) {
 	honest, rook := dishonestTable(t, "leavedeal")
-	verified(t, honest)
+	verified(t, honest, false)
 	if len(rogueSaid(rook, "leavedeal")) != 1 {
 		t.Fatalf("Rook's node didn't leave mid-deal: %s", tail(rook, 3))
 	}
