@@ -395,7 +395,8 @@ func TestE2EDishonestLeavesMidDeal(t *testing.T) {
 // second A♠ in its own hand (a fresh encryption in place of one of its
 // cards), recommitted so that its step checks when it comes. The game is
 // played to its end; when every secret is published, every node checks
-// every shuffle and its audit fails, naming Rook.
+// every shuffle and its audit fails, naming Rook, and every screen is told
+// the game doesn't count in the evening's score.
 func TestE2EDishonestShuffle(t *testing.T) {
 	honest, rook := dishonestTable(t, "badshuffle")
 	rs := results(t, honest)
@@ -411,6 +412,10 @@ func TestE2EDishonestShuffle(t *testing.T) {
 		}
 		if r.Audit.Verified || !slices.ContainsFunc(r.Audit.Problems, func(s string) bool { return strings.HasPrefix(s, "Rook's node cheated at the shuffle") }) {
 			t.Errorf("%s's audit doesn't name Rook's shuffle: %+v", p.name, r.Audit)
+		}
+		// Every screen is told, and that the game doesn't count.
+		if said := notices(p, "Rook's node cheated at the shuffle"); len(said) != 1 || !strings.HasSuffix(said[0].str("text"), "It doesn't count in the evening's score.") {
+			t.Errorf("%s wasn't told the game doesn't count: %s", p.name, texts(notices(p, "")))
 		}
 		// The end names no card: with a card substituted, no deck is
 		// every card once.

@@ -66,6 +66,10 @@ type blindGame struct {
 	progress    int
 	slow, stall *time.Timer
 	kept        bool // the revealed game is in the journal (keepBlind)
+	// before is the evening before this game counted in it: what it goes
+	// back to if the game's deck doesn't check at the end.
+	before  Evening
+	counted bool
 	// leaves are the parties gone whose take-over waits for the others
 	// to be here (blindLeaves): [gone, successor].
 	leaves [][2]int
@@ -543,12 +547,23 @@ func (t *Table) blindChanged(events []engine.BlindEvent) {
 	}
 	if bg.h.B.Over() && t.Phase == PhasePlaying {
 		t.Phase = PhaseOver
-		t.evening.Add(t.Commit, t.State(-1).Seats, bg.h.B.Places(), bg.h.B.Winner())
+		bg.before = t.evening.Clone()
+		bg.counted = t.evening.Add(t.Commit, t.State(-1).Seats, bg.h.B.Places(), bg.h.B.Winner())
 		t.phaseChanged()
 	}
 	if bg.h.Revealed() && !bg.kept {
 		bg.kept = true
-		t.keepBlind()
+		if _, _, _, err := bg.h.Reveal(); err != nil {
+			// A shuffle that doesn't check: the cards were never the
+			// deck, so neither are the places; the evening goes back.
+			t.notice = mentaltable.ShuffleCheat(err, t.partyName)
+			if bg.counted {
+				t.evening, bg.counted = bg.before, false
+				t.notice += " It doesn't count in the evening's score."
+			}
+		} else {
+			t.keepBlind()
+		}
 	}
 	t.plays.Store(int64(bg.h.B.Plays()))
 	if !t.start.IsZero() {
@@ -760,7 +775,7 @@ func (t *Table) keepBlind() {
 	}
 	cfg, steps, deck, err := bg.h.Reveal()
 	if err != nil {
-		t.notice = "The journal could not be written: " + mentaltable.ShuffleCheat(err, t.partyName)
+		t.notice = "The journal could not be written: " + err.Error()
 		return
 	}
 	cfg.Seed, cfg.Deck = t.Seed, deck // the host's part of the toss, as a clear journal has it
