@@ -84,7 +84,11 @@ func (p Printer) Result(u table.Update, seat int, stop string) {
 	}
 	m := map[string]any{"type": "result", "you": seat, "places": v.Places, "winner": v.Winner, "left": left, "plays": v.No}
 	if u.Audit != nil {
-		m["audit"] = map[string]any{"verified": u.Audit.Verified, "problems": u.Audit.Problems}
+		a := map[string]any{"verified": u.Audit.Verified, "problems": u.Audit.Problems}
+		if len(u.Audit.Notes) > 0 {
+			a["notes"] = u.Audit.Notes // what it saw that is no fault of the host's: a node named for cheating
+		}
+		m["audit"] = a
 	}
 	if u.Table.Blind {
 		m["blind"] = true // dealt blind: the host saw no card but its own seat's

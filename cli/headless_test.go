@@ -236,6 +236,10 @@ func playBack(p Printer, ups []table.Update) {
 	bad := last
 	bad.Audit = &table.AuditResult{Problems: []string{"the seed does not match", "play 2 differs"}}
 	p.Result(bad, 0, "")
+	// A blind table's audit names a cheating node in its notes.
+	noted := last
+	noted.Audit = &table.AuditResult{Verified: true, Notes: []string{"Rook's node turned a play up falsely (a share in it doesn't prove itself): caught, and the play went against its player."}}
+	p.Result(noted, 0, "")
 	bad.Audit = nil
 	p.Result(bad, 2, "")
 }

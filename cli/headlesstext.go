@@ -167,5 +167,10 @@ func resultText(v engine.View, n seatNamer, audit *table.AuditResult) []string {
 		}
 		lines = append(lines, fmt.Sprintf("  %s  %s%s", Ordinal(v.Places[s]), n.who(s), left))
 	}
+	if audit != nil {
+		for _, note := range audit.Notes {
+			lines = append(lines, "  note: "+note)
+		}
+	}
 	return lines
 }

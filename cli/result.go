@@ -260,6 +260,13 @@ func (t *tableModel) resultHead(v *engine.View) []string {
 			lines = append(lines, wrap("  ✘ ", p, w)...)
 		}
 	}
+	if t.audit != nil {
+		// What the audit saw that is no fault of the host's: at a blind
+		// table, a node named for what it didn't do or did falsely.
+		for _, n := range t.audit.Notes {
+			lines = append(lines, wrap("  · ", n, w)...)
+		}
+	}
 	return lines
 }
 

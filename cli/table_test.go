@@ -218,6 +218,10 @@ func TestResultSheet(t *testing.T) {
 	h.has("deal verified ✔")
 	h.send(updateMsg{sess: h.sess, u: table.Update{Audit: &table.AuditResult{Problems: []string{"seat 2's hand doesn't match the commitment"}}}, at: h.local})
 	h.has("deal NOT verified ✘", "seat 2's hand doesn't match")
+	// A blind table's audit names a node in its notes: the sheet says so.
+	h.send(updateMsg{sess: h.sess, u: table.Update{Audit: &table.AuditResult{Verified: true,
+		Notes: []string{"Rook's node didn't turn its called play up in time: the others turned it up."}}}, at: h.local})
+	h.has("deal verified ✔", "Rook's node didn't turn its called play up in time")
 	h.press("n")
 	if c := h.sess.controls; len(c) != 1 || c[0] != "again" {
 		t.Fatalf("controls %v", c)

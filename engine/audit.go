@@ -160,15 +160,17 @@ func auditWhere(e *Event, no int) string {
 // auditFields are the fields of each event type that auditSame compares:
 // the ones its JSON carries (eventFields). Fields a type does not use are
 // ignored, so a wire format that drops them can't fail an honest game.
-var auditFields = func() map[EventType]int {
-	m := make(map[EventType]int, len(eventFields))
-	for t, fs := range eventFields {
-		for _, f := range fs {
-			m[t] |= f.bit
-		}
+func auditFields(t EventType) int {
+	fs := fieldsOf(t)
+	if fs == nil {
+		return fAll
 	}
-	return m
-}()
+	bits := 0
+	for _, f := range fs {
+		bits |= f.bit
+	}
+	return bits
+}
 
 // auditSame reports whether a and b announce the same thing. The audience
 // (To) is not compared: that the seat received the event is the point.
@@ -179,10 +181,7 @@ func auditSame(a, b *Event) bool {
 	if a.Type != b.Type {
 		return false
 	}
-	f, ok := auditFields[a.Type]
-	if !ok {
-		f = fAll
-	}
+	f := auditFields(a.Type)
 	return (f&fSeat == 0 || a.Seat == b.Seat) &&
 		(f&fTarget == 0 || a.Target == b.Target) &&
 		(f&fNo == 0 || a.No == b.No) &&
@@ -338,6 +337,7 @@ func auditVerdicts(steps []Step, batches [][]Event) []string {
 		cards []Card
 	}
 	plays := map[int]placed{}
+	forfeit := map[int]bool{} // plays their player forfeited (R10b)
 	var out []string
 	bad := func(format string, args ...any) {
 		if len(out) < AuditLimit {
@@ -348,6 +348,9 @@ func auditVerdicts(steps []Step, batches [][]Event) []string {
 	for i := 1; i < len(batches) && i <= len(steps); i++ {
 		cmd := steps[i-1].Cmd
 		b := batches[i]
+		if cmd != nil && cmd.Move == MoveForfeit {
+			forfeit[cmd.No] = true
+		}
 		for j := range b {
 			e := &b[j]
 			switch e.Type {
@@ -365,6 +368,9 @@ func auditVerdicts(steps []Step, batches [][]Event) []string {
 					bad("play %d: the reveal turned up %s, the log says seat %d placed %s.", e.No, auditCards(e.Cards), p.seat, auditCards(p.cards))
 				}
 				truth := Truth(p.cards, e.Claim, e.Rank, e.Sneaked)
+				if forfeit[e.No] {
+					truth = auditBelieved(b[:j], e)
+				}
 				if truth != e.Truth {
 					bad("play %d: %s for a claim of %d × %s was judged %s; the rules make it %s.",
 						e.No, auditCards(p.cards), e.Claim, e.Rank, auditTruth(e.Truth), auditTruth(truth))
@@ -405,6 +411,17 @@ func auditTaker(before []Event, r *Event, truth bool) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// auditBelieved reports whether reveal r was a believe's: a forfeited
+// play is judged the truth then, a lie when called or doubted (R10b).
+func auditBelieved(before []Event, r *Event) bool {
+	for k := len(before) - 1; k >= 0; k-- {
+		if e := &before[k]; e.No == r.No && (e.Type == EventCall || e.Type == EventDoubt || e.Type == EventBelieve) {
+			return e.Type == EventBelieve
+		}
+	}
+	return false
 }
 
 // auditNextTake is the seat of the first take in events, -1 if none.

@@ -456,3 +456,132 @@ func TestBlindResume(t *testing.T) {
 		t.Fatalf("journal %+v", j)
 	}
 }
+
+// R10b: a play its player's node turned up falsely (a blind table's
+// opening that proves other cards than it claims) goes against its
+// player, whatever its cards, which the others still turn up: a call or
+// a doubt finds a lie and the player takes the pile; a believe finds the
+// truth, and the round's cards leave the game (a lie would have the
+// believer take them, what the forger wanted). The clear game replays it
+// (the forfeit is a host's step of the journal, just before the move that
+// turned the play up) and the audit holds every seat to it.
+func TestR10b_ForfeitGoesAgainstThePlayer(t *testing.T) {
+	for _, c := range []struct {
+		name, preset string
+		play         string // the player's cards, claimed as that many aces
+		move         engine.Move
+		truth        bool // the verdict
+		taker        int  // who takes the pile: 0 the player, 1 the next seat, -1 nobody
+	}{
+		{"a true play called", "standard", "AS", engine.MoveCall, false, 0},
+		{"a lie called", "standard", "KD", engine.MoveCall, false, 0},
+		{"a true play doubted", "doubt", "AS AD", engine.MoveDoubt, false, 0},
+		{"a lie believed", "doubt", "KD", engine.MoveBelieve, true, -1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := rules(t, c.preset)
+			const seats = 3
+			b, deal, _ := engine.NewBlind(engine.BlindConfig{Rules: r, Seats: seats, Seed: 9})
+			p := b.Turn()
+			next := (p + 1) % seats
+			x := blindTable(t, r, seats, 9, map[int]string{p: c.play})
+			var public []engine.BlindEvent
+			keep := func(ev []engine.BlindEvent) {
+				for _, e := range ev {
+					if e.VisibleTo(-1) {
+						public = append(public, e)
+					}
+				}
+			}
+			keep(deal)
+			hs := x.handles(p, c.play)
+			keep(x.must(engine.BlindCommand{Move: engine.MovePlay, Seat: p, Handles: hs, Claim: len(hs), Rank: 0}))
+			before := snapshot(x.b)
+			if err := x.b.Forfeit(); !errors.Is(err, engine.ErrNoWindow) {
+				t.Fatalf("a forfeit with nothing turned up: %v", err)
+			}
+			_, err := x.b.Apply(x.b.Now(), engine.BlindCommand{Move: engine.MoveForfeit, Seat: p, No: 1, Rank: engine.NoRank})
+			refused(t, x.b, before, err, engine.ErrBadCommand) // no seat forfeits a play: the host's record does
+			if c.move == engine.MoveCall {
+				keep(x.must(engine.BlindCommand{Move: engine.MoveCall, Seat: next, No: 1}))
+			} else {
+				keep(x.must(engine.BlindCommand{Move: c.move, Seat: next}))
+			}
+			if err := x.b.Forfeit(); err != nil {
+				t.Fatal(err)
+			}
+			ev := x.open()
+			keep(ev)
+			rv := ev[0]
+			if rv.Type != engine.EventReveal || rv.Truth != c.truth || str(rv.Cards) != c.play {
+				t.Fatalf("reveal %+v: want %s turned up, judged %v", rv, c.play, c.truth)
+			}
+			took := -1
+			for _, e := range ev[1:] {
+				if e.Type == engine.EventTake {
+					took = e.Seat
+				}
+			}
+			if want := map[int]int{0: p, 1: next, -1: -1}[c.taker]; took != want {
+				t.Fatalf("seat %d took the pile; want %d (events %+v)", took, want, ev)
+			}
+			// The clear game: the forfeit replays, and every audit holds.
+			x.b.End()
+			cfg, steps, err := x.b.Reveal(x.deck)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := slices.IndexFunc(steps, func(s engine.Step) bool { return s.Cmd != nil && s.Cmd.Move == engine.MoveForfeit })
+			if k < 0 || k+1 >= len(steps) || steps[k+1].Cmd == nil || steps[k+1].Cmd.Move != c.move || steps[k].Cmd.Seat != p || steps[k].Cmd.No != 1 {
+				t.Fatalf("the clear journal doesn't forfeit play 1 just before the %s: %+v", c.move, steps)
+			}
+			var received []engine.Event
+			for _, e := range public {
+				received = append(received, e.Clear(x.deck))
+			}
+			if bad := engine.Audit(cfg, steps, -1, received); len(bad) > 0 {
+				t.Fatalf("the clear replay doesn't hold: %q", bad)
+			}
+			// Without the forfeit the clear game judges the cards, and
+			// the audit sees the verdict it was shown isn't theirs.
+			plain := slices.Delete(slices.Clone(steps), k, k+1)
+			if bad := engine.Audit(cfg, plain, -1, received); len(bad) == 0 && c.truth != engine.Truth(cards(c.play), len(hs), 0, 0) {
+				t.Fatal("the audit holds a forfeited verdict without its forfeit")
+			}
+		})
+	}
+}
+
+// R10b at a clear table's engine: only the last play, face down, can be
+// forfeited (the replay of a blind journal is the only way a forfeit
+// comes in); a forfeited call finds a lie.
+func TestR10b_ForfeitClear(t *testing.T) {
+	r := rules(t, "standard")
+	g, _, err := engine.New(engine.Config{Rules: r, Seats: 3, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.Turn()
+	hand := g.View(p).Hand
+	if _, err := g.Apply(0, engine.Command{Move: engine.MoveForfeit, Seat: p, No: 1}); !errors.Is(err, engine.ErrBadCommand) {
+		t.Fatalf("a forfeit before any play: %v", err)
+	}
+	if _, err := g.Play(0, p, hand[:1], 1, engine.NoRank); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []engine.Command{{Move: engine.MoveForfeit, Seat: (p + 1) % 3, No: 1}, {Move: engine.MoveForfeit, Seat: p, No: 2}} {
+		if _, err := g.Apply(0, bad); !errors.Is(err, engine.ErrBadCommand) {
+			t.Fatalf("%+v: %v", bad, err)
+		}
+	}
+	if _, err := g.Apply(0, engine.Command{Move: engine.MoveForfeit, Seat: p, No: 1}); err != nil {
+		t.Fatal(err)
+	}
+	ev, err := g.Call(0, (p+1)%3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev[1].Type != engine.EventReveal || ev[1].Truth {
+		t.Fatalf("a forfeited play called: %+v", ev)
+	}
+}

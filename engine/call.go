@@ -8,7 +8,7 @@ func (g *Game) call(now time.Duration, seat, no int) error {
 		return err
 	}
 	g.called(now, seat)
-	g.settle(g, seat, g.truth())
+	g.settle(g, seat, g.verdict(g.truth(), MoveCall))
 	return nil
 }
 

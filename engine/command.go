@@ -24,11 +24,21 @@ const (
 // from now. It is numbered apart from the seats' moves.
 const MoveResume Move = 64
 
+// MoveForfeit is the host's too, at a blind table only (R10b): play No,
+// Seat's, was turned up falsely by its player's node, so the call, doubt
+// or believe that turns it up goes against Seat whatever the cards. The
+// journal holds it just before that move, which it decides. No seat makes
+// it: a table takes it from its host's own record of the openings.
+const MoveForfeit Move = 65
+
 var moveNames = [...]string{"", "play", "call", "pass", "give", "quads", "doubt", "believe", "skip"}
 
 func (m Move) String() string {
-	if m == MoveResume {
+	switch m {
+	case MoveResume:
 		return "resume"
+	case MoveForfeit:
+		return "forfeit"
 	}
 	if int(m) < len(moveNames) {
 		return moveNames[m]
@@ -38,8 +48,11 @@ func (m Move) String() string {
 
 // ParseMove reads a move's name.
 func ParseMove(s string) (Move, bool) {
-	if s == "resume" {
+	switch s {
+	case "resume":
 		return MoveResume, true
+	case "forfeit":
+		return MoveForfeit, true
 	}
 	for i, n := range moveNames {
 		if i > 0 && n == s {
@@ -95,6 +108,8 @@ func (g *Game) Apply(now time.Duration, c Command) ([]Event, error) {
 		err = g.judge(now, c.Move, c.Seat, c.No)
 	case MoveResume:
 		err = g.resume(now)
+	case MoveForfeit:
+		err = g.forfeit(c.Seat, c.No)
 	default:
 		err = refuse(CodeBadCommand, "That isn't a move.")
 	}

@@ -10,10 +10,10 @@ func (g *Game) judge(now time.Duration, m Move, seat, no int) error {
 	switch m {
 	case MoveDoubt:
 		g.judged(now, m, seat)
-		g.settleDoubt(g, seat, g.truth())
+		g.settleDoubt(g, seat, g.verdict(g.truth(), m))
 	case MoveBelieve:
 		g.judged(now, m, seat)
-		g.settleBelieve(g, seat, g.truth())
+		g.settleBelieve(g, seat, g.verdict(g.truth(), m))
 	case MoveSkip:
 		g.skip(g, now, seat)
 	}

@@ -136,29 +136,43 @@ type eventField struct {
 
 // eventFields are the fields each event type carries, in the order its
 // JSON has them: the one list REFEREE.md's is read against, and what
-// the audit compares.
-var eventFields = map[EventType][]eventField{
-	EventDeal:    {{"dealer", fSeat}, {"first", fTarget}, {"rank", fRank}, {"hands", fCounts}},
-	EventHand:    {{"seat", fSeat}, {"cards", fCards}},
-	EventQuads:   {{"seat", fSeat}, {"rank", fRank}, {"cards", fCards}},
-	EventPlay:    {{"seat", fSeat}, {"no", fNo}, {"rank", fRank}, {"claim", fClaim}, {"out", fOut}, {"sizes", fSizes}},
-	EventMine:    {{"seat", fSeat}, {"no", fNo}, {"cards", fCards}},
-	EventResume:  {{"no", fNo}},
-	EventPass:    {{"seat", fSeat}, {"no", fNo}},
-	EventDoubt:   {{"seat", fSeat}, {"no", fNo}},
-	EventBelieve: {{"seat", fSeat}, {"no", fNo}},
-	EventSkip:    {{"seat", fSeat}, {"no", fNo}},
-	EventStand:   {{"seat", fSeat}, {"no", fNo}},
-	EventCall:    {{"seat", fSeat}, {"on", fTarget}, {"no", fNo}},
-	EventReveal:  {{"seat", fSeat}, {"no", fNo}, {"rank", fRank}, {"claim", fClaim}, {"cards", fCards}, {"truth", fTruth}, {"sneaked", fSneaked}},
-	EventTake:    {{"seat", fSeat}, {"count", fCount}},
-	EventGive:    {{"seat", fSeat}, {"on", fTarget}, {"count", fCount}, {"auto", fAuto}},
-	EventHanded:  {{"seat", fSeat}, {"on", fTarget}, {"cards", fCards}},
-	EventLeave:   {{"count", fCount}, {"cards", fCards}}, // cards only when they were turned up
-	EventRound:   {{"seat", fSeat}},
-	EventWin:     {{"seat", fSeat}},
-	EventOut:     {{"seat", fSeat}, {"place", fPlace}},
-	EventOver:    {{"winner", fSeat}, {"places", fPlaces}, {"hands", fHands}, {"pile", fCards}},
+// the audit compares. A table of constants, which the linker lays out
+// as data (a map literal is 8 kB of code in a phone's page).
+var eventFields = [...]struct {
+	t      EventType
+	fields []eventField
+}{
+	{EventDeal, []eventField{{"dealer", fSeat}, {"first", fTarget}, {"rank", fRank}, {"hands", fCounts}}},
+	{EventHand, []eventField{{"seat", fSeat}, {"cards", fCards}}},
+	{EventQuads, []eventField{{"seat", fSeat}, {"rank", fRank}, {"cards", fCards}}},
+	{EventPlay, []eventField{{"seat", fSeat}, {"no", fNo}, {"rank", fRank}, {"claim", fClaim}, {"out", fOut}, {"sizes", fSizes}}},
+	{EventMine, []eventField{{"seat", fSeat}, {"no", fNo}, {"cards", fCards}}},
+	{EventResume, []eventField{{"no", fNo}}},
+	{EventPass, []eventField{{"seat", fSeat}, {"no", fNo}}},
+	{EventDoubt, []eventField{{"seat", fSeat}, {"no", fNo}}},
+	{EventBelieve, []eventField{{"seat", fSeat}, {"no", fNo}}},
+	{EventSkip, []eventField{{"seat", fSeat}, {"no", fNo}}},
+	{EventStand, []eventField{{"seat", fSeat}, {"no", fNo}}},
+	{EventCall, []eventField{{"seat", fSeat}, {"on", fTarget}, {"no", fNo}}},
+	{EventReveal, []eventField{{"seat", fSeat}, {"no", fNo}, {"rank", fRank}, {"claim", fClaim}, {"cards", fCards}, {"truth", fTruth}, {"sneaked", fSneaked}}},
+	{EventTake, []eventField{{"seat", fSeat}, {"count", fCount}}},
+	{EventGive, []eventField{{"seat", fSeat}, {"on", fTarget}, {"count", fCount}, {"auto", fAuto}}},
+	{EventHanded, []eventField{{"seat", fSeat}, {"on", fTarget}, {"cards", fCards}}},
+	{EventLeave, []eventField{{"count", fCount}, {"cards", fCards}}}, // cards only when they were turned up
+	{EventRound, []eventField{{"seat", fSeat}}},
+	{EventWin, []eventField{{"seat", fSeat}}},
+	{EventOut, []eventField{{"seat", fSeat}, {"place", fPlace}}},
+	{EventOver, []eventField{{"winner", fSeat}, {"places", fPlaces}, {"hands", fHands}, {"pile", fCards}}},
+}
+
+// fieldsOf are the fields events of type t carry (eventFields).
+func fieldsOf(t EventType) []eventField {
+	for _, e := range eventFields {
+		if e.t == t {
+			return e.fields
+		}
+	}
+	return nil
 }
 
 // MarshalJSON writes the event as the referee protocol does: "type", "to"
@@ -174,7 +188,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	} else {
 		b = appendInts(b, e.To)
 	}
-	for _, f := range eventFields[e.Type] {
+	for _, f := range fieldsOf(e.Type) {
 		if f.bit == fCards && e.Type == EventLeave && e.Cards == nil {
 			continue
 		}

@@ -47,6 +47,7 @@ type play struct {
 	caller  int
 	sizes   Sizes
 	sneaked int
+	forfeit bool // its node turned it up falsely (R10b): it goes against its player
 }
 
 type window struct {

@@ -234,6 +234,33 @@ func (t *table) touch(now time.Duration) {
 // resume restarts the clock of an open window or hand-over at now: a table
 // that changed hosts mid-window gives the seats their whole time again. It
 // is a journal step like any other, so a replay gives the same game.
+// forfeit is play no, seat's, going against seat when it is turned up
+// (R10b): only the last play, face down, while it can still be called or
+// doubted.
+func (t *table) forfeit(seat, no int) error {
+	if t.phase == PhaseOver {
+		return ErrGameOver
+	}
+	l := &t.last
+	open := t.phase == PhaseCall || (t.rules.Doubt && t.phase == PhasePlay)
+	if no == 0 || no != t.plays || l.no != no || l.seat != seat || l.shown || !open {
+		return refusef(CodeBadCommand, "Only the last play, still face down, can be forfeited (not seat %d's play %d).", seat, no)
+	}
+	l.forfeit = true
+	return nil
+}
+
+// verdict is the truth of the last play as move m judges it: what its
+// cards say, unless its player forfeited it (R10b), when it goes against
+// the player: a lie when called or doubted, the truth when believed (a
+// lie would have the believer take the cards).
+func (t *table) verdict(truth bool, m Move) bool {
+	if t.last.forfeit {
+		return m == MoveBelieve
+	}
+	return truth
+}
+
 func (t *table) resume(now time.Duration) error {
 	if t.phase == PhaseOver {
 		return ErrGameOver

@@ -241,7 +241,7 @@ func (r *Remote) do(f func()) bool {
 // 1) or game-DATE-TIME-watcher.json.
 func (r *Remote) SaveTo(dir string) {
 	r.do(func() { r.saveDir = dir })
-	if r.party != nil {
+	if r.party != nil && dir != "" { // no --save: a blind game is saved nowhere (it went to the working directory)
 		r.party.SetSave(func(g journal.SavedGame) string { return r.saveIn(dir, g) })
 	}
 }

@@ -659,11 +659,17 @@ func (s *Server) isReady() bool {
 const blindPart = 48 << 10
 
 // shipBlind sends a party's node its part of a blind table's update: the
-// deal's terms, the host's log in parts of under blindPart, and the
 // notice, if any, in an Update of its own (no view: the node makes its
-// seat's). It reports false when the link failed.
+// seat's), then the deal's terms and the host's log in parts of under
+// blindPart. The notice goes first: what the log brings may end the game
+// (the node's audit, after which a headless player is gone), and a notice
+// shipped after it reached the host's own screen only (the last secret's,
+// naming a shuffler that cheated).
 func (c *srvConn) shipBlind(u *table.Update) bool {
 	b := u.Blind
+	if u.Notice != "" && !c.ship(protocol.Update{Notice: u.Notice, AtMS: gamewire.MS(u.At)}) {
+		return false
+	}
 	if b.Deal != nil && !c.ship(*b.Deal) {
 		return false
 	}
@@ -686,9 +692,6 @@ func (c *srvConn) shipBlind(u *table.Update) bool {
 			return false
 		}
 		first, log = first+n, log[n:]
-	}
-	if u.Notice != "" {
-		return c.ship(protocol.Update{Notice: u.Notice, AtMS: gamewire.MS(u.At)})
 	}
 	return true
 }

@@ -520,10 +520,12 @@ type result struct {
 	Left       []int
 	Plays      int
 	Unfinished bool
+	Early      bool // ended by its host before its end: audited as far as it went
 	Blind      bool
 	Audit      *struct {
 		Verified bool
 		Problems []string
+		Notes    []string
 	}
 }
 

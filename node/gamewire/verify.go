@@ -22,6 +22,13 @@ func Verify(commitment [32]byte, salt [SaltSize]byte, cfg engine.Config, toss To
 	p, notes := checkToss(commitment, cfg.Seats, seat, toss)
 	problems = append(problems, p...)
 	cfg.Seed = DealSeed(cfg.Seed, salt, toss.Nonces)
+	for _, s := range steps {
+		if s.Cmd != nil && s.Cmd.Move == engine.MoveForfeit {
+			// R10b: only a blind table's game has these (a clear table's
+			// audit refuses them: record.Forfeits).
+			notes = append(notes, fmt.Sprintf("play %d went against seat %d: its node turned it up falsely.", s.Cmd.No, s.Cmd.Seat+1))
+		}
+	}
 	return append(problems, engine.Audit(cfg, steps, seat, received)...), notes
 }
 

@@ -12,6 +12,7 @@ const (
 	AskPool    AskKind = 5 // every other party but To: its sub-share of Party's secret, to To (Party left)
 	AskPick    AskKind = 6 // V14: Party names Count cards of Seat's to give (the hand-over ran out)
 	AskPublish AskKind = 7 // every party: its secret and its shuffle's opening (the game is over)
+	AskShow    AskKind = 8 // Party turns Handles up, dealt to it, of a play another party did not turn up (it took them in a pile)
 )
 
 // An Ask is what the game needs next of the parties. The host and every

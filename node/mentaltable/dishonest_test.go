@@ -127,14 +127,15 @@ func TestDishonestShare(t *testing.T) {
 // true opening, under the play's handle); another card's handle in place
 // of the play's. The host refuses each, naming the player's party, before
 // any verdict; the other parties turn the play up through the recovery,
-// the verdict is the true cards', and the game goes on to an audited end.
+// the play goes against its player (R10b: a lie, whatever its cards), and
+// the game goes on to an audited end.
 func TestDishonestOpening(t *testing.T) {
 	for _, how := range underRace([]string{"face", "shares", "handle"}) {
 		t.Run(how, func(t *testing.T) {
 			// The first game with a call whose player has a card left.
 			var d *Driver
 			var err error
-			cheat := -1
+			cheat, forged := -1, 0
 			for seed := uint64(11); cheat < 0 && seed < 60; seed++ {
 				d = standard(t, 4, seed)
 				d.Tamper = func(m any) {
@@ -155,7 +156,7 @@ func TestDishonestOpening(t *testing.T) {
 					if !found {
 						return
 					}
-					cheat = o.From
+					cheat, forged = o.From, o.No
 					switch how {
 					case "face":
 						var op mental.Opening
@@ -186,6 +187,11 @@ func TestDishonestOpening(t *testing.T) {
 			}
 			want := map[string]error{"face": mental.ErrFalseOpening, "shares": mental.ErrShareProof, "handle": ErrWrongCards}[how]
 			caught(t, d.Caught[0], want, cheat)
+			for _, e := range d.Received[0] {
+				if e.Type == engine.EventReveal && e.No == forged && e.Truth {
+					t.Fatalf("play %d, turned up falsely, was judged true: %+v", forged, e)
+				}
+			}
 		})
 	}
 }
@@ -306,4 +312,62 @@ func TestDishonestHandover(t *testing.T) {
 func errorsNames(err error, party int) bool {
 	p, ok := mental.Blame(err)
 	return ok && p == party
+}
+
+// A false opening of a play that was true (its node claims each card as
+// another of the same rank: it would pass as true, if it passed) goes
+// against its player all the same (R10b): the host catches it, the others
+// turn the true cards up, the call finds a lie and the player takes the
+// pile; the clear replay holds every seat's audit to that verdict.
+func TestFalseOpeningOfATruth(t *testing.T) {
+	for seed := uint64(11); seed < 60; seed++ {
+		d := standard(t, 4, seed)
+		forged, player := 0, -1
+		d.Tamper = func(m any) {
+			o, ok := m.(*protocol.DeckOpen)
+			last := d.B.View(-1).Last
+			if _, asked := d.B.Opening(); !ok || !asked || forged > 0 || last == nil || o.No != last.No {
+				return
+			}
+			p := d.Parties[o.From]
+			var cards []engine.Card
+			for _, h := range o.Handles {
+				cards = append(cards, engine.Card(p.known[engine.Handle(h)].Card))
+			}
+			if !engine.Truth(cards, last.Claim, last.Rank, 0) {
+				return
+			}
+			var op mental.Opening
+			if err := op.UnmarshalBinary(o.Openings[0]); err != nil {
+				t.Fatal(err)
+			}
+			op.Face.Card = op.Face.Card/4*4 + (op.Face.Card+1)%4 // another suit, the same rank
+			o.Openings[0], _ = op.MarshalBinary()
+			forged, player = o.No, last.Seat
+		}
+		if err := run(d); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if forged == 0 {
+			continue
+		}
+		if len(d.H.Caught) != 1 {
+			t.Fatalf("caught %v; want the one false opening", d.H.Caught)
+		}
+		for i, e := range d.Received[0] {
+			if e.Type != engine.EventReveal || e.No != forged {
+				continue
+			}
+			if e.Truth || !engine.Truth(e.Cards, e.Claim, e.Rank, 0) {
+				t.Fatalf("play %d, true cards %v turned up falsely: judged %v", forged, e.Cards, e.Truth)
+			}
+			if take := d.Received[0][i+1]; take.Type != engine.EventTake || take.Seat != player {
+				t.Fatalf("after play %d, judged a lie, %+v: its player (seat %d) takes the pile", forged, take, player)
+			}
+			t.Logf("seed %d: play %d, %v, true, turned up falsely: judged a lie, seat %d took the pile; the audit holds", seed, forged, e.Cards, player)
+			return
+		}
+		t.Fatalf("play %d was never turned up", forged)
+	}
+	t.Fatal("no true play was called in 49 games")
 }

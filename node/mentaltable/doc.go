@@ -32,14 +32,20 @@
 // (sealed to the taker), a V14 hand-over, the cards of a timed-out
 // hand-over. An opening that doesn't come within Host.Bound, or that is
 // false (its node named: Host.Caught), is asked of the other parties
-// through the recovery instead: each holder's recovery share of the
-// silent party's cards turns them up, and the rest of its hand stays
-// hidden. A party that leaves for good is replaced (Host.Leave): the
-// others seal their sub-shares of its secret to its successor, which
-// rebuilds it, plays its seats with a bot, and so learns what those seats
-// saw. At the end every party publishes its secret and shuffle opening
+// instead: each holder's recovery share of the silent party's own cards
+// turns them up (the rest of its hand stays hidden), and a card it took
+// in a pile is turned up by the party it was dealt to (AskShow), whose
+// share is the one the record lacks. A false opening's play goes against
+// its player (engine.Blind.Forfeit, R10b). A card turned up before is
+// held to its face when it is opened again: the share the recovery made
+// proves nothing of its party. A party that leaves for good is replaced
+// (Host.Leave): the others seal their sub-shares of its secret to its
+// successor, which rebuilds it, plays its seats with a bot, and so learns
+// what those seats saw. At the end every party publishes its secret and shuffle opening
 // (a departed one's secret by its successor), every shuffle is checked,
-// every card decrypted, and the blind game revealed for engine.Audit.
+// every card decrypted, and the blind game revealed for engine.Audit; a
+// shuffle that doesn't check names its shuffler in every node's audit
+// (Reveal's error, ShuffleCheat), every secret taken all the same.
 //
 // The Driver is the table in one process: the host, the nodes, a
 // spectator (a copy of the host with no secret), and a wire that carries

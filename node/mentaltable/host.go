@@ -2,8 +2,8 @@ package mentaltable
 
 import (
 	"fmt"
-	"maps"
 	"slices"
+	"sort"
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -44,10 +44,16 @@ type Host struct {
 	playNo   map[engine.Handle]int
 	pending  []engine.BlindEvent // the deal's, until the hands are learned
 	started  bool
-	calling  *ask // the called play's opening, while it is due
-	due      time.Duration
-	deck     []engine.Card // every card, at the end
-	log      []Input
+	calling  *ask // the called play's opening, while it is due; then the first part of its recovery
+	// turning is every part of the called play's recovery: the others'
+	// recovery shares of its player's own cards, and each card it took
+	// turned up by the party it was dealt to (recover).
+	turning []*ask
+	forfeit bool // the called play's opening was false: it goes against its player (R10b)
+	due     time.Duration
+	deck    []engine.Card // every card, at the end
+	deckErr error         // or why the deck isn't every card once: a shuffler named
+	log     []Input
 	// Late is every party whose opening didn't come in time, Caught
 	// every false opening, naming its party: the recovery turned each
 	// play up instead.
@@ -90,6 +96,7 @@ func (h *Host) Take(from int, m protocol.Message) (Out, error) {
 			// A false opening of the called play: its node is named, and
 			// the others turn the play up through the recovery.
 			h.Caught = append(h.Caught, err)
+			h.forfeit = true
 			h.logged(Input{What: InputMsg, From: from, Msg: m})
 			out := h.recover()
 			out.Caught = err
@@ -119,25 +126,51 @@ func (h *Host) Take(from int, m protocol.Message) (Out, error) {
 		out.Events = append(out.Events, ev...)
 		h.follow(&out, ev)
 		h.askFirst(&out)
-	case AskOpen, AskRecover:
-		if a.What == AskOpen && a != h.calling {
+	case AskOpen, AskRecover, AskShow:
+		if a != h.calling && !slices.Contains(h.turning, a) {
 			return out, nil // quads, opened with the command
 		}
-		h.calling = nil
-		ev, err := h.B.Open(shown)
+		if slices.ContainsFunc(h.turning, func(x *ask) bool { return slices.Contains(h.rec.asks, x) }) {
+			return out, nil // the rest of the play is still to come
+		}
+		ev, err := h.turnUp()
 		if err != nil {
 			return out, fmt.Errorf("mentaltable: the host refused the opening of %v: %w", a.Handles, err)
 		}
 		out.Events = append(out.Events, ev...)
 		h.follow(&out, ev)
 	case AskPublish:
-		deck, err := h.rec.deck()
-		if err != nil {
-			return out, err
-		}
-		h.deck = deck
+		// Every secret is in and checked against its key: whatever the
+		// deck turns out to be, the game is revealed. A shuffle that
+		// doesn't check names its shuffler in every node's audit
+		// (Reveal), rather than leaving the table waiting on a secret
+		// refused for it.
+		h.deck, h.deckErr = h.rec.deck()
 	}
 	return out, nil
+}
+
+// turnUp gives the engine the called play's cards, every one of them
+// known to everyone now (its player's opening, or every part of the
+// recovery), against the player if its opening was false.
+func (h *Host) turnUp() ([]engine.BlindEvent, error) {
+	h.calling, h.turning = nil, nil
+	hs, _ := h.B.Opening()
+	open := make([]engine.Opened, len(hs))
+	for k, x := range hs {
+		f, ok := h.rec.known[x]
+		if !ok {
+			return nil, fmt.Errorf("card %d of the play isn't turned up", x)
+		}
+		open[k] = engine.Opened{Handle: x, Card: engine.Card(f.Card)}
+	}
+	if h.forfeit {
+		h.forfeit = false
+		if err := h.B.Forfeit(); err != nil {
+			return nil, err
+		}
+	}
+	return h.B.Open(open)
 }
 
 // askFirst asks V10's next seat for the first card.
@@ -173,7 +206,7 @@ func (h *Host) follow(out *Out, ev []engine.BlindEvent) {
 					byParty[from] = append(byParty[from], uint16(x))
 				}
 			}
-			for _, f := range slices.Sorted(maps.Keys(byParty)) {
+			for _, f := range sortedParties(byParty) {
 				h.askAll(out, Ask{What: AskHand, Party: f, To: to, Seat: e.Seat, Handles: byParty[f]})
 			}
 		case engine.EventHanded:
@@ -202,7 +235,7 @@ func (h *Host) Apply(now time.Duration, bc engine.BlindCommand, quads *protocol.
 		for k, o := range bc.Open {
 			want[k] = o.Handle
 		}
-		os, err := checkOpen(h.rec.T, quads, want)
+		os, err := checkOpenKnown(h.rec.T, h.rec.known, quads, want)
 		if err != nil {
 			return out, err
 		}
@@ -263,14 +296,49 @@ func (h *Host) Tick(now time.Duration) Out {
 	return out
 }
 
-// recover gives up on the called play's opening and asks every other
-// party for its recovery shares of those cards. The recovery has no
-// bound: each holder's node answers by itself.
+// recover gives up on the called play's opening: the other parties turn
+// its cards up. The public record lacks one share of each: the share of
+// the party it was dealt to, which sent none at the deal. For a card
+// dealt to the play's player, every other party gives its recovery share
+// of that player's secret; a card it took in a pile is turned up by the
+// party it was dealt to, which knows it. (A card turned up before needs
+// nothing.) The recovery has no bound: each node answers by itself.
 func (h *Host) recover() Out {
 	var out Out
 	a := h.calling
-	h.askAll(&out, Ask{What: AskRecover, Party: a.Party, No: a.No, Handles: a.Handles})
-	h.calling = h.rec.asks[len(h.rec.asks)-1]
+	var own []uint16
+	show := map[int][]uint16{}
+	for _, x := range a.Handles {
+		_, seen := h.rec.known[engine.Handle(x)]
+		switch d := h.rec.T.Dealt[x]; {
+		case seen:
+		case d == a.Party:
+			own = append(own, x)
+		default:
+			show[d] = append(show[d], x)
+		}
+	}
+	if len(own) > 0 {
+		h.askAll(&out, Ask{What: AskRecover, Party: a.Party, No: a.No, Handles: own})
+		h.turning = append(h.turning, h.rec.asks[len(h.rec.asks)-1])
+	}
+	// The player's own opening is too late from now on (an AskRecover
+	// ends it too).
+	h.rec.drop(a)
+	for _, d := range sortedParties(show) {
+		h.askAll(&out, Ask{What: AskShow, Party: d, No: a.No, Handles: show[d]})
+		h.turning = append(h.turning, h.rec.asks[len(h.rec.asks)-1])
+	}
+	if len(h.turning) == 0 {
+		// Every card was turned up before: nothing to wait for.
+		ev, err := h.turnUp()
+		if err == nil {
+			out.Events = ev
+			h.follow(&out, ev)
+		}
+		return out
+	}
+	h.calling = h.turning[0]
 	return out
 }
 
@@ -328,7 +396,7 @@ func (h *Host) End() Out {
 	var out Out
 	h.logged(Input{What: InputEnd})
 	h.B.End()
-	h.calling = nil
+	h.calling, h.turning, h.forfeit = nil, nil, false
 	h.askAll(&out, Ask{What: AskPublish})
 	return out
 }
@@ -336,9 +404,23 @@ func (h *Host) End() Out {
 // Reveal is the blind game made clear once every secret is in: the
 // config and journal Replay and Audit read.
 func (h *Host) Reveal() (engine.Config, []engine.Step, []engine.Card, error) {
+	if h.deckErr != nil {
+		return engine.Config{}, nil, nil, h.deckErr
+	}
 	if h.deck == nil {
 		return engine.Config{}, nil, nil, fmt.Errorf("mentaltable: the secrets aren't all in (waiting for %v)", h.rec.Waiting())
 	}
 	cfg, steps, err := h.B.Reveal(h.deck)
 	return cfg, steps, h.deck, err
+}
+
+// sortedParties are m's keys, parties, in order. (slices.Sorted of
+// maps.Keys says the same, in some 4 kB more of a phone's page.)
+func sortedParties[V any](m map[int]V) []int {
+	ps := make([]int, 0, len(m))
+	for p := range m {
+		ps = append(ps, p)
+	}
+	sort.Ints(ps)
+	return ps
 }

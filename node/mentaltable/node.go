@@ -2,7 +2,6 @@ package mentaltable
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -431,7 +430,7 @@ func (n *Node) takeOver(gone int) ([]protocol.Message, error) {
 		var ms []protocol.Message
 		var err error
 		switch {
-		case x.Party == gone && (x.What == AskOpen || x.What == AskFirst || x.What == AskHand):
+		case x.Party == gone && (x.What == AskOpen || x.What == AskFirst || x.What == AskHand || x.What == AskShow):
 			ms, err = n.answer(x.Ask)
 		case x.What == AskRecover:
 			// gone was a holder of the silent party's secret: its
@@ -506,7 +505,7 @@ func (n *Node) adopt(s int, b bot.Player) {
 // answer is the node's part in an ask its copy of the host made.
 func (n *Node) answer(a Ask) ([]protocol.Message, error) {
 	switch a.What {
-	case AskOpen:
+	case AskOpen, AskShow:
 		if !n.mine(a.Party) {
 			return nil, nil
 		}
@@ -544,11 +543,11 @@ func (n *Node) answer(a Ask) ([]protocol.Message, error) {
 		}
 		return out, nil
 	case AskRecover:
-		if a.Party == n.Index {
+		if a.Party == n.Index || len(a.Handles) == 0 {
 			return nil, nil
 		}
 		subs := []mental.SubShare{n.subs[a.Party]}
-		for _, g := range slices.Sorted(maps.Keys(n.heldFor)) {
+		for _, g := range sortedParties(n.heldFor) {
 			for _, hs := range n.heldFor[g] {
 				if hs.dealer == a.Party {
 					subs = append(subs, hs.sub)
@@ -574,7 +573,7 @@ func (n *Node) answer(a Ask) ([]protocol.Message, error) {
 		m.Secret, _ = n.x.MarshalBinary()
 		m.Shuffle, _ = n.shuf.MarshalBinary()
 		out := []protocol.Message{m}
-		for _, g := range slices.Sorted(maps.Keys(n.rebuilt)) {
+		for _, g := range sortedParties(n.rebuilt) {
 			x := n.rebuilt[g]
 			r := protocol.DeckPublish{No: a.No, From: n.Index, Of: g}
 			r.Secret, _ = x.MarshalBinary()

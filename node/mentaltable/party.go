@@ -233,6 +233,16 @@ func (p *Party) open(hs []engine.Handle) (protocol.DeckOpen, error) {
 // checkOpen verifies an opening of want by its sender against the deck:
 // the handles asked for, each proved. It returns the faces.
 func checkOpen(t *Public, o *protocol.DeckOpen, want []engine.Handle) ([]mental.Opening, error) {
+	return checkOpenKnown(t, nil, o, want)
+}
+
+// checkOpenKnown is checkOpen where the cards of known were turned up for
+// everyone before: such a card's opening must claim the face it was, and
+// its shares are not checked. They can't all be: a card turned up through
+// the recovery has, in its silent party's place, a share that carries no
+// proof of that party (mental.CombineRecovery), and the node that plays it
+// again (it took the pile) holds nothing better.
+func checkOpenKnown(t *Public, known map[engine.Handle]mental.Face, o *protocol.DeckOpen, want []engine.Handle) ([]mental.Opening, error) {
 	if len(o.Handles) != len(want) || len(o.Openings) != len(want) {
 		return nil, fault(o.From, ErrWrongCards, "%d cards for %d", len(o.Openings), len(want))
 	}
@@ -247,14 +257,25 @@ func checkOpen(t *Public, o *protocol.DeckOpen, want []engine.Handle) ([]mental.
 		}
 	}
 	os := make([]mental.Opening, len(o.Openings))
-	cts := make([]mental.Ciphertext, len(o.Openings))
+	var check []int // the openings whose shares prove them
 	for k, b := range o.Openings {
 		if err := os[k].UnmarshalBinary(b); err != nil {
 			return nil, fault(o.From, err, "opening %d", k)
 		}
-		cts[k] = t.Deck[o.Handles[k]]
+		f, seen := known[engine.Handle(o.Handles[k])]
+		switch {
+		case !seen:
+			check = append(check, k)
+		case os[k].Face != f:
+			return nil, fault(o.From, mental.ErrFalseOpening, "claims %s, was turned up as %s", os[k].Face.Name(), f.Name())
+		}
 	}
-	if err := mental.VerifyOpenings(t.CB, t.Keys, o.From, cts, os, t.Ctx); err != nil {
+	cts := make([]mental.Ciphertext, len(check))
+	proved := make([]mental.Opening, len(check))
+	for i, k := range check {
+		cts[i], proved[i] = t.Deck[o.Handles[k]], os[k]
+	}
+	if err := mental.VerifyOpenings(t.CB, t.Keys, o.From, cts, proved, t.Ctx); err != nil {
 		return nil, err
 	}
 	return os, nil

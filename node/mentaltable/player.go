@@ -225,6 +225,9 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 			break
 		}
 	}
+	if rogueParty != nil {
+		send = rogueParty(p, send)
+	}
 	for _, sh := range p.shownNow() {
 		if sh.Blind.Type == engine.EventOver {
 			p.over = append(p.over, sh) // shown once every card is known (Finish)
@@ -236,6 +239,10 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 	send = p.sending(send)
 	return send, shown, p.failed
 }
+
+// rogueParty, set only in a test build (rogueparty.go, tag rogueparty),
+// is a dishonest party doctoring what its node sends; nil in the game.
+var rogueParty func(p *Player, send []protocol.Message) []protocol.Message
 
 // input takes one input into the node's copy of the host: a party's
 // node answers what it makes due; a watcher's copy only follows.
@@ -369,10 +376,13 @@ func (p *Player) Finish(name func(party int) string) *Result {
 	cfg, steps, deck, err := h.Reveal()
 	r := &Result{Config: cfg, Steps: steps, Deck: deck, Plays: h.B.Plays()}
 	if err != nil {
-		r.Problems = append(r.Problems, protocol.Sentence(err))
+		r.Problems = append(r.Problems, ShuffleCheat(err, name))
 	}
 	for _, sh := range p.over {
-		sh.Event = sh.Blind.Clear(deck)
+		sh.Event = sh.Blind.Event // no card named: a deck that isn't every card once names none
+		if deck != nil {
+			sh.Event = sh.Blind.Clear(deck)
+		}
 		p.got[sh.Seat] = append(p.got[sh.Seat], sh.Event)
 		r.Over = append(r.Over, sh)
 	}
@@ -393,7 +403,9 @@ func (p *Player) Finish(name func(party int) string) *Result {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s's node didn't turn its called play up in time: the others turned it up.", name(i)))
 	}
 	for _, c := range h.Caught {
-		r.Notes = append(r.Notes, "A false opening was caught: "+protocol.Sentence(c))
+		if i, ok := mental.Blame(c); ok {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s's node turned a play up falsely (%s): caught, and the play went against its player.", name(i), Said(c)))
+		}
 	}
 	p.result = r
 	return r

@@ -395,7 +395,7 @@ func (r *record) Ask(a Ask) error {
 	if !r.inRange(a.Party) || (a.What == AskPool && (!r.inRange(a.To) || a.To == a.Party)) {
 		return fmt.Errorf("mentaltable: an ask of party %d for party %d of %d", a.Party, a.To, r.n)
 	}
-	if a.What < AskOpen || a.What > AskPublish {
+	if a.What < AskOpen || a.What > AskShow {
 		return fmt.Errorf("mentaltable: an ask of kind %d", a.What)
 	}
 	for _, h := range a.Handles {
@@ -412,7 +412,7 @@ func (r *record) ask(a Ask) {
 	a.Handles = slices.Clone(a.Handles) // the record's own: answers strike handles off
 	x := &ask{Ask: a, waiting: make([]bool, r.n)}
 	switch a.What {
-	case AskOpen, AskFirst, AskHand, AskPick:
+	case AskOpen, AskFirst, AskHand, AskPick, AskShow:
 		x.waiting[a.Party] = true
 	case AskRecover:
 		// It replaces the opening asked of that party: an opening that
@@ -487,7 +487,7 @@ func (r *record) takeOpen(from int, m *protocol.DeckOpen) (*ask, []engine.Opened
 	if m.From != from {
 		return nil, nil, fault(from, ErrNotExpected, "an opening signed as party %d's", m.From)
 	}
-	a, _, err := r.findAs(from, m.No, AskOpen, AskFirst)
+	a, _, err := r.findAs(from, m.No, AskOpen, AskFirst, AskShow)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -500,7 +500,7 @@ func (r *record) takeOpen(from int, m *protocol.DeckOpen) (*ask, []engine.Opened
 		}
 		want = handles(m.Handles)
 	}
-	os, err := checkOpen(r.T, m, want)
+	os, err := checkOpenKnown(r.T, r.known, m, want)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -169,3 +169,56 @@ func TestRecoverAfterLeave(t *testing.T) {
 	}
 	t.Fatal("no recovery after the departure in 20 games")
 }
+
+// A play its player didn't turn up holds cards it took in a pile: their
+// deal left out the share of the party each was dealt to, not the
+// player's, so the player's recovery can't turn them up. That party,
+// which knows them since the deal, turns them up instead (AskShow), the
+// player's own cards come up through the recovery, and the game goes on
+// to an audited end, nobody's knowledge beyond its seats' (the watch).
+// Before, the recovery found no card and the table stalled. And a card
+// turned up so, played again by the party that took it, is opened
+// honestly with the recovered share, which proves nothing of its party:
+// it is held to the face it was turned up as, not caught as false (as it
+// was before). Played on for places, so that piles change hands.
+func TestSilentOpenerTookThePile(t *testing.T) {
+	r, _ := engine.Preset("standard")
+	r.Places = true
+	shown, late := 0, 0
+	for seed := range underRace([]uint64{1, 2, 3, 4, 5, 6, 7, 8}) {
+		d := newDriver(t, r, 4, uint64(seed+1), nil)
+		d.Silent = func(party int, m protocol.Message) bool {
+			o, ok := m.(protocol.DeckOpen)
+			return ok && party == 2 && o.No > 0
+		}
+		d.Tamper = func(m any) {
+			// An opening of a play by another party than its player's.
+			if o, ok := m.(*protocol.DeckOpen); ok && o.No > 0 {
+				if last := d.B.View(-1).Last; last != nil && last.No == o.No && d.T.Holder[last.Seat] != o.From {
+					shown++
+				}
+			}
+		}
+		if err := d.Shuffle(); err != nil {
+			t.Fatal(err)
+		}
+		w := newWatch(t, d)
+		w.playAll(-1, 0, 0)
+		if _, _, err := d.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range d.H.Late {
+			if p != 2 {
+				t.Fatalf("seed %d: party %d named late; only party 2 was silent", seed+1, p)
+			}
+		}
+		if len(d.H.Caught) > 0 {
+			t.Fatalf("seed %d: an honest opening was caught as false: %v", seed+1, d.H.Caught)
+		}
+		late += len(d.H.Late)
+	}
+	if shown == 0 {
+		t.Fatal("no silent play held a taken card: nothing was tested")
+	}
+	t.Logf("%d plays of party 2's turned up without it; %d cards of them by the party each was dealt to", late, shown)
+}

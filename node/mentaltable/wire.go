@@ -189,7 +189,7 @@ func (h *Host) Len() int { return len(h.log) }
 
 // Revealed reports whether every secret is in: the deck is known and
 // Reveal gives the clear game.
-func (h *Host) Revealed() bool { return h.deck != nil }
+func (h *Host) Revealed() bool { return h.deck != nil || h.deckErr != nil }
 
 // Picked is the cards V14's timed-out hand-over of seat takes, named by
 // the seat's own node from the seat's completed view (nil when none is

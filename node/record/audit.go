@@ -1,6 +1,8 @@
 package record
 
 import (
+	"fmt"
+
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -84,6 +86,7 @@ func (r *Record) Audit(g Revealed, c Check) Result {
 	if c.Rerun {
 		problems = append(problems, Rerun)
 	}
+	problems = append(problems, Forfeits(g.Steps)...)
 	res.Notes = notes
 	if j := c.Journal; j != nil {
 		problems = append(append([]string(nil), j.Doubt...), problems...)
@@ -95,6 +98,20 @@ func (r *Record) Audit(g Revealed, c Check) Result {
 	res.Problems = problems
 	res.Verified = len(problems) == 0
 	return res
+}
+
+// Forfeits are the audit's words on a clear table's revealed game that
+// forfeits a play (R10b): only a blind table's record of a false opening
+// may, where a node turns its play up; at a clear table the cards decide,
+// and a host that says otherwise gave a verdict the cards don't.
+func Forfeits(steps []engine.Step) []string {
+	var out []string
+	for _, s := range steps {
+		if s.Cmd != nil && s.Cmd.Move == engine.MoveForfeit {
+			out = append(out, fmt.Sprintf("the host judged play %d against seat %d, as if its node had turned it up falsely: at a table dealt in the clear the cards decide.", s.Cmd.No, s.Cmd.Seat+1))
+		}
+	}
+	return out
 }
 
 // Summary is the audit in a line: "deal verified", "ended early after 12

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
 	"github.com/bullshit-game/bullshit/protocol"
 )
 
@@ -94,5 +95,46 @@ func TestRevealParts(t *testing.T) {
 	res := r.Audit(g, Check{})
 	if res.Verified || len(res.Problems) != 1 || res.Problems[0] != BadSalt {
 		t.Errorf("a short salt: %+v", res)
+	}
+}
+
+// A clear table's revealed game that forfeits a play (R10b, which only a
+// blind table's record of a false opening may) fails the audit, naming
+// the play, even though the replay holds (the engine takes a forfeit, to
+// replay a blind game): at a clear table the cards decide.
+func TestClearForfeitFails(t *testing.T) {
+	rules, _ := engine.Preset("standard")
+	seed, salt := uint64(5), [gamewire.SaltSize]byte{9}
+	cfg := engine.Config{Rules: rules, Seats: 3, Seed: gamewire.DealSeed(seed, salt, nil)}
+	g, _, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.Turn()
+	steps := []engine.Step{{Cmd: &engine.Command{Move: engine.MovePlay, Seat: p, Cards: g.View(p).Hand[:1], Claim: 1, Rank: engine.NoRank}},
+		{Cmd: &engine.Command{Move: engine.MoveForfeit, Seat: p, No: 1, Rank: engine.NoRank}},
+		{Cmd: &engine.Command{Move: engine.MoveCall, Seat: (p + 1) % 3, No: 1, Rank: engine.NoRank}}}
+	for _, forfeit := range []bool{false, true} {
+		ss := steps
+		if !forfeit {
+			ss = []engine.Step{steps[0], steps[2]}
+		}
+		_, batches, err := engine.Replay(cfg, ss)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Record{}
+		for _, b := range batches {
+			for _, e := range b {
+				if e.VisibleTo(-1) {
+					r.Got = append(r.Got, e)
+				}
+			}
+		}
+		res := r.Audit(Revealed{Seed: seed, Salt: salt[:], Steps: ss}, Check{Commit: gamewire.Commit(seed, salt), Rules: rules, Seats: 3, Seat: -1})
+		said := strings.Contains(strings.Join(res.Problems, " "), "the host judged play 1 against seat")
+		if said != forfeit {
+			t.Errorf("forfeit %v: problems %q", forfeit, res.Problems)
+		}
 	}
 }

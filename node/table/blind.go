@@ -82,6 +82,10 @@ type blindGame struct {
 	// welcome is what a new host says to each node as it comes back with
 	// the game (its first part, with the deal's terms).
 	welcome string
+	// before is the evening before this game counted in it: what it goes
+	// back to if the game's deck doesn't check at the end.
+	before  Evening
+	counted bool
 }
 
 // rogueLook, set only in a test build (roguehost.go, tag roguehost), is
@@ -246,7 +250,11 @@ func (t *Table) dealWatch() {
 	bg.stall = t.after(wait, func() {
 		if t.blind == bg && !bg.h.Dealt() && t.Phase == PhasePlaying {
 			who := bg.h.Waiting()
-			t.blindRedeal(who, fmt.Sprintf("%s didn't take part in the shuffle in %s.", t.partyNames(who), seconds(wait)))
+			why := fmt.Sprintf("%s didn't take part in the shuffle in %s.", t.partyNames(who), seconds(wait))
+			if len(who) > 0 && !slices.ContainsFunc(who, func(p int) bool { return t.connected(bg.owners[p]) }) {
+				why = fmt.Sprintf("%s left mid-deal and didn't come back in %s.", t.partyNames(who), seconds(wait))
+			}
+			t.blindRedeal(who, why)
 		}
 	})
 }
@@ -506,7 +514,7 @@ func (t *Table) partyMsg(env *protocol.Envelope, raw []byte) error {
 		if p, ok := mental.Blame(err); ok && !bg.h.Dealt() && cheated(err) {
 			// A set-up message that doesn't check (a key's proof, a
 			// shuffle, a share): the deal can't go on with it.
-			t.blindRedeal([]int{p}, fmt.Sprintf("%s's node was caught sending a false part of the deal (%s).", t.partyName(p), protocol.Sentence(err)))
+			t.blindRedeal([]int{p}, fmt.Sprintf("%s's node was caught sending a false part of the deal (%s).", t.partyName(p), mentaltable.Said(err)))
 			return refusalOf(err)
 		}
 		return refusalOf(err)
@@ -601,7 +609,7 @@ func (t *Table) blindOut(out mentaltable.Out, env []byte) {
 	}
 	for ; bg.caught < len(bg.h.Caught); bg.caught++ {
 		if p, ok := faultParty(bg.h.Caught[bg.caught]); ok {
-			t.notice = fmt.Sprintf("%s's node turned its play up falsely: caught. The others turn it up.", t.partyName(p))
+			t.notice = fmt.Sprintf("%s's node turned its play up falsely: caught. The others turn it up, and it goes against its player.", t.partyName(p))
 		}
 	}
 	t.blindChanged(out.Events)
@@ -649,7 +657,8 @@ func (t *Table) blindChanged(events []engine.BlindEvent) {
 	}
 	if bg.h.B.Over() && t.Phase == PhasePlaying {
 		t.Phase = PhaseOver
-		t.evening.Add(t.Commit, t.State(-1).Seats, bg.h.B.Places(), bg.h.B.Winner())
+		bg.before = t.evening.Clone()
+		bg.counted = t.evening.Add(t.Commit, t.State(-1).Seats, bg.h.B.Places(), bg.h.B.Winner())
 		t.phaseChanged()
 	}
 	if (bg.h.B.Over() || bg.h.B.Ended()) && !bg.h.Revealed() {
@@ -664,7 +673,17 @@ func (t *Table) blindChanged(events []engine.BlindEvent) {
 	t.awayHolding()
 	if bg.h.Revealed() && !bg.kept {
 		bg.kept = true
-		t.keepBlind()
+		if _, _, _, err := bg.h.Reveal(); err != nil {
+			// A shuffle that doesn't check: the cards were never the
+			// deck, so neither are the places; the evening goes back.
+			t.notice = mentaltable.ShuffleCheat(err, t.partyName)
+			if bg.counted {
+				t.evening, bg.counted = bg.before, false
+				t.notice += " It doesn't count in the evening's score."
+			}
+		} else {
+			t.keepBlind()
+		}
 	}
 	t.plays.Store(int64(bg.h.B.Plays()))
 	if !t.start.IsZero() {

@@ -896,6 +896,9 @@ func (t *Table) MoveMarked(seatNo int, cmd engine.Command, mark []byte) error {
 // apply applies a seat's move, mark its seat's signature of it (checked),
 // nil for a bot's or the host's fallback.
 func (t *Table) apply(seatNo int, cmd engine.Command, mark []byte) error {
+	if cmd.Move == engine.MoveResume || cmd.Move == engine.MoveForfeit {
+		return errHostsMove
+	}
 	if t.blind != nil {
 		return &engine.Refusal{Code: engine.CodeBadCommand, Msg: "This game is dealt blind: a move names its cards by handle, from the seat's own node."}
 	}
@@ -954,6 +957,12 @@ func (t *Table) applyFor(seatNo int, cmd engine.Command) error {
 	}
 	return err
 }
+
+// errHostsMove refuses a seat's move that only the host makes: a resume
+// of the clock after a takeover, a forfeit (R10b: a blind table's own
+// record of a false opening makes it; at a clear table a seat could
+// otherwise have another seat's play judged a lie).
+var errHostsMove = &engine.Refusal{Code: engine.CodeBadCommand, Msg: "That move is the host's, not a seat's."}
 
 // ownMoves are the moves a seat makes on its own turn.
 var ownMoves = map[engine.Move]bool{engine.MovePlay: true, engine.MoveQuads: true, engine.MoveDoubt: true, engine.MoveBelieve: true, engine.MoveSkip: true}

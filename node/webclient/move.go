@@ -18,11 +18,6 @@ type Move struct {
 	Rank  int    `json:"rank"`  // the rank a play claims where it is free; -1 otherwise
 }
 
-var kinds = map[string]engine.Move{
-	"play": engine.MovePlay, "call": engine.MoveCall, "pass": engine.MovePass, "give": engine.MoveGive,
-	"quads": engine.MoveQuads, "doubt": engine.MoveDoubt, "believe": engine.MoveBelieve, "skip": engine.MoveSkip,
-}
-
 // Do sends a move for our seat; the host's answer comes in the state (a
 // refusal is a sentence in State.Refusal). What is legal is the host's
 // engine's to say: the only checks here are ones the page must not get
@@ -32,8 +27,8 @@ func (c *Client) Do(m Move) error {
 	v, seat, tid, commit, blind := c.view, c.seat, c.tid, c.lobby.Commit, c.blind != nil
 	c.refusal = ""
 	c.mu.Unlock()
-	mv, ok := kinds[m.Kind]
-	if !ok {
+	mv, ok := engine.ParseMove(m.Kind)
+	if !ok || mv == engine.MoveResume || mv == engine.MoveForfeit { // the table's moves, no seat's
 		return fmt.Errorf("no such move: %q", m.Kind)
 	}
 	if v == nil {
