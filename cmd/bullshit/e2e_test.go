@@ -89,6 +89,16 @@ func TestMain(m *testing.M) {
 	bsDir = dir
 	code := m.Run()
 	os.RemoveAll(dir)
+	// A program the tests ran writes only where it was told: a game saved
+	// in the working directory (this package's folder) is a program that
+	// saved without --save.
+	if strays, _ := filepath.Glob("game-*.json"); len(strays) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: %d games saved in the working directory by a program not asked to save (%s): removed\n", len(strays), strays[0])
+		for _, f := range strays {
+			os.Remove(f)
+		}
+		code = 1
+	}
 	os.Exit(code)
 }
 
