@@ -66,7 +66,48 @@ func Audit(cfg Config, steps []Step, seat int, received []Event) []string {
 			re.Step, auditCommand(steps[re.Step].Cmd), strings.TrimSuffix(re.Err.Error(), ".")))
 	}
 	out = append(out, auditVerdicts(steps, batches)...)
-	return append(out, auditSeen(batches, seat, received, false)...)
+	seen := auditSeen(batches, seat, received, false)
+	if cut, ok := auditCut(steps, batches); ok && len(seen) > 0 {
+		// A game the host ended while its last call's play was being
+		// turned up (a blind table waits for its player's node to open
+		// it): the seat was shown the call and nothing after it.
+		if len(auditSeen(cut, seat, received, false)) == 0 {
+			seen = nil
+		}
+	}
+	return append(out, seen...)
+}
+
+// auditCut is the replay's events cut just after the call, doubt or
+// believe of the log's last command, when there is one: what a seat was
+// shown of a game that ended before that play was turned up.
+func auditCut(steps []Step, batches [][]Event) ([][]Event, bool) {
+	i := len(steps) - 1
+	for i >= 0 && steps[i].Cmd == nil {
+		i--
+	}
+	if i < 0 || i+1 >= len(batches) {
+		return nil, false
+	}
+	var t EventType
+	switch steps[i].Cmd.Move {
+	case MoveCall:
+		t = EventCall
+	case MoveDoubt:
+		t = EventDoubt
+	case MoveBelieve:
+		t = EventBelieve
+	default:
+		return nil, false
+	}
+	b := batches[i+1]
+	for j := range b {
+		if b[j].Type == t {
+			cut := append(batches[:i+1:i+1], b[:j+1])
+			return cut, true
+		}
+	}
+	return nil, false
 }
 
 // auditSeen compares, one by one, the events seat received with the

@@ -428,3 +428,50 @@ func TestAuditVerdicts(t *testing.T) {
 	auditWant(t, p, "play 1: [KS 7H] for a claim of 2 × K was judged true; the rules make it a lie.")
 	auditWant(t, p, "play 1: seat 1 took the pile, but the verdict gives it to seat 0.")
 }
+
+// A game the host ended while the last call's play was being turned up
+// (a blind table waits on its player's node) verifies for a seat shown
+// the call and nothing after it; a seat shown a verdict the replay
+// doesn't give, or missing the call itself, is still caught.
+func TestAuditEndedWhileTurningUp(t *testing.T) {
+	for _, preset := range []string{"standard", "idoubtit"} {
+		cfg := auditConfig(preset, 4, 77)
+		_, steps, batches := auditPlay(t, cfg, rand.New(rand.NewPCG(7, 7)))
+		// The last step that is a call, a doubt or a believe: the game
+		// ends there, its play not yet turned up.
+		i := len(steps) - 1
+		for i >= 0 && (steps[i].Cmd == nil || (steps[i].Cmd.Move != MoveCall && steps[i].Cmd.Move != MoveDoubt && steps[i].Cmd.Move != MoveBelieve)) {
+			i--
+		}
+		if i < 0 {
+			t.Fatalf("%s: the game had no call, doubt or believe", preset)
+		}
+		cut, ok := auditCut(steps[:i+1], batches[:i+2])
+		if !ok {
+			t.Fatalf("%s: step %d (%s) is not cut", preset, i, auditCommand(steps[i].Cmd))
+		}
+		for seat := -1; seat < cfg.Seats; seat++ {
+			got := auditReceived(cut, seat)
+			if p := Audit(cfg, steps[:i+1], seat, got); p != nil {
+				t.Fatalf("%s, seat %d: a game ended at a call not yet turned up failed:\n%s", preset, seat, strings.Join(p, "\n"))
+			}
+			if p := Audit(cfg, steps[:i+1], seat, got[:len(got)-1]); p == nil {
+				t.Errorf("%s, seat %d: the call itself missing passed", preset, seat)
+			}
+			// Shown the verdict too, it must be the replay's.
+			whole := auditReceived(batches[:i+2], seat)
+			if p := Audit(cfg, steps[:i+1], seat, whole); p != nil {
+				t.Fatalf("%s, seat %d: the game shown to the verdict failed:\n%s", preset, seat, strings.Join(p, "\n"))
+			}
+			k := slices.IndexFunc(whole[len(got):], func(e Event) bool { return e.Type == EventReveal })
+			if k < 0 {
+				t.Fatalf("%s, seat %d: no verdict after the call", preset, seat)
+			}
+			bad := slices.Clone(whole)
+			bad[len(got)+k].Truth = !bad[len(got)+k].Truth
+			if p := Audit(cfg, steps[:i+1], seat, bad); p == nil {
+				t.Errorf("%s, seat %d: a false verdict after the call passed", preset, seat)
+			}
+		}
+	}
+}

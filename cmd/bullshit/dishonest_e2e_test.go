@@ -214,10 +214,16 @@ func TestE2EDishonestFalseOpening(t *testing.T) {
 		if len(plays) == 0 {
 			t.Fatalf("%s saw no forged play turned up: nothing was tested (%q)", p.name, forged)
 		}
-		if said := notices(p, caught); len(said) != len(plays) {
+		// The host may end the game between the last notice and the
+		// others' turning that play up: one notice more, then.
+		over := 0
+		if early {
+			over = 1
+		}
+		if said := notices(p, caught); len(said) < len(plays) || len(said) > len(plays)+over {
 			t.Errorf("%s was told of %d false openings by Rook's node; it saw %d forged plays turned up: %q", p.name, len(said), len(plays), forged)
 		}
-		if all := notices(p, "falsely"); len(all) != len(plays) {
+		if all := notices(p, "falsely"); len(all) < len(plays) || len(all) > len(plays)+over {
 			t.Errorf("%s: %d notices of a false opening for Rook's %d: %s", p.name, len(all), len(plays), texts(all))
 		}
 		// Each forged play is turned up all the same, and judged a lie,
@@ -235,7 +241,7 @@ func TestE2EDishonestFalseOpening(t *testing.T) {
 					n++
 				}
 			}
-			if n != len(plays) {
+			if n < len(plays) || n > len(plays)+over {
 				t.Errorf("%s's audit names %d of Rook's %d false openings: %q", p.name, n, len(plays), notes[i])
 			}
 		}
