@@ -493,7 +493,7 @@ func hostCPUFigure(c benchConfig, seats int, clear, blind *shoutRuns) figure {
 		Text: fmt.Sprintf("clear %.2f ms, blind %.2f ms (%.1f ×)", cl, bl, bl/cl),
 		Extra: map[string]float64{"clear_ms": cl, "blind_ms": bl,
 			"clear_p99_ms": medianOf(clear.p99), "blind_p99_ms": medianOf(blind.p99)},
-		Note: fmt.Sprintf("the host's process alone: play, shout, verdict and hand-over, no deal; median of %d runs of %d shouts, by run clear %s, blind %s ms; shout p99 there clear %.2f ms, blind %.2f ms",
+		Note: fmt.Sprintf("the host's process alone: play, shout, verdict and hand-over, plus heartbeats, no deal; median of %d runs of %d shouts, by run clear %s, blind %s ms; shout p99 there clear %.2f ms, blind %.2f ms",
 			len(blind.hostCPU), c.rounds, byRun(clear.hostCPU), byRun(blind.hostCPU), medianOf(clear.p99), medianOf(blind.p99))}
 }
 
