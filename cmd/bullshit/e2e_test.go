@@ -51,6 +51,7 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/node/flood"
+	"github.com/bullshit-game/bullshit/node/latency"
 	"github.com/bullshit-game/bullshit/node/netns"
 )
 
@@ -67,9 +68,17 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(rogueEnv); mode != "" {
 		os.Exit(rogueMain(mode))
 	}
-	// The host of the bench's floods is this test binary again, too.
+	// The host of the bench's floods is this test binary again, too, and
+	// so is the host whose CPU per call round the bench reads.
 	if os.Getenv(flood.HostEnv) != "" {
 		if err := flood.ServeLines(context.Background(), os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	if os.Getenv(latency.HostEnv) != "" {
+		if err := latency.ServeHost(context.Background(), os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

@@ -7,6 +7,13 @@ package latency
 // player's Remote and mailbox), on loopback, where the wire costs next to
 // nothing and what is left is our own work. Echo (echo.go) is the floor to
 // compare with; `bullshit bench` and BenchmarkShoutToVerdict* print both.
+//
+// At a blind table (Blind, issue 25) the same shout takes one more leg:
+// the host asks the node of the player who played to open the cards, that
+// node opens them, the host checks the opening and rules, and every
+// player's node works the reveal out of the host's log on its own copy of
+// the host (node/table's Party). The clock is the same one: from the
+// caller's Send to each seat's Update carrying the reveal.
 
 import (
 	"context"
@@ -36,6 +43,12 @@ type ShoutResult struct {
 	// whose update carries the end-of-game audit (a replay per seat).
 	Left  int
 	Games int
+	// Blind says every shout measured was at a blind game.
+	Blind bool
+	// HostCPU is the hosting process's CPU over the shouts, from
+	// ShoutSpawned (0 from Shout, whose host shares its process): the
+	// bracket's stretches, every shout in Last and Left, and no deal.
+	HostCPU time.Duration
 }
 
 // An Option changes how Shout measures.
@@ -43,13 +56,27 @@ type Option func(*shoutOpts)
 
 type shoutOpts struct {
 	bracket func(begin bool)
+	blind   bool
 }
 
 // WithBracket has f(true) called once the table is dealt and every player
 // seated, and f(false) after the last shout: the caller can time or profile
-// the shouts alone, without the hosts' start.
+// the shouts alone, without the hosts' start. A new deal between two
+// shouts is left out the same way: f(false) once the shout that ended a
+// game is in, f(true) again once every player sees the new game's first
+// play (a blind deal, a shuffle by every node, costs more than a hundred
+// shouts, and would swamp them).
 func WithBracket(f func(begin bool)) Option {
 	return func(o *shoutOpts) { o.bracket = f }
+}
+
+// Blind has Shout deal blind games (issue 25): every player's node is a
+// party of the mental deck, the host sees no card, and a shout is turned
+// up by the node of the player who played. It takes 3 seats or more (a
+// blind table needs two player nodes), and Shout fails if the table dealt
+// in the clear after all.
+func Blind() Option {
+	return func(o *shoutOpts) { o.blind = true }
 }
 
 // shoutPause is the table's reveal pause while measuring: long beside a
@@ -63,7 +90,10 @@ const shoutWait = 10 * time.Second
 
 // Settings are the table Shout hosts: seats, the host's own seat a quiet
 // bot (Bots), no window that closes before its shout, the reveal pause
-// short, so a few hundred shouts take seconds.
+// short, so a few hundred shouts take seconds. The games are dealt in the
+// clear; Blind sets table.Settings.Blind, and the bot seat is then played
+// by one of the player nodes (the blind table spreads its bots over them),
+// as quietly.
 func Settings(seats int) table.Settings {
 	rules := engine.Standard()
 	rules.Window = 60 * time.Second // no window closes before its shout
@@ -85,38 +115,104 @@ func Fallback(v *engine.View) (engine.Command, bool) { return quietMove(v, v.Sea
 // lets a play go on their own: each player plays one card when its turn
 // comes, and after every play, once every player has the open window, one
 // player (in turn) shouts on it.
+//
+// With Blind, the games are dealt blind and every player's node is a
+// party; the host's seat is played by one of them.
 func Shout(ctx context.Context, seats, rounds int, opts ...Option) (*ShoutResult, error) {
-	if seats < 2 || seats > 10 {
-		return nil, fmt.Errorf("latency: %d seats (2 to 10)", seats)
+	var o shoutOpts
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := shoutArgs(seats, rounds, o.blind); err != nil {
+		return nil, err
+	}
+	h, err := serveTable(ctx, seats, o.blind)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	return shoutAt(ctx, h, seats, rounds, o.blind, opts)
+}
+
+// shoutArgs says what is wrong with a measurement's table and rounds.
+func shoutArgs(seats, rounds int, blind bool) error {
+	if seats < 2 || seats > 10 || blind && seats < 3 {
+		return fmt.Errorf("latency: %d seats (2 to 10, 3 up when blind)", seats)
 	}
 	if rounds < 1 {
-		return nil, fmt.Errorf("latency: %d rounds", rounds)
+		return fmt.Errorf("latency: %d rounds", rounds)
 	}
-	hh, hk, err := LoopHost(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer hh.Close()
-	tb, err := table.NewTable(Settings(seats), "host", Bots, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer tb.Close()
-	srv, err := node.Serve(hh, hk, tb)
-	if err != nil {
-		return nil, err
-	}
-	defer srv.Close()
-	p, err := Seat(ctx, peer.AddrInfo{ID: hh.ID(), Addrs: hh.Addrs()}, seats-1)
+	return nil
+}
+
+// A dealer is the measured table's host, in this process (tableHost) or
+// in one of its own (Child).
+type dealer interface {
+	Addr() peer.AddrInfo
+	// Deal deals a game: the first, or the next once one is over.
+	Deal() error
+}
+
+// shoutAt seats seats-1 players at the table h hosts, deals, and
+// measures rounds shouts.
+func shoutAt(ctx context.Context, h dealer, seats, rounds int, blind bool, opts []Option) (*ShoutResult, error) {
+	p, err := Seat(ctx, h.Addr(), seats-1)
 	if err != nil {
 		return nil, err
 	}
 	defer p.Close()
-	p.Redeal = tb.Start
-	if err := tb.Start(); err != nil {
+	p.Redeal = h.Deal
+	p.Blind = blind
+	if err := h.Deal(); err != nil {
 		return nil, err
 	}
 	return p.Shouts(ctx, rounds, 0, opts...)
+}
+
+// tableHost is the table Shout measures, hosted in this process: a host
+// on 127.0.0.1, the Table (Settings) and its Server.
+type tableHost struct {
+	h   host.Host
+	tb  *table.Table
+	srv *node.Server
+}
+
+// serveTable hosts Settings(seats), blind or not.
+func serveTable(ctx context.Context, seats int, blind bool) (_ *tableHost, err error) {
+	hh, hk, err := LoopHost(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t := &tableHost{h: hh}
+	defer func() {
+		if err != nil {
+			t.Close()
+		}
+	}()
+	set := Settings(seats)
+	set.Blind = blind
+	if t.tb, err = table.NewTable(set, "host", Bots, nil); err != nil {
+		return nil, err
+	}
+	if t.srv, err = node.Serve(hh, hk, t.tb); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func (t *tableHost) Addr() peer.AddrInfo { return peer.AddrInfo{ID: t.h.ID(), Addrs: t.h.Addrs()} }
+
+func (t *tableHost) Deal() error { return t.tb.Start() }
+
+// Close closes the server, the table and the host, in that order.
+func (t *tableHost) Close() {
+	if t.srv != nil {
+		t.srv.Close()
+	}
+	if t.tb != nil {
+		t.tb.Close()
+	}
+	t.h.Close()
 }
 
 // Players are the measured players at a table, each on its own host on
@@ -126,11 +222,16 @@ type Players struct {
 	// Redeal deals the next game once a shout ended one; nil when the
 	// table's host deals again by itself.
 	Redeal func() error
+	// Blind says the table deals blind: a reveal that comes at a game
+	// dealt in the clear is an error of the measurement, not a figure.
+	Blind bool
 
 	hosts   []host.Host
 	remotes []*node.Remote
 	notes   chan shoutNote
 	st      shoutState
+	bracket func(begin bool) // WithBracket's, while Shouts runs
+	on      bool             // bracket(true) was called last
 
 	seen    []int // the open window each player has
 	callers []int // who may call the open window
@@ -162,6 +263,9 @@ func Seat(ctx context.Context, at peer.AddrInfo, n int) (_ *Players, err error) 
 			return nil, fmt.Errorf("player %d joins: %w", i, err)
 		}
 		p.remotes = append(p.remotes, r)
+		// At a blind table the host's seat is a bot on one of the
+		// players' nodes: the same quiet one.
+		r.UseBots(Bots, Fallback)
 	}
 	p.seen = make([]int, len(p.remotes))
 	for i, r := range p.remotes {
@@ -182,11 +286,12 @@ func (p *Players) Shouts(ctx context.Context, rounds int, d time.Duration, opts 
 	if rounds < 0 || d < 0 || rounds == 0 && d == 0 {
 		return nil, fmt.Errorf("latency: %d rounds for %v", rounds, d)
 	}
-	res := &ShoutResult{Seats: len(p.remotes) + 1, Games: 1}
-	if o.bracket != nil {
-		o.bracket(true)
-		defer o.bracket(false)
-	}
+	res := &ShoutResult{Seats: len(p.remotes) + 1, Games: 1, Blind: p.Blind}
+	p.bracket, p.on = o.bracket, false
+	defer func() {
+		p.pause()
+		p.bracket = nil
+	}()
 	start := time.Now()
 	for measured := 0; (rounds == 0 || measured < rounds) && (d == 0 || time.Since(start) < d); {
 		times, over, err := p.round(ctx)
@@ -195,6 +300,7 @@ func (p *Players) Shouts(ctx context.Context, rounds int, d time.Duration, opts 
 		}
 		if over {
 			res.Left++
+			p.pause()
 			if err := p.newDeal(); err != nil {
 				return res, err
 			}
@@ -227,6 +333,10 @@ func (p *Players) round(ctx context.Context) (times []time.Duration, over bool, 
 			return nil, false, err
 		}
 	}
+	if p.bracket != nil && !p.on {
+		p.bracket(true) // every player sees a play of a game dealt: the shouts begin
+		p.on = true
+	}
 	no := p.seen[0]
 	p.called = no
 	c := -1
@@ -258,6 +368,8 @@ func (p *Players) round(ctx context.Context) (times []time.Duration, over bool, 
 			// is the caller's play, late to a turn the table's turn clock
 			// played for it (node/flood's table has one).
 			return nil, false, fmt.Errorf("latency: the shout on play %d was refused: %s", no, n.refused)
+		case n.reveal == no && p.Blind && !n.blind:
+			return nil, false, fmt.Errorf("latency: play %d was turned up at a game dealt in the clear; players see %s", no, p.st.String())
 		case n.reveal == no && times[n.peer] == 0:
 			times[n.peer] = n.at.Sub(start)
 			over = over || n.over
@@ -265,6 +377,14 @@ func (p *Players) round(ctx context.Context) (times []time.Duration, over bool, 
 		}
 	}
 	return times, over, nil
+}
+
+// pause ends the bracket's stretch, if one is on.
+func (p *Players) pause() {
+	if p.bracket != nil && p.on {
+		p.bracket(false)
+		p.on = false
+	}
 }
 
 // newDeal starts the next game after a shout ended one.
@@ -307,6 +427,7 @@ type shoutNote struct {
 	callers []int // who may call it
 	reveal  int   // the play a reveal turned up
 	over    bool  // the game ended with it
+	blind   bool  // at a game dealt blind
 	refused string
 	code    engine.Code // the refusal's
 }
@@ -326,7 +447,7 @@ func follow(i int, r *node.Remote, notes chan<- shoutNote, st *shoutState) {
 			switch e.Type {
 			case engine.EventReveal:
 				revealed = at
-				notes <- shoutNote{peer: i, at: at, reveal: e.No, over: over}
+				notes <- shoutNote{peer: i, at: at, reveal: e.No, over: over, blind: u.Table.Blind}
 			case engine.EventDeal:
 				decided = ""
 			}
@@ -375,6 +496,9 @@ func (s *shoutState) see(i int, u *table.Update) {
 	}
 	if u.Refusal != nil {
 		line += " refused: " + u.Refusal.Msg
+	}
+	if u.Notice != "" {
+		line += fmt.Sprintf(" notice %q", u.Notice)
 	}
 	s.mu.Lock()
 	if s.last == nil {
