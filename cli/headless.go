@@ -70,6 +70,14 @@ func (p Printer) Seated(seat int) {
 	p.line(map[string]any{"type": "seated", "seat": seat}, text)
 }
 
+// Dealing says the host starts the game: the seats are taken (or the
+// wait is over) and the deal begins, its toss and, at a blind table, every
+// player node's part of the shuffle. The deal event ends it: the end-to-end
+// figures time the deal between the two.
+func (p Printer) Dealing(seats int) {
+	p.line(map[string]any{"type": "start", "seats": seats}, "Dealing.")
+}
+
 // Result is the end of a seat's game: the places and the audit when the game
 // finished; when it did not (a signal stopped this program, stop names
 // it, or the table ended without a result), a line that says so and never

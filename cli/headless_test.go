@@ -202,6 +202,7 @@ func playBack(p Printer, ups []table.Update) {
 	p.Table(HostLine{ID: "t1", Resumed: "/tmp/golden.journal", Addrs: addrs, Words: "maple-otter-lunar"})
 	p.Seated(0)
 	p.Seated(-1)
+	p.Dealing(3)
 	for _, u := range ups {
 		p.Update(u)
 	}

@@ -332,6 +332,7 @@ func runHost(args []string) error {
 		out.Result(table.Update{}, seatNo, stop.name())
 		return stop.or(ctx.Err())
 	}
+	out.Dealing(n)
 	if err := hosted.Start(); err != nil {
 		return err
 	}
