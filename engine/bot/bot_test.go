@@ -422,3 +422,30 @@ func jsonOf(t *testing.T, v engine.View) string {
 	}
 	return string(b)
 }
+
+// A bot asked to act before the deal (a view with no hands yet: a blind
+// table still shuffling, a seat taken back after the host failed over)
+// and then shown the deal, or shown a deal that names a seat off the
+// table, keeps playing: it panicked dividing by a table of no seats.
+func TestObserveDealAfterEmptyView(t *testing.T) {
+	for _, deal := range []engine.Event{
+		{Type: engine.EventDeal, Seat: 0, Counts: make([]engine.Count, 4)},
+		{Type: engine.EventDeal, Seat: -7, Target: 99, Counts: make([]engine.Count, 4)},
+		{Type: engine.EventDeal, Seat: 2},
+	} {
+		for _, name := range Names {
+			b, err := New(name, 1, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Act(&engine.View{Seat: 1, Phase: engine.PhasePlay})
+			b.Observe(&deal)
+			g, _, err := engine.New(engine.Config{Rules: engine.Standard(), Seats: 4, Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := g.View(1)
+			b.Act(&v)
+		}
+	}
+}

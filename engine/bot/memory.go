@@ -104,6 +104,9 @@ func (m *memory) start(n int) {
 // bot that takes over a seat mid-game starts its memory here.
 func (m *memory) sync(v *engine.View) {
 	if !m.ready {
+		if len(v.Hands) == 0 {
+			return // no table to size yet (a view before the deal): the deal starts the memory
+		}
 		m.start(len(v.Hands))
 	}
 	if !m.known {
@@ -193,7 +196,7 @@ func (m *memory) extra(claim int) (more, fewer int) {
 
 func (m *memory) observe(e *engine.Event) {
 	if !m.ready {
-		if e.Type != engine.EventDeal {
+		if e.Type != engine.EventDeal || len(e.Counts) == 0 {
 			return
 		}
 		m.start(len(e.Counts))
@@ -217,10 +220,11 @@ func (m *memory) apply(e *engine.Event) {
 		if m.rules.CCW {
 			step = m.n - 1
 		}
-		from := (e.Seat + step) % m.n
+		from := e.Seat + step
 		if m.rules.First.Random {
 			from = e.Target
 		}
+		from = (from%m.n + m.n) % m.n // a seat off the table (a peer's event) still sizes every hand
 		for i, s := 0, from; i < m.n; i, s = i+1, (s+step)%m.n {
 			size := m.all / m.n
 			if i < m.all%m.n {
