@@ -307,10 +307,16 @@ func TestE2EDishonestNoOpening(t *testing.T) {
 		if len(plays) == 0 {
 			t.Fatalf("%s saw no play of Rook's turned up without it: nothing was tested", p.name)
 		}
-		if said := notices(p, late); len(said) != len(plays) {
+		// The host may end the game between the last notice and the
+		// others' turning that play up: one notice more, then.
+		over := 0
+		if early {
+			over = 1
+		}
+		if said := notices(p, late); len(said) < len(plays) || len(said) > len(plays)+over {
 			t.Errorf("%s was told %d times that Rook's node didn't turn its play up; it saw %d such plays turned up", p.name, len(said), len(plays))
 		}
-		if all := notices(p, "didn't turn its play up in time"); len(all) != len(plays) {
+		if all := notices(p, "didn't turn its play up in time"); len(all) != len(notices(p, late)) {
 			t.Errorf("%s names others than Rook for a late opening: %s", p.name, texts(all))
 		}
 		if i < len(notes) {
@@ -320,7 +326,7 @@ func TestE2EDishonestNoOpening(t *testing.T) {
 					n++
 				}
 			}
-			if n != len(plays) {
+			if n < len(plays) || n > len(plays)+over {
 				t.Errorf("%s's audit names %d of Rook's %d plays: %q", p.name, n, len(plays), notes[i])
 			}
 		}
