@@ -597,3 +597,68 @@ func TestBlindSpectatorAudits(t *testing.T) {
 		t.Fatalf("the spectator was shown %d cards of a hand", hidden)
 	}
 }
+
+// A node that is there but gives no recovery share holds the game up
+// (the table has no bound on that yet: README, "Still open"), but every
+// screen names whom the game waits for once nothing has happened for
+// waitSaid, as the deal names whom it waits for. Here p2's node never
+// turns up its called plays, so the others must, and p1's node keeps its
+// part of that back.
+func TestBlindGameNamesWhomItWaitsFor(t *testing.T) {
+	set := kitchen(3)
+	set.Blind = true
+	hn, tb, _ := hostTable(t, set)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	_, hostSess, err := tb.Sit("local", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	remotes := dialPlayers(t, ctx, hn, 2)
+	keep := func(r *Remote, f func(protocol.Message) bool) {
+		r.plink.mu.Lock()
+		r.plink.keep = f
+		r.plink.mu.Unlock()
+	}
+	keep(remotes[1], func(m protocol.Message) bool { _, ok := m.(protocol.DeckOpen); return ok })
+	keep(remotes[0], func(m protocol.Message) bool { _, ok := m.(protocol.DeckRecover); return ok })
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go table.PlayBot(ctx, hostSess, &nodetest.CallBot{Seat: 0}, dumbFallback, "fast", nil)
+	said := make(chan string, 1)
+	var mu sync.Mutex
+	var seen []string
+	plays := 0
+	go playEach(ctx, remotes, func(i int) table.Player { return &nodetest.CallBot{Seat: remotes[i].Seat()} }, "fast",
+		func(i int, u table.Update) {
+			if i == 0 && u.Notice != "" {
+				mu.Lock()
+				seen = append(seen, u.Notice)
+				mu.Unlock()
+			}
+			if i == 0 && u.View.No > 0 {
+				mu.Lock()
+				plays = u.View.No
+				mu.Unlock()
+			}
+			if i == 0 && strings.HasPrefix(u.Notice, "The game waits for ") {
+				select {
+				case said <- u.Notice:
+				default:
+				}
+			}
+		})
+	select {
+	case n := <-said:
+		if want := "The game waits for p1's node."; n != want {
+			t.Fatalf("the screen said %q, want %q", n, want)
+		}
+	case <-ctx.Done():
+		mu.Lock()
+		defer mu.Unlock()
+		var st table.TableState
+		tb.Do(func() { st = tb.State(-1) })
+		t.Fatalf("no screen named whom the game waits for (at play %d; notices %q; table %+v)", plays, seen, st)
+	}
+}

@@ -206,6 +206,9 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 		case at > p.next:
 			p.failed = fmt.Errorf("mentaltable: the host's log skips from input %d to %d", p.next, at)
 		default:
+			if p.parts(at, &li); p.failed != nil {
+				break
+			}
 			var in Input
 			if in, p.failed = p.reader.Input(p.h, li); p.failed == nil {
 				var ms []protocol.Message
@@ -237,6 +240,9 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 		shown = append(shown, sh)
 	}
 	send = p.sending(send)
+	if len(send) > 0 {
+		p.keep.ackAt, p.keep.ackSum = p.next, p.keep.sum
+	}
 	return send, shown, p.failed
 }
 
@@ -398,6 +404,9 @@ func (p *Player) Finish(name func(party int) string) *Result {
 				r.Problems = append(r.Problems, fmt.Sprintf("seat %d: %s", s+1, bad))
 			}
 		}
+	}
+	if p.keep.rolled {
+		r.Notes = append(r.Notes, "A host that failed took inputs this node saw last; none of its answers hung on them.")
 	}
 	for _, i := range h.Late {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s's node didn't turn its called play up in time: the others turned it up.", name(i)))

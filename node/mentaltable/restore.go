@@ -26,9 +26,14 @@ import (
 // shows is still owed, never an answer the host already took.
 //
 // What the Player took of the log before the restart is kept as a count
-// and a digest: a host that resends another log than the one the node
-// took (a move, a tick or a message changed, left out or put in) is
-// caught at that count, before anything it says is believed.
+// and a digest, twice: all it took, and as far as its last answer. A host
+// that resends another log than the one the node took up to its last
+// answer (a move, a tick or a message changed, left out or put in) is
+// caught at that count, before anything it says is believed. What it took
+// after its last answer may be another log's: a host that failed may have
+// sent its last inputs to this node alone, and the new host goes on from
+// the longest log the others gave it. Nothing the node revealed depended
+// on those inputs; its audit notes that they went (Result.Notes).
 
 // ErrLostSecret is a game whose log holds a deck key of this node's party
 // that isn't its own: the node lost the secret it played with (a page
@@ -47,16 +52,44 @@ type keeping struct {
 	keySent  bool     // a restored player's key, sent again (the log held none)
 	checked  bool     // the key the log holds for the party was found to be its own
 	// A restored player's count and digest of the log before its
-	// restart: the resent log must match them.
+	// restart, as far as its last answer: the resent log must match
+	// them. tookAt and tookSum are all it took: a resent log that
+	// doesn't match them there lost inputs the node took (rolled).
 	wantAt  int
 	wantSum [32]byte
-	held    []protocol.Message // made due while replaying, sent once it is back where it was
+	tookAt  int
+	rolled  bool
+	// fps fingerprints each input taken (Keep keeps them); was, a
+	// restored player's from before its restart, tells where a resent
+	// log parts from the one it took.
+	fps, was []uint64
+	// ackAt and ackSum are the count and digest of the log as it stood
+	// when the node last sent an answer: what Keep keeps as wantAt.
+	ackAt  int
+	ackSum [32]byte
+	held   []protocol.Message // made due while replaying, sent once it is back where it was
 }
 
-// took adds input li, the log's input at, to the digest.
+// took adds input li, the log's input at, to the digest and the
+// fingerprints.
 func (k *keeping) took(at int, li *protocol.LogInput) {
+	b := inputBytes(at, li)
 	h := sha256.New()
 	h.Write(k.sum[:])
+	h.Write(b)
+	h.Sum(k.sum[:0])
+	k.fps = append(k.fps, fingerprint(b))
+}
+
+// fingerprint is 8 bytes of an input's digest: where a resent log parts
+// from the one taken (the digest proper holds the log to the count).
+func fingerprint(b []byte) uint64 {
+	d := sha256.Sum256(b)
+	return binary.LittleEndian.Uint64(d[:8])
+}
+
+// inputBytes is input li, the log's input at, as the digest takes it.
+func inputBytes(at int, li *protocol.LogInput) []byte {
 	b := binary.AppendUvarint(nil, uint64(at))
 	b = append(b, li.What)
 	b = binary.AppendVarint(b, li.AtNS)
@@ -70,13 +103,15 @@ func (k *keeping) took(at int, li *protocol.LogInput) {
 		b = append(b, 0)
 	}
 	b = binary.AppendVarint(b, int64(li.Gone))
-	b = binary.AppendVarint(b, int64(li.To))
-	h.Write(b)
-	h.Sum(k.sum[:0])
+	return binary.AppendVarint(b, int64(li.To))
 }
 
 // keptMagic heads what Keep writes: its version and what it is.
-const keptMagic = "mentaltable keep 1\n"
+const keptMagic = "mentaltable keep 2\n"
+
+// keptMagic1 heads what an older Keep wrote: no count of the last answer
+// (all it took is held to).
+const keptMagic1 = "mentaltable keep 1\n"
 
 // Keep is what the node must keep to be this party again after a restart
 // (Restore): its deck secret, its shuffle's opening (and the step itself
@@ -90,7 +125,7 @@ func (p *Player) Keep() []byte {
 	if n == nil {
 		return nil // a watcher has no secret to keep
 	}
-	k := kept{game: p.Deal.Game, party: n.Index, x: n.x, taken: p.next, sum: p.keep.sum}
+	k := kept{game: p.Deal.Game, party: n.Index, x: n.x, taken: p.next, sum: p.keep.sum, acked: p.keep.ackAt, ackSum: p.keep.ackSum, fps: p.keep.fps}
 	if n.kept != nil {
 		// The step too, though the log may hold it: a replay comes to
 		// the node's turn before it comes to the step.
@@ -125,7 +160,11 @@ func Restore(d protocol.BlindDeal, terms Terms, kept []byte, rand io.Reader) (*P
 	if k.step != nil {
 		n.shuf = k.shufOpening
 	}
-	p.keep = keeping{restored: true, wantAt: k.taken, wantSum: k.sum}
+	p.keep = keeping{restored: true, wantAt: k.acked, wantSum: k.ackSum, tookAt: k.taken, was: k.fps, ackAt: k.acked, ackSum: k.ackSum}
+	if k.fps == nil {
+		// An older Keep's: held to all it took, as it was then.
+		p.keep.wantAt, p.keep.wantSum = k.taken, k.sum
+	}
 	return p, nil
 }
 
@@ -139,6 +178,9 @@ type kept struct {
 	x           mental.Secret
 	taken       int
 	sum         [32]byte
+	acked       int // the count as far as the last answer
+	ackSum      [32]byte
+	fps         []uint64 // each input's fingerprint (nil in an older Keep's)
 	shuf, step  []byte
 	shufOpening mental.ShuffleOpening
 }
@@ -154,6 +196,12 @@ func (k *kept) append(b []byte) []byte {
 	b = appendBytes(b, x)
 	b = binary.AppendUvarint(b, uint64(k.taken))
 	b = append(b, k.sum[:]...)
+	b = binary.AppendUvarint(b, uint64(k.acked))
+	b = append(b, k.ackSum[:]...)
+	b = binary.AppendUvarint(b, uint64(len(k.fps)))
+	for _, f := range k.fps {
+		b = binary.LittleEndian.AppendUint64(b, f)
+	}
 	b = appendBytes(b, k.shuf)
 	return appendBytes(b, k.step)
 }
@@ -162,8 +210,11 @@ func (k *kept) append(b []byte) []byte {
 func readKept(b []byte) (kept, error) {
 	var k kept
 	rest, ok := cutPrefix(b, keptMagic)
+	older := false
 	if !ok {
-		return k, errKept
+		if rest, older = cutPrefix(b, keptMagic1); !older {
+			return k, errKept
+		}
 	}
 	r := keptReader{b: rest}
 	k.game = r.bytes()
@@ -171,6 +222,19 @@ func readKept(b []byte) (kept, error) {
 	xb := r.bytes()
 	k.taken = r.int()
 	copy(k.sum[:], r.take(len(k.sum)))
+	k.acked, k.ackSum = k.taken, k.sum
+	if !older {
+		k.acked = r.int()
+		copy(k.ackSum[:], r.take(len(k.ackSum)))
+		n := r.int()
+		if n != k.taken || k.acked > k.taken || n < 0 || n > len(r.b)/8 {
+			return kept{}, errKept
+		}
+		k.fps = make([]uint64, n)
+		for i := range k.fps {
+			k.fps[i] = binary.LittleEndian.Uint64(r.take(8))
+		}
+	}
 	k.shuf, k.step = r.bytes(), r.bytes()
 	if r.bad || len(r.b) != 0 {
 		return kept{}, errKept
@@ -308,14 +372,34 @@ func (p *Player) sending(send []protocol.Message) []protocol.Message {
 // Replaying reports whether a restored player is still replaying the log
 // it took before its restart: it sends nothing till it is back where it
 // was, and its caller makes no move or pick for it meanwhile.
-func (p *Player) Replaying() bool { return p.keep.restored && p.next < p.keep.wantAt }
+func (p *Player) Replaying() bool { return p.keep.restored && p.next < p.keep.tookAt }
 
 // takeMark checks the digest of the log taken so far against the one a
 // restored player kept, once it reaches the kept count.
 func (p *Player) takeMark() {
-	if p.keep.restored && p.next == p.keep.wantAt && p.keep.sum != p.keep.wantSum {
+	if !p.keep.restored {
+		return
+	}
+	if p.next == p.keep.wantAt && p.keep.sum != p.keep.wantSum {
 		p.failed = ErrRewritten
 	}
+}
+
+// parts tells, before a restored player takes input li at at, whether the
+// resent log parts there from the one it took: before its last answer,
+// the host rewrote the game (ErrRewritten); after it, the inputs it took
+// from there were lost with a host that failed, and the node goes on from
+// the new host's log, sending from now on (rolled).
+func (p *Player) parts(at int, li *protocol.LogInput) {
+	k := &p.keep
+	if !k.restored || k.rolled || at >= len(k.was) || fingerprint(inputBytes(at, li)) == k.was[at] {
+		return
+	}
+	if at < k.wantAt {
+		p.failed = ErrRewritten
+		return
+	}
+	k.rolled, k.tookAt = true, at
 }
 
 // owed reports whether m, made due as the node replayed the log, is still

@@ -411,22 +411,34 @@ func TestRestoreAnywhere(t *testing.T) {
 func TestRestoreRewrittenLog(t *testing.T) {
 	pt := newPlayerTable(t, 3, 3, 5)
 	pt.playFor(30)
-	tick := slices.IndexFunc(pt.wire, func(li protocol.LogInput) bool { return InputKind(li.What) == InputTick })
-	if tick < 0 {
-		t.Skip("no tick in this game")
+	// Party 1's node as it stands 30 actions in, kept: an input of the
+	// log before its last answer, rewritten (its time moved), is caught.
+	acked := pt.pl[1].keep.ackAt
+	if acked < 1 || acked >= len(pt.wire) {
+		t.Fatalf("party 1 last answered at input %d of %d: nothing to rewrite on either side", acked, len(pt.wire))
 	}
-	// Party 1's node as it stands 30 actions in, kept.
 	p, err := Restore(pt.deal, pt.terms[1], pt.pl[1].Keep(), pt.rands(9))
 	if err != nil {
 		t.Fatal(err)
 	}
 	log := slices.Clone(pt.wire)
-	log[tick].AtNS++
+	log[acked-1].AtNS++
 	if _, _, err := p.Log(0, log); !errors.Is(err, ErrRewritten) {
 		t.Fatalf("a rewritten log: %v, want ErrRewritten", err)
 	}
-	if p.Taken() != len(log) || p.Finish(nil) != nil {
-		t.Fatalf("took %d of %d, and a result", p.Taken(), len(log))
+	// One rewritten after it is a new host's log that lost what a host
+	// that failed sent last: taken, the node sending again from there.
+	r, err := Restore(pt.deal, pt.terms[1], pt.pl[1].Keep(), pt.rands(11))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := slices.Clone(pt.wire)
+	lost[len(lost)-1].AtNS++
+	if _, _, err := r.Log(0, lost); err != nil || r.Replaying() || !r.keep.rolled {
+		t.Fatalf("a log that lost an input after the last answer: %v, replaying %v, rolled %v", err, r.Replaying(), r.keep.rolled)
+	}
+	if p.Taken() != acked-1 || p.Finish(nil) != nil {
+		t.Fatalf("took %d of %d (the rewrite is input %d), and a result", p.Taken(), len(log), acked-1)
 	}
 	// The same log as it was replays to where party 1 was,
 	q, err := Restore(pt.deal, pt.terms[1], pt.pl[1].Keep(), pt.rands(10))

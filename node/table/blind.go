@@ -68,6 +68,10 @@ type blindGame struct {
 	// was last looked at, and its two timers.
 	progress    int
 	slow, stall *time.Timer
+	// waitAt is the log's length when the game began to wait on the
+	// nodes waitT will name (waitWatch).
+	waitAt int
+	waitT  *time.Timer
 	kept        bool         // the revealed game is in the journal (keepBlind)
 	leaving     map[int]bool // the parties taken over (their secret pooled for a successor), asked once
 	// specSent is how much of the log each spectator's node was sent.
@@ -261,13 +265,46 @@ func (t *Table) dealWatch() {
 
 func (t *Table) stopDealWatch() {
 	if bg := t.blind; bg != nil {
-		for _, tm := range []*time.Timer{bg.slow, bg.stall} {
+		for _, tm := range []*time.Timer{bg.slow, bg.stall, bg.waitT} {
 			if tm != nil {
 				tm.Stop()
 			}
 		}
-		bg.slow, bg.stall = nil, nil
+		bg.slow, bg.stall, bg.waitT = nil, nil, nil
 	}
+}
+
+// waitSaid is how long the dealt game waits on a node, with nothing else
+// happening, before every screen names it (waitWatch).
+const waitSaid = 5 * time.Second
+
+// waitWatch names the nodes the dealt game waits on (a part of a
+// recovery, a card to hand over, an opening) once it has waited
+// waitSaid with nothing happening: a table that seems stuck says on whom,
+// as the deal does.
+func (t *Table) waitWatch() {
+	bg := t.blind
+	if !bg.h.Dealt() || (bg.waitT != nil && bg.waitAt == bg.h.Len()) {
+		return
+	}
+	if bg.waitT != nil {
+		bg.waitT.Stop()
+		bg.waitT = nil
+	}
+	if len(bg.h.Waiting()) == 0 {
+		return
+	}
+	at := bg.h.Len()
+	bg.waitAt = at
+	bg.waitT = t.after(waitSaid, func() {
+		if t.blind != bg || bg.h.Len() != at || t.Phase != PhasePlaying {
+			return
+		}
+		if who := bg.h.Waiting(); len(who) > 0 {
+			t.notice = "The game waits for " + t.partyNames(who) + "."
+			t.blindDeliver(nil, "")
+		}
+	})
 }
 
 // partyNames says whose nodes parties ps are: "Ben's node", "Ben's and
@@ -699,6 +736,7 @@ func (t *Table) blindChanged(events []engine.BlindEvent) {
 		return
 	}
 	t.dealWatch()
+	t.waitWatch()
 	if t.held {
 		return
 	}
