@@ -70,10 +70,10 @@ type blindGame struct {
 	slow, stall *time.Timer
 	// waitAt is the log's length when the game began to wait on the
 	// nodes waitT will name (waitWatch).
-	waitAt int
-	waitT  *time.Timer
-	kept        bool         // the revealed game is in the journal (keepBlind)
-	leaving     map[int]bool // the parties taken over (their secret pooled for a successor), asked once
+	waitAt  int
+	waitT   *time.Timer
+	kept    bool         // the revealed game is in the journal (keepBlind)
+	leaving map[int]bool // the parties taken over (their secret pooled for a successor), asked once
 	// specSent is how much of the log each spectator's node was sent.
 	specSent map[*Mailbox]int
 	// holding are the takeovers due of away nodes the table waits on
