@@ -31,10 +31,12 @@ type Player struct {
 	picked  map[int]int
 	failed  error
 	result  *Result
-	watched []Shown // a watcher's copy's public events, not yet taken
-	own     []int   // the seats it was dealt: what its audit covers
-	adopted []int   // seats it took over from a party that left, not yet told
-	keep    keeping // for a restart (restore.go)
+	watched []Shown   // a watcher's copy's public events, not yet taken
+	own     []int     // the seats it was dealt: what its audit covers
+	adopted []int     // seats it took over from a party that left, not yet told
+	keep    keeping   // for a restart (restore.go)
+	terms   Terms     // as made: what a roll back to a new host's log remakes it with (rollTo)
+	rand    io.Reader // likewise
 }
 
 // ErrWatching is a move from a node that takes no part in the game.
@@ -84,7 +86,8 @@ func NewPlayer(d protocol.BlindDeal, terms Terms, rand io.Reader) (*Player, []pr
 	if t.Parties() != len(d.Parties) {
 		return nil, nil, fmt.Errorf("mentaltable: the deal names %d parties for %d", len(d.Parties), t.Parties())
 	}
-	p := &Player{Deal: d, reader: NewLogReader(terms.Table, d.Parties), got: map[int][]engine.Event{}, picked: map[int]int{}}
+	p := &Player{Deal: d, reader: NewLogReader(terms.Table, d.Parties), got: map[int][]engine.Event{}, picked: map[int]int{},
+		terms: terms, rand: rand}
 	if me < 0 || terms.Watch {
 		h, err := t.host(false)
 		if err != nil {
@@ -199,9 +202,22 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 		switch at := first + k; {
 		case at < p.next:
 			// Taken already (a backlog after a reconnection, or a new
-			// host's after a failover): it must be the input taken.
-			if !sameInput(&li, &p.wire[at]) {
+			// host's after a failover): it must be the input taken, up
+			// to the node's last answer at least. After it, the inputs
+			// from there were a host's that failed, sent to this node
+			// alone: it goes on from the new host's log (rollTo).
+			if sameInput(&li, &p.wire[at]) {
+				break
+			}
+			if p.node == nil || at < p.keep.ackAt {
 				p.failed = fmt.Errorf("%w: input %d of the host's log isn't the one this node took", ErrDiverged, at)
+				break
+			}
+			var q *Player
+			if q, p.failed = p.rollTo(at); p.failed == nil {
+				*p = *q
+				ms, sh, err := p.Log(at, log[k:])
+				return append(send, ms...), sh, err
 			}
 		case at > p.next:
 			p.failed = fmt.Errorf("mentaltable: the host's log skips from input %d to %d", p.next, at)
@@ -220,7 +236,6 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 						p.adopted = append(p.adopted, p.node.Adopted()...)
 					}
 					p.keep.took(at, &li)
-					p.takeMark()
 				}
 			}
 		}
@@ -241,7 +256,7 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 	}
 	send = p.sending(send)
 	if len(send) > 0 {
-		p.keep.ackAt, p.keep.ackSum = p.next, p.keep.sum
+		p.keep.ackAt = p.next
 	}
 	return send, shown, p.failed
 }

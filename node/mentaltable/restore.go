@@ -51,23 +51,22 @@ type keeping struct {
 	restored bool     // made by Restore: an answer the log shows was taken isn't sent again
 	keySent  bool     // a restored player's key, sent again (the log held none)
 	checked  bool     // the key the log holds for the party was found to be its own
-	// A restored player's count and digest of the log before its
-	// restart, as far as its last answer: the resent log must match
-	// them. tookAt and tookSum are all it took: a resent log that
-	// doesn't match them there lost inputs the node took (rolled).
-	wantAt  int
-	wantSum [32]byte
-	tookAt  int
-	rolled  bool
+	// A restored player's count of the log before its restart as far
+	// as its last answer (the resent log must be the one it took up to
+	// there), and of all it took (a resent log that parts from it after
+	// wantAt lost inputs a host that failed sent this node alone:
+	// rolled).
+	wantAt int
+	tookAt int
+	rolled bool
 	// fps fingerprints each input taken (Keep keeps them); was, a
 	// restored player's from before its restart, tells where a resent
 	// log parts from the one it took.
 	fps, was []uint64
-	// ackAt and ackSum are the count and digest of the log as it stood
-	// when the node last sent an answer: what Keep keeps as wantAt.
-	ackAt  int
-	ackSum [32]byte
-	held   []protocol.Message // made due while replaying, sent once it is back where it was
+	// ackAt is the count of the log as it stood when the node last sent
+	// an answer: what Keep keeps as wantAt.
+	ackAt int
+	held  []protocol.Message // made due while replaying, sent once it is back where it was
 }
 
 // took adds input li, the log's input at, to the digest and the
@@ -109,10 +108,6 @@ func inputBytes(at int, li *protocol.LogInput) []byte {
 // keptMagic heads what Keep writes: its version and what it is.
 const keptMagic = "mentaltable keep 2\n"
 
-// keptMagic1 heads what an older Keep wrote: no count of the last answer
-// (all it took is held to).
-const keptMagic1 = "mentaltable keep 1\n"
-
 // Keep is what the node must keep to be this party again after a restart
 // (Restore): its deck secret, its shuffle's opening (and the step itself
 // until the log holds it), and the count and digest of the log it took.
@@ -125,7 +120,7 @@ func (p *Player) Keep() []byte {
 	if n == nil {
 		return nil // a watcher has no secret to keep
 	}
-	k := kept{game: p.Deal.Game, party: n.Index, x: n.x, taken: p.next, sum: p.keep.sum, acked: p.keep.ackAt, ackSum: p.keep.ackSum, fps: p.keep.fps}
+	k := kept{game: p.Deal.Game, party: n.Index, x: n.x, taken: p.next, sum: p.keep.sum, acked: p.keep.ackAt, fps: p.keep.fps}
 	if n.kept != nil {
 		// The step too, though the log may hold it: a replay comes to
 		// the node's turn before it comes to the step.
@@ -160,11 +155,7 @@ func Restore(d protocol.BlindDeal, terms Terms, kept []byte, rand io.Reader) (*P
 	if k.step != nil {
 		n.shuf = k.shufOpening
 	}
-	p.keep = keeping{restored: true, wantAt: k.acked, wantSum: k.ackSum, tookAt: k.taken, was: k.fps, ackAt: k.acked, ackSum: k.ackSum}
-	if k.fps == nil {
-		// An older Keep's: held to all it took, as it was then.
-		p.keep.wantAt, p.keep.wantSum = k.taken, k.sum
-	}
+	p.keep = keeping{restored: true, wantAt: k.acked, tookAt: k.taken, was: k.fps, ackAt: k.acked}
 	return p, nil
 }
 
@@ -178,9 +169,8 @@ type kept struct {
 	x           mental.Secret
 	taken       int
 	sum         [32]byte
-	acked       int // the count as far as the last answer
-	ackSum      [32]byte
-	fps         []uint64 // each input's fingerprint (nil in an older Keep's)
+	acked       int      // the count as far as the last answer
+	fps         []uint64 // each input's fingerprint
 	shuf, step  []byte
 	shufOpening mental.ShuffleOpening
 }
@@ -197,7 +187,6 @@ func (k *kept) append(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(k.taken))
 	b = append(b, k.sum[:]...)
 	b = binary.AppendUvarint(b, uint64(k.acked))
-	b = append(b, k.ackSum[:]...)
 	b = binary.AppendUvarint(b, uint64(len(k.fps)))
 	for _, f := range k.fps {
 		b = binary.LittleEndian.AppendUint64(b, f)
@@ -210,11 +199,8 @@ func (k *kept) append(b []byte) []byte {
 func readKept(b []byte) (kept, error) {
 	var k kept
 	rest, ok := cutPrefix(b, keptMagic)
-	older := false
 	if !ok {
-		if rest, older = cutPrefix(b, keptMagic1); !older {
-			return k, errKept
-		}
+		return k, errKept
 	}
 	r := keptReader{b: rest}
 	k.game = r.bytes()
@@ -222,18 +208,14 @@ func readKept(b []byte) (kept, error) {
 	xb := r.bytes()
 	k.taken = r.int()
 	copy(k.sum[:], r.take(len(k.sum)))
-	k.acked, k.ackSum = k.taken, k.sum
-	if !older {
-		k.acked = r.int()
-		copy(k.ackSum[:], r.take(len(k.ackSum)))
-		n := r.int()
-		if n != k.taken || k.acked > k.taken || n < 0 || n > len(r.b)/8 {
-			return kept{}, errKept
-		}
-		k.fps = make([]uint64, n)
-		for i := range k.fps {
-			k.fps[i] = binary.LittleEndian.Uint64(r.take(8))
-		}
+	k.acked = r.int()
+	n := r.int()
+	if n != k.taken || k.acked > k.taken || n < 0 || n > len(r.b)/8 {
+		return kept{}, errKept
+	}
+	k.fps = make([]uint64, n)
+	for i := range k.fps {
+		k.fps[i] = binary.LittleEndian.Uint64(r.take(8))
 	}
 	k.shuf, k.step = r.bytes(), r.bytes()
 	if r.bad || len(r.b) != 0 {
@@ -374,17 +356,6 @@ func (p *Player) sending(send []protocol.Message) []protocol.Message {
 // was, and its caller makes no move or pick for it meanwhile.
 func (p *Player) Replaying() bool { return p.keep.restored && p.next < p.keep.tookAt }
 
-// takeMark checks the digest of the log taken so far against the one a
-// restored player kept, once it reaches the kept count.
-func (p *Player) takeMark() {
-	if !p.keep.restored {
-		return
-	}
-	if p.next == p.keep.wantAt && p.keep.sum != p.keep.wantSum {
-		p.failed = ErrRewritten
-	}
-}
-
 // parts tells, before a restored player takes input li at at, whether the
 // resent log parts there from the one it took: before its last answer,
 // the host rewrote the game (ErrRewritten); after it, the inputs it took
@@ -439,4 +410,20 @@ func (p *Player) waitsOn(no int, is func(*ask) bool) bool {
 		}
 	}
 	return false
+}
+
+// rollTo is the player made again as it stood before the log's input at:
+// kept and restored (restore.go), it replays the inputs it took up to
+// there, and takes the new host's from there on as a restored player
+// takes a log that parts from its own after its last answer. What the
+// replay shows again is not returned: the screen saw it.
+func (p *Player) rollTo(at int) (*Player, error) {
+	q, err := Restore(p.Deal, p.terms, p.Keep(), p.rand)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := q.Log(0, p.wire[:at]); err != nil {
+		return nil, err
+	}
+	return q, nil
 }

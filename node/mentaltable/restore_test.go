@@ -521,3 +521,40 @@ func FuzzKept(f *testing.F) {
 		}
 	})
 }
+
+// A node that plays on through a failover (no restart) and took inputs
+// the new host's log hasn't (the old host's last, sent to it alone) goes
+// on from the new host's log if it parts from its own after the node's
+// last answer, made again as it stood there (rollTo); before that answer
+// the new log is refused as not the one it took.
+func TestRollToNewHostsLog(t *testing.T) {
+	pt := newPlayerTable(t, 3, 3, 5)
+	pt.playFor(30)
+	acked := pt.pl[1].keep.ackAt
+	if acked < 1 || acked >= len(pt.wire) {
+		t.Fatalf("party 1 last answered at input %d of %d: nothing to part on either side", acked, len(pt.wire))
+	}
+	live := func(seed int) *Player {
+		p, err := Restore(pt.deal, pt.terms[1], pt.pl[1].Keep(), pt.rands(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := p.Log(0, pt.wire); err != nil || p.Replaying() {
+			t.Fatalf("the log it took: %v, replaying %v", err, p.Replaying())
+		}
+		return p
+	}
+	p := live(21)
+	lost := slices.Clone(pt.wire)
+	lost[len(lost)-1].AtNS++
+	if _, _, err := p.Log(0, lost); err != nil || !p.keep.rolled || p.Replaying() || p.Taken() != len(lost) {
+		t.Fatalf("a new host's log that parts after the last answer: %v, rolled %v, replaying %v, took %d of %d",
+			err, p.keep.rolled, p.Replaying(), p.Taken(), len(lost))
+	}
+	q := live(22)
+	rewritten := slices.Clone(pt.wire)
+	rewritten[acked-1].AtNS++
+	if _, _, err := q.Log(0, rewritten); !errors.Is(err, ErrDiverged) {
+		t.Fatalf("a log that parts before the last answer: %v, want ErrDiverged", err)
+	}
+}

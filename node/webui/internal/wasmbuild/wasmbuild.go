@@ -22,15 +22,17 @@ const Main = "github.com/bullshit-game/bullshit/cmd/bullshit-web"
 // resumption points of every call inside it: without it here the page's
 // download is 75 kB (5 %) smaller gzipped, and a message's decoding about
 // 20 µs slower in V8 (protocol's BenchmarkDecodeUpdate under node, 50 →
-// 70 µs, beside 0.5 ms for its signature). The runtime, crypto (the
-// signatures, AES-GCM), sync, strconv and the packages crypto's inner
-// loops call keep it: those are where the page's time goes.
+// 70 µs, beside 0.5 ms for its signature). strconv too (0.8 kB of the
+// gzipped download: the page formats a few numbers an update). The
+// runtime, crypto (the signatures, AES-GCM), sync and the packages
+// crypto's inner loops call keep it: those are where the page's time
+// goes. (unicode/utf8 and the encoding packages grew the download.)
 var noInline = []string{
 	"github.com/bullshit-game/bullshit/...",
 	"github.com/vmihailenco/...",
 	"fmt", "reflect", "time", "log", "context", "syscall/js", "strings",
 	"internal/fmtsort", "bytes", "bufio", "errors", "io", "os", "sort",
-	"slices", "encoding/hex",
+	"slices", "encoding/hex", "internal/strconv", "strconv",
 }
 
 // experiment is the toolchain's GOEXPERIMENT for the page: the garbage
