@@ -40,6 +40,26 @@ func TestAppWasmFresh(t *testing.T) {
 	}
 }
 
+// Each text file is served gzipped by zopfli as generated (assets/zipped):
+// a change to the page's text without `go generate ./node/webui` fails
+// here (it would be served by compress/gzip, 600 bytes more).
+func TestTextZippedFresh(t *testing.T) {
+	for _, name := range Texts {
+		b, err := assets.ReadFile("assets/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = Strip(name, b)
+		z, err := assets.ReadFile("assets/zipped/" + name + ".gz")
+		if err != nil {
+			t.Fatalf("%s: no zopfli gzip of it (%v): run go generate ./node/webui", name, err)
+		}
+		if got := zipped(name, b); !bytes.Equal(got, z) {
+			t.Fatalf("assets/zipped/%s.gz is stale: run go generate ./node/webui", name)
+		}
+	}
+}
+
 // A phone downloads at most 1.5 MB before it can play (issue 14): the
 // page and every file it loads, as served to a browser that takes gzip,
 // with a kilobyte for the five answers' headers. Byte counts, not time:
