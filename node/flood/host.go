@@ -16,7 +16,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
@@ -25,6 +24,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine/bench"
 	"github.com/bullshit-game/bullshit/node"
+	"github.com/bullshit-game/bullshit/node/internal/child"
 	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/latency"
 	"github.com/bullshit-game/bullshit/protocol"
@@ -169,96 +169,37 @@ func ServeLines(ctx context.Context, in io.Reader, out io.Writer) error {
 // Child is a host in a process of its own, answering on its stdin and
 // stdout (ServeLines).
 type Child struct {
-	cmd  *exec.Cmd
-	in   io.WriteCloser
-	out  *bufio.Scanner
+	p    *child.Proc
 	addr peer.AddrInfo
 	web  string
-
-	mu sync.Mutex // one command at a time
 }
 
 // Spawn starts cmd (a program that runs ServeLines when HostEnv is set:
 // `bullshit bench`) to host a table of seats, and waits until it is there.
 func Spawn(cmd *exec.Cmd, seats int) (*Child, error) {
 	cmd.Env = append(cmd.Environ(), fmt.Sprintf("%s=%d", HostEnv, seats))
-	in, err := cmd.StdinPipe()
+	var h hostHello
+	p, err := child.Start(cmd, &h, "flood: the hosting process")
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
+	addr, err := lan.ParseAddr(h.Addr)
 	if err != nil {
-		return nil, err
+		p.Close()
+		return nil, fmt.Errorf("flood: the hosting process: %w", err)
 	}
-	var stderr strings.Builder
-	if cmd.Stderr == nil {
-		cmd.Stderr = &stderr
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	c := &Child{cmd: cmd, in: in, out: bufio.NewScanner(out)}
-	c.out.Buffer(make([]byte, 64<<10), 1<<20)
-	hello := make(chan error, 1)
-	go func() {
-		var h hostHello
-		err := c.read(&h)
-		if err == nil {
-			c.web = h.Web
-			c.addr, err = lan.ParseAddr(h.Addr)
-		}
-		hello <- err
-	}()
-	select {
-	case err = <-hello:
-	case <-time.After(30 * time.Second):
-		err = errors.New("no address within 30 s")
-	}
-	if err != nil {
-		c.Close()
-		return nil, fmt.Errorf("flood: the hosting process: %w %s", err, strings.TrimSpace(stderr.String()))
-	}
-	return c, nil
-}
-
-func (c *Child) read(v any) error {
-	if !c.out.Scan() {
-		if err := c.out.Err(); err != nil {
-			return err
-		}
-		return io.ErrUnexpectedEOF
-	}
-	return json.Unmarshal(c.out.Bytes(), v)
-}
-
-func (c *Child) ask(cmd string) (hostAnswer, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var a hostAnswer
-	if _, err := fmt.Fprintln(c.in, cmd); err != nil {
-		return a, err
-	}
-	if err := c.read(&a); err != nil {
-		return a, err
-	}
-	if a.Err != "" {
-		return a, errors.New(a.Err)
-	}
-	return a, nil
+	return &Child{p: p, addr: addr, web: h.Web}, nil
 }
 
 func (c *Child) Addr() peer.AddrInfo { return c.addr }
 
 func (c *Child) Web() string { return c.web }
 
-func (c *Child) Deal() error {
-	_, err := c.ask("deal")
-	return err
-}
+func (c *Child) Deal() error { return c.p.Ask("deal", &hostAnswer{}) }
 
 func (c *Child) Stats() (Stats, error) {
-	a, err := c.ask("stats")
-	if err != nil {
+	var a hostAnswer
+	if err := c.p.Ask("stats", &a); err != nil {
 		return Stats{}, err
 	}
 	if a.Stats == nil {
@@ -268,19 +209,8 @@ func (c *Child) Stats() (Stats, error) {
 }
 
 // Pid is the hosting process's.
-func (c *Child) Pid() int { return c.cmd.Process.Pid }
+func (c *Child) Pid() int { return c.p.Pid() }
 
 // Close ends the hosting process (its stdin first; killed if it is still
 // there after 5 s) and reaps it.
-func (c *Child) Close() error {
-	c.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- c.cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(5 * time.Second):
-		c.cmd.Process.Kill()
-		return <-done
-	}
-}
+func (c *Child) Close() error { return c.p.Close() }

@@ -18,10 +18,11 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/bullshit-game/bullshit/node/internal/child"
 )
 
 // HostEnv, in a process's environment, asks it to host the table Shout
@@ -90,12 +91,8 @@ func ServeHost(ctx context.Context, in io.Reader, out io.Writer) error {
 // Child is the measured table's host in a process of its own, answering
 // on its stdin and stdout (ServeHost).
 type Child struct {
-	cmd  *exec.Cmd
-	in   io.WriteCloser
-	out  *bufio.Scanner
+	p    *child.Proc
 	addr peer.AddrInfo
-
-	mu sync.Mutex // one command at a time
 }
 
 // SpawnHost starts cmd (a program that runs ServeHost when HostEnv is
@@ -107,96 +104,29 @@ func SpawnHost(cmd *exec.Cmd, seats int, blind bool) (*Child, error) {
 		env += " blind"
 	}
 	cmd.Env = append(cmd.Environ(), HostEnv+"="+env)
-	in, err := cmd.StdinPipe()
+	var h hostHello
+	p, err := child.Start(cmd, &h, "latency: the hosting process")
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	var stderr strings.Builder
-	if cmd.Stderr == nil {
-		cmd.Stderr = &stderr
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	c := &Child{cmd: cmd, in: in, out: bufio.NewScanner(out)}
-	hello := make(chan error, 1)
-	go func() {
-		var h hostHello
-		err := c.read(&h)
-		c.addr = h.Addr
-		hello <- err
-	}()
-	select {
-	case err = <-hello:
-	case <-time.After(30 * time.Second):
-		err = errors.New("no address within 30 s")
-	}
-	if err != nil {
-		c.Close()
-		return nil, fmt.Errorf("latency: the hosting process: %w %s", err, strings.TrimSpace(stderr.String()))
-	}
-	return c, nil
-}
-
-func (c *Child) read(v any) error {
-	if !c.out.Scan() {
-		if err := c.out.Err(); err != nil {
-			return err
-		}
-		return io.ErrUnexpectedEOF
-	}
-	return json.Unmarshal(c.out.Bytes(), v)
-}
-
-func (c *Child) ask(cmd string) (hostAnswer, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var a hostAnswer
-	if _, err := fmt.Fprintln(c.in, cmd); err != nil {
-		return a, err
-	}
-	if err := c.read(&a); err != nil {
-		return a, err
-	}
-	if a.Err != "" {
-		return a, errors.New(a.Err)
-	}
-	return a, nil
+	return &Child{p: p, addr: h.Addr}, nil
 }
 
 // Addr is where the table is.
 func (c *Child) Addr() peer.AddrInfo { return c.addr }
 
 // Deal deals a game: the first, or the next once one is over.
-func (c *Child) Deal() error {
-	_, err := c.ask("deal")
-	return err
-}
+func (c *Child) Deal() error { return c.p.Ask("deal", &hostAnswer{}) }
 
 // CPU is the hosting process's CPU time so far, user and system.
 func (c *Child) CPU() (time.Duration, error) {
-	a, err := c.ask("cpu")
+	var a hostAnswer
+	err := c.p.Ask("cpu", &a)
 	return a.CPU, err
 }
 
-// Close ends the hosting process (its stdin first; killed if it is still
-// there after 5 s) and reaps it.
-func (c *Child) Close() error {
-	c.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- c.cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(5 * time.Second):
-		c.cmd.Process.Kill()
-		return <-done
-	}
-}
+// Close ends the hosting process and reaps it.
+func (c *Child) Close() error { return c.p.Close() }
 
 // ShoutSpawned is Shout with the table hosted by cmd in a process of its
 // own (SpawnHost), and the host's CPU over the shouts in the result
