@@ -185,6 +185,25 @@ func turnedUp(p *proc, plays map[int]bool) map[int]bool {
 	return out
 }
 
+// asMany reports whether n notices or notes of a cheat are one for each of
+// the plays the screen saw turned up, or one more if the host ended the
+// game early: it may end it between the last notice and the others'
+// turning that play up.
+func asMany(n, turned int, early bool) bool {
+	return n == turned || early && n == turned+1
+}
+
+// prefixed counts the lines of ss that begin with prefix.
+func prefixed(ss []string, prefix string) int {
+	n := 0
+	for _, s := range ss {
+		if strings.HasPrefix(s, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
 // TestE2EDishonestFalseOpening: Rook's node turns up each of its called
 // lies as the truth it claimed, forged three ways in turn (its own share
 // doctored so that the card decrypts to the claim; the true opening of
@@ -214,16 +233,10 @@ func TestE2EDishonestFalseOpening(t *testing.T) {
 		if len(plays) == 0 {
 			t.Fatalf("%s saw no forged play turned up: nothing was tested (%q)", p.name, forged)
 		}
-		// The host may end the game between the last notice and the
-		// others' turning that play up: one notice more, then.
-		over := 0
-		if early {
-			over = 1
-		}
-		if said := notices(p, caught); len(said) < len(plays) || len(said) > len(plays)+over {
+		if said := notices(p, caught); !asMany(len(said), len(plays), early) {
 			t.Errorf("%s was told of %d false openings by Rook's node; it saw %d forged plays turned up: %q", p.name, len(said), len(plays), forged)
 		}
-		if all := notices(p, "falsely"); len(all) < len(plays) || len(all) > len(plays)+over {
+		if all := notices(p, "falsely"); !asMany(len(all), len(plays), early) {
 			t.Errorf("%s: %d notices of a false opening for Rook's %d: %s", p.name, len(all), len(plays), texts(all))
 		}
 		// Each forged play is turned up all the same, and judged a lie,
@@ -235,13 +248,7 @@ func TestE2EDishonestFalseOpening(t *testing.T) {
 			}
 		}
 		if i < len(notes) {
-			n := 0
-			for _, s := range notes[i] {
-				if strings.HasPrefix(s, "Rook's node turned a play up falsely") {
-					n++
-				}
-			}
-			if n < len(plays) || n > len(plays)+over {
+			if n := prefixed(notes[i], "Rook's node turned a play up falsely"); !asMany(n, len(plays), early) {
 				t.Errorf("%s's audit names %d of Rook's %d false openings: %q", p.name, n, len(plays), notes[i])
 			}
 		}
@@ -307,26 +314,14 @@ func TestE2EDishonestNoOpening(t *testing.T) {
 		if len(plays) == 0 {
 			t.Fatalf("%s saw no play of Rook's turned up without it: nothing was tested", p.name)
 		}
-		// The host may end the game between the last notice and the
-		// others' turning that play up: one notice more, then.
-		over := 0
-		if early {
-			over = 1
-		}
-		if said := notices(p, late); len(said) < len(plays) || len(said) > len(plays)+over {
+		if said := notices(p, late); !asMany(len(said), len(plays), early) {
 			t.Errorf("%s was told %d times that Rook's node didn't turn its play up; it saw %d such plays turned up", p.name, len(said), len(plays))
 		}
 		if all := notices(p, "didn't turn its play up in time"); len(all) != len(notices(p, late)) {
 			t.Errorf("%s names others than Rook for a late opening: %s", p.name, texts(all))
 		}
 		if i < len(notes) {
-			n := 0
-			for _, s := range notes[i] {
-				if strings.HasPrefix(s, "Rook's node didn't turn its called play up in time") {
-					n++
-				}
-			}
-			if n < len(plays) || n > len(plays)+over {
+			if n := prefixed(notes[i], "Rook's node didn't turn its called play up in time"); !asMany(n, len(plays), early) {
 				t.Errorf("%s's audit names %d of Rook's %d plays: %q", p.name, n, len(plays), notes[i])
 			}
 		}
