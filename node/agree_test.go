@@ -57,13 +57,12 @@ func TestPhoneAndTerminalAgree(t *testing.T) {
 		}
 	}
 	pn := newLoopNode(t)
-	p, err := Dial(ctx, pn.h, pn.key, info(hn), "p1", "", false, keep(&seatFr))
+	dir := t.TempDir() // the seat's part in the toss, kept for its replays
+	p, err := DialWith(ctx, pn.h, pn.key, info(hn), "p1", "", false, keep(&seatFr), Setup{Keep: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	dir := t.TempDir()
-	p.KeepTossIn(dir) // the seat's part in the toss, for its replays
 	rs := []*Remote{p, dialPlayer(t, ctx, hn, "p2")}
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)

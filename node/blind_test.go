@@ -320,6 +320,12 @@ func TestBlindEndedEarly(t *testing.T) {
 // profile (its key, and the deck secret it kept there): it is the same
 // party, its node replays the host's log, and it plays its seat to the
 // end; nobody takes the seat over.
+//
+// The host sends the game the moment it seats the node again, and the
+// node takes it whenever its program gets round to it: here a second
+// later (a loaded machine). Told where its secret is after Dial returned
+// (Remote.KeepDeckIn, before Setup), a node that took the game up first
+// followed it as a watcher, and the table waited on its seat for good.
 func TestBlindNodeRestarted(t *testing.T) {
 	set := kitchen(4, "medium")
 	set.Blind = true
@@ -333,13 +339,11 @@ func TestBlindNodeRestarted(t *testing.T) {
 	remotes := dialPlayers(t, ctx, hn, 1)
 	remotes[0].UseBots(dumbMaker, dumbFallback)
 	pn := newLoopNode(t)
-	dir := t.TempDir()
-	first, err := Dial(ctx, pn.h, pn.key, info(hn), "again", "", false, nil)
+	setup := Setup{Bots: dumbMaker, Fall: dumbFallback, Keep: t.TempDir()}
+	first, err := DialWith(ctx, pn.h, pn.key, info(hn), "again", "", false, nil, setup)
 	if err != nil {
 		t.Fatal(err)
 	}
-	first.UseBots(dumbMaker, dumbFallback)
-	first.KeepDeckIn(dir)
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -352,13 +356,23 @@ func TestBlindNodeRestarted(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	first.Close()
-	again, err := Dial(ctx, pn.h, pn.key, info(hn), "again", "", false, nil)
+	// Started first from another profile, with no secret for the game:
+	// it says it can't play its seat, and follows the game.
+	lost, err := DialWith(ctx, pn.h, pn.key, info(hn), "again", "", false, nil, Setup{Bots: dumbMaker, Fall: dumbFallback, Keep: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := waitFor(t, ctx, lost, func(u table.Update) bool { return strings.Contains(u.Notice, "can't play its seat") })
+	if !strings.Contains(said.Notice, "kept no deck secret") {
+		t.Errorf("a restarted node with no secret says %q", said.Notice)
+	}
+	lost.Close()
+	again, err := DialWith(ctx, pn.h, pn.key, info(hn), "again", "", false, nil, setup)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer again.Close()
-	again.UseBots(dumbMaker, dumbFallback)
-	again.KeepDeckIn(dir)
+	time.Sleep(time.Second) // the game is sent meanwhile
 	var notices []string
 	var mu sync.Mutex
 	last, err := table.PlayBot(ctx, again, slowBot{&nodetest.DumbBot{Seat: 2}}, dumbFallback, "fast", func(u table.Update) {

@@ -40,6 +40,29 @@ type Device struct {
 	bots     table.BotMaker
 	fall     func(*engine.View) (engine.Command, bool)
 	timing   table.Timing
+
+	mu   sync.Mutex
+	keep string // SeatFiles
+	save string
+}
+
+// SeatFiles sets, for each seat this device takes at another node's
+// table from now on (Join, JoinAddr), the profile's directory where it
+// keeps what a restart needs (Setup.Keep: its part of the toss, its deck
+// secret) and where it saves each game it ends (Setup.Save); "" for
+// nowhere. They are in place before the seat's session starts: the host
+// may send a game under way the moment it seats us.
+func (d *Device) SeatFiles(keep, save string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.keep, d.save = keep, save
+}
+
+// seatSetup is what a seat this device takes is given before it starts.
+func (d *Device) seatSetup() Setup {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return Setup{Bots: d.bots, Fall: d.fall, Keep: d.keep, Save: d.save}
 }
 
 // DeviceConfig says how a Device reaches the LAN.
@@ -322,11 +345,7 @@ func (h *Hosted) Close() {
 
 // Join takes a seat (or watches) at a table found by Browse.
 func (d *Device) Join(ctx context.Context, t lan.TableInfo, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
-	r, err := dial(ctx, d.h, d.Key, t.AddrInfo(), d.Name, code, watch, onFrame, d.timing, d.remoteWeb)
-	if err == nil {
-		r.UseBots(d.bots, d.fall)
-	}
-	return r, err
+	return dial(ctx, d.h, d.Key, t.AddrInfo(), d.Name, code, watch, onFrame, d.timing, d.seatSetup(), d.remoteWeb)
 }
 
 // JoinAddr joins the table at an address a host's screen shows
@@ -336,11 +355,7 @@ func (d *Device) JoinAddr(ctx context.Context, addr, code string, watch bool, on
 	if err != nil {
 		return nil, err
 	}
-	r, err := dial(ctx, d.h, d.Key, info, d.Name, code, watch, onFrame, d.timing, d.remoteWeb)
-	if err == nil {
-		r.UseBots(d.bots, d.fall)
-	}
-	return r, err
+	return dial(ctx, d.h, d.Key, info, d.Name, code, watch, onFrame, d.timing, d.seatSetup(), d.remoteWeb)
 }
 
 // FindTable waits until a table that name names (PickTable) shows up;

@@ -403,11 +403,11 @@ func TestElectionSplitHeals(t *testing.T) {
 			var remotes []*Remote
 			for range 3 {
 				pn := newLoopNode(t)
-				r, err := dial(ctx, pn.h, pn.key, info(hn), DefaultNick(pn.key), "", false, nil, table.Timing{RebuildWait: 10 * time.Minute}, nil)
+				r, err := dial(ctx, pn.h, pn.key, info(hn), DefaultNick(pn.key), "", false, nil, table.Timing{RebuildWait: 10 * time.Minute},
+					Setup{Bots: dumbMaker, Fall: dumbFallback}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				r.UseBots(dumbMaker, dumbFallback)
 				t.Cleanup(func() { r.Close() })
 				remotes = append(remotes, r)
 			}

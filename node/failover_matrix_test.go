@@ -122,11 +122,10 @@ func failoverCase(t *testing.T, players int, kill string, resume bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := dial(ctx, h, key, hostInfo, DefaultNick(key), "", false, nil, tm, nil)
+		r, err := dial(ctx, h, key, hostInfo, DefaultNick(key), "", false, nil, tm, Setup{Bots: dumbMaker, Fall: dumbFallback}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.UseBots(dumbMaker, dumbFallback)
 		p := &matrixPlayer{key: key, h: h, r: r, end: make(chan table.Update, 1)}
 		t.Cleanup(func() { r.Close(); h.Close() })
 		go func() {

@@ -10,7 +10,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
-	"github.com/bullshit-game/bullshit/node/journal"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,6 +21,7 @@ import (
 
 	"github.com/bullshit-game/bullshit/engine"
 	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/node/lan"
 	"github.com/bullshit-game/bullshit/node/record"
 	"github.com/bullshit-game/bullshit/node/shamir"
@@ -156,13 +157,41 @@ var errLeft = errors.New("the table session is closed")
 // Dial joins the table hosted at info: a seat (or a spectator's place when
 // watch), proving the join code when the table asks.
 func Dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool, onFrame func([]byte)) (*Remote, error) {
-	return dial(ctx, h, key, info, nick, code, watch, onFrame, table.DefaultTiming(), nil)
+	return DialWith(ctx, h, key, info, nick, code, watch, onFrame, Setup{})
 }
 
-// dial is Dial with the device's timing, and setup run on the session
+// Setup is what a seat's node is given before its session starts. A host
+// sends a game under way the moment it seats a node, so the first update
+// must find it all in place: given after Dial returns, a player started
+// again mid-game could take its game up before it was told where its deck
+// secret is, follow it as a watcher, and leave the table waiting on its
+// seat for good (a loaded machine did, in CI).
+type Setup struct {
+	// Bots and Fall make the bots of the seats the node plays for the
+	// table (a blind deal's on its node) and should it host after an
+	// election, and their always-legal move.
+	Bots table.BotMaker
+	Fall func(*engine.View) (engine.Command, bool)
+	// Keep is the profile's directory (it must exist; this node alone
+	// reads it): the seat keeps its part of each deal's toss there
+	// (toss.json) and its deck secret of each blind game (deck.json), so
+	// that a node started again mid-game is the same seat and party.
+	// "" keeps nothing.
+	Keep string
+	// Save is where each game is saved at its end for `bullshit verify`
+	// (SaveTo); "" saves none.
+	Save string
+}
+
+// DialWith is Dial with what the seat's node is given before it starts.
+func DialWith(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool, onFrame func([]byte), s Setup) (*Remote, error) {
+	return dial(ctx, h, key, info, nick, code, watch, onFrame, table.DefaultTiming(), s, nil)
+}
+
+// dial is DialWith with the device's timing, and setup run on the session
 // before it starts (the device's web side).
 func dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrInfo, nick, code string, watch bool,
-	onFrame func([]byte), tm table.Timing, setup func(*Remote)) (*Remote, error) {
+	onFrame func([]byte), tm table.Timing, s Setup, setup func(*Remote)) (*Remote, error) {
 	signer, err := newSigner(key)
 	if err != nil {
 		return nil, err
@@ -175,6 +204,7 @@ func dial(ctx context.Context, h host.Host, key crypto.PrivKey, info peer.AddrIn
 	// The chain's steps are taken on run: the seats are read as the
 	// table names them then.
 	r.chain.SeatKey = func(seat int) ed25519.PublicKey { return table.SeatPubKey(r.table.Seats, seat) }
+	r.ready(s)
 	if setup != nil {
 		setup(r)
 	}
@@ -238,11 +268,33 @@ func (r *Remote) do(f func()) bool {
 
 // SaveTo sets where the game is saved at its end, for `bullshit verify`:
 // in dir (which must exist), as game-DATE-TIME-seatN.json (N counted from
-// 1) or game-DATE-TIME-watcher.json.
+// 1) or game-DATE-TIME-watcher.json. Setup.Save sets it before the
+// session starts.
 func (r *Remote) SaveTo(dir string) {
 	r.do(func() { r.saveDir = dir })
+	r.partySave(dir)
+}
+
+func (r *Remote) partySave(dir string) {
 	if r.party != nil && dir != "" { // no --save: a blind game is saved nowhere (it went to the working directory)
 		r.party.SetSave(func(g journal.SavedGame) string { return r.saveIn(dir, g) })
+	}
+}
+
+// ready gives a session that hasn't started (run isn't running) what s
+// sets: its party's requests go in its queue ahead of any update.
+func (r *Remote) ready(s Setup) {
+	if s.Bots != nil {
+		r.bots, r.fall = s.Bots, s.Fall
+		r.party.SetBots(s.Bots, s.Fall)
+	}
+	if s.Keep != "" {
+		r.tossFile, r.kept = keptTossIn(s.Keep)
+		r.party.SetKeep(filepath.Join(s.Keep, "deck.json"))
+	}
+	if s.Save != "" {
+		r.saveDir = s.Save
+		r.partySave(s.Save)
 	}
 }
 
@@ -262,7 +314,10 @@ func (r *Remote) Seat() int { return int(r.seatNo.Load()) }
 func (r *Remote) Hosting() bool { return r.hosting.Load() }
 
 // UseBots gives a remote seat what it needs to host, should it be elected:
-// the bots for the bot seats and the fallback move.
+// the bots for the bot seats and the fallback move. A node that may be
+// sent a blind game under way as it sits (one started again) is given
+// them in Setup instead: its party makes the bots of its seats as it
+// takes the game up.
 func (r *Remote) UseBots(b table.BotMaker, fall func(*engine.View) (engine.Command, bool)) {
 	r.do(func() { r.bots, r.fall = b, fall })
 	if r.party != nil {

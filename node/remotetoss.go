@@ -41,28 +41,18 @@ type keptToss struct {
 	Toss  journal.Toss
 }
 
-// KeepTossIn has r keep its part of each deal's toss in dir (a profile's
-// directory, which must exist), and takes back the one kept there before,
-// for the deal it belongs to: a node that started again mid-game is then
-// no seat that "took no part in the deal's toss". A file that can't be
-// read or written keeps nothing, as before.
-func (r *Remote) KeepTossIn(dir string) {
+// keptTossIn is where a seat keeps its part of each deal's toss in dir (a
+// profile's directory, which must exist), and the one kept there before,
+// for the deal it belongs to (Setup.Keep): a node that started again
+// mid-game is then no seat that "took no part in the deal's toss". A file
+// that can't be read or written keeps nothing, as before.
+func keptTossIn(dir string) (string, *keptToss) {
 	path := filepath.Join(dir, "toss.json")
 	var k keptToss
 	if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &k) == nil {
-		r.do(func() { r.kept = &k })
+		return path, &k
 	}
-	r.do(func() { r.tossFile = path })
-}
-
-// KeepDeckIn has r keep its deck secret of each blind game in dir (a
-// profile's directory, which must exist), as deck.json, read by this
-// node alone: a node that started again mid-game plays on as the same
-// party (node/table: party.go).
-func (r *Remote) KeepDeckIn(dir string) {
-	if r.party != nil {
-		r.party.SetKeep(filepath.Join(dir, "deck.json"))
-	}
+	return path, nil
 }
 
 // keepToss writes the toss now held, for the table r sits at.

@@ -706,7 +706,7 @@ func TestWebPhoneNeverCandidate(t *testing.T) {
 	defer cancel()
 	p := seatPhone(ctx, t, w, hn, newPhoneKey(t), "Ada")
 	pn := newLoopNode(t)
-	r, err := dial(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, table.DefaultTiming(), func(r *Remote) { r.webAddr = "http://127.0.0.1:8085" })
+	r, err := dial(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, table.DefaultTiming(), Setup{}, func(r *Remote) { r.webAddr = "http://127.0.0.1:8085" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -779,12 +779,12 @@ func TestWebPhoneFollowsTheNewHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pw.Close()
-	r, err := dial(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, table.DefaultTiming(), func(r *Remote) { r.webAddr, r.web = pw.URL(), pw })
+	r, err := dial(ctx, pn.h, pn.key, info(hn), "Ben", "", false, nil, table.DefaultTiming(),
+		Setup{Bots: dumbMaker, Fall: dumbFallback}, func(r *Remote) { r.webAddr, r.web = pw.URL(), pw })
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	r.UseBots(dumbMaker, dumbFallback)
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -456,6 +456,7 @@ func runJoin(args []string) error {
 		return err
 	}
 	defer dev.Close()
+	dev.SeatFiles(nf.profile, c.save) // in place before the host sends the game: a restart is the same party
 	var onFrame func([]byte)
 	if c.capture != "" {
 		f, err := os.Create(c.capture)
@@ -476,9 +477,6 @@ func runJoin(args []string) error {
 		return stop.or(err)
 	}
 	defer r.Close()
-	r.SaveTo(c.save)
-	r.KeepTossIn(nf.profile)
-	r.KeepDeckIn(nf.profile)
 	out.Seated(r.Seat())
 	var p table.Player
 	if !c.watch {

@@ -150,6 +150,16 @@ func (l *lanLobby) start(ctx context.Context, prof *node.Profile, iface string, 
 		return err
 	}
 	l.dev, l.iface, l.ctx = dev, ifcs[0].Name, ctx
+	// Each game a seat at another node's table ends is saved in the
+	// profile's games/, as `join --headless --save` does: what the share
+	// text's bullshit verify checks against (a directory that can't be
+	// made saves nothing; the sheet then names no file). The profile's
+	// directory keeps the toss and the deck secret.
+	save := l.games
+	if os.MkdirAll(l.games, 0o755) != nil {
+		save = ""
+	}
+	dev.SeatFiles(filepath.Dir(l.games), save)
 	l.changed = make(chan struct{}, 1)
 	feed := dev.Browse(ctx)
 	go func() {
@@ -226,22 +236,15 @@ func (l *lanLobby) join(id, code string, watch bool) (table.Session, error) {
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, joinTimeout)
 	defer cancel()
-	return l.saving(l.dev.Join(ctx, t, code, watch, nil))
+	return session(l.dev.Join(ctx, t, code, watch, nil))
 }
 
-// saving has r save each game it plays in the profile's games/, as
-// `join --headless --save` does: what the share text's bullshit verify
-// checks against. A directory that can't be made saves nothing; the
-// sheet then names no file.
-func (l *lanLobby) saving(r *node.Remote, err error) (table.Session, error) {
+// session is a seat joined, as the lobby takes it (no session when
+// err: a nil *Remote is no nil Session).
+func session(r *node.Remote, err error) (table.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if os.MkdirAll(l.games, 0o755) == nil {
-		r.SaveTo(l.games)
-	}
-	r.KeepTossIn(filepath.Dir(l.games)) // the profile's directory: games/ is in it
-	r.KeepDeckIn(filepath.Dir(l.games))
 	return r, nil
 }
 
@@ -264,7 +267,7 @@ func (l *lanLobby) JoinAddr(addr string) (table.Session, error) {
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, joinTimeout)
 	defer cancel()
-	return l.saving(l.dev.JoinAddr(ctx, f[0], code, false, nil))
+	return session(l.dev.JoinAddr(ctx, f[0], code, false, nil))
 }
 
 func (l *lanLobby) Solo(s cli.TableSettings) (table.Session, error) {

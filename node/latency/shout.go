@@ -258,14 +258,13 @@ func Seat(ctx context.Context, at peer.AddrInfo, n int) (_ *Players, err error) 
 			return nil, err
 		}
 		p.hosts = append(p.hosts, h)
-		r, err := node.Dial(ctx, h, k, at, fmt.Sprintf("p%d", i), "", false, nil)
+		// At a blind table the host's seat is a bot on one of the
+		// players' nodes: the same quiet one.
+		r, err := node.DialWith(ctx, h, k, at, fmt.Sprintf("p%d", i), "", false, nil, node.Setup{Bots: Bots, Fall: Fallback})
 		if err != nil {
 			return nil, fmt.Errorf("player %d joins: %w", i, err)
 		}
 		p.remotes = append(p.remotes, r)
-		// At a blind table the host's seat is a bot on one of the
-		// players' nodes: the same quiet one.
-		r.UseBots(Bots, Fallback)
 	}
 	p.seen = make([]int, len(p.remotes))
 	for i, r := range p.remotes {

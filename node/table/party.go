@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/bullshit-game/bullshit/node/gamewire"
-	"github.com/bullshit-game/bullshit/node/journal"
 	"maps"
 	"os"
 	"slices"
@@ -16,6 +14,8 @@ import (
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
+	"github.com/bullshit-game/bullshit/node/gamewire"
+	"github.com/bullshit-game/bullshit/node/journal"
 	"github.com/bullshit-game/bullshit/node/mentaltable"
 	"github.com/bullshit-game/bullshit/protocol"
 )
@@ -327,11 +327,15 @@ func (p *Party) take(u Update) {
 		// log that comes with its terms holds its messages): it started
 		// again, and plays on as the same party if it kept its secret
 		// (start), else follows the game with none.
-		if err := p.start(*b.Deal, b.First == 0 && mentaltable.TookPart(b.Log, p.id())); err != nil {
+		lost, err := p.start(*b.Deal, b.First == 0 && mentaltable.TookPart(b.Log, p.id()))
+		if err != nil {
 			u.Notice = "This blind game can't be played here: " + protocol.Sentence(err)
 			u.Blind = nil
 			p.screen.Put(u)
 			return
+		}
+		if lost != "" && u.Notice == "" {
+			u.Notice = lost
 		}
 	}
 	g := p.g
@@ -392,10 +396,13 @@ func (p *Party) take(u Update) {
 
 // start is a new blind game: the deal's terms checked against what the
 // host committed to, the node's party made, its key sent.
-func (p *Party) start(d protocol.BlindDeal, watch bool) error {
+// A node that took part in it and can't be its party again (it kept no
+// secret, or another game's) follows it as a watcher: lost says so, for
+// the screen, which would otherwise show a seat that never moves.
+func (p *Party) start(d protocol.BlindDeal, watch bool) (lost string, err error) {
 	tid, err := tableIDOf(p.table.ID)
 	if err != nil {
-		return err
+		return "", err
 	}
 	terms := mentaltable.Terms{Me: p.id(), Table: tid, Rules: p.table.Rules, Seats: len(p.table.Seats),
 		Commit: p.table.Commit, Nonces: p.table.Nonces}
@@ -408,13 +415,17 @@ func (p *Party) start(d protocol.BlindDeal, watch bool) error {
 			ms, _, err = pl.Log(0, nil)
 		}
 		if err != nil {
-			pl, watch = nil, true // the secret kept isn't this game's party's
+			// The secret kept isn't this game's party's.
+			lost = fmt.Sprintf(lostSecret, protocol.Sentence(err))
+			pl, watch = nil, true
 		}
+	} else if watch && p.seat >= 0 {
+		lost = fmt.Sprintf(lostSecret, "This node kept no deck secret for it.")
 	}
 	if pl == nil {
 		terms.Watch = watch
 		if pl, ms, err = mentaltable.NewPlayer(d, terms, rand.Reader); err != nil {
-			return err
+			return "", err
 		}
 	}
 	g := &partyGame{pl: pl, bots: map[int]*partyBot{}, pending: map[uint64]int{}, deck: map[uint64]bool{}, started: time.Now()}
@@ -424,13 +435,17 @@ func (p *Party) start(d protocol.BlindDeal, watch bool) error {
 		}
 		b, err := p.makeBot(name, s, botSeed(d.Seed, s))
 		if err != nil {
-			return err
+			return "", err
 		}
 		g.bots[s] = &partyBot{p: b}
 	}
 	p.g = g
-	return p.sendAll(ms)
+	return lost, p.sendAll(ms)
 }
+
+// lostSecret is what the screen of a node that can't be its party again
+// says, with why.
+const lostSecret = "This node played this blind game before it started again, and can't play its seat now: %s It follows the game without its cards."
 
 // SetKeep has the party keep its deck secret in the file path (a
 // profile's, read by this node alone), so that a node started again
