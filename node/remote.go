@@ -123,7 +123,7 @@ type Remote struct {
 	logTail   [][]byte            // the host's last BlindLog envelopes, as they came (blindtakeover.go)
 	blindDeal *protocol.BlindDeal // a blind game's terms, till its log comes
 	saveDir   string
-	// tossFile is where the toss is kept (KeepTossIn), "" for nowhere;
+	// tossFile is where the toss is kept (Setup.Keep), "" for nowhere;
 	// kept is the one found there at the start, for the deal it names.
 	tossFile string
 	kept     *keptToss
