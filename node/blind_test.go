@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -449,7 +450,7 @@ func TestBlindHostVanishesAtEveryMoment(t *testing.T) {
 			go table.PlayBot(ctx, hostSess, &nodetest.CallBot{Seat: 0}, dumbFallback, "fast", nil)
 			var mu sync.Mutex
 			var notices []string
-			ends := playEach(ctx, remotes, func(i int) table.Player { return &nodetest.CallBot{Seat: remotes[i].Seat()} }, "fast", func(i int, u table.Update) {
+			ends := playEach(ctx, remotes, dumbly(remotes), "fast", func(i int, u table.Update) {
 				mu.Lock()
 				defer mu.Unlock()
 				if u.Notice != "" {
@@ -612,17 +613,20 @@ func TestBlindSpectatorAudits(t *testing.T) {
 	}
 }
 
-// A node that is there but gives no recovery share holds the game up
-// (the table has no bound on that yet: README, "Still open"), but every
-// screen names whom the game waits for once nothing has happened for
-// waitSaid, as the deal names whom it waits for. Here p2's node never
-// turns up its called plays, so the others must, and p1's node keeps its
-// part of that back.
+// A node that is there but gives no recovery share holds the game up:
+// once nothing has happened for waitSaid every screen names whom the game
+// waits for, as the deal names whom it waits for, and once the table has
+// waited on it for Timing.Held the others take its seat over, as a gone
+// node's, every screen saying why, and the game goes on to its end. Here
+// p2's node doesn't turn up its called plays, so the others must, and
+// p1's node keeps its part of that back. Before Timing.Held the game
+// waited on p1's node for good.
 func TestBlindGameNamesWhomItWaitsFor(t *testing.T) {
 	set := kitchen(3)
 	set.Blind = true
+	set.Timing.Held = 8 * time.Second
 	hn, tb, _ := hostTable(t, set)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	_, hostSess, err := tb.Sit("local", "host")
 	if err != nil {
@@ -639,24 +643,33 @@ func TestBlindGameNamesWhomItWaitsFor(t *testing.T) {
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go table.PlayBot(ctx, hostSess, &nodetest.CallBot{Seat: 0}, dumbFallback, "fast", nil)
+	hostEnd := make(chan table.Update, 1)
+	go func() {
+		u, _ := table.PlayBot(ctx, hostSess, &nodetest.CallBot{Seat: 0}, dumbFallback, "fast", nil)
+		hostEnd <- u
+	}()
 	said := make(chan string, 1)
 	var mu sync.Mutex
 	var seen []string
-	plays := 0
-	go playEach(ctx, remotes, func(i int) table.Player { return &nodetest.CallBot{Seat: remotes[i].Seat()} }, "fast",
+	plays, tookAt := 0, 0
+	const took = "p1's node kept the game waiting 8 s for what only it can give: a bot on "
+	ends := playEach(ctx, remotes, dumbly(remotes), "fast",
 		func(i int, u table.Update) {
-			if i == 0 && u.Notice != "" {
-				mu.Lock()
+			mu.Lock()
+			defer mu.Unlock()
+			if i == 1 && u.Notice != "" {
 				seen = append(seen, u.Notice)
-				mu.Unlock()
+				if strings.HasPrefix(u.Notice, took) && tookAt == 0 {
+					tookAt = plays
+					// p2's node turns its plays up again: the game
+					// ends sooner (a recovery takes OpenBound a call).
+					go keep(remotes[1], nil)
+				}
 			}
-			if i == 0 && u.View.No > 0 {
-				mu.Lock()
+			if i == 1 && u.View.No > 0 {
 				plays = u.View.No
-				mu.Unlock()
 			}
-			if i == 0 && strings.HasPrefix(u.Notice, "The game waits for ") {
+			if i == 1 && strings.HasPrefix(u.Notice, "The game waits for ") {
 				select {
 				case said <- u.Notice:
 				default:
@@ -675,4 +688,97 @@ func TestBlindGameNamesWhomItWaitsFor(t *testing.T) {
 		tb.Do(func() { st = tb.State(-1) })
 		t.Fatalf("no screen named whom the game waits for (at play %d; notices %q; table %+v)", plays, seen, st)
 	}
+	end := ends()[1]
+	host := <-hostEnd
+	mu.Lock()
+	defer mu.Unlock()
+	if tookAt == 0 {
+		t.Fatalf("nobody took p1's seat over (notices %q)", seen)
+	}
+	if end.View.Phase != engine.PhaseOver || host.View.Phase != engine.PhaseOver {
+		t.Fatalf("the game didn't end after p1's seat was taken over at play %d: p2 at play %d (%v), host %v; notices %q",
+			tookAt, end.View.No, ctx.Err(), host.View.Phase, seen)
+	}
+	for who, u := range map[string]table.Update{"p2": end, "host": host} {
+		if u.Audit == nil || !u.Audit.Verified {
+			t.Errorf("%s's audit of the game: %+v", who, u.Audit)
+		}
+	}
+	t.Logf("p1's seat taken over at play %d; the game ended at play %d", tookAt, end.View.No)
+}
+
+// A node that keeps back the cards it owes a pile's taker: the game goes
+// on meanwhile (the taker is shown them coming), and once the table has
+// waited on that node for Timing.Held the others take its seat over; the
+// node that now holds its secret hands the cards over, and the game ends,
+// every audit verified. Before Timing.Held the taker was left short for
+// the rest of the game.
+func TestBlindHandOverHeldBack(t *testing.T) {
+	set := kitchen(3)
+	set.Blind = true
+	set.Timing.Held = time.Second
+	hn, tb, _ := hostTable(t, set)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	_, hostSess, err := tb.Sit("local", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	remotes := dialPlayers(t, ctx, hn, 2)
+	held := 0
+	remotes[0].plink.mu.Lock()
+	remotes[0].plink.keep = func(m protocol.Message) bool {
+		_, ok := m.(protocol.DeckHandover)
+		if ok {
+			held++
+		}
+		return ok
+	}
+	remotes[0].plink.mu.Unlock()
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hostEnd := make(chan table.Update, 1)
+	go func() {
+		u, _ := table.PlayBot(ctx, hostSess, &nodetest.CallBot{Seat: 0}, dumbFallback, "fast", nil)
+		hostEnd <- u
+	}()
+	var mu sync.Mutex
+	var seen []string
+	const took = "p1's node kept the game waiting 1 s for what only it can give: a bot on "
+	// The players think a while: the game outlasts Timing.Held.
+	ponder := func(i int) table.Player { return ponderBot{&nodetest.DumbBot{Seat: remotes[i].Seat()}} }
+	ends := playEach(ctx, remotes, ponder, "", func(i int, u table.Update) {
+		if i == 1 && u.Notice != "" {
+			mu.Lock()
+			seen = append(seen, u.Notice)
+			mu.Unlock()
+		}
+	})()
+	host := <-hostEnd
+	mu.Lock()
+	defer mu.Unlock()
+	remotes[0].plink.mu.Lock()
+	kept := held
+	remotes[0].plink.mu.Unlock()
+	if kept == 0 {
+		t.Fatal("p1's node never owed a card to a taker: the test tested nothing")
+	}
+	if !slices.ContainsFunc(seen, func(n string) bool { return strings.HasPrefix(n, took) }) {
+		t.Fatalf("nobody took p1's seat over (notices %q; the game ended at play %d)", seen, host.View.No)
+	}
+	for who, u := range map[string]table.Update{"p2": ends[1], "host": host} {
+		if u.View.Phase != engine.PhaseOver || u.Audit == nil || !u.Audit.Verified {
+			t.Errorf("%s: the game at play %d, phase %v, audit %+v", who, u.View.No, u.View.Phase, u.Audit)
+		}
+	}
+	t.Logf("p1's node kept %d hand-overs back; the game ended at play %d", kept, host.View.No)
+}
+
+// ponderBot is the dumb bot thinking 150 ms a move.
+type ponderBot struct{ *nodetest.DumbBot }
+
+func (s ponderBot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
+	c, think, ok := s.DumbBot.Act(v)
+	return c, think + 150*time.Millisecond, ok
 }

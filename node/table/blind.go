@@ -79,6 +79,11 @@ type blindGame struct {
 	// holding are the takeovers due of away nodes the table waits on
 	// (awayHolding), by party.
 	holding map[int]*time.Timer
+	// The watch on nodes that are there and give nothing (stallWatch):
+	// since when the table has waited on each party without a break,
+	// and its timer.
+	since  map[int]time.Duration
+	stallT *time.Timer
 	// redealWithout is the old host's party, whose deal a new host took
 	// over mid-shuffle: dealt again without it once the others are back
 	// (redealDue); -1 none.
@@ -265,12 +270,12 @@ func (t *Table) dealWatch() {
 
 func (t *Table) stopDealWatch() {
 	if bg := t.blind; bg != nil {
-		for _, tm := range []*time.Timer{bg.slow, bg.stall, bg.waitT} {
+		for _, tm := range []*time.Timer{bg.slow, bg.stall, bg.waitT, bg.stallT} {
 			if tm != nil {
 				tm.Stop()
 			}
 		}
-		bg.slow, bg.stall, bg.waitT = nil, nil, nil
+		bg.slow, bg.stall, bg.waitT, bg.stallT = nil, nil, nil, nil
 	}
 }
 
@@ -463,6 +468,12 @@ func (t *Table) awayHolding() {
 // screen says so; it stands for the rest of the game, even if the person
 // comes back.
 func (t *Table) blindLeave(seatNo int) {
+	t.takeOver(seatNo, "%s is gone", nil)
+}
+
+// takeOver is blindLeave, the screens told why (a format of the party's
+// name: "%s is gone"), and none of the parties avoid the successor.
+func (t *Table) takeOver(seatNo int, why string, avoid []int) {
 	bg := t.blind
 	gone := bg.h.Holder(seatNo)
 	if t.takenOver(seatNo) || bg.owners[gone] == "local" || bg.leaving[gone] {
@@ -474,7 +485,7 @@ func (t *Table) blindLeave(seatNo int) {
 		seats[bg.h.Holder(i)]++
 	}
 	for p, o := range bg.owners {
-		if p == gone || !t.connected(o) {
+		if p == gone || !t.connected(o) || bg.leaving[p] || slices.Contains(avoid, p) {
 			continue
 		}
 		if succ < 0 || seats[p] < seats[succ] {
@@ -490,9 +501,78 @@ func (t *Table) blindLeave(seatNo int) {
 		}
 	}
 	name, by := t.partyName(gone), t.partyName(succ)
-	t.notice = fmt.Sprintf("%s is gone: a bot on %s's node plays their seat for the rest of the game, and so %s's node now knows its cards.", name, by, by)
+	t.notice = fmt.Sprintf(why+": a bot on %s's node plays their seat for the rest of the game, and so %s's node now knows its cards.", name, by, by)
 	bg.leaving[gone] = true
 	t.blindOut(bg.h.Leave(gone, succ), nil)
+}
+
+// stallWatch bounds what the dealt game waits on a node that is at the
+// table for (a share of a recovery, a card to hand over, a first card,
+// its secret): those are its program's answers, never its person's, and
+// take it milliseconds, so a node the table has waited on without a break
+// for Timing.Held (its program stuck, or holding back on purpose) has its
+// seat taken over, as a gone node's is. Of several, the one waited on
+// longest goes first: the others may be waiting on it (a card it owes
+// them, which they are asked to turn up). An away node is awayHolding's.
+func (t *Table) stallWatch() {
+	bg := t.blind
+	if bg.stallT != nil {
+		bg.stallT.Stop()
+		bg.stallT = nil
+	}
+	if !bg.h.Dealt() || t.held || bg.h.Revealed() {
+		bg.since = nil // a pause doesn't count; the deal has its own watch (dealWatch)
+		return
+	}
+	now := t.Now()
+	waiting := bg.h.Waiting()
+	if bg.since == nil {
+		bg.since = map[int]time.Duration{}
+	}
+	for p := range bg.since {
+		if !slices.Contains(waiting, p) {
+			delete(bg.since, p)
+		}
+	}
+	first := time.Duration(-1)
+	for _, p := range waiting {
+		if p < 0 || p >= len(bg.owners) || bg.owners[p] == "local" || bg.leaving[p] || !t.connected(bg.owners[p]) {
+			continue
+		}
+		if _, ok := bg.since[p]; !ok {
+			bg.since[p] = now
+		}
+		if first < 0 || bg.since[p] < first {
+			first = bg.since[p]
+		}
+	}
+	if first < 0 {
+		return
+	}
+	held := t.Set.Timing.Held
+	if due := first + held; due > now {
+		bg.stallT = t.after(due-now, func() {
+			if t.blind == bg && t.Phase == PhasePlaying {
+				t.stallWatch()
+			}
+		})
+		return
+	}
+	var stalled []int
+	for p, at := range bg.since {
+		if at == first {
+			stalled = append(stalled, p)
+		}
+	}
+	slices.Sort(stalled)
+	for _, p := range stalled {
+		for i := range t.Seats {
+			if bg.h.Holder(i) == p {
+				t.takeOver(i, "%s's node kept the game waiting "+seconds(held)+" for what only it can give", stalled)
+				break
+			}
+		}
+	}
 }
 
 // connected reports whether the node of owner o is at the table now.
@@ -737,6 +817,7 @@ func (t *Table) blindChanged(events []engine.BlindEvent) {
 	}
 	t.dealWatch()
 	t.waitWatch()
+	t.stallWatch()
 	if t.held {
 		return
 	}

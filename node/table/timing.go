@@ -41,13 +41,20 @@ type Timing struct {
 	// (blind.go: blindCover, blindLeave). Till then the host plays the
 	// seat blind and it is theirs again when they are back.
 	Gone time.Duration
+	// Held is how long a dealt blind game waits on a node that is at the
+	// table for what its node alone gives (its share of a recovery, a
+	// card to hand over, a first card, its secret at the end), with
+	// nothing from it meanwhile, before the other nodes take its seat
+	// over for the rest of the game (blind.go: stallWatch). Those
+	// answers are its program's, never its person's.
+	Held time.Duration
 }
 
 // DefaultTiming is the timing of a table or device built with none.
 func DefaultTiming() Timing {
 	return Timing{Heartbeat: 500 * time.Millisecond, DeadAfter: 2 * time.Second, HostRetry: 700 * time.Millisecond,
 		RebuildWait: 30 * time.Second, Reveal: 2 * time.Second, Toss: 3 * time.Second, Stall: 20 * time.Second, Deal: 10 * time.Second,
-		Gone: time.Minute}
+		Gone: time.Minute, Held: 15 * time.Second}
 }
 
 // Or is t with each zero field taken from d.
@@ -61,7 +68,7 @@ func (t Timing) Or(d Timing) Timing {
 	return Timing{Heartbeat: pick(t.Heartbeat, d.Heartbeat), DeadAfter: pick(t.DeadAfter, d.DeadAfter),
 		HostRetry: pick(t.HostRetry, d.HostRetry), RebuildWait: pick(t.RebuildWait, d.RebuildWait),
 		Reveal: pick(t.Reveal, d.Reveal), Toss: pick(t.Toss, d.Toss), Stall: pick(t.Stall, d.Stall), Deal: pick(t.Deal, d.Deal),
-		Gone: pick(t.Gone, d.Gone)}
+		Gone: pick(t.Gone, d.Gone), Held: pick(t.Held, d.Held)}
 }
 
 // RevealPause is how long the table shows a call's cards: what its host
