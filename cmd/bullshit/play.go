@@ -150,16 +150,6 @@ func (l *lanLobby) start(ctx context.Context, prof *node.Profile, iface string, 
 		return err
 	}
 	l.dev, l.iface, l.ctx = dev, ifcs[0].Name, ctx
-	// Each game a seat at another node's table ends is saved in the
-	// profile's games/, as `join --headless --save` does: what the share
-	// text's bullshit verify checks against (a directory that can't be
-	// made saves nothing; the sheet then names no file). The profile's
-	// directory keeps the toss and the deck secret.
-	save := l.games
-	if os.MkdirAll(l.games, 0o755) != nil {
-		save = ""
-	}
-	dev.SeatFiles(filepath.Dir(l.games), save)
 	l.changed = make(chan struct{}, 1)
 	feed := dev.Browse(ctx)
 	go func() {
@@ -236,7 +226,22 @@ func (l *lanLobby) join(id, code string, watch bool) (table.Session, error) {
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, joinTimeout)
 	defer cancel()
+	l.seatFiles()
 	return session(l.dev.Join(ctx, t, code, watch, nil))
+}
+
+// seatFiles has each seat the lobby takes save each game it ends in the
+// profile's games/, as `join --headless --save` does: what the share
+// text's bullshit verify checks against (a directory that can't be made
+// saves nothing; the sheet then names no file). The profile's directory
+// keeps its toss and deck secret. Set before the seat's session starts:
+// the host may send a game under way the moment it seats us.
+func (l *lanLobby) seatFiles() {
+	save := l.games
+	if os.MkdirAll(l.games, 0o755) != nil {
+		save = ""
+	}
+	l.dev.SeatFiles(filepath.Dir(l.games), save)
 }
 
 // session is a seat joined, as the lobby takes it (no session when
@@ -267,6 +272,7 @@ func (l *lanLobby) JoinAddr(addr string) (table.Session, error) {
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, joinTimeout)
 	defer cancel()
+	l.seatFiles()
 	return session(l.dev.JoinAddr(ctx, f[0], code, false, nil))
 }
 
