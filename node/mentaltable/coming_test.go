@@ -1,6 +1,7 @@
 package mentaltable
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -47,5 +48,56 @@ func TestComingCountsThePile(t *testing.T) {
 		if p.Coming() != 0 {
 			t.Fatalf("party %d still waits for %d cards at the end", i, p.Coming())
 		}
+	}
+}
+
+// The host's Owed names exactly the cards of a seat's hand its node is
+// still to be handed (its Coming): a move the host makes for the seat
+// blind (an away person's) takes none of them, since the seat's node
+// couldn't read its own play. Once, the host played such a card, and the
+// seat's node, back, refused the rest of the game ("can't read its
+// mine").
+func TestOwedIsWhatIsComing(t *testing.T) {
+	pt := newPlayerTable(t, 3, 3, 12)
+	owed := 0
+	pt.play(func(int) {
+		for len(pt.queue) > 0 {
+			q := pt.queue[0]
+			pt.queue = pt.queue[1:]
+			pt.hostTakes(q)
+			for i, p := range pt.pl {
+				before := p.Taken()
+				send, shown, err := p.Log(before, pt.wire[before:])
+				if err != nil {
+					t.Fatal(err)
+				}
+				pt.given[i] = p.Taken()
+				for _, sh := range shown {
+					e := sh.Event
+					pt.bots[sh.Seat].Observe(&e)
+				}
+				if p.Taken() == pt.host.Len() {
+					for _, s := range p.Seats() {
+						var got []engine.Handle
+						for _, x := range pt.host.B.Hand(s) {
+							if Owed(pt.host, s, x) {
+								got = append(got, x)
+							}
+						}
+						want := slices.Clone(p.node.taken[s])
+						slices.Sort(got)
+						slices.Sort(want)
+						if !slices.Equal(got, want) {
+							t.Fatalf("seat %d: the host owes it %v, its node waits for %v", s, got, want)
+						}
+						owed += len(got)
+					}
+				}
+				pt.post(i, send)
+			}
+		}
+	})
+	if owed == 0 {
+		t.Fatal("no card was ever on its way to a seat: the test tested nothing")
 	}
 }

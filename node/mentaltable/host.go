@@ -424,3 +424,18 @@ func sortedParties[V any](m map[int]V) []int {
 	sort.Ints(ps)
 	return ps
 }
+
+// Owed reports whether handle x of seat's hand is still on its way, in
+// h, to the node that plays the seat (a card of a pile it took, handed
+// over card by card): that node can't read it yet, so no move made for
+// the seat without it (an away person's, played blind) names it. A
+// function, not a method: the page, which never calls it, is built
+// without it (its exported methods are kept for reflection).
+func Owed(h *Host, seat int, x engine.Handle) bool {
+	for _, a := range h.rec.asks {
+		if a.What == AskHand && a.Seat == seat && slices.Contains(a.Handles, uint16(x)) {
+			return true
+		}
+	}
+	return false
+}

@@ -906,7 +906,16 @@ func (t *Table) blindFallback(seat int, notice string) {
 				rank = v.Ranks[0]
 			}
 		}
-		bc.Move, bc.Handles, bc.Claim, bc.Rank = engine.MovePlay, hand[:1], 1, rank
+		// A card its node can read: one still being handed to it (a
+		// pile it took while away) would be a play its node can't show
+		// it, and can't turn up. With none yet, the turn waits for one:
+		// its hand-over is looked at again as it comes (awayClock).
+		i := slices.IndexFunc(hand, func(x engine.Handle) bool { return !mentaltable.Owed(bg.h, seat, x) })
+		if i < 0 {
+			t.Seats[seat].decided = ""
+			return
+		}
+		bc.Move, bc.Handles, bc.Claim, bc.Rank = engine.MovePlay, hand[i:i+1], 1, rank
 	default:
 		return
 	}
