@@ -42,7 +42,7 @@ func TestTimingIsPerDeviceAndTable(t *testing.T) {
 
 	def := table.DefaultTiming()
 	wantA := table.Timing{Heartbeat: fast.Heartbeat, DeadAfter: fast.DeadAfter, HostRetry: def.HostRetry,
-		RebuildWait: def.RebuildWait, Reveal: 30 * time.Millisecond, Toss: def.Toss, Stall: def.Stall, Deal: def.Deal, Gone: def.Gone}
+		RebuildWait: def.RebuildWait, Reveal: 30 * time.Millisecond, Toss: def.Toss, Stall: def.Stall, Deal: def.Deal, Gone: def.Gone, Held: def.Held}
 	if got := hoA.Server.timing; got != wantA {
 		t.Errorf("A's server has timing %+v, want %+v", got, wantA)
 	}

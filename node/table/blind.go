@@ -513,15 +513,21 @@ func (t *Table) takeOver(seatNo int, why string, avoid []int) {
 // for Timing.Held (its program stuck, or holding back on purpose) has its
 // seat taken over, as a gone node's is. Of several, the one waited on
 // longest goes first: the others may be waiting on it (a card it owes
-// them, which they are asked to turn up). An away node is awayHolding's.
+// them, which they are asked to turn up), and none goes while a takeover
+// is under way. An away node is awayHolding's.
 func (t *Table) stallWatch() {
 	bg := t.blind
 	if bg.stallT != nil {
 		bg.stallT.Stop()
 		bg.stallT = nil
 	}
-	if !bg.h.Dealt() || t.held || bg.h.Revealed() {
-		bg.since = nil // a pause doesn't count; the deal has its own watch (dealWatch)
+	if !bg.h.Dealt() || t.held || bg.h.Revealed() || mentaltable.Pooling(bg.h) {
+		// A pause doesn't count, and the deal has its own watch
+		// (dealWatch). Nor does a takeover under way: till its secret
+		// is pooled, its successor can't answer what the others may be
+		// waiting for (a card it owes them), and every node's wait
+		// starts again once it can.
+		bg.since = nil
 		return
 	}
 	now := t.Now()
