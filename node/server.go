@@ -693,5 +693,12 @@ func (c *srvConn) shipBlind(u *table.Update) bool {
 		}
 		first, log = first+n, log[n:]
 	}
+	if b.Deal != nil && len(b.Log) > 0 {
+		// The whole log again (a node back, a new host's): a part of
+		// none after it says where it ends. A node started again that
+		// took more of a failed host's goes on from here
+		// (mentaltable.Player.Log) instead of waiting for the rest.
+		return c.ship(protocol.BlindLog{First: b.First + len(b.Log), NowNS: now})
+	}
 	return true
 }

@@ -198,6 +198,9 @@ func (p *Player) Log(first int, log []protocol.LogInput) (send []protocol.Messag
 	if p.failed != nil {
 		return nil, nil, p.failed
 	}
+	if len(log) == 0 && first == p.next {
+		p.parts(first, nil) // the host's log ends here: it sends an empty part after the whole log
+	}
 	for k, li := range log {
 		switch at := first + k; {
 		case at < p.next:

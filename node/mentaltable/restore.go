@@ -360,14 +360,20 @@ func (p *Player) Replaying() bool { return p.keep.restored && p.next < p.keep.to
 // resent log parts there from the one it took: before its last answer,
 // the host rewrote the game (ErrRewritten); after it, the inputs it took
 // from there were lost with a host that failed, and the node goes on from
-// the new host's log, sending from now on (rolled).
+// the new host's log, sending from now on (rolled). li nil is the host's
+// log ending at at (an empty part after the whole log), shorter than the
+// one the node took: past its last answer it goes on from there too,
+// rather than wait for inputs the host may be waiting on it to make;
+// before it, it waits.
 func (p *Player) parts(at int, li *protocol.LogInput) {
 	k := &p.keep
-	if !k.restored || k.rolled || at >= len(k.was) || fingerprint(inputBytes(at, li)) == k.was[at] {
+	if !k.restored || k.rolled || at >= len(k.was) || li != nil && fingerprint(inputBytes(at, li)) == k.was[at] {
 		return
 	}
 	if at < k.wantAt {
-		p.failed = ErrRewritten
+		if li != nil {
+			p.failed = ErrRewritten
+		}
 		return
 	}
 	k.rolled, k.tookAt = true, at

@@ -454,6 +454,47 @@ func TestRestoreRewrittenLog(t *testing.T) {
 	pt.verified()
 }
 
+// A node started again that took more of a failed host's log than the
+// new host has (the old host sent its last inputs to it alone) is given
+// the new host's whole log, shorter than its own and the same as far as
+// it goes, and the empty part after it that says it ends there. Past its
+// last answer, it goes on from there, sending again what it owes there;
+// it used to go on replaying, waiting for inputs the host was waiting on
+// it to make (a phone after a failover, in CI: "The game waits for Ana's
+// node."). A log that ends before its last answer it still waits on.
+func TestRestoredGoesOnFromAShorterLog(t *testing.T) {
+	pt := newPlayerTable(t, 3, 3, 5)
+	pt.playFor(30)
+	acked := pt.pl[1].keep.ackAt
+	if acked < 2 || acked >= pt.pl[1].Taken() {
+		t.Fatalf("party 1 last answered at input %d of %d: no input after it to lose", acked, pt.pl[1].Taken())
+	}
+	r, err := Restore(pt.deal, pt.terms[1], pt.pl[1].Keep(), pt.rands(12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.Log(0, pt.wire[:acked]); err != nil || !r.Replaying() {
+		t.Fatalf("the new host's log, before its end is said: %v, replaying %v", err, r.Replaying())
+	}
+	send, _, err := r.Log(acked, nil)
+	if err != nil || r.Replaying() || !r.keep.rolled {
+		t.Fatalf("the new host's log, its end said at input %d (the node took %d): %v, replaying %v, rolled %v",
+			acked, pt.pl[1].Taken(), err, r.Replaying(), r.keep.rolled)
+	}
+	if len(send) == 0 {
+		t.Fatal("the node sends nothing of what it owes at the new host's log's end")
+	}
+	// Before its last answer, the end of a log is no end it takes.
+	w, err := Restore(pt.deal, pt.terms[1], pt.pl[1].Keep(), pt.rands(13))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Log(0, pt.wire[:acked-1])
+	if _, _, err := w.Log(acked-1, nil); err != nil || !w.Replaying() {
+		t.Fatalf("a log that ends before the node's last answer: %v, replaying %v", err, w.Replaying())
+	}
+}
+
 // A node that lost its secret (a new Player for a party whose key the
 // log already holds) says so, rather than that the host's log is wrong,
 // and sends nothing.

@@ -514,7 +514,8 @@ func (t *Table) takeOver(seatNo int, why string, avoid []int) {
 // seat taken over, as a gone node's is. Of several, the one waited on
 // longest goes first: the others may be waiting on it (a card it owes
 // them, which they are asked to turn up), and none goes while a takeover
-// is under way. An away node is awayHolding's.
+// is under way, or while a node is away (its part of any secret rebuilt
+// is missing). An away node is awayHolding's.
 func (t *Table) stallWatch() {
 	bg := t.blind
 	if bg.stallT != nil {
@@ -554,6 +555,15 @@ func (t *Table) stallWatch() {
 	}
 	if first < 0 {
 		return
+	}
+	for q, o := range bg.owners {
+		if !bg.leaving[q] && !t.connected(o) {
+			// An away node's sub-shares are in every other party's
+			// secret (the threshold is every other party): nothing is
+			// rebuilt till it is back or taken over (awayHolding).
+			bg.since = nil
+			return
+		}
 	}
 	held := t.Set.Timing.Held
 	if due := first + held; due > now {

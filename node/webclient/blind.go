@@ -309,9 +309,10 @@ func (c *Client) keptDeck(game []byte) []byte {
 // yieldAfter it lets the page draw and its heartbeat go.
 func (c *Client) playLog(l *link, env *protocol.Envelope, m *protocol.BlindLog) {
 	start := time.Now()
-	for k := range m.Inputs {
+	// A part of none is taken too: the host's log ends there.
+	for k := 0; k < max(len(m.Inputs), 1); k++ {
 		c.mu.Lock()
-		send := c.blindLog(m, k, 1, time.Now())
+		send := c.blindLog(m, k, min(len(m.Inputs), 1), time.Now())
 		c.mu.Unlock()
 		c.answer(l, env, send)
 		if k+1 < len(m.Inputs) && time.Since(start) >= yieldAfter {
