@@ -439,15 +439,3 @@ func Owed(h *Host, seat int, x engine.Handle) bool {
 	}
 	return false
 }
-
-// Pooling reports whether h still waits on the parties' sub-shares of a
-// party that left, for its successor: till they are in, that successor
-// can't answer in its place.
-func Pooling(h *Host) bool {
-	for _, a := range h.rec.asks {
-		if a.What == AskPool {
-			return true
-		}
-	}
-	return false
-}

@@ -513,22 +513,18 @@ func (t *Table) takeOver(seatNo int, why string, avoid []int) {
 // for Timing.Held (its program stuck, or holding back on purpose) has its
 // seat taken over, as a gone node's is. Of several, the one waited on
 // longest goes first: the others may be waiting on it (a card it owes
-// them, which they are asked to turn up), and none goes while a takeover
-// is under way, or while a node is away (its part of any secret rebuilt
-// is missing). An away node is awayHolding's.
+// them, which they are asked to turn up), and none goes while a node is
+// away or once one has been taken over: with every other party's
+// sub-share needed, its secret couldn't be rebuilt. An away node is
+// awayHolding's.
 func (t *Table) stallWatch() {
 	bg := t.blind
 	if bg.stallT != nil {
 		bg.stallT.Stop()
 		bg.stallT = nil
 	}
-	if !bg.h.Dealt() || t.held || bg.h.Revealed() || mentaltable.Pooling(bg.h) {
-		// A pause doesn't count, and the deal has its own watch
-		// (dealWatch). Nor does a takeover under way: till its secret
-		// is pooled, its successor can't answer what the others may be
-		// waiting for (a card it owes them), and every node's wait
-		// starts again once it can.
-		bg.since = nil
+	if !bg.h.Dealt() || t.held || bg.h.Revealed() {
+		bg.since = nil // a pause doesn't count; the deal has its own watch (dealWatch)
 		return
 	}
 	now := t.Now()
@@ -553,7 +549,11 @@ func (t *Table) stallWatch() {
 			first = bg.since[p]
 		}
 	}
-	if first < 0 {
+	if first < 0 || len(bg.leaving) > 0 {
+		// After a takeover no other can be pooled: the party that left
+		// gives no sub-share, and the threshold is every other party's
+		// ("fewer recovery sub-shares than the threshold: 2 of 3").
+		bg.since = nil
 		return
 	}
 	for q, o := range bg.owners {
