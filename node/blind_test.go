@@ -92,13 +92,7 @@ func TestBlindDealWithoutASilentNode(t *testing.T) {
 	set := kitchen(4, "medium")
 	set.Blind = true
 	set.Timing.Deal = 2 * time.Second
-	hn, tb, _ := hostTable(t, set)
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
-	defer cancel()
-	_, hostSess, err := tb.Sit("local", "host")
-	if err != nil {
-		t.Fatal(err)
-	}
+	hn, tb, hostSess, ctx := sittingHost(t, set, 40*time.Second)
 	remotes := dialPlayers(t, ctx, hn, 2)
 	for _, r := range remotes {
 		r.UseBots(dumbMaker, dumbFallback)
@@ -152,13 +146,7 @@ func TestBlindNodeGoneForGood(t *testing.T) {
 	set.Blind = true
 	set.Grace = 300 * time.Millisecond
 	set.Timing.Gone = 600 * time.Millisecond
-	hn, tb, _ := hostTable(t, set)
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
-	defer cancel()
-	_, hostSess, err := tb.Sit("local", "host")
-	if err != nil {
-		t.Fatal(err)
-	}
+	hn, tb, hostSess, ctx := sittingHost(t, set, 40*time.Second)
 	remotes := dialPlayers(t, ctx, hn, 2)
 	for _, r := range remotes {
 		r.UseBots(dumbMaker, dumbFallback)
@@ -281,13 +269,7 @@ func TestBlindHostVanishes(t *testing.T) {
 func TestBlindEndedEarly(t *testing.T) {
 	set := kitchen(3)
 	set.Blind = true
-	hn, tb, _ := hostTable(t, set)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	_, hostSess, err := tb.Sit("local", "host")
-	if err != nil {
-		t.Fatal(err)
-	}
+	hn, tb, hostSess, ctx := sittingHost(t, set, 30*time.Second)
 	remotes := dialPlayers(t, ctx, hn, 2)
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
@@ -330,13 +312,7 @@ func TestBlindEndedEarly(t *testing.T) {
 func TestBlindNodeRestarted(t *testing.T) {
 	set := kitchen(4, "medium")
 	set.Blind = true
-	hn, tb, _ := hostTable(t, set)
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
-	defer cancel()
-	_, hostSess, err := tb.Sit("local", "host")
-	if err != nil {
-		t.Fatal(err)
-	}
+	hn, tb, hostSess, ctx := sittingHost(t, set, 40*time.Second)
 	remotes := dialPlayers(t, ctx, hn, 1)
 	remotes[0].UseBots(dumbMaker, dumbFallback)
 	pn := newLoopNode(t)
@@ -525,13 +501,7 @@ func callMaker(name string, seat int, seed uint64) (table.Player, error) {
 func TestBlindTwoSeatsReadNoHands(t *testing.T) {
 	set := kitchen(5, "medium")
 	set.Blind, set.Pace = true, "fast"
-	hn, tb, _ := hostTable(t, set)
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
-	defer cancel()
-	_, hostSess, err := tb.Sit("local", "host")
-	if err != nil {
-		t.Fatal(err)
-	}
+	hn, tb, hostSess, ctx := sittingHost(t, set, 40*time.Second)
 	remotes := seatPlayers(t, ctx, hn, 3, callMaker)
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
@@ -582,13 +552,7 @@ func TestBlindTwoSeatsReadNoHands(t *testing.T) {
 func TestBlindSpectatorAudits(t *testing.T) {
 	set := kitchen(3, "medium")
 	set.Blind, set.Pace = true, "fast"
-	hn, tb, _ := hostTable(t, set)
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
-	defer cancel()
-	_, hostSess, err := tb.Sit("local", "host")
-	if err != nil {
-		t.Fatal(err)
-	}
+	hn, tb, hostSess, ctx := sittingHost(t, set, 40*time.Second)
 	remotes := seatPlayers(t, ctx, hn, 1, callMaker)
 	wn := newLoopNode(t)
 	watcher, err := Dial(ctx, wn.h, wn.key, info(hn), "watcher", "", true, nil)
@@ -625,21 +589,10 @@ func TestBlindGameNamesWhomItWaitsFor(t *testing.T) {
 	set := kitchen(3)
 	set.Blind = true
 	set.Timing.Held = 8 * time.Second
-	hn, tb, _ := hostTable(t, set)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	_, hostSess, err := tb.Sit("local", "host")
-	if err != nil {
-		t.Fatal(err)
-	}
+	hn, tb, hostSess, ctx := sittingHost(t, set, 90*time.Second)
 	remotes := dialPlayers(t, ctx, hn, 2)
-	keep := func(r *Remote, f func(protocol.Message) bool) {
-		r.plink.mu.Lock()
-		r.plink.keep = f
-		r.plink.mu.Unlock()
-	}
-	keep(remotes[1], func(m protocol.Message) bool { _, ok := m.(protocol.DeckOpen); return ok })
-	keep(remotes[0], func(m protocol.Message) bool { _, ok := m.(protocol.DeckRecover); return ok })
+	holdBack(remotes[1], func(m protocol.Message) bool { _, ok := m.(protocol.DeckOpen); return ok })
+	holdBack(remotes[0], func(m protocol.Message) bool { _, ok := m.(protocol.DeckRecover); return ok })
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -663,7 +616,7 @@ func TestBlindGameNamesWhomItWaitsFor(t *testing.T) {
 					tookAt = plays
 					// p2's node turns its plays up again: the game
 					// ends sooner (a recovery takes OpenBound a call).
-					go keep(remotes[1], nil)
+					go holdBack(remotes[1], nil)
 				}
 			}
 			if i == 1 && u.View.No > 0 {
@@ -717,24 +670,16 @@ func TestBlindHandOverHeldBack(t *testing.T) {
 	set := kitchen(3)
 	set.Blind = true
 	set.Timing.Held = time.Second
-	hn, tb, _ := hostTable(t, set)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	_, hostSess, err := tb.Sit("local", "host")
-	if err != nil {
-		t.Fatal(err)
-	}
+	hn, tb, hostSess, ctx := sittingHost(t, set, 90*time.Second)
 	remotes := dialPlayers(t, ctx, hn, 2)
 	held := 0
-	remotes[0].plink.mu.Lock()
-	remotes[0].plink.keep = func(m protocol.Message) bool {
+	holdBack(remotes[0], func(m protocol.Message) bool {
 		_, ok := m.(protocol.DeckHandover)
 		if ok {
-			held++
+			held++ // under plink.mu
 		}
 		return ok
-	}
-	remotes[0].plink.mu.Unlock()
+	})
 	if err := tb.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -781,4 +726,26 @@ type ponderBot struct{ *nodetest.DumbBot }
 func (s ponderBot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
 	c, think, ok := s.DumbBot.Act(v)
 	return c, think + 150*time.Millisecond, ok
+}
+
+// sittingHost is a blind test's table: set hosted and served, the host's
+// own seat sat, and a context that ends after timeout (or with the test).
+func sittingHost(t *testing.T, set table.Settings, timeout time.Duration) (loopNode, *table.Table, *table.LocalSession, context.Context) {
+	t.Helper()
+	hn, tb, _ := hostTable(t, set)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	_, hostSess, err := tb.Sit("local", "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hn, tb, hostSess, ctx
+}
+
+// holdBack has r's node keep back what its party sends that keep says
+// (nil: nothing), as a node that withholds it would.
+func holdBack(r *Remote, keep func(protocol.Message) bool) {
+	r.plink.mu.Lock()
+	r.plink.keep = keep
+	r.plink.mu.Unlock()
 }

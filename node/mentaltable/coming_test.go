@@ -13,28 +13,11 @@ import (
 func TestComingCountsThePile(t *testing.T) {
 	pt := newPlayerTable(t, 3, 3, 12)
 	most, takes := 0, 0
-	pt.play(func(int) {
-		for len(pt.queue) > 0 {
-			q := pt.queue[0]
-			pt.queue = pt.queue[1:]
-			pt.hostTakes(q)
-			for i, p := range pt.pl {
-				before := p.Taken()
-				pt.given[i] = before
-				send, shown, err := p.Log(before, pt.wire[before:])
-				if err != nil {
-					t.Fatal(err)
-				}
-				pt.given[i] = p.Taken()
-				for _, sh := range shown {
-					e := sh.Event
-					pt.bots[sh.Seat].Observe(&e)
-					if sh.Event.Type == engine.EventTake && sh.Event.Seat == sh.Seat {
-						takes++
-						most = max(most, p.Coming())
-					}
-				}
-				pt.post(i, send)
+	pt.stepwise(func(_ int, p *Player, shown []Shown) {
+		for _, sh := range shown {
+			if sh.Event.Type == engine.EventTake && sh.Event.Seat == sh.Seat {
+				takes++
+				most = max(most, p.Coming())
 			}
 		}
 	})
@@ -60,6 +43,35 @@ func TestComingCountsThePile(t *testing.T) {
 func TestOwedIsWhatIsComing(t *testing.T) {
 	pt := newPlayerTable(t, 3, 3, 12)
 	owed := 0
+	pt.stepwise(func(_ int, p *Player, _ []Shown) {
+		if p.Taken() != pt.host.Len() {
+			return
+		}
+		for _, s := range p.Seats() {
+			var got []engine.Handle
+			for _, x := range pt.host.B.Hand(s) {
+				if Owed(pt.host, s, x) {
+					got = append(got, x)
+				}
+			}
+			want := slices.Clone(p.node.taken[s])
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("seat %d: the host owes it %v, its node waits for %v", s, got, want)
+			}
+			owed += len(got)
+		}
+	})
+	if owed == 0 {
+		t.Fatal("no card was ever on its way to a seat: the test tested nothing")
+	}
+}
+
+// stepwise plays the game a message at a time: the host takes each, and
+// every node then takes the log so far (its bots shown what it was
+// shown), after looks at the node before what it sends goes.
+func (pt *playerTable) stepwise(after func(i int, p *Player, shown []Shown)) {
 	pt.play(func(int) {
 		for len(pt.queue) > 0 {
 			q := pt.queue[0]
@@ -69,35 +81,16 @@ func TestOwedIsWhatIsComing(t *testing.T) {
 				before := p.Taken()
 				send, shown, err := p.Log(before, pt.wire[before:])
 				if err != nil {
-					t.Fatal(err)
+					pt.t.Fatal(err)
 				}
 				pt.given[i] = p.Taken()
 				for _, sh := range shown {
 					e := sh.Event
 					pt.bots[sh.Seat].Observe(&e)
 				}
-				if p.Taken() == pt.host.Len() {
-					for _, s := range p.Seats() {
-						var got []engine.Handle
-						for _, x := range pt.host.B.Hand(s) {
-							if Owed(pt.host, s, x) {
-								got = append(got, x)
-							}
-						}
-						want := slices.Clone(p.node.taken[s])
-						slices.Sort(got)
-						slices.Sort(want)
-						if !slices.Equal(got, want) {
-							t.Fatalf("seat %d: the host owes it %v, its node waits for %v", s, got, want)
-						}
-						owed += len(got)
-					}
-				}
+				after(i, p, shown)
 				pt.post(i, send)
 			}
 		}
 	})
-	if owed == 0 {
-		t.Fatal("no card was ever on its way to a seat: the test tested nothing")
-	}
 }
