@@ -580,13 +580,13 @@ func (t *Table) stallWatch() {
 			stalled = append(stalled, p)
 		}
 	}
+	// One only, the first: a game has one takeover (above); the others
+	// waited on as long are no successor to it.
 	slices.Sort(stalled)
-	for _, p := range stalled {
-		for i := range t.Seats {
-			if bg.h.Holder(i) == p {
-				t.takeOver(i, "%s's node kept the game waiting "+seconds(held)+" for what only it can give", stalled)
-				break
-			}
+	for i := range t.Seats {
+		if bg.h.Holder(i) == stalled[0] {
+			t.takeOver(i, "%s's node kept the game waiting "+seconds(held)+" for what only it can give", stalled)
+			return
 		}
 	}
 }
