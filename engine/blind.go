@@ -306,6 +306,11 @@ func (b *Blind) Apply(now time.Duration, c BlindCommand) ([]BlindEvent, error) {
 	}
 	c.Handles = slices.Clone(c.Handles)
 	c.Open = slices.Clone(c.Open)
+	if c.Move != MoveQuads {
+		// Only quads come opened: a card another command carries is
+		// no opening, and the journal (which the host keeps) holds none.
+		c.Open = nil
+	}
 	b.journal = append(b.journal, BlindStep{At: now, Cmd: &c})
 	if b.wait.kind == waitOpen {
 		b.wait.step = len(b.journal) - 1
