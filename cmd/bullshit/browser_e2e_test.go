@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -188,7 +189,8 @@ const step = `(() => {
   const q = (s) => document.querySelector(s);
   const on = (s) => { const e = q(s); return !!e && !e.hidden && !e.disabled; };
   const play = (q("#title").textContent.match(/play (\d+)/) || [0, 0])[1];
-  const out = (what) => JSON.stringify({what, play: +play, status: document.body.dataset.status || ""});
+  const news = [...document.querySelectorAll("#news li")].map((e) => e.textContent);
+  const out = (what) => JSON.stringify({what, play: +play, status: document.body.dataset.status || "", news});
   if (!q("#sheet").hidden) return out(q("#verified").classList.contains("ok") ? "verified" : "sheet:" + q("#verified").textContent);
   const hint = !q("#hint").hidden && q("#hint").textContent;
   if (on("#give")) { q("#give").click(); return out("give"); }
@@ -214,6 +216,46 @@ const step = `(() => {
 type stepResult struct {
 	What, Status string
 	Play         int
+	News         []string `json:",omitempty"`
+}
+
+// String is the look without its news (heard keeps that).
+func (r stepResult) String() string {
+	return fmt.Sprintf("{What:%s Status:%s Play:%d}", r.What, r.Status, r.Play)
+}
+
+// heard is a page's news as a player read it, look after look: the page
+// keeps its last few lines only, and a hung game's cause (a notice) is
+// soon pushed out by refusals of the taps that follow it.
+type heard struct{ lines []string }
+
+// add takes the lines on the page now: those after the longest run of
+// what was heard last that they start with.
+func (h *heard) add(now []string) {
+	k := min(len(h.lines), len(now))
+	for ; k > 0; k-- {
+		if slices.Equal(h.lines[len(h.lines)-k:], now[:k]) {
+			break
+		}
+	}
+	h.lines = append(h.lines, now[k:]...)
+}
+
+// String is what was heard, a run of the same line told once with its count.
+func (h *heard) String() string {
+	var b strings.Builder
+	for i := 0; i < len(h.lines); {
+		j := i
+		for j < len(h.lines) && h.lines[j] == h.lines[i] {
+			j++
+		}
+		fmt.Fprintf(&b, "\n\t%s", h.lines[i])
+		if j-i > 1 {
+			fmt.Fprintf(&b, " (×%d)", j-i)
+		}
+		i = j
+	}
+	return b.String()
 }
 
 // look runs step once.
@@ -293,6 +335,7 @@ func (b *browser) playUntil(stop func(stepResult) bool, guard time.Duration) (st
 	end := time.Now().Add(guard)
 	var last stepResult
 	failed := 0
+	var news heard
 	for time.Now().Before(end) {
 		r, err := b.look()
 		if err != nil {
@@ -306,6 +349,8 @@ func (b *browser) playUntil(stop func(stepResult) bool, guard time.Duration) (st
 			continue
 		}
 		failed = 0
+		news.add(r.News)
+		r.News = nil
 		last = r
 		if r.What == "verified" || strings.HasPrefix(r.What, "sheet:deal NOT") || (stop != nil && stop(r)) {
 			return r, nil
@@ -314,7 +359,7 @@ func (b *browser) playUntil(stop func(stepResult) bool, guard time.Duration) (st
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
-	return last, fmt.Errorf("%s: no result sheet in %s (last: %+v)", b.name, guard, last)
+	return last, fmt.Errorf("%s: no result sheet in %s (last: %v); the news it heard:%s", b.name, guard, last, &news)
 }
 
 // browserTable is a host in host 1 with the web entry on its LAN address,
