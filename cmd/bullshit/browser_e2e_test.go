@@ -111,6 +111,10 @@ func launchBrowser(t *testing.T, name, exe, where string, w, h int) *browser {
 		if t.Failed() {
 			b.mu.Lock()
 			t.Logf("%s's console (%d lines):\n  %s", name, len(b.console), strings.Join(b.console[max(0, len(b.console)-30):], "\n  "))
+			if logs := os.Getenv("BS_E2E_LOGS"); logs != "" {
+				// All of it, beside the processes' logs (e2e_test.go).
+				os.WriteFile(filepath.Join(logs, sanitize(t.Name())+"-"+name+".console"), []byte(strings.Join(b.console, "\n")+"\n"), 0o644)
+			}
 			b.mu.Unlock()
 		}
 	})

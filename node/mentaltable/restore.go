@@ -394,9 +394,11 @@ func (p *Player) owed(m protocol.Message) bool {
 	case protocol.DeckDeal:
 		return !r.dealt[me]
 	case protocol.DeckOpen:
-		return p.waitsOn(m.No, func(a *ask) bool { return (a.What == AskOpen || a.What == AskFirst) && a.Party == me })
+		return p.waitsOn(m.No, func(a *ask) bool {
+			return (a.What == AskOpen || a.What == AskFirst || a.What == AskShow) && n.mine(a.Party)
+		})
 	case protocol.DeckHandover:
-		return p.waitsOn(m.No, func(a *ask) bool { return a.What == AskHand && a.Party == me && a.To == m.To })
+		return p.waitsOn(m.No, func(a *ask) bool { return a.What == AskHand && n.mine(a.Party) && a.To == m.To })
 	case protocol.DeckRecover:
 		return p.waitsOn(m.No, func(a *ask) bool { return a.What == AskRecover && a.Party == m.Dealer })
 	case protocol.DeckPool:
@@ -408,10 +410,12 @@ func (p *Player) owed(m protocol.Message) bool {
 }
 
 // waitsOn reports whether the record waits on this party for an ask
-// numbered no that is matches.
+// numbered no that is matches: on it, or on a party that left whose
+// place it took (as Node.pending).
 func (p *Player) waitsOn(no int, is func(*ask) bool) bool {
-	for _, a := range p.node.rec.asks {
-		if a.No == no && is(a) && a.waiting[p.node.Index] {
+	n := p.node
+	for _, a := range n.rec.asks {
+		if a.No == no && is(a) && (a.waiting[n.Index] || n.standsFor(a.Party) && a.waiting[a.Party]) {
 			return true
 		}
 	}

@@ -599,3 +599,42 @@ func TestRollToNewHostsLog(t *testing.T) {
 		t.Fatalf("a log that parts before the last answer: %v, want ErrDiverged", err)
 	}
 }
+
+// A node restarted after the deal (as a phone that follows the table to a
+// new host reloads its page) answers every ask of the game as it did
+// before: here the cards of a silent player's called play that the
+// player took in a pile, which the party each was dealt to turns up
+// (AskShow). A restored node sends only what the log shows is still owed
+// of it, and that check once knew of no such ask: the node kept the card
+// back and the table waited on it for good (TestE2EBrowserHostKilled,
+// under load).
+func TestRestoredTurnsUpWhatItWasDealt(t *testing.T) {
+	shown := 0
+	for _, seed := range []uint64{1, 2, 3, 4, 5, 6, 7, 8} {
+		pt := newPlayerTable(t, 3, 3, seed)
+		for k := 0; !pt.pl[0].Dealt() && k < 1000; k++ {
+			pt.step()
+		}
+		pt.restart(0)
+		pt.restart(1)
+		pt.lose = func(q queued) bool {
+			o, ok := q.m.(protocol.DeckOpen)
+			if !ok || o.No == 0 {
+				return false
+			}
+			if q.from == 2 {
+				return true // party 2 turns up none of its plays
+			}
+			if last := pt.host.B.View(-1).Last; last != nil && last.No == o.No && pt.deal.Holder[last.Seat] == 2 {
+				shown++
+			}
+			return false
+		}
+		pt.play(nil)
+		pt.verified()
+	}
+	if shown == 0 {
+		t.Fatal("no silent play held a card a restored party was dealt: nothing was tested")
+	}
+	t.Logf("%d cards of party 2's silent plays turned up by the restored parties they were dealt to", shown)
+}
