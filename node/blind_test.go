@@ -191,6 +191,78 @@ func TestBlindNodeGoneForGood(t *testing.T) {
 	}
 }
 
+// Two nodes gone for good, one after the other, at a blind table: the
+// first one's secret is rebuilt for a successor (TestBlindNodeGoneForGood),
+// but the second's can't be, as every other party's sub-share is needed
+// and the first is gone. The game is void, every screen says why, and it
+// is dealt again without them, their seats bots on the nodes still there;
+// that game ends and its audits verify. Before, the second takeover
+// started a pool that could never complete, and the table waited on it
+// for good.
+func TestBlindSecondNodeGone(t *testing.T) {
+	set := kitchen(5, "medium")
+	set.Blind = true
+	set.Grace = 300 * time.Millisecond
+	set.Timing.Gone = 600 * time.Millisecond
+	hn, tb, hostSess, ctx := sittingHost(t, set, 60*time.Second)
+	remotes := dialPlayers(t, ctx, hn, 3)
+	for _, r := range remotes {
+		r.UseBots(dumbMaker, dumbFallback)
+	}
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var notices []string
+	said := func(s string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, s) })
+	}
+	go func() {
+		for tb.Plays() < 4 && ctx.Err() == nil {
+			time.Sleep(5 * time.Millisecond)
+		}
+		remotes[1].Close()
+		for !said("p2 is gone: a bot on") && ctx.Err() == nil {
+			time.Sleep(5 * time.Millisecond)
+		}
+		remotes[2].Close()
+	}()
+	for i := 1; i <= 2; i++ {
+		go table.PlayBot(ctx, remotes[i], &nodetest.DumbBot{Seat: i + 1}, dumbFallback, "fast", nil)
+	}
+	ends := playEach(ctx, []table.Session{hostSess, remotes[0]}, func(i int) table.Player { return &nodetest.DumbBot{Seat: i} }, "fast",
+		func(i int, u table.Update) {
+			mu.Lock()
+			defer mu.Unlock()
+			if u.Notice != "" && !slices.Contains(notices, u.Notice) {
+				notices = append(notices, u.Notice)
+			}
+		})()
+	const void = "Dealing again: p3 is gone, after p2: a blind game can rebuild the cards of one node that leaves, not two, so this game is void."
+	if !said(void) {
+		t.Fatalf("no screen said the game is void and why; notices %q", notices)
+	}
+	for i, u := range ends {
+		if u.View.Phase != engine.PhaseOver || u.Audit == nil || !u.Audit.Verified {
+			t.Fatalf("seat %d: phase %v, audit %+v; notices %q", i, u.View.Phase, u.Audit, notices)
+		}
+	}
+	// The new game's seats of p2 and p3 are bots on the nodes still here
+	// from its deal: nobody is taken over in it (the old game's clocks of
+	// the seats gone once took the node that runs their bots).
+	mu.Lock()
+	after := notices[slices.IndexFunc(notices, func(n string) bool { return strings.HasPrefix(n, "Dealing again") }):]
+	mu.Unlock()
+	for _, n := range after {
+		if strings.Contains(n, "is gone") && !strings.HasPrefix(n, "Dealing again") || strings.Contains(n, "kept the game waiting") {
+			t.Fatalf("after the new deal: %q (notices %q)", n, notices)
+		}
+	}
+	t.Logf("notices: %q", notices)
+}
+
 // The host vanishes mid-game at a blind table: the player first in line
 // takes the table over from its own record of the game (the host's log,
 // which every node holds: nothing hidden is relayed, nobody is asked for

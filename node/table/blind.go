@@ -402,8 +402,11 @@ func (t *Table) coverBlind(seatNo int) string {
 	if s.gone != nil {
 		s.gone.Stop()
 	}
+	bg := t.blind
 	s.gone = t.after(t.Set.Timing.Gone-t.Set.Grace, func() {
-		if t.blind != nil && s.box == nil && s.Covered {
+		// This game's: dealt again without the seat's node, a bot on
+		// another node plays it, and nothing of it is taken over.
+		if bg != nil && t.blind == bg && s.box == nil && s.Covered {
 			t.blindLeave(seatNo)
 		}
 	})
@@ -468,6 +471,9 @@ func (t *Table) awayHolding() {
 // screen says so; it stands for the rest of the game, even if the person
 // comes back.
 func (t *Table) blindLeave(seatNo int) {
+	if bg := t.blind; bg.owners[bg.h.Holder(seatNo)] != t.Seats[seatNo].Owner {
+		return // a bot on another node plays it: the game was dealt without its node
+	}
 	t.takeOver(seatNo, "%s is gone", nil)
 }
 
@@ -493,6 +499,22 @@ func (t *Table) takeOver(seatNo int, why string, avoid []int) {
 		}
 	}
 	if succ < 0 {
+		return
+	}
+	if len(bg.leaving) > 0 {
+		// A second party gone: its secret is rebuilt from every other
+		// party's sub-share (the threshold), and one of them left before.
+		// Nothing can turn its cards up or hand them over, so the game is
+		// void, and dealt again without the parties gone.
+		out := []int{gone}
+		var before []string
+		for p := range bg.leaving {
+			out = append(out, p)
+			before = append(before, t.partyName(p))
+		}
+		slices.Sort(before)
+		t.blindRedeal(out, fmt.Sprintf(why+", after %s: a blind game can rebuild the cards of one node that leaves, not two, so this game is void.",
+			t.partyName(gone), strings.Join(before, " and ")))
 		return
 	}
 	for _, s := range t.Seats {
