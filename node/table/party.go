@@ -131,15 +131,35 @@ func (p *Party) post(f func()) {
 	}
 }
 
-// do runs f on the party's goroutine and waits for it.
+// do runs f on the party's goroutine and waits for it. It reports false,
+// f not run, if the party closed first: f is then never run, even if the
+// party's goroutine comes to it later (f writes what the caller reads,
+// and the caller has stopped waiting).
 func (p *Party) do(f func()) bool {
 	ran := make(chan struct{})
-	p.post(func() { f(); close(ran) })
+	var mu sync.Mutex
+	dropped := false
+	p.post(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !dropped {
+			f()
+			close(ran)
+		}
+	})
 	select {
 	case <-ran:
 		return true
 	case <-p.done:
-		return false
+		mu.Lock()
+		defer mu.Unlock()
+		select {
+		case <-ran:
+			return true // it ran as the party closed
+		default:
+			dropped = true
+			return false
+		}
 	}
 }
 
