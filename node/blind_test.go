@@ -142,18 +142,7 @@ func TestBlindDealWithoutASilentNode(t *testing.T) {
 // turn up), every screen saying whose node now knows its cards; the game
 // ends and the others' audits verify.
 func TestBlindNodeGoneForGood(t *testing.T) {
-	set := kitchen(4, "medium")
-	set.Blind = true
-	set.Grace = 300 * time.Millisecond
-	set.Timing.Gone = 600 * time.Millisecond
-	hn, tb, hostSess, ctx := sittingHost(t, set, 40*time.Second)
-	remotes := dialPlayers(t, ctx, hn, 2)
-	for _, r := range remotes {
-		r.UseBots(dumbMaker, dumbFallback)
-	}
-	if err := tb.Start(); err != nil {
-		t.Fatal(err)
-	}
+	tb, hostSess, remotes, ctx := goneTable(t, 4, 2, 40*time.Second)
 	gone := remotes[1]
 	go func() {
 		for tb.Plays() < 6 && ctx.Err() == nil {
@@ -200,18 +189,7 @@ func TestBlindNodeGoneForGood(t *testing.T) {
 // started a pool that could never complete, and the table waited on it
 // for good.
 func TestBlindSecondNodeGone(t *testing.T) {
-	set := kitchen(5, "medium")
-	set.Blind = true
-	set.Grace = 300 * time.Millisecond
-	set.Timing.Gone = 600 * time.Millisecond
-	hn, tb, hostSess, ctx := sittingHost(t, set, 60*time.Second)
-	remotes := dialPlayers(t, ctx, hn, 3)
-	for _, r := range remotes {
-		r.UseBots(dumbMaker, dumbFallback)
-	}
-	if err := tb.Start(); err != nil {
-		t.Fatal(err)
-	}
+	tb, hostSess, remotes, ctx := goneTable(t, 5, 3, 60*time.Second)
 	var mu sync.Mutex
 	var notices []string
 	said := func(s string) bool {
@@ -261,6 +239,27 @@ func TestBlindSecondNodeGone(t *testing.T) {
 		}
 	}
 	t.Logf("notices: %q", notices)
+}
+
+// goneTable is a started blind table of seats (the rest bots) where a
+// node away 300 ms is covered and gone after 600 ms: the host's seat and
+// players remote nodes, each running its bots dumbly; ctx ends after
+// timeout.
+func goneTable(t *testing.T, seats, players int, timeout time.Duration) (*table.Table, *table.LocalSession, []*Remote, context.Context) {
+	t.Helper()
+	set := kitchen(seats, "medium")
+	set.Blind = true
+	set.Grace = 300 * time.Millisecond
+	set.Timing.Gone = 600 * time.Millisecond
+	hn, tb, hostSess, ctx := sittingHost(t, set, timeout)
+	remotes := dialPlayers(t, ctx, hn, players)
+	for _, r := range remotes {
+		r.UseBots(dumbMaker, dumbFallback)
+	}
+	if err := tb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return tb, hostSess, remotes, ctx
 }
 
 // The host vanishes mid-game at a blind table: the player first in line
