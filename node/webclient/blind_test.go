@@ -1,4 +1,8 @@
-//go:build !js
+//go:build !js && !nohost
+
+// nohost leaves these tests out, and with them node and its libp2p: CI
+// fuzzes this package with that tag, since fuzzing compiles every package
+// a test binary holds with its instrumentation (libp2p's took 95 s).
 
 package webclient
 
