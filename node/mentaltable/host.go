@@ -235,7 +235,7 @@ func (h *Host) Apply(now time.Duration, bc engine.BlindCommand, quads *protocol.
 		for k, o := range bc.Open {
 			want[k] = o.Handle
 		}
-		os, err := checkOpenKnown(h.rec.T, h.rec.known, quads, want)
+		os, err := h.rec.checkOpen(quads, want)
 		if err != nil {
 			return out, err
 		}

@@ -500,7 +500,7 @@ func (r *record) takeOpen(from int, m *protocol.DeckOpen) (*ask, []engine.Opened
 		}
 		want = handles(m.Handles)
 	}
-	os, err := checkOpenKnown(r.T, r.known, m, want)
+	os, err := r.checkOpen(m, want)
 	if err != nil {
 		return nil, nil, err
 	}
