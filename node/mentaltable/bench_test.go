@@ -99,3 +99,35 @@ func BenchmarkOpenLeg(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCheckOpening is one check of a 2-card opening, by a node (every
+// share proved) and by the host (only the card's holder's: it proved the
+// rest at the deal, record.checkOpen).
+func BenchmarkCheckOpening(b *testing.B) {
+	for _, seats := range []int{4, 10} {
+		r, _ := engine.Preset("standard")
+		d := newDriver(b, r, seats, uint64(seats), nil)
+		if err := d.Shuffle(); err != nil {
+			b.Fatal(err)
+		}
+		hs := d.B.Hand(1)[:2]
+		o, err := d.Parties[1].open(hs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("node/%d seats", seats), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := checkOpen(d.T, &o, hs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("host/%d seats", seats), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := d.H.rec.checkOpen(&o, hs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
