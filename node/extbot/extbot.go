@@ -52,6 +52,10 @@ type Bot struct {
 	lines chan []byte
 	done  chan struct{}
 
+	// ask holds a decision from its question to its answer (Act, Retry):
+	// the program answers one at a time, and a table asks again off its
+	// goroutine while the last answer is still on its way.
+	ask    sync.Mutex
 	mu     sync.Mutex // guards dead and out's closing (Close may come from elsewhere)
 	dead   bool
 	closed bool
@@ -214,6 +218,8 @@ func contains(xs []int, x int) bool {
 // same situation with no Retry between, the first answer must have been
 // dropped: the fallback is played.
 func (b *Bot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
+	b.ask.Lock()
+	defer b.ask.Unlock()
 	moves := Moves(v)
 	if len(moves) == 0 {
 		return engine.Command{}, 0, false
@@ -238,6 +244,8 @@ func (b *Bot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
 // Retry sends a refusal back and reads the program's second try; ok is
 // false once it has had it (the table then plays the fallback).
 func (b *Bot) Retry(v *engine.View, refusal error) (engine.Command, bool) {
+	b.ask.Lock()
+	defer b.ask.Unlock()
 	if b.tries >= 2 {
 		b.Fallbacks["refused"]++
 		return engine.Command{}, false

@@ -3,6 +3,7 @@ package extbot
 import (
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -103,5 +104,54 @@ func TestResolve(t *testing.T) {
 	}
 	if _, err := Resolve("exec:/no/such/program", 0, 1); err == nil {
 		t.Error("a missing program was started")
+	}
+}
+
+// A table asks a program off its own goroutine (node/table: schedule),
+// and asks anew when the game moves on while an answer is still on its
+// way: two decisions at once. The program answers one at a time; each
+// decision gets its own answer and no fallback. Under -race, the old Bot
+// (no lock around a decision) failed here with a data race on its
+// decision's state, as TestTableExecBotSeat did in 1 run of 12.
+func TestExecAskedTwiceAtOnce(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 here")
+	}
+	abs, err := filepath.Abs("testdata/first.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(abs, 0, 20*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	first := 0
+	g, _, err := engine.New(engine.Config{Rules: engine.Standard(), Seats: 3, Seed: 7, First: &first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := g.View(0)
+	if v.Turn != 0 || v.Phase != engine.PhasePlay {
+		t.Fatalf("seat 0 isn't to play: %+v", v)
+	}
+	for round := range 20 {
+		var wg sync.WaitGroup
+		var got [2]engine.Command
+		var ok [2]bool
+		for k := range 2 {
+			w := v
+			w.No = v.No + 2*round + k // another situation each time
+			wg.Go(func() { got[k], _, ok[k] = b.Act(&w) })
+		}
+		wg.Wait()
+		for k := range 2 {
+			if !ok[k] || got[k].Move != engine.MovePlay {
+				t.Fatalf("round %d, decision %d: %+v, %v", round, k, got[k], ok[k])
+			}
+		}
+	}
+	if len(b.Fallbacks) != 0 {
+		t.Fatalf("fallbacks %v: every decision had its answer", b.Fallbacks)
 	}
 }
