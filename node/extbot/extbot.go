@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bullshit-game/bullshit/engine"
@@ -56,7 +57,8 @@ type Bot struct {
 	// the program answers one at a time, and a table asks again off its
 	// goroutine while the last answer is still on its way.
 	ask    sync.Mutex
-	mu     sync.Mutex // guards dead and out's closing (Close may come from elsewhere)
+	asked  atomic.Int64 // Acts begun: one that waited behind a newer one is stale
+	mu     sync.Mutex   // guards dead and out's closing (Close may come from elsewhere)
 	dead   bool
 	closed bool
 	key    string
@@ -218,8 +220,14 @@ func contains(xs []int, x int) bool {
 // same situation with no Retry between, the first answer must have been
 // dropped: the fallback is played.
 func (b *Bot) Act(v *engine.View) (engine.Command, time.Duration, bool) {
+	n := b.asked.Add(1)
 	b.ask.Lock()
 	defer b.ask.Unlock()
+	if b.asked.Load() != n {
+		// The game moved on while this one waited for the last answer:
+		// the newer decision is the one to ask.
+		return engine.Command{}, 0, false
+	}
 	moves := Moves(v)
 	if len(moves) == 0 {
 		return engine.Command{}, 0, false
