@@ -241,7 +241,9 @@ function send(m) {
     for (const id of moveButtons) $(id).disabled = true;
     $("#actions").classList.add("sent");
   }
-  if (!why && (m.kind === "play" || m.kind === "give" || m.kind === "quads")) { picked.clear(); under = 0; }
+  // The cards stay picked: the next state takes those played from the
+  // hand, and a move the host refuses keeps them to send again.
+  if (!why && (m.kind === "play" || m.kind === "give" || m.kind === "quads")) under = 0;
   if (st && st.hint && hintText[st.hint] && !hints[st.hint]) { hints[st.hint] = true; localStorage.setItem("bullshit.hints", JSON.stringify(hints)); }
 }
 
