@@ -23,47 +23,24 @@ func (r *record) checkOpen(o *protocol.DeckOpen, want []engine.Handle) ([]mental
 	if !r.strict {
 		return checkOpenKnown(r.T, r.known, o, want)
 	}
-	// Other cards than want, or a card twice: checkOpenKnown refuses
-	// them, and says why.
+	// Other cards than want, a card twice, or a card turned up before (its
+	// opening must claim the face it was, and proves nothing): that is
+	// checkOpenKnown's, which refuses the first two and says why.
 	if len(o.Handles) != len(want) || len(o.Openings) != len(want) {
 		return checkOpenKnown(r.T, r.known, o, want)
 	}
+	cts := make([]mental.Ciphertext, len(o.Handles))
 	for k, h := range o.Handles {
-		if !slices.Contains(want, engine.Handle(h)) || int(h) >= len(r.T.Deck) || slices.Contains(o.Handles[:k], h) {
+		_, seen := r.known[engine.Handle(h)]
+		if seen || !slices.Contains(want, engine.Handle(h)) || int(h) >= len(r.T.Deck) || slices.Contains(o.Handles[:k], h) {
 			return checkOpenKnown(r.T, r.known, o, want)
 		}
+		cts[k] = r.T.Deck[h]
 	}
-	os := make([]mental.Opening, len(o.Openings))
-	var fresh []int // the openings of cards not turned up before
-	for k, b := range o.Openings {
-		f, seen := r.known[engine.Handle(o.Handles[k])]
-		if !seen {
-			fresh = append(fresh, k)
-			continue
-		}
-		if err := os[k].UnmarshalBinary(b); err != nil {
-			return nil, fault(o.From, err, "opening %d", k)
-		}
-		if os[k].Face != f {
-			return nil, fault(o.From, mental.ErrFalseOpening, "claims %s, was turned up as %s", os[k].Face.Name(), f.Name())
-		}
-	}
-	cts := make([]mental.Ciphertext, len(fresh))
-	bs := make([][]byte, len(fresh))
-	for i, k := range fresh {
-		cts[i], bs[i] = r.T.Deck[o.Handles[k]], o.Openings[k]
-	}
-	got, err := mental.VerifyOpeningsProved(r.T.CB, r.T.Keys, o.From, cts, bs, func(i, p int) *mental.Share {
-		if h := o.Handles[fresh[i]]; r.has[h][p] {
+	return mental.VerifyOpeningsProved(r.T.CB, r.T.Keys, o.From, cts, o.Openings, func(k, p int) *mental.Share {
+		if h := o.Handles[k]; r.has[h][p] {
 			return &r.shares[h][p]
 		}
 		return nil
 	}, r.T.Ctx)
-	if err != nil {
-		return nil, err
-	}
-	for i, k := range fresh {
-		os[k] = got[i]
-	}
-	return os, nil
 }
